@@ -1,0 +1,3 @@
+from fracas.cli import main
+
+main()

@@ -1,0 +1,5 @@
+"""The ``fracas`` command line (a thin layer over :mod:`fracas.io` and the rulesets)."""
+
+from fracas.cli.app import app, main
+
+__all__ = ["app", "main"]

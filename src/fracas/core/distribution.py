@@ -1,0 +1,192 @@
+"""Exact discrete distributions and the generic enumerator of chance-node processes.
+
+Probabilities are :class:`~fractions.Fraction` inside; floats only when asked for.
+
+>>> from fracas.core.dice import D6
+>>> two_d6 = Distribution.of_node(D6) + Distribution.of_node(D6)
+>>> two_d6.probability(7)
+Fraction(1, 6)
+>>> enumerate_outcomes(lambda dice: dice.roll(D6) >= 5).probability(True)
+Fraction(1, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from fractions import Fraction
+from math import comb
+from typing import Any, Generic, TypeVar
+
+from fracas.core.dice import ChanceNode, Dice
+from fracas.core.errors import FracasError
+
+T = TypeVar("T", bound=Hashable)
+U = TypeVar("U", bound=Hashable)
+
+
+class Distribution(Generic[T]):
+    """An immutable finite distribution: outcome → exact probability (summing to 1)."""
+
+    __slots__ = ("_p",)
+
+    def __init__(self, weights: Mapping[T, int | Fraction]) -> None:
+        total = sum(weights.values(), Fraction(0))
+        if total <= 0:
+            raise ValueError("a distribution needs positive total weight")
+        self._p: dict[T, Fraction] = {
+            outcome: Fraction(weight) / total for outcome, weight in weights.items() if weight
+        }
+
+    @classmethod
+    def certain(cls, outcome: T) -> Distribution[T]:
+        """The distribution that always gives ``outcome``."""
+        return cls({outcome: 1})
+
+    @staticmethod
+    def of_node(node: ChanceNode) -> Distribution[int]:
+        """The faces of a chance node with their probabilities."""
+        weights: dict[int, int] = {}
+        for face, weight in node.outcomes:
+            weights[face] = weights.get(face, 0) + weight
+        return Distribution(weights)
+
+    @staticmethod
+    def binomial(n: int, p: Fraction) -> Distribution[int]:
+        """Number of successes in ``n`` independent trials of probability ``p``.
+
+        >>> Distribution.binomial(2, Fraction(1, 2)).probability(1)
+        Fraction(1, 2)
+        """
+        if n < 0 or not 0 <= p <= 1:
+            raise ValueError(f"binomial needs n ≥ 0 and 0 ≤ p ≤ 1, got n={n}, p={p}")
+        q = 1 - p
+        return Distribution({k: comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)})
+
+    def items(self) -> Iterator[tuple[T, Fraction]]:
+        """Outcomes with their probabilities, in insertion order."""
+        return iter(self._p.items())
+
+    def outcomes(self) -> list[T]:
+        return list(self._p)
+
+    def __len__(self) -> int:
+        return len(self._p)
+
+    def __contains__(self, outcome: object) -> bool:
+        return outcome in self._p
+
+    def probability(self, outcome: T | Callable[[T], bool]) -> Fraction:
+        """Probability of one outcome, or of every outcome a predicate accepts."""
+        if callable(outcome):
+            predicate = outcome
+            return sum((p for o, p in self._p.items() if predicate(o)), Fraction(0))
+        return self._p.get(outcome, Fraction(0))
+
+    def map(self, function: Callable[[T], U]) -> Distribution[U]:
+        """Apply ``function`` to every outcome, merging equal results."""
+        merged: dict[U, Fraction] = {}
+        for outcome, p in self._p.items():
+            key = function(outcome)
+            merged[key] = merged.get(key, Fraction(0)) + p
+        return Distribution(merged)
+
+    def mean(self) -> Fraction:
+        """Expected value of a numeric distribution."""
+        return sum((Fraction(o) * p for o, p in self._p.items()), Fraction(0))  # type: ignore[call-overload]
+
+    def at_least(self, threshold: Any) -> Fraction:
+        """P(outcome ≥ threshold) for an ordered distribution."""
+        return sum((p for o, p in self._p.items() if o >= threshold), Fraction(0))
+
+    def __add__(self, other: Distribution[Any]) -> Distribution[Any]:
+        """Distribution of the sum of two independent numeric outcomes."""
+        merged: dict[Any, Fraction] = {}
+        for a, pa in self._p.items():
+            for b, pb in other._p.items():
+                key = a + b
+                merged[key] = merged.get(key, Fraction(0)) + pa * pb
+        return Distribution(merged)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Distribution):
+            return NotImplemented
+        return self._p == other._p
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._p.items()))
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{o!r}: {p}" for o, p in sorted(self._p.items(), key=_order_key))
+        return f"Distribution({{{body}}})"
+
+    def as_floats(self) -> dict[T, float]:
+        """The same distribution with float probabilities, sorted by outcome."""
+        return {o: float(p) for o, p in sorted(self._p.items(), key=_order_key)}
+
+
+def _order_key(item: tuple[Any, Fraction]) -> tuple[int, Any]:
+    outcome = item[0]
+    if isinstance(outcome, int | float | Fraction):
+        return (0, outcome)
+    return (1, repr(outcome))
+
+
+class EnumerationBudgetError(FracasError, OverflowError):
+    """Exact enumeration would visit more paths than the caller allowed."""
+
+
+class _PathDice:
+    """Replays a fixed prefix of choices, then takes the first outcome of each new node.
+
+    It records the node at every depth so the enumerator knows where it can branch.
+    """
+
+    def __init__(self, prefix: list[int]) -> None:
+        self.prefix = prefix
+        self.choices: list[int] = []
+        self.nodes: list[ChanceNode] = []
+        self.probability = Fraction(1)
+
+    def roll(self, node: ChanceNode) -> int:
+        depth = len(self.choices)
+        index = self.prefix[depth] if depth < len(self.prefix) else 0
+        face, weight = node.outcomes[index]
+        self.choices.append(index)
+        self.nodes.append(node)
+        self.probability *= Fraction(weight, node.total_weight)
+        return face
+
+
+def enumerate_outcomes(
+    process: Callable[[Dice], T], *, max_paths: int = 200_000
+) -> Distribution[T]:
+    """Run ``process`` once for every path through its chance nodes and merge the results.
+
+    This is the plain, always-correct path: it costs one run per leaf, so rulesets with
+    many dice provide faster exact methods and test them against this one.
+    ``process`` must be deterministic given the faces it is dealt.
+
+    >>> from fracas.core.dice import D6
+    >>> enumerate_outcomes(lambda dice: dice.roll(D6) + dice.roll(D6)).probability(12)
+    Fraction(1, 36)
+    """
+    results: dict[T, Fraction] = {}
+    prefix: list[int] = []
+    paths = 0
+    while True:
+        dice = _PathDice(prefix)
+        outcome = process(dice)
+        paths += 1
+        if paths > max_paths:
+            raise EnumerationBudgetError(
+                f"exact enumeration needs more than {max_paths:,} paths; use Monte Carlo"
+            )
+        results[outcome] = results.get(outcome, Fraction(0)) + dice.probability
+        # Advance to the next path: bump the deepest choice that still has siblings.
+        choices = dice.choices
+        depth = len(choices) - 1
+        while depth >= 0 and choices[depth] + 1 >= len(dice.nodes[depth].outcomes):
+            depth -= 1
+        if depth < 0:
+            return Distribution(results)
+        prefix = [*choices[:depth], choices[depth] + 1]

@@ -1,0 +1,131 @@
+"""The report model: what every ruleset produces and every renderer consumes.
+
+A :class:`Report` holds display blocks (sections of paragraphs and tables) for people and
+a JSON-ready ``data`` mapping for programs. Renderers (``fracas.io.render``) are pure
+functions of a report, so the same result reads the same in a terminal, a Markdown file,
+a forum post or a JSON pipe.
+
+>>> from fracas.core.modifiers import Breakdown
+>>> table = breakdown_table(Breakdown.start("Atk", "Strength", 10).times("Lv", "1.5"))
+>>> table.rows[-1]
+('Atk', '', '', '15')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from fracas.core.modifiers import Breakdown, Op
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A paragraph. ``strong`` paragraphs are headlines (a winner, a verdict)."""
+
+    text: str
+    strong: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A table of already formatted cells. ``total_rows`` counts footer rows at the end."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    title: str = ""
+    total_rows: int = 0
+
+
+Block = Text | Table
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A titled group of blocks."""
+
+    title: str
+    blocks: tuple[Block, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """The full account of one resolution.
+
+    ``data`` must contain only JSON types (dict, list, str, int, float, bool, None) with
+    keys in a fixed, documented order; the JSON renderer writes it as it is.
+    """
+
+    ruleset: str
+    title: str
+    sections: tuple[Section, ...]
+    data: Mapping[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+    version: str = ""
+    scenario_hash: str = ""
+    source: str = ""
+
+    def footer(self) -> str:
+        """The line that lets anyone re-run this exact resolution."""
+        parts = [f"ruleset {self.ruleset}"]
+        if self.seed is not None:
+            parts.append(f"seed {self.seed}")
+        if self.scenario_hash:
+            parts.append(f"scenario sha256:{self.scenario_hash}")
+        parts.append(f"fracas {self.version}")
+        return " · ".join(parts)
+
+
+def fmt(value: Fraction | int | float, places: int = 2) -> str:
+    """Format a number for a report: whole numbers plainly, others to ``places`` decimals.
+
+    >>> fmt(Fraction(5, 4)), fmt(Fraction(10)), fmt(Fraction(1, 3), 3)
+    ('1.25', '10', '0.333')
+    """
+    if isinstance(value, int) or (isinstance(value, Fraction) and value.denominator == 1):
+        return str(int(value))
+    text = f"{float(value):.{places}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def json_number(value: Fraction | int | float) -> int | float:
+    """A JSON-safe number: exact integers stay integers, others round to 6 decimals."""
+    if isinstance(value, int) or (isinstance(value, Fraction) and value.denominator == 1):
+        return int(value)
+    return round(float(value), 6)
+
+
+def breakdown_table(breakdown: Breakdown, *, title: str = "") -> Table:
+    """Render a breakdown as rows (row, source, operation, running value) plus its total."""
+    rows: list[tuple[str, ...]] = []
+    for step in breakdown.steps():
+        mod = step.modifier
+        op = "" if mod.op is Op.BASE else mod.op.value
+        rows.append((mod.label, mod.source, f"{op}{fmt(mod.value, 4)}", fmt(step.running)))
+    rows.append((breakdown.label, "", "", fmt(breakdown.total)))
+    return Table(("row", "source", "value", "running"), tuple(rows), title=title, total_rows=1)
+
+
+def breakdown_data(breakdown: Breakdown) -> dict[str, Any]:
+    """JSON form of a breakdown: ``{"total": …, "rows": [{label, op, value, source, rule}]}``."""
+    return {
+        "label": breakdown.label,
+        "total": json_number(breakdown.total),
+        "rows": [
+            {
+                "label": row.label,
+                "op": row.op.name.lower(),
+                "value": json_number(row.value),
+                "source": row.source,
+                "rule": row.rule,
+            }
+            for row in breakdown.rows
+        ],
+    }
+
+
+def bullet_list(items: Sequence[str]) -> Text:
+    """A paragraph of ``•`` lines."""
+    return Text("\n".join(f"• {item}" for item in items))

@@ -1,0 +1,85 @@
+"""Scenario schema helpers shared by every ruleset (pydantic underneath).
+
+Every ruleset's document model derives from :class:`Document`; :func:`validate` turns a
+pydantic failure into one :class:`~fracas.core.errors.ScenarioError` that names the file,
+the key path and the problem.
+
+>>> class Doc(Document):
+...     strength: int
+>>> try:
+...     validate(Doc, {"fracas": 1, "ruleset": "x", "strength": "many"}, source="a.yaml")
+... except ScenarioError as error:
+...     print(error.source, error.path, error.problem[:30])
+a.yaml ('strength',) Input should be a valid integer
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from fracas.core.errors import ScenarioError
+
+SCHEMA_VERSION = 1
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class StrictModel(BaseModel):
+    """Base for scenario models: unknown keys are errors, values are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Document(StrictModel):
+    """The header every scenario file shares."""
+
+    fracas: Literal[1] = Field(description="Scenario schema version; this is version 1.")
+    ruleset: str = Field(description="Name or alias of the ruleset that resolves it.")
+    title: str = Field("", description="A title for reports.")
+    description: str = Field("", description="Free text shown under the title.")
+    seed: int | None = Field(
+        None, description="Default seed for rulesets with dice (the CLI's --seed wins)."
+    )
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def validate(model: type[M], data: Any, *, source: str | None = None) -> M:
+    """Validate ``data`` against ``model``; raise one clear :class:`ScenarioError` if it fails."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        path = tuple(part for part in first["loc"] if isinstance(part, str | int))
+        problem = first["msg"]
+        if first["type"] not in ("missing", "extra_forbidden") and "input" in first:
+            problem += f" (got {_short(first['input'])})"
+        if first["type"] == "extra_forbidden":
+            problem = "unknown key"
+        more = exc.error_count() - 1
+        hint = f"{more} more problem{'s' if more > 1 else ''} after this one" if more else None
+        raise ScenarioError(problem, source=source, path=path, hint=hint) from None
+
+
+def parameter_table(model: type[BaseModel]) -> list[tuple[str, Any, str]]:
+    """``(name, default, description)`` for every field of a parameters model."""
+    rows: list[tuple[str, Any, str]] = []
+    for name, info in model.model_fields.items():
+        default = info.get_default(call_default_factory=True)
+        if isinstance(default, BaseModel):
+            default = default.model_dump(mode="json")
+        rows.append((name, default, info.description or ""))
+    return rows
+
+
+def as_mapping(value: Any) -> Mapping[str, Any]:
+    """Return ``value`` if it is a mapping, else raise a document-level ScenarioError."""
+    if not isinstance(value, Mapping):
+        raise ScenarioError(f"a scenario must be a mapping of keys, not {type(value).__name__}")
+    return value

@@ -1,0 +1,142 @@
+"""Renderers: pure functions from a :class:`~fracas.core.report.Report` to text.
+
+``text`` (rich tables, for terminals), ``markdown``, ``bbcode`` (forum posts) and
+``json`` (for programs; see ``docs/json.md`` for the stable key order).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from fracas.core.report import Report, Section, Table, Text
+
+TEXT_WIDTH = 100
+
+
+def render_text(report: Report) -> str:
+    """Plain text with box-drawn tables; identical bytes for identical reports."""
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer, width=TEXT_WIDTH, color_system=None, force_terminal=False, emoji=False
+    )
+    console.print(report.title, style="bold", markup=False, highlight=False)
+    console.print("═" * min(TEXT_WIDTH, max(len(report.title), 8)), highlight=False)
+    for section in report.sections:
+        _text_section(console, section)
+    console.print(highlight=False)
+    console.print(report.footer(), markup=False, highlight=False)
+    return _strip_trailing(buffer.getvalue())
+
+
+def _strip_trailing(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+
+
+def _text_section(console: Console, section: Section) -> None:
+    console.print(highlight=False)
+    console.print(f"── {section.title}", markup=False, highlight=False)
+    for block in section.blocks:
+        if isinstance(block, Text):
+            text = block.text.upper() if block.strong else block.text
+            console.print(text, markup=False, highlight=False, soft_wrap=False)
+        else:
+            console.print(_rich_table(block))
+
+
+def _rich_table(table: Table) -> RichTable:
+    rich = RichTable(
+        title=table.title or None,
+        box=box.SIMPLE_HEAD,
+        title_justify="left",
+        show_edge=False,
+        pad_edge=False,
+    )
+    for index, column in enumerate(table.columns):
+        rich.add_column(column, justify="left" if index == 0 else "right", overflow="fold")
+    body = len(table.rows) - table.total_rows
+    for index, row in enumerate(table.rows):
+        rich.add_row(*row, end_section=index == body - 1 and table.total_rows > 0)
+    return rich
+
+
+def _md_escape(cell: str) -> str:
+    return cell.replace("|", "\\|").replace("\n", "<br>")
+
+
+def render_markdown(report: Report) -> str:
+    """GitHub-flavoured Markdown."""
+    lines = [f"# {report.title}", ""]
+    for section in report.sections:
+        lines += [f"## {section.title}", ""]
+        for block in section.blocks:
+            if isinstance(block, Text):
+                text = block.text.replace("\n", "  \n")
+                lines += [f"**{text}**" if block.strong else text, ""]
+                continue
+            if block.title:
+                lines += [f"*{block.title}*", ""]
+            lines.append("| " + " | ".join(_md_escape(c) for c in block.columns) + " |")
+            lines.append("|" + "|".join(["---"] + ["---:"] * (len(block.columns) - 1)) + "|")
+            body = len(block.rows) - block.total_rows
+            for index, row in enumerate(block.rows):
+                cells = [_md_escape(c) for c in row]
+                if index >= body:
+                    cells = [f"**{c}**" if c else c for c in cells]
+                lines.append("| " + " | ".join(cells) + " |")
+            lines.append("")
+    lines.append(f"<sub>{report.footer()}</sub>")
+    return "\n".join(lines) + "\n"
+
+
+def render_bbcode(report: Report) -> str:
+    """BBCode for forum posts: bold headings, tables as [table] where boards support it."""
+    lines = [f"[size=150][b]{report.title}[/b][/size]", ""]
+    for section in report.sections:
+        lines += [f"[b][u]{section.title}[/u][/b]"]
+        for block in section.blocks:
+            if isinstance(block, Text):
+                lines.append(f"[b]{block.text}[/b]" if block.strong else block.text)
+                continue
+            if block.title:
+                lines.append(f"[i]{block.title}[/i]")
+            lines.append("[table]")
+            lines.append("[tr]" + "".join(f"[th]{c}[/th]" for c in block.columns) + "[/tr]")
+            for row in block.rows:
+                lines.append("[tr]" + "".join(f"[td]{c}[/td]" for c in row) + "[/tr]")
+            lines.append("[/table]")
+        lines.append("")
+    lines.append(f"[size=85]{report.footer()}[/size]")
+    return "\n".join(lines) + "\n"
+
+
+def report_document(report: Report) -> dict[str, Any]:
+    """The JSON document of a report, keys in their documented order."""
+    return {
+        "fracas": report.version,
+        "ruleset": report.ruleset,
+        "source": report.source,
+        "scenario_sha256": report.scenario_hash,
+        "seed": report.seed,
+        "title": report.title,
+        "result": report.data,
+    }
+
+
+def render_json(report: Report) -> str:
+    """Indented JSON; keys keep their documented order (never sorted alphabetically)."""
+    return json.dumps(report_document(report), indent=2, ensure_ascii=False) + "\n"
+
+
+RENDERERS: dict[str, Callable[[Report], str]] = {
+    "text": render_text,
+    "markdown": render_markdown,
+    "bbcode": render_bbcode,
+    "json": render_json,
+}

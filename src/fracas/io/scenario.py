@@ -1,0 +1,190 @@
+"""Scenario files: YAML, JSON or TOML documents with a versioned header.
+
+>>> try:
+...     parse_scenario("fracas: 2\\nruleset: hex\\n", source="old.yaml")
+... except ScenarioError as error:
+...     print(error.source, error.path, error.problem)
+old.yaml ('fracas',) unsupported schema version 2; this fracas reads 1
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from fracas.core.errors import FracasError, ScenarioError
+from fracas.core.report import Report
+from fracas.core.schema import SCHEMA_VERSION, Document, validate
+from fracas.rulesets import AnyRuleset, find_ruleset
+
+FORMATS = ("yaml", "json", "toml")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A loaded scenario: the ruleset, its validated model and where it came from."""
+
+    ruleset: AnyRuleset
+    header: Document
+    model: Any
+    source: str
+    sha256: str
+    document: Mapping[str, Any]
+
+    def resolve(self, *, seed: int | None = None) -> Report:
+        """Resolve with ``seed`` (default: the scenario's own ``seed``, else 0)."""
+        chosen = seed if seed is not None else (self.header.seed or 0)
+        report = self.ruleset.resolve(self.model, seed=chosen)
+        return self.stamp(report)
+
+    def stamp(self, report: Report) -> Report:
+        """Add the scenario's source and hash to a report."""
+        return replace(report, source=self.source, scenario_hash=self.sha256)
+
+
+def _format_of(source: str) -> str:
+    suffix = Path(source).suffix.lower()
+    if suffix in (".json",):
+        return "json"
+    if suffix in (".toml",):
+        return "toml"
+    return "yaml"
+
+
+def _parse_text(text: str, fmt: str, source: str) -> Any:
+    try:
+        if fmt == "json":
+            return json.loads(text)
+        if fmt == "toml":
+            return tomllib.loads(text)
+        return yaml.safe_load(text)
+    except (yaml.YAMLError, json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        detail = " ".join(str(exc).split())
+        raise ScenarioError(f"not valid {fmt.upper()}: {detail}", source=source) from None
+
+
+def document_digest(text: str) -> str:
+    """First 16 hex digits of the SHA-256 of the scenario text (what `sha256sum` shows)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def scenario_from_document(
+    document: Any, *, source: str = "<memory>", digest: str | None = None
+) -> Scenario:
+    """Validate an already parsed document (a dict) and load it with its ruleset."""
+    if not isinstance(document, Mapping):
+        raise ScenarioError(
+            f"a scenario must be a mapping of keys, not {type(document).__name__}",
+            source=source,
+        )
+    if "ruleset" not in document:
+        raise ScenarioError("missing key", source=source, path=("ruleset",))
+    if document.get("fracas") != SCHEMA_VERSION:
+        raise ScenarioError(
+            f"unsupported schema version {document.get('fracas')!r}; this fracas reads 1",
+            source=source,
+            path=("fracas",),
+            hint="start the file with 'fracas: 1'",
+        )
+    try:
+        ruleset = find_ruleset(str(document["ruleset"]))
+    except FracasError as exc:
+        raise ScenarioError(str(exc), source=source, path=("ruleset",)) from None
+    header = validate(Document, {k: document[k] for k in Document.model_fields if k in document})
+    model = ruleset.load(document, source=source)
+    if digest is None:
+        canonical = json.dumps(document, sort_keys=True, default=str)
+        digest = document_digest(canonical)
+    return Scenario(ruleset, header, model, source, digest, document)
+
+
+def parse_scenario(
+    text: str, *, source: str = "<memory>", fmt: str | None = None, overrides: Any = ()
+) -> Scenario:
+    """Parse scenario text (YAML by default; JSON or TOML by ``fmt`` or file suffix)."""
+    document = _parse_text(text, fmt or _format_of(source), source)
+    for path, value in overrides:
+        document = set_path(document, path, value, source=source)
+    return scenario_from_document(document, source=source, digest=document_digest(text))
+
+
+def load_scenario(path: str | Path, *, overrides: Any = ()) -> Scenario:
+    """Read and load a scenario file.
+
+    ``overrides`` is a sequence of ``(key path, value)`` pairs applied before validation,
+    e.g. ``[("parameters.loss_exponent", 3)]``.
+    """
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"cannot read file: {exc.strerror}", source=source) from None
+    except UnicodeDecodeError:
+        raise ScenarioError("file is not UTF-8 text", source=source) from None
+    return parse_scenario(text, source=source, overrides=overrides)
+
+
+_PART = re.compile(r"([^.\[\]]+)|\[(-?\d+)\]")
+
+
+def parse_path(path: str) -> tuple[str | int, ...]:
+    """Split ``units[2].attack.air`` into ``("units", 2, "attack", "air")``.
+
+    >>> parse_path("units[2].attack.air")
+    ('units', 2, 'attack', 'air')
+    """
+    parts: list[str | int] = []
+    for match in _PART.finditer(path):
+        parts.append(match.group(1) if match.group(1) is not None else int(match.group(2)))
+    if not parts:
+        raise ScenarioError(f"empty key path {path!r}")
+    return tuple(parts)
+
+
+def get_path(document: Any, path: str, *, source: str = "<memory>") -> Any:
+    """Read the value at a key path, with a clear error when it does not exist."""
+    node = document
+    parts = parse_path(path)
+    for depth, part in enumerate(parts):
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            raise ScenarioError("no such key", source=source, path=parts[: depth + 1]) from None
+    return node
+
+
+def set_path(document: Any, path: str, value: Any, *, source: str = "<memory>") -> Any:
+    """Return a deep copy of ``document`` with the value at ``path`` replaced (or added).
+
+    Units may be addressed by id instead of position: ``units[id=rifles].level``.
+
+    >>> set_path({"a": [{"b": 1}]}, "a[0].b", 5)
+    {'a': [{'b': 5}]}
+    """
+    result = copy.deepcopy(document)
+    parts = parse_path(path)
+    node = result
+    for depth, part in enumerate(parts[:-1]):
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            raise ScenarioError("no such key", source=source, path=parts[: depth + 1]) from None
+    last = parts[-1]
+    if isinstance(node, list) and isinstance(last, int):
+        if not -len(node) <= last < len(node):
+            raise ScenarioError("index out of range", source=source, path=parts)
+        node[last] = value
+    elif isinstance(node, dict):
+        node[last] = value
+    else:
+        raise ScenarioError("cannot set a value here", source=source, path=parts)
+    return result

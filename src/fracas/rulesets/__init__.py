@@ -1,0 +1,63 @@
+"""Ruleset registry: the built-in rulesets, plus third-party ones from entry points.
+
+>>> find_ruleset("hex").name
+'hex'
+>>> find_ruleset("nonesuch")
+Traceback (most recent call last):
+...
+fracas.core.errors.RulesetNotFoundError: no ruleset named 'nonesuch' (known: ...)
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from importlib.metadata import entry_points
+from typing import Any
+
+from fracas.core.errors import RulesetNotFoundError
+from fracas.rulesets.base import Ruleset, Summary
+
+#: The built-in rulesets, in the order they are listed. Import paths keep start-up lazy.
+BUILTIN_RULESETS: tuple[str, ...] = ()
+
+ENTRY_POINT_GROUP = "fracas.rulesets"
+
+AnyRuleset = Ruleset[Any, Any, Any]
+
+
+def _load(target: str) -> type[AnyRuleset]:
+    module_name, _, attribute = target.partition(":")
+    ruleset: type[AnyRuleset] = getattr(importlib.import_module(module_name), attribute)
+    return ruleset
+
+
+@cache
+def available_rulesets() -> tuple[type[AnyRuleset], ...]:
+    """Every registered ruleset class: built-ins first, then entry points by name."""
+    classes = [_load(target) for target in BUILTIN_RULESETS]
+    for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        loaded = entry.load()
+        if isinstance(loaded, type) and issubclass(loaded, Ruleset) and loaded not in classes:
+            classes.append(loaded)
+    return tuple(classes)
+
+
+def find_ruleset(name: str) -> AnyRuleset:
+    """Return an instance of the ruleset called ``name`` (or one of its aliases)."""
+    wanted = name.strip().lower()
+    for cls in available_rulesets():
+        if wanted == cls.name or wanted in cls.aliases:
+            return cls()
+    known = ", ".join(cls.name for cls in available_rulesets())
+    raise RulesetNotFoundError(f"no ruleset named {name!r} (known: {known})")
+
+
+__all__ = [
+    "BUILTIN_RULESETS",
+    "ENTRY_POINT_GROUP",
+    "Ruleset",
+    "Summary",
+    "available_rulesets",
+    "find_ruleset",
+]

@@ -1,0 +1,104 @@
+"""The :class:`Ruleset` base class: metadata, loading, playing, reporting.
+
+A ruleset is a class with class-level metadata (name, aliases, whether it is
+deterministic, its parameters model) and hook methods. Loading is two-stage: the
+document model (pydantic) checks shapes, then :meth:`Ruleset.build` checks meaning
+(unknown unit ids, two units on one hex…) and returns the ruleset's own frozen scenario.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from fracas._version import __version__
+from fracas.core.dice import Dice, SeededDice
+from fracas.core.errors import ScenarioError, UnsupportedError
+from fracas.core.report import Report
+from fracas.core.schema import Document, parameter_table, validate
+
+ScenarioT = TypeVar("ScenarioT")
+ResultT = TypeVar("ResultT")
+DocumentT = TypeVar("DocumentT", bound=Document)
+
+#: A flat summary of one played outcome, used by the odds analysis: metric → value.
+Summary = Mapping[str, int | float | str | bool]
+
+
+class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
+    """Base class of every ruleset. Subclasses set the class variables and the hooks."""
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    title: ClassVar[str]
+    summary: ClassVar[str]
+    #: True when no dice are involved: the same scenario always gives the same result.
+    deterministic: ClassVar[bool]
+    #: True when :meth:`exact` can enumerate outcomes in reasonable time.
+    exact_odds: ClassVar[bool] = False
+    document_model: ClassVar[type[Document]]
+    params_model: ClassVar[type[BaseModel]]
+
+    @classmethod
+    def parameters(cls) -> list[tuple[str, Any, str]]:
+        """``(name, default, description)`` of every ruleset parameter."""
+        return parameter_table(cls.params_model)
+
+    @classmethod
+    def json_schema(cls) -> dict[str, Any]:
+        """The JSON Schema of this ruleset's scenario documents."""
+        return cls.document_model.model_json_schema()
+
+    def load(self, document: Mapping[str, Any], *, source: str | None = None) -> ScenarioT:
+        """Validate a parsed document and build the ruleset's scenario from it."""
+        model = validate(self.document_model, document, source=source)
+        try:
+            return self.build(model)  # type: ignore[arg-type]
+        except ScenarioError as exc:
+            raise exc.located(source) if source else exc from None
+
+    @abstractmethod
+    def build(self, document: DocumentT) -> ScenarioT:
+        """Check the meaning of a validated document and return the scenario."""
+
+    @abstractmethod
+    def play(self, scenario: ScenarioT, dice: Dice) -> ResultT:
+        """Resolve the scenario, asking ``dice`` for every random event."""
+
+    @abstractmethod
+    def report(self, scenario: ScenarioT, result: ResultT) -> Report:
+        """Describe a result for people (sections) and programs (data)."""
+
+    def summarize(self, scenario: ScenarioT, result: ResultT) -> Summary:
+        """Flat metrics of one outcome, for odds and batches. Override to enable ``odds``."""
+        raise UnsupportedError(f"ruleset {self.name!r} does not summarize outcomes")
+
+    def resolve(self, scenario: ScenarioT, *, seed: int = 0) -> Report:
+        """Play with seeded dice and report. Deterministic rulesets record no seed."""
+        result = self.play(scenario, SeededDice(seed))
+        report = self.report(scenario, result)
+        return replace(
+            report,
+            seed=None if self.deterministic else seed,
+            version=__version__,
+        )
+
+    # Optional hooks: a ruleset overrides those that make sense for it.
+
+    def forecast(self, scenario: ScenarioT, attacker: str, target: str) -> Report:
+        """Report one action without changing anything (a preview before committing)."""
+        raise UnsupportedError(f"ruleset {self.name!r} has no forecast")
+
+    def advise(self, scenario: ScenarioT, side: str) -> Report:
+        """Rank the actions available to ``side``."""
+        raise UnsupportedError(f"ruleset {self.name!r} has no advisor")
+
+    def picture(
+        self, scenario: ScenarioT, *, attacker: str | None = None, target: str | None = None
+    ) -> str:
+        """An SVG picture of the scenario."""
+        raise UnsupportedError(f"ruleset {self.name!r} has no picture")
