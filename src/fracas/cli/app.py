@@ -16,6 +16,7 @@ import typer
 import yaml
 
 from fracas._version import __version__
+from fracas.cli.odds import odds_command
 from fracas.core.errors import FracasError, ScenarioError
 from fracas.core.report import Report
 from fracas.io.render import RENDERERS
@@ -250,6 +251,9 @@ def render_command(
     svg = scenario.ruleset.picture(scenario.model, attacker=attacker, target=target)
     write_output(svg, output)
     typer.echo(f"wrote {output}")
+
+
+app.command("odds")(friendly_errors(odds_command))
 
 
 def version_callback(value: bool) -> None:

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from fracas._version import __version__
 from fracas.core.dice import Dice, SeededDice
+from fracas.core.distribution import Distribution
 from fracas.core.errors import ScenarioError, UnsupportedError
 from fracas.core.report import Report
 from fracas.core.schema import Document, parameter_table, validate
@@ -76,6 +77,14 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
     def summarize(self, scenario: ScenarioT, result: ResultT) -> Summary:
         """Flat metrics of one outcome, for odds and batches. Override to enable ``odds``."""
         raise UnsupportedError(f"ruleset {self.name!r} does not summarize outcomes")
+
+    def exact(self, scenario: ScenarioT, *, max_work: int) -> Distribution[Any]:
+        """Exact distribution of :meth:`summarize` outcomes (as sorted item tuples).
+
+        Rulesets with a fast exact method override this; ``max_work`` bounds the effort and
+        an :class:`~fracas.core.distribution.EnumerationBudgetError` says when it is not enough.
+        """
+        raise UnsupportedError(f"ruleset {self.name!r} has no exact odds")
 
     def resolve(self, scenario: ScenarioT, *, seed: int = 0) -> Report:
         """Play with seeded dice and report. Deterministic rulesets record no seed."""
