@@ -2,28 +2,28 @@
 
 from __future__ import annotations
 
-import functools
 import json
-import os
-import sys
-import tempfile
-from collections.abc import Callable
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated
 
 import typer
-import yaml
 
 from fracas._version import __version__
+from fracas.cli.common import (
+    FileArg,
+    Format,
+    FormatOpt,
+    OutputOpt,
+    SeedOpt,
+    SetOpt,
+    friendly_errors,
+    load,
+    render,
+    write_output,
+)
 from fracas.cli.odds import odds_command
-from fracas.core.errors import FracasError, ScenarioError
-from fracas.core.report import Report
-from fracas.io.render import RENDERERS
-from fracas.io.scenario import Scenario, load_scenario
+from fracas.core.errors import ScenarioError
 from fracas.rulesets import available_rulesets, find_ruleset
-
-EXIT_BAD_INPUT = 2
 
 app = typer.Typer(
     name="fracas",
@@ -40,94 +40,6 @@ app = typer.Typer(
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
-
-
-class Format(StrEnum):
-    text = "text"
-    markdown = "markdown"
-    bbcode = "bbcode"
-    json = "json"
-
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def friendly_errors(command: F) -> F:
-    """Turn fracas errors into one line on stderr and exit code 2 (never a traceback)."""
-
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except FracasError as exc:
-            typer.echo(f"fracas: error: {exc}", err=True)
-            raise typer.Exit(EXIT_BAD_INPUT) from None
-
-    return wrapper  # type: ignore[return-value]
-
-
-def write_output(text: str, output: Path | None) -> None:
-    """Print ``text``, or write it to ``output`` atomically (all or nothing)."""
-    if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    directory = output.parent if str(output.parent) else Path(".")
-    try:
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{output.name}.")
-    except OSError as exc:
-        raise ScenarioError(f"cannot write output: {exc.strerror}", source=str(output)) from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, output)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-
-
-def parse_overrides(settings: list[str] | None) -> list[tuple[str, Any]]:
-    """``KEY.PATH=VALUE`` pairs; values are read as YAML scalars (3, 0.5, true, text)."""
-    pairs: list[tuple[str, Any]] = []
-    for setting in settings or []:
-        path, equals, raw = setting.partition("=")
-        if not equals or not path:
-            raise ScenarioError(
-                f"--set expects KEY.PATH=VALUE, got {setting!r}", source="command line"
-            )
-        try:
-            value = yaml.safe_load(raw)
-        except yaml.YAMLError:
-            value = raw
-        pairs.append((path.strip(), value))
-    return pairs
-
-
-def render(report: Report, fmt: Format) -> str:
-    return RENDERERS[fmt.value](report)
-
-
-FileArg = Annotated[Path, typer.Argument(help="Scenario file (.yaml, .json or .toml).")]
-FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
-OutputOpt = Annotated[
-    Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")
-]
-SetOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--set",
-        help="Override a scenario value before loading, e.g. --set units[0].level=5 "
-        "or --set parameters.loss_exponent=3. Repeatable.",
-    ),
-]
-SeedOpt = Annotated[
-    int | None,
-    typer.Option(help="Seed for the dice (default: the scenario's seed, else 0)."),
-]
-
-
-def load(file: Path, settings: list[str] | None = None) -> Scenario:
-    return load_scenario(file, overrides=parse_overrides(settings))
 
 
 @app.command("rulesets")

@@ -60,8 +60,10 @@ class ScenarioError(FracasError, ValueError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        where = f"{self.source}: " if self.source else ""
-        text = f"{where}{format_path(self.path)}: {self.problem}"
+        where = [self.source] if self.source else []
+        if self.path or not self.source:
+            where.append(format_path(self.path))
+        text = ": ".join([*where, self.problem])
         if self.hint:
             text += f" (hint: {self.hint})"
         return text
