@@ -1,5 +1,5 @@
 """The ``fracas`` command line (a thin layer over :mod:`fracas.io` and the rulesets)."""
 
-from fracas.cli.app import app, main
+from fracas.cli.commands import app, main
 
 __all__ = ["app", "main"]

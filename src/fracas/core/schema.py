@@ -9,7 +9,7 @@ the key path and the problem.
 >>> try:
 ...     validate(Doc, {"fracas": 1, "ruleset": "x", "strength": "many"}, source="a.yaml")
 ... except ScenarioError as error:
-...     print(error.source, error.path, error.problem[:30])
+...     print(error.source, error.path, error.problem[:31])
 a.yaml ('strength',) Input should be a valid integer
 """
 

@@ -19,6 +19,9 @@ from fracas.core.report import Report, Section, Table, Text
 
 TEXT_WIDTH = 100
 
+# Like rich's SIMPLE_HEAD, plus a rule above the footer (where totals go).
+_BOX = box.Box("    \n    \n ── \n    \n    \n ── \n    \n    \n", ascii=False)
+
 
 def render_text(report: Report) -> str:
     """Plain text with box-drawn tables; identical bytes for identical reports."""
@@ -44,25 +47,34 @@ def _text_section(console: Console, section: Section) -> None:
     console.print(f"── {section.title}", markup=False, highlight=False)
     for block in section.blocks:
         if isinstance(block, Text):
-            text = block.text.upper() if block.strong else block.text
+            text = f"» {block.text}" if block.strong else block.text
             console.print(text, markup=False, highlight=False, soft_wrap=False)
         else:
             console.print(_rich_table(block))
+            console.print(highlight=False)
 
 
 def _rich_table(table: Table) -> RichTable:
     rich = RichTable(
         title=table.title or None,
-        box=box.SIMPLE_HEAD,
+        box=_BOX,
         title_justify="left",
         show_edge=False,
         pad_edge=False,
     )
-    for index, column in enumerate(table.columns):
-        rich.add_column(column, justify="left" if index == 0 else "right", overflow="fold")
     body = len(table.rows) - table.total_rows
-    for index, row in enumerate(table.rows):
-        rich.add_row(*row, end_section=index == body - 1 and table.total_rows > 0)
+    # One total row becomes the table's footer, drawn under a rule; more stay in the body.
+    footer = table.rows[-1] if table.total_rows == 1 else None
+    rich.show_footer = footer is not None
+    for index, column in enumerate(table.columns):
+        rich.add_column(
+            column,
+            footer=footer[index] if footer else "",
+            justify="left" if index == 0 else "right",
+            overflow="fold",
+        )
+    for row in table.rows[: body if footer else len(table.rows)]:
+        rich.add_row(*row)
     return rich
 
 

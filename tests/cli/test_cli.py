@@ -1,0 +1,76 @@
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from fracas import __version__
+from fracas.cli import app
+
+runner = CliRunner()
+
+
+def test_resolve_is_byte_identical_for_the_same_seed(duel_file: Path) -> None:
+    first = runner.invoke(app, ["resolve", str(duel_file), "--seed", "12"])
+    second = runner.invoke(app, ["resolve", str(duel_file), "--seed", "12"])
+    assert first.exit_code == 0, first.output
+    assert first.stdout == second.stdout
+    assert "seed 12" in first.stdout
+    assert f"fracas {__version__}" in first.stdout
+
+
+def test_the_scenario_seed_is_the_default(duel_file: Path) -> None:
+    result = runner.invoke(app, ["resolve", str(duel_file)])
+    assert "seed 3" in result.stdout
+
+
+def test_every_format_renders(duel_file: Path) -> None:
+    for fmt, marker in [
+        ("text", "Winner"),
+        ("markdown", "# A duel"),
+        ("bbcode", "[b]"),
+        ("json", '"ruleset": "duel"'),
+    ]:
+        result = runner.invoke(app, ["resolve", str(duel_file), "--format", fmt])
+        assert result.exit_code == 0, result.output
+        assert marker in result.stdout
+
+
+def test_output_file_and_overrides(duel_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report.md"
+    args = ["resolve", str(duel_file), "-f", "markdown", "-o", str(out)]
+    result = runner.invoke(app, [*args, "--set", "fighters[1].bonus=40"])
+    assert result.exit_code == 0, result.output
+    # Lancelot's d6 + 40 always beats Gawain's d6 + 1.
+    assert "Winner: Lancelot" in out.read_text()
+
+
+def test_bad_input_is_one_line_and_exit_2(duel_file: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("fracas: 1\nruleset: duel\nfighters: [{name: A, bonus: -2}, {name: B}]\n")
+    out = tmp_path / "never.txt"
+    result = runner.invoke(app, ["resolve", str(bad), "-o", str(out)])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"fracas: error: {bad}: fighters[0].bonus: ")
+    assert "Traceback" not in result.output
+    assert not out.exists()  # nothing written half-way
+
+
+def test_bad_override_and_unsupported_commands(duel_file: Path) -> None:
+    result = runner.invoke(app, ["resolve", str(duel_file), "--set", "nonsense"])
+    assert result.exit_code == 2
+    assert "KEY.PATH=VALUE" in result.stderr
+    result = runner.invoke(app, ["advise", str(duel_file), "--side", "a"])
+    assert result.exit_code == 2
+    assert "has no advisor" in result.stderr
+
+
+def test_validate_rulesets_schema_and_version(duel_file: Path) -> None:
+    assert runner.invoke(app, ["validate", str(duel_file)]).stdout.startswith("ok: ")
+    listing = runner.invoke(app, ["rulesets"]).stdout
+    assert "duel" in listing
+    assert "die_sides_note" in runner.invoke(app, ["rulesets", "toy"]).stdout
+    schema = runner.invoke(app, ["schema", "duel"])
+    assert '"fighters"' in schema.stdout
+    assert runner.invoke(app, ["--version"]).stdout.strip() == f"fracas {__version__}"
+    assert runner.invoke(app, ["schema", "nonesuch"]).exit_code == 2

@@ -1,0 +1,98 @@
+import json
+from pathlib import Path
+
+import pytest
+
+from fracas.core.errors import ScenarioError
+from fracas.io.scenario import get_path, load_scenario, parse_path, parse_scenario, set_path
+
+DUEL = {
+    "fracas": 1,
+    "ruleset": "duel",
+    "fighters": [{"name": "A", "bonus": 2}, {"name": "B"}],
+}
+
+
+def test_yaml_json_and_toml_load_the_same_scenario(duel: object, tmp_path: Path) -> None:
+    (tmp_path / "d.json").write_text(json.dumps(DUEL))
+    (tmp_path / "d.toml").write_text(
+        'fracas = 1\nruleset = "duel"\n'
+        '[[fighters]]\nname = "A"\nbonus = 2\n[[fighters]]\nname = "B"\n'
+    )
+    (tmp_path / "d.yaml").write_text(
+        "fracas: 1\nruleset: duel\nfighters: [{name: A, bonus: 2}, {name: B}]\n"
+    )
+    models = [load_scenario(tmp_path / f"d.{ext}").model for ext in ("json", "toml", "yaml")]
+    assert models[0] == models[1] == models[2]
+
+
+def test_alias_finds_the_ruleset(duel: object) -> None:
+    text = "fracas: 1\nruleset: TOY\nfighters: [{name: A}, {name: B}]\n"
+    assert parse_scenario(text).ruleset.name == "duel"
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "problem"),
+    [
+        ("fracas: 1\nruleset: duel\nfighters: [{name: A}\n", (), "not valid YAML"),
+        ("- just\n- a list\n", (), "must be a mapping"),
+        ("fracas: 1\nfighters: []\n", ("ruleset",), "missing key"),
+        ("fracas: 7\nruleset: duel\n", ("fracas",), "unsupported schema version 7"),
+        ("fracas: 1\nruleset: chess\n", ("ruleset",), "no ruleset named 'chess'"),
+        (
+            "fracas: 1\nruleset: duel\nfighters: [{name: A, bonus: -1}, {name: B}]\n",
+            ("fighters", 0, "bonus"),
+            "greater than or equal to 0",
+        ),
+        (
+            "fracas: 1\nruleset: duel\nfighters: [{name: A}, {name: B, colour: red}]\n",
+            ("fighters", 1, "colour"),
+            "unknown key",
+        ),
+        (
+            "fracas: 1\nruleset: duel\nfighters: [{name: A}, {name: A}]\n",
+            ("fighters", 1, "name"),
+            "different names",
+        ),
+    ],
+)
+def test_bad_documents_name_file_path_and_problem(
+    duel: object, text: str, path: tuple[object, ...], problem: str
+) -> None:
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(text, source="bad.yaml")
+    assert caught.value.source == "bad.yaml"
+    assert caught.value.path == path
+    assert problem in str(caught.value)
+
+
+def test_missing_file_is_a_scenario_error(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError, match="cannot read file"):
+        load_scenario(tmp_path / "absent.yaml")
+
+
+def test_hash_is_of_the_text_and_seed_comes_from_the_file(duel: object) -> None:
+    text = "fracas: 1\nruleset: duel\nseed: 9\nfighters: [{name: A}, {name: B}]\n"
+    one, two = parse_scenario(text), parse_scenario(text + "# a comment\n")
+    assert one.model == two.model
+    assert one.sha256 != two.sha256
+    assert one.resolve().seed == 9
+    assert one.resolve(seed=4).seed == 4
+
+
+def test_overrides_are_applied_before_validation(duel: object) -> None:
+    text = "fracas: 1\nruleset: duel\nfighters: [{name: A}, {name: B}]\n"
+    scenario = parse_scenario(text, overrides=[("fighters[1].bonus", 5)])
+    assert scenario.model.fighters[1].bonus == 5
+
+
+def test_key_paths() -> None:
+    assert parse_path("a.b[3].c") == ("a", "b", 3, "c")
+    doc = {"a": [{"b": 1}]}
+    assert get_path(doc, "a[0].b") == 1
+    assert set_path(doc, "a[0].c", 2) == {"a": [{"b": 1, "c": 2}]}
+    assert doc == {"a": [{"b": 1}]}  # the original is untouched
+    with pytest.raises(ScenarioError, match="no such key"):
+        get_path(doc, "a[4].b")
+    with pytest.raises(ScenarioError, match="index out of range"):
+        set_path(doc, "a[4]", 1)
