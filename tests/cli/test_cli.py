@@ -74,3 +74,14 @@ def test_validate_rulesets_schema_and_version(duel_file: Path) -> None:
     assert '"fighters"' in schema.stdout
     assert runner.invoke(app, ["--version"]).stdout.strip() == f"fracas {__version__}"
     assert runner.invoke(app, ["schema", "nonesuch"]).exit_code == 2
+
+
+def test_python_dash_m_runs_the_cli() -> None:
+    import subprocess
+    import sys
+
+    completed = subprocess.run(
+        [sys.executable, "-m", "fracas", "--version"], capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 0
+    assert completed.stdout.strip() == f"fracas {__version__}"
