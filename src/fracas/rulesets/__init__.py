@@ -19,7 +19,7 @@ from fracas.core.errors import RulesetNotFoundError
 from fracas.rulesets.base import Ruleset, Summary
 
 #: The built-in rulesets, in the order they are listed. Import paths keep start-up lazy.
-BUILTIN_RULESETS: tuple[str, ...] = ()
+BUILTIN_RULESETS: tuple[str, ...] = ("fracas.rulesets.hex:HexRuleset",)
 
 ENTRY_POINT_GROUP = "fracas.rulesets"
 

@@ -1,0 +1,72 @@
+"""Every legal attack of a side, and the same list ranked by a documented score.
+
+Score of an attack (higher is better)::
+
+    score = advisor_enemy_weight × enemy soldiers lost − advisor_own_weight × own soldiers lost
+
+Ties go to the attack whose attacker gains more levels, then to the order the units
+appear in the scenario (attacker, then target), so the ranking is always the same.
+
+>>> from fracas.rulesets.hex.model import Board, Unit
+>>> from fracas.rulesets.hex.schema import HexParams
+>>> board = Board.from_rows(["...."], [
+...     Unit.make("gun", "blue", (0, 0), attack=10, defense=5, range=(2, 3)),
+...     Unit.make("inf", "blue", (1, 0), attack=10, defense=10),
+...     Unit.make("foe", "red", (2, 0), attack=10, defense=10)])
+>>> [(a.attacker, a.target, int(a.score)) for a in advise(board, "blue", HexParams())]
+[('gun', 'foe', 61), ('inf', 'foe', 6)]
+
+The gun fires from 2 hexes (no counter) with inf's support: 1000 + 250 against 1000
+takes 61; inf's own attack takes 50 but the counter costs it 44.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from fracas.core.modifiers import to_fraction
+from fracas.rulesets.hex.combat import Combat, forecast, illegal_reason
+from fracas.rulesets.hex.model import Board
+from fracas.rulesets.hex.schema import HexParams
+
+
+def attacks(board: Board, side: str) -> list[tuple[str, str]]:
+    """Every legal ``(attacker id, target id)`` for ``side``, in scenario order."""
+    return [
+        (attacker.id, target.id)
+        for attacker in board.units
+        if attacker.side == side
+        for target in board.units
+        if illegal_reason(board, attacker.id, target.id) is None
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """One legal attack with its forecast and its score."""
+
+    attacker: str
+    target: str
+    score: Fraction
+    enemy_lost: int
+    own_lost: int
+    levels_gained: int
+    forecast: Combat
+
+
+def advise(board: Board, side: str, params: HexParams) -> list[Advice]:
+    """Every legal attack of ``side``, best first (see the module doc for the score)."""
+    enemy_weight = to_fraction(params.advisor_enemy_weight)
+    own_weight = to_fraction(params.advisor_own_weight)
+    ranked: list[tuple[tuple[Fraction, int, int], Advice]] = []
+    for position, (attacker_id, target_id) in enumerate(attacks(board, side)):
+        combat = forecast(board, attacker_id, target_id, params)
+        enemy_lost = combat.losses[target_id]
+        own_lost = combat.losses[attacker_id]
+        gained = combat.level_gain(attacker_id)
+        score = enemy_weight * enemy_lost - own_weight * own_lost
+        advice = Advice(attacker_id, target_id, score, enemy_lost, own_lost, gained, combat)
+        ranked.append(((-score, -gained, position), advice))
+    ranked.sort(key=lambda pair: pair[0])
+    return [advice for _, advice in ranked]

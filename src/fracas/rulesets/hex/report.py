@@ -1,0 +1,281 @@
+"""Reports of the ``hex`` ruleset: a turn, a forecast, the advisor's ranking.
+
+Each strike is one table in the seed's row order, Effective Atk beside Effective Def,
+every cell with its source, the last row the Effective values (the sums of the rows
+above). The JSON ``data`` keeps the key order documented in ``docs/rules/hex.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from fracas.core.modifiers import Breakdown, Modifier, Op
+from fracas.core.report import (
+    Block,
+    Report,
+    Section,
+    Table,
+    Text,
+    breakdown_data,
+    fmt,
+    json_number,
+)
+from fracas.rulesets.hex.advisor import Advice
+from fracas.rulesets.hex.combat import Combat, Turn
+from fracas.rulesets.hex.model import Board
+from fracas.rulesets.hex.strike import ROW_ATTACK, ROW_DEFENSE, ROW_ORDER, StrikeOutcome
+
+RULESET = "hex"
+
+
+def _cell(row: Modifier | None) -> str:
+    if row is None:
+        return ""
+    if row.op is Op.BASE:
+        return fmt(row.value, 4)
+    return f"{row.op.value}{fmt(row.value, 4)}"
+
+
+def _row_for(breakdown: Breakdown, label: str) -> Modifier | None:
+    wanted = (ROW_ATTACK, ROW_DEFENSE) if label == f"{ROW_ATTACK}/{ROW_DEFENSE}" else (label,)
+    return next((row for row in breakdown.rows if row.label in wanted), None)
+
+
+def strike_table(outcome: StrikeOutcome, title: str) -> Table:
+    """Effective Atk beside Effective Def, one row per modifier in the seed's order."""
+    rows: list[tuple[str, ...]] = []
+    for label in ROW_ORDER:
+        atk = _row_for(outcome.effective_attack, label)
+        dfn = _row_for(outcome.effective_defense, label)
+        if atk is None and dfn is None:
+            continue
+        rows.append(
+            (label, _cell(atk), atk.source if atk else "", _cell(dfn), dfn.source if dfn else "")
+        )
+    rows.append(
+        (
+            "Effective value",
+            fmt(outcome.effective_attack.total),
+            "",
+            fmt(outcome.effective_defense.total),
+            "",
+        )
+    )
+    columns = (
+        "",
+        f"Atk {outcome.striker}",
+        "source",
+        f"Def {outcome.target}",
+        "source",
+    )
+    return Table(columns, tuple(rows), title=title, total_rows=1)
+
+
+def _ratio_text(outcome: StrikeOutcome) -> str:
+    k = fmt(outcome.inputs.loss_exponent)
+    if outcome.ratio is None:
+        ratio = "no defence left: the target loses everything"
+    elif outcome.effective_attack.total == 0:
+        ratio = "ratio 0: no attack, no losses"
+    else:
+        ratio = (
+            f"ratio {fmt(outcome.ratio, 3)} → fraction r^{k}/(1+r^{k}) = {fmt(outcome.fraction, 3)}"
+        )
+    strength = outcome.target_strength
+    return (
+        f"{ratio}; {outcome.target} loses floor({fmt(outcome.fraction, 3)} × {strength} + 0.5) = "
+        f"{outcome.losses} of {strength}"
+    )
+
+
+def combat_blocks(combat: Combat) -> tuple[Block, ...]:
+    """The tables and lines of one combat, for any report."""
+    blocks: list[Block] = [
+        strike_table(combat.strike, f"{combat.attacker} strikes {combat.target}"),
+        Text(_ratio_text(combat.strike)),
+    ]
+    if combat.counter is not None:
+        blocks.append(strike_table(combat.counter, f"{combat.target} counters {combat.attacker}"))
+        blocks.append(Text(_ratio_text(combat.counter)))
+    else:
+        blocks.append(Text(combat.counter_note))
+    lines = [
+        f"losses applied together: {combat.attacker} −{combat.losses[combat.attacker]}, "
+        f"{combat.target} −{combat.losses[combat.target]}"
+    ]
+    for change in combat.levels:
+        if change.unit in combat.destroyed:
+            continue
+        lines.append(f"{change.unit}: Lv {change.before} → {change.after} ({change.reason})")
+    for unit_id in combat.destroyed:
+        lines.append(f"{unit_id} is destroyed and leaves the board")
+    blocks.append(Text("\n".join(lines), strong=bool(combat.destroyed)))
+    return tuple(blocks)
+
+
+def board_table(start: Board, end: Board, title: str = "") -> Table:
+    """One row per unit of ``start``: where it is, and its strength and level after."""
+    rows = []
+    for unit in start.units:
+        after = end.unit(unit.id) if end.has_unit(unit.id) else None
+        strength = f"{unit.strength} → {after.strength if after else 0}"
+        if after is not None and after.strength == unit.strength:
+            strength = str(unit.strength)
+        level = (
+            str(unit.level)
+            if after is None or after.level == unit.level
+            else (f"{unit.level} → {after.level}")
+        )
+        statuses = ", ".join(f"{s.name} ({s.kind})" for s in unit.statuses) or ""
+        rows.append(
+            (
+                unit.id,
+                unit.side,
+                str(unit.hex),
+                unit.domain,
+                strength,
+                level,
+                "destroyed" if after is None else statuses,
+            )
+        )
+    columns = ("unit", "side", "hex", "domain", "strength", "Lv", "notes")
+    return Table(columns, tuple(rows), title=title)
+
+
+def strike_data(outcome: StrikeOutcome) -> dict[str, Any]:
+    """JSON form of one strike (key order documented in docs/rules/hex.md)."""
+    return {
+        "striker": outcome.striker,
+        "target": outcome.target,
+        "distance": outcome.inputs.distance,
+        "effective_attack": breakdown_data(outcome.effective_attack),
+        "effective_defense": breakdown_data(outcome.effective_defense),
+        "ratio": None if outcome.ratio is None else json_number(outcome.ratio),
+        "fraction": json_number(outcome.fraction),
+        "target_strength": outcome.target_strength,
+        "losses": outcome.losses,
+    }
+
+
+def combat_data(combat: Combat) -> dict[str, Any]:
+    """JSON form of one combat."""
+    return {
+        "attacker": combat.attacker,
+        "target": combat.target,
+        "distance": combat.distance,
+        "strike": strike_data(combat.strike),
+        "counter": None if combat.counter is None else strike_data(combat.counter),
+        "counter_note": combat.counter_note,
+        "losses": dict(combat.losses),
+        "levels": [
+            {"unit": c.unit, "before": c.before, "after": c.after, "reason": c.reason}
+            for c in combat.levels
+        ],
+        "destroyed": list(combat.destroyed),
+    }
+
+
+def board_data(start: Board, end: Board) -> list[dict[str, Any]]:
+    """JSON form of the units: each with its strength and level before and after."""
+    units = []
+    for unit in start.units:
+        after = end.unit(unit.id) if end.has_unit(unit.id) else None
+        units.append(
+            {
+                "id": unit.id,
+                "side": unit.side,
+                "hex": [unit.hex.q, unit.hex.r],
+                "domain": unit.domain,
+                "strength_before": unit.strength,
+                "strength": after.strength if after else 0,
+                "max_strength": unit.max_strength,
+                "level_before": unit.level,
+                "level": after.level if after else unit.level,
+                "destroyed": after is None,
+            }
+        )
+    return units
+
+
+def turn_report(turn: Turn, title: str, description: str = "") -> Report:
+    """The report of a resolved turn: every combat, then the final board."""
+    sections: list[Section] = []
+    if description:
+        sections.append(Section("Scenario", (Text(description),)))
+    for number, combat in enumerate(turn.combats, start=1):
+        heading = (
+            f"{number}. {combat.attacker} attacks {combat.target} (distance {combat.distance})"
+        )
+        sections.append(Section(heading, combat_blocks(combat)))
+    if not turn.combats:
+        sections.append(Section("Orders", (Text("no orders: the board stands as it is"),)))
+    sections.append(Section("Board after the turn", (board_table(turn.start, turn.end),)))
+    data = {
+        "kind": "turn",
+        "combats": [combat_data(c) for c in turn.combats],
+        "units": board_data(turn.start, turn.end),
+    }
+    return Report(RULESET, title, tuple(sections), data)
+
+
+def forecast_report(combat: Combat, title: str) -> Report:
+    """A preview of one attack; the board is not changed."""
+    heading = f"Forecast: {combat.attacker} attacks {combat.target} (distance {combat.distance})"
+    sections = (
+        Section(heading, combat_blocks(combat)),
+        Section("Board if committed", (board_table(combat.before, combat.after),)),
+    )
+    data = {"kind": "forecast", "combat": combat_data(combat)}
+    return Report(RULESET, title, sections, data)
+
+
+def _score(value: Fraction) -> str:
+    return fmt(value)
+
+
+def advice_report(side: str, ranked: Sequence[Advice], title: str, score_rule: str) -> Report:
+    """The advisor's ranking, best first, each with its forecast."""
+    rows = tuple(
+        (
+            str(rank),
+            a.attacker,
+            a.target,
+            str(a.enemy_lost),
+            str(a.own_lost),
+            str(a.levels_gained),
+            _score(a.score),
+        )
+        for rank, a in enumerate(ranked, start=1)
+    )
+    columns = ("#", "attacker", "target", "enemy lost", "own lost", "Lv gained", "score")
+    summary: list[Block] = [Text(score_rule)]
+    if rows:
+        summary.append(Table(columns, rows, title=f"Attacks of {side}, best first"))
+    else:
+        summary.append(Text(f"{side} has no legal attack"))
+    sections = [Section(f"Advice for {side}", tuple(summary))]
+    for rank, advice in enumerate(ranked, start=1):
+        heading = (
+            f"#{rank} {advice.attacker} attacks {advice.target} (score {_score(advice.score)})"
+        )
+        sections.append(Section(heading, combat_blocks(advice.forecast)))
+    data = {
+        "kind": "advice",
+        "side": side,
+        "attacks": [
+            {
+                "rank": rank,
+                "attacker": a.attacker,
+                "target": a.target,
+                "score": json_number(a.score),
+                "enemy_lost": a.enemy_lost,
+                "own_lost": a.own_lost,
+                "levels_gained": a.levels_gained,
+                "combat": combat_data(a.forecast),
+            }
+            for rank, a in enumerate(ranked, start=1)
+        ],
+    }
+    return Report(RULESET, title, tuple(sections), data)

@@ -1,0 +1,206 @@
+"""The scenario document of the ``hex`` ruleset (pydantic), and its parameters.
+
+Shapes and ranges are checked here (a negative strength, a pierce of 1, a level of 100
+are rejected with their key path); meaning (unknown ids, two units on one hex, a hex off
+the map, an illegal order) is checked by :meth:`fracas.rulesets.hex.HexRuleset.build`.
+
+>>> HexParams().encirclement
+(1.0, 1.0, 0.9, 0.8, 0.7, 0.6, 0.5)
+>>> HexParams(terrain={"forest": {"defense": 1.5}}).terrain["forest"].letter
+'f'
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from fracas.core.schema import Document, StrictModel
+
+Domain = Literal["land", "air", "sea"]
+DOMAINS: tuple[Domain, ...] = ("land", "air", "sea")
+
+
+class TerrainType(StrictModel):
+    """One kind of terrain: the letter that draws it in map rows, and its two factors."""
+
+    letter: str = Field(
+        min_length=1, max_length=1, description="One character that stands for it in map rows."
+    )
+    attack: float = Field(ge=0, description="Factor on the attack of a unit standing here.")
+    defense: float = Field(ge=0, description="Factor on the defence of a unit standing here.")
+    color: str = Field("#cccccc", description="Fill colour of the hex in pictures.")
+
+
+#: The terrain table every scenario starts from (attack factor, defence factor).
+DEFAULT_TERRAIN: dict[str, dict[str, Any]] = {
+    "plains": {"letter": ".", "attack": 1.0, "defense": 1.0, "color": "#dfe8b0"},
+    "forest": {"letter": "f", "attack": 1.0, "defense": 1.25, "color": "#7fa35a"},
+    "hills": {"letter": "h", "attack": 1.1, "defense": 1.3, "color": "#c9b27c"},
+    "mountains": {"letter": "m", "attack": 1.0, "defense": 1.5, "color": "#9a928a"},
+    "city": {"letter": "c", "attack": 1.0, "defense": 1.5, "color": "#c4bdb4"},
+    "swamp": {"letter": "s", "attack": 0.8, "defense": 0.9, "color": "#94a98a"},
+    "river": {"letter": "~", "attack": 0.8, "defense": 0.8, "color": "#8dbde6"},
+    "road": {"letter": "=", "attack": 1.0, "defense": 0.9, "color": "#e6d7b0"},
+    "sea": {"letter": "w", "attack": 1.0, "defense": 1.0, "color": "#5f8fc4"},
+}
+
+#: Encirclement factor by the number of adjacent enemies (index 0 to 6).
+DEFAULT_ENCIRCLEMENT = (1.0, 1.0, 0.9, 0.8, 0.7, 0.6, 0.5)
+
+
+class HexParams(StrictModel):
+    """Every number of the ``hex`` rules. A scenario's ``parameters`` overrides any of them."""
+
+    loss_exponent: float = Field(
+        2,
+        gt=0,
+        description="k in the loss curve fraction = r^k / (1 + r^k), r = Effective Atk / "
+        "Effective Def. With k = 2: even 50 %, double 80 %, half 20 %.",
+    )
+    encirclement: tuple[float, ...] = Field(
+        DEFAULT_ENCIRCLEMENT,
+        min_length=7,
+        max_length=7,
+        description="Attack and defence factor of a unit by the number of enemies on the six "
+        "hexes around it (entries for 0, 1, ..., 6). Encircled means a factor below 1.",
+    )
+    support_share: float = Field(
+        0.25,
+        ge=0,
+        description="Share of Strength × Attack (or Defense) that each adjacent ally adds as "
+        "Support.",
+    )
+    defense_support_cap: float = Field(
+        2,
+        ge=0,
+        description="Defence Support is capped at this multiple of the defence before support.",
+    )
+    level_percent: float = Field(
+        1, ge=0, description="Per cent added to attack and defence by each level (Lv)."
+    )
+    level_gain_fight: int = Field(
+        1, ge=0, description="Levels gained by the attacker, and by a defender that countered."
+    )
+    level_gain_kill: int = Field(
+        1, ge=0, description="Further levels gained by a unit whose strike destroyed the enemy."
+    )
+    level_cap: int = Field(99, ge=0, le=99, description="Highest level a unit can reach.")
+    advisor_enemy_weight: float = Field(
+        1, description="Advisor score: weight of each enemy soldier the attack removes."
+    )
+    advisor_own_weight: float = Field(
+        1, description="Advisor score: weight of each own soldier the attack costs."
+    )
+    terrain: dict[str, TerrainType] = Field(
+        default_factory=lambda: {n: TerrainType(**t) for n, t in DEFAULT_TERRAIN.items()},
+        description="Terrain types by name. A scenario's entries are merged into this table: "
+        "a new name adds a type, a known name changes only the fields given.",
+    )
+
+    @field_validator("terrain", mode="before")
+    @classmethod
+    def _merge_terrain(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            return value
+        merged: dict[str, Any] = {name: dict(entry) for name, entry in DEFAULT_TERRAIN.items()}
+        for name, entry in value.items():
+            if isinstance(entry, TerrainType):
+                entry = entry.model_dump()
+            if name in merged and isinstance(entry, dict):
+                merged[name] = {**merged[name], **entry}
+            else:
+                merged[name] = entry
+        return merged
+
+
+class StatusSpec(StrictModel):
+    """A buff or debuff from a skill. Multipliers default to 1, additions to 0."""
+
+    name: str = Field(min_length=1, description="Shown in the report's Status rows.")
+    kind: Literal["buff", "debuff"] = Field(description="Buffs ring the unit thin and outside.")
+    atk_mul: float = Field(1, ge=0, description="Multiplies attack (Status (×) row).")
+    def_mul: float = Field(1, ge=0, description="Multiplies defence (Status (×) row).")
+    atk_add: float = Field(0, description="Added to attack (Status (+) row).")
+    def_add: float = Field(0, description="Added to defence (Status (+) row).")
+
+
+class UnitSpec(StrictModel):
+    """One unit on the board."""
+
+    id: str = Field(min_length=1, description="Unique name, used by orders and reports.")
+    side: str = Field(min_length=1, description="Units of different sides are enemies.")
+    hex: tuple[int, int] = Field(description="Axial coordinates [q, r] of the unit's hex.")
+    domain: Domain = Field("land", description="land, air or sea.")
+    strength: int = Field(ge=0, description="Soldiers. Strength multiplies into everything.")
+    max_strength: int | None = Field(
+        None, ge=0, description="Full strength (default: the current strength)."
+    )
+    attack: dict[Domain, float] = Field(
+        description="Attack per target domain; a missing or zero entry cannot attack it."
+    )
+    defense: float = Field(ge=0, description="Printed defence.")
+    range: tuple[int, int] = Field((1, 1), description="[min, max] attack distance in hexes.")
+    level: int = Field(0, ge=0, le=99, description="Each level adds level_percent to both.")
+    pierce: float = Field(0, ge=0, lt=1, description="Share of the target's defence ignored.")
+    statuses: tuple[StatusSpec, ...] = Field((), description="Buffs and debuffs carried.")
+
+    @field_validator("attack")
+    @classmethod
+    def _attack_not_negative(cls, value: dict[Domain, float]) -> dict[Domain, float]:
+        for domain, number in value.items():
+            if number < 0:
+                raise ValueError(f"attack vs {domain} must be at least 0 (got {number})")
+        return value
+
+    @model_validator(mode="after")
+    def _range_ordered(self) -> UnitSpec:
+        low, high = self.range
+        if low < 1 or high < low:
+            raise ValueError(f"range must be [min, max] with 1 ≤ min ≤ max (got [{low}, {high}])")
+        return self
+
+
+class HexSpec(StrictModel):
+    """One hex given explicitly."""
+
+    q: int
+    r: int
+    terrain: str = Field("plains", description="A name from the terrain table.")
+
+
+class MapSpec(StrictModel):
+    """The map: ``rows`` of terrain letters (odd rows shifted right) or explicit ``hexes``."""
+
+    rows: tuple[str, ...] | None = Field(
+        None,
+        description="One string per row, one terrain letter per hex; spaces are ignored. "
+        "Odd rows (1, 3, ...) sit half a hex to the right ('odd-r'); the hex in row r, "
+        "column c has axial q = c − floor(r / 2).",
+    )
+    hexes: tuple[HexSpec, ...] | None = Field(None, description="Explicit hexes instead.")
+
+    @model_validator(mode="after")
+    def _one_layout(self) -> MapSpec:
+        if (self.rows is None) == (self.hexes is None):
+            raise ValueError("give the map either as rows or as hexes (exactly one)")
+        return self
+
+
+class OrderSpec(StrictModel):
+    """One attack of the turn."""
+
+    attacker: str = Field(description="Id of the attacking unit.")
+    target: str = Field(description="Id of the unit attacked.")
+
+
+class HexDocument(Document):
+    """A ``hex`` scenario: parameters, the map, the units and the turn's ordered attacks."""
+
+    parameters: HexParams = HexParams()
+    map: MapSpec
+    units: tuple[UnitSpec, ...] = Field(description="Every unit on the board.")
+    orders: tuple[OrderSpec, ...] = Field(
+        (), description="The turn: attacks resolved one after the other."
+    )
