@@ -19,7 +19,10 @@ from fracas.core.errors import RulesetNotFoundError
 from fracas.rulesets.base import Ruleset, Summary
 
 #: The built-in rulesets, in the order they are listed. Import paths keep start-up lazy.
-BUILTIN_RULESETS: tuple[str, ...] = ("fracas.rulesets.hex:HexRuleset",)
+BUILTIN_RULESETS: tuple[str, ...] = (
+    "fracas.rulesets.hex:HexRuleset",
+    "fracas.rulesets.d100:D100Ruleset",
+)
 
 ENTRY_POINT_GROUP = "fracas.rulesets"
 

@@ -1,0 +1,523 @@
+"""Playing one battle: the seed's seven steps, every roll asked of the injected dice.
+
+Dice are consumed in a fixed, documented order (see ``docs/rules/d100.md``), so a
+scripted test can fix every face and a seed always replays the same battle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from fracas.core.dice import D100, Dice, ScriptedDice, die
+from fracas.rulesets.d100.params import D100Params
+from fracas.rulesets.d100.rolls import Bonus, Roll, open_ended
+from fracas.rulesets.d100.setup import Battle, HeldEffect, Unit
+
+FOUGHT = "fought"
+KILLED = "killed"
+FLED = "fled"
+BOTTLED_OUT = "bottled_out"
+DISBANDED = "disbanded"
+DISBANDED_WITH_EQUIPMENT = "disbanded_with_equipment"
+#: Fates whose unit counts towards the enemy's value of goods at its remaining PAX.
+PARTIAL_FATES = frozenset({FLED, BOTTLED_OUT, DISBANDED, DISBANDED_WITH_EQUIPMENT})
+
+# Stages of the battle, in order; an effect is in force from the stage its trigger names.
+ASSESSMENT, ROLES, TOTALS, RANGED, MELEE = 1, 2, 3, 4, 5
+
+_STAT_OF_ROLL = {
+    "attack": "offense",
+    "ranged_attack": "offense",
+    "defense": "defense",
+    "damage": "strength",
+    "ranged_damage": "strength",
+}
+_MORALE_ROLLS = frozenset({"morale", "flee", "morale_assessment"})
+
+
+@dataclass(frozen=True, slots=True)
+class AssessmentEvent:
+    """Step 1 for one unit: exempt, or its assessment roll and perhaps a loyalty check."""
+
+    unit: str
+    exempt: bool
+    roll: Roll | None = None
+    loyalty: Roll | None = None
+    fate: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NullifyEvent:
+    """Step 3: a unit loses its traits to an effect."""
+
+    effect: str
+    origin: str
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class FleeRollEvent:
+    """A flee roll forced by an effect (step 3, step 4 or the start of a melee round)."""
+
+    stage: int
+    round: int
+    effect: str
+    origin: str
+    unit: str
+    roll: Roll
+    threshold: int
+    fled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AttackEvent:
+    """One attack: hit roll against defence, damage against reduction, morale check."""
+
+    phase: str
+    round: int
+    speed: int
+    attacker: str
+    target: str
+    attack: Roll
+    defence: Roll
+    damage: Roll | None
+    reduction: Roll | None
+    morale: Roll | None
+    pax_lost: int
+    flees: bool
+
+    @property
+    def hit(self) -> bool:
+        return self.attack.total > self.defence.total
+
+    @property
+    def wounded(self) -> bool:
+        return (
+            self.damage is not None
+            and self.reduction is not None
+            and self.damage.total > self.reduction.total
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CasualtyEvent:
+    """The losses of one speed group, applied together once the group has struck."""
+
+    phase: str
+    round: int
+    unit: str
+    pax_lost: int
+    pax: int
+    fate: str | None
+
+
+Event = AssessmentEvent | NullifyEvent | FleeRollEvent | AttackEvent | CasualtyEvent
+
+
+@dataclass(frozen=True, slots=True)
+class GoodsShare:
+    """What one defeated enemy unit adds to the value of goods."""
+
+    unit: str
+    fate: str
+    unit_value: int
+    share: Fraction
+    value: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class Loot:
+    """The value of goods split by a loot-table row chosen with a plain d100."""
+
+    face: int
+    gold: Fraction
+    resources: int
+    items: int
+
+
+@dataclass(frozen=True, slots=True)
+class BattleResult:
+    """Everything that happened, in order, and the final state of every unit."""
+
+    events: tuple[Event, ...]
+    pax: tuple[int, ...]
+    fates: tuple[str, ...]
+    nullified: frozenset[int]
+    counts: tuple[int, int]
+    overwhelm_side: int | None
+    overwhelm: int
+    rounds: int
+    winner: int | None
+    outcome: str
+    goods: tuple[GoodsShare, ...]
+    goods_value: Fraction
+    loot: Loot | None
+
+
+def value_of_goods(
+    units: Sequence[Unit], pax: Sequence[int], fates: Sequence[str]
+) -> tuple[GoodsShare, ...]:
+    """Step 7: 100 % of Unit Value for a unit completely killed, remaining PAX % otherwise.
+
+    ``pax`` and ``fates`` are the final PAX and fate of each of ``units``, in the same order.
+    Units that are still fighting add nothing.
+
+    >>> from fracas.rulesets.d100.setup import Unit
+    >>> def unit(name, pax, cost, upkeep):
+    ...     return Unit(0, 1, name, "human", pax, 10, 0, 0, 0, 0, 0, 0, (), (), False, 0, 1,
+    ...                 cost, upkeep)
+    >>> shares = value_of_goods((unit("a", 10, 100, 20), unit("b", 10, 40, 10)),
+    ...                         [0, 4], [KILLED, FLED])
+    >>> [str(share.value) for share in shares]
+    ['120', '20']
+    """
+    shares: list[GoodsShare] = []
+    for unit, remaining, fate in zip(units, pax, fates, strict=True):
+        if fate == KILLED:
+            share = Fraction(1)
+        elif fate in PARTIAL_FATES:
+            share = Fraction(remaining, unit.max_pax)
+        else:
+            continue
+        shares.append(GoodsShare(unit.name, fate, unit.unit_value, share, share * unit.unit_value))
+    return tuple(shares)
+
+
+def draw_loot(value: Fraction, params: D100Params, dice: Dice) -> Loot:
+    """Split ``value`` by the loot-table row a plain d100 picks.
+
+    Resources and items are whole numbers rounded down; gold takes the rest, so the parts
+    always add up to the value exactly.
+
+    >>> from fracas.core.dice import ScriptedDice
+    >>> loot = draw_loot(Fraction(140), D100Params(), ScriptedDice([80]))
+    >>> loot.gold, loot.resources, loot.items
+    (Fraction(70, 1), 35, 35)
+    """
+    face = dice.roll(D100)
+    row = next(row for row in params.loot_table if face <= row.up_to)
+    resources = int(value * row.resources / 100)
+    items = int(value * row.items / 100)
+    return Loot(face, value - resources - items, resources, items)
+
+
+class _Play:
+    """The mutable state of one battle being played."""
+
+    def __init__(self, battle: Battle, dice: Dice) -> None:
+        self.battle = battle
+        self.params = battle.params
+        self.dice = dice
+        self.units = battle.units
+        self.pax = [unit.pax for unit in battle.units]
+        self.fate: list[str | None] = [None] * len(battle.units)
+        self.nullified: set[int] = set()
+        self.events: list[Event] = []
+        self.overwhelm_side: int | None = None
+        self.overwhelm = 0
+        self.counts = (0, 0)
+
+    # Helpers ------------------------------------------------------------------------
+
+    def present(self, side: int) -> list[Unit]:
+        return [u for u in self.battle.sides[side].units if self.fate[u.index] is None]
+
+    def both_present(self) -> bool:
+        return bool(self.present(0)) and bool(self.present(1))
+
+    def roll(self, unit: Unit, name: str, stage: int, *extra: Bonus) -> Roll:
+        faces = open_ended(
+            self.dice, from_face=self.params.open_ended_from, limit=self.params.open_ended_limit
+        )
+        return Roll(name, unit.name, faces, (*self.bonuses(unit, name, stage), *extra))
+
+    def in_force(self, effect: HeldEffect, stage: int) -> bool:
+        if effect.unit is not None and effect.unit in self.nullified:
+            return False
+        side = self.battle.sides[effect.side]
+        if effect.lair_only and side.location != "lair":
+            return False
+        trigger = effect.spec.trigger
+        if trigger == "assessment":
+            return True
+        if trigger == "when_attacking":
+            return side.attacker and stage >= ROLES
+        if trigger == "when_defending":
+            return side.defender and stage >= ROLES
+        if trigger == "start_of_combat":
+            return stage >= RANGED
+        return stage >= MELEE
+
+    def bonuses(self, unit: Unit, name: str, stage: int) -> list[Bonus]:
+        """Every standing bonus of ``unit`` to the roll ``name`` at ``stage``, in log order."""
+        rows: list[Bonus] = []
+        stat = _STAT_OF_ROLL.get(name)
+        if stat is not None:
+            points: int = getattr(unit, stat)
+            if points:
+                per_point = self.params.stat_point_value
+                value = points * per_point * self.pax[unit.index] // unit.max_pax
+                source = f"{points} × {per_point} × {self.pax[unit.index]}/{unit.max_pax} PAX"
+                rows.append(Bonus(stat.capitalize(), value, source))
+        rows.extend(
+            Bonus(item.label, item.value, "equipment")
+            for item in unit.item_bonuses
+            if item.roll == name
+        )
+        side = self.battle.sides[unit.side]
+        if name in _MORALE_ROLLS:
+            if unit.morale_bonus:
+                rows.append(Bonus("Morale bonus", unit.morale_bonus, unit.name))
+            if side.morale_bonus:
+                rows.append(Bonus("Throne Room", side.morale_bonus, side.name))
+        if name == "loyalty" and side.loyalty_bonus:
+            rows.append(Bonus("Throne Room loyalty", side.loyalty_bonus, side.name))
+        for effect in self.battle.effects:
+            spec = effect.spec
+            if (
+                spec.roll == name
+                and spec.bonus
+                and self.in_force(effect, stage)
+                and effect.reaches(unit, self.units)
+            ):
+                rows.append(Bonus(effect.label, spec.bonus, effect.origin))
+        if (
+            self.overwhelm
+            and unit.side == self.overwhelm_side
+            and stage >= TOTALS
+            and name in self.params.overwhelm_rolls
+        ):
+            rows.append(Bonus("Overwhelm", self.overwhelm, f"{self.counts[0]} v {self.counts[1]}"))
+        return rows
+
+    # The seven steps ----------------------------------------------------------------
+
+    def morale_assessment(self) -> None:
+        params = self.params
+        exempt = {race.lower() for race in params.assessment_exempt_races}
+        for unit in self.units:
+            if unit.dangerous_missions <= params.assessment_threshold:
+                continue
+            if unit.race.lower() in exempt:
+                self.events.append(AssessmentEvent(unit.name, exempt=True))
+                continue
+            penalty = Bonus(
+                "Dangerous missions",
+                -params.assessment_penalty,
+                f"{unit.dangerous_missions} penalties",
+            )
+            roll = self.roll(unit, "morale_assessment", ASSESSMENT, penalty)
+            if roll.total >= params.assessment_pass:
+                self.events.append(AssessmentEvent(unit.name, False, roll))
+                continue
+            loyalty = self.roll(unit, "loyalty", ASSESSMENT)
+            if loyalty.total >= params.loyalty_pass:
+                fate = BOTTLED_OUT
+            elif loyalty.total > params.loyalty_takes_equipment:
+                fate = DISBANDED
+            else:
+                fate = DISBANDED_WITH_EQUIPMENT
+            self.fate[unit.index] = fate
+            self.events.append(AssessmentEvent(unit.name, False, roll, loyalty, fate))
+
+    def effect_actions(self, stage: int, round_no: int, triggers: frozenset[str]) -> None:
+        """Nullify, then flee rolls, of every effect in force with one of ``triggers``."""
+        for effect in self.battle.effects:
+            spec = effect.spec
+            if not spec.nullify or spec.trigger not in triggers or not self.in_force(effect, stage):
+                continue
+            for unit in self.units:
+                if (
+                    self.fate[unit.index] is None
+                    and unit.index not in self.nullified
+                    and effect.reaches(unit, self.units)
+                ):
+                    self.nullified.add(unit.index)
+                    self.events.append(NullifyEvent(effect.label, effect.origin, unit.name))
+        for effect in self.battle.effects:
+            spec = effect.spec
+            threshold = spec.flee_below
+            if threshold is None or spec.trigger not in triggers:
+                continue
+            if not self.in_force(effect, stage):
+                continue
+            for unit in self.units:
+                if self.fate[unit.index] is not None or not effect.reaches(unit, self.units):
+                    continue
+                roll = self.roll(unit, "flee", stage)
+                fled = roll.total < threshold
+                if fled:
+                    self.fate[unit.index] = FLED
+                self.events.append(
+                    FleeRollEvent(
+                        stage,
+                        round_no,
+                        effect.label,
+                        effect.origin,
+                        unit.name,
+                        roll,
+                        threshold,
+                        fled,
+                    )
+                )
+
+    def total_bonuses(self) -> None:
+        self.effect_actions(
+            TOTALS, 0, frozenset({"assessment", "when_attacking", "when_defending"})
+        )
+        self.counts = (len(self.present(0)), len(self.present(1)))
+        difference = abs(self.counts[0] - self.counts[1])
+        if difference:
+            self.overwhelm_side = 0 if self.counts[0] > self.counts[1] else 1
+            self.overwhelm = self.params.overwhelm_bonus * difference
+
+    def attack(
+        self, phase: str, round_no: int, unit: Unit, target: Unit, stage: int
+    ) -> AttackEvent:
+        hit_roll, damage_roll = (
+            ("ranged_attack", "ranged_damage") if phase == "ranged" else ("attack", "damage")
+        )
+        attack = self.roll(unit, hit_roll, stage)
+        defence = self.roll(target, "defense", stage)
+        damage = reduction = morale = None
+        pax_lost, flees = 0, False
+        if attack.total > defence.total:
+            damage = self.roll(unit, damage_roll, stage)
+            reduction = self.roll(target, "damage_reduction", stage)
+            if damage.total > reduction.total:
+                lost = target.pax - self.pax[target.index]
+                extra = (
+                    (Bonus("PAX lost", -self.params.morale_pax_penalty * lost, f"{lost} lost"),)
+                    if lost and self.params.morale_pax_penalty
+                    else ()
+                )
+                morale = self.roll(target, "morale", stage, *extra)
+                band = self.params.morale_band(morale.total)
+                pax_lost, flees = band.pax_lost, band.flees
+        return AttackEvent(
+            phase,
+            round_no,
+            unit.speed,
+            unit.name,
+            target.name,
+            attack,
+            defence,
+            damage,
+            reduction,
+            morale,
+            pax_lost,
+            flees,
+        )
+
+    def choose_target(self, unit: Unit, candidates: list[Unit]) -> Unit:
+        priority = self.battle.sides[unit.side].targeting
+        if priority:
+            for name in priority:
+                for candidate in candidates:
+                    if candidate.name == name:
+                        return candidate
+        if len(candidates) == 1:
+            return candidates[0]
+        return candidates[self.dice.roll(die(len(candidates))) - 1]
+
+    def exchange(self, phase: str, round_no: int, stage: int) -> None:
+        """Every unit of the phase strikes, fastest first; equal speeds strike together."""
+        if phase == "ranged":
+            strikers = [u for u in self.units if u.ranged and u.ranged_attacks]
+        else:
+            strikers = [u for u in self.units if u.melee_attacks]
+        for speed in sorted({u.speed for u in strikers}, reverse=True):
+            if not self.both_present():
+                return
+            group = [u for u in strikers if u.speed == speed and self.fate[u.index] is None]
+            targets = (self.present(0), self.present(1))
+            losses: dict[int, int] = {}
+            fleeing: set[int] = set()
+            for unit in group:
+                attacks = unit.ranged_attacks if phase == "ranged" else unit.melee_attacks
+                for _ in range(attacks):
+                    target = self.choose_target(unit, targets[1 - unit.side])
+                    event = self.attack(phase, round_no, unit, target, stage)
+                    self.events.append(event)
+                    if event.pax_lost:
+                        losses[target.index] = losses.get(target.index, 0) + event.pax_lost
+                    if event.flees:
+                        fleeing.add(target.index)
+            for index in sorted(losses.keys() | fleeing):
+                before = self.pax[index]
+                after = max(0, before - losses.get(index, 0))
+                self.pax[index] = after
+                fate = KILLED if after == 0 else FLED if index in fleeing else None
+                self.fate[index] = fate
+                self.events.append(
+                    CasualtyEvent(
+                        phase, round_no, self.units[index].name, before - after, after, fate
+                    )
+                )
+
+    def play(self) -> BattleResult:
+        self.morale_assessment()
+        self.total_bonuses()
+        self.effect_actions(RANGED, 0, frozenset({"start_of_combat"}))
+        if self.both_present():
+            self.exchange("ranged", 0, RANGED)
+        rounds = 0
+        for round_no in range(1, self.params.round_limit + 1):
+            if not self.both_present():
+                break
+            rounds = round_no
+            self.effect_actions(MELEE, round_no, frozenset({"per_round"}))
+            self.exchange("melee", round_no, MELEE)
+        standing = [side for side in (0, 1) if self.present(side)]
+        winner: int | None = None
+        if len(standing) == 2:
+            outcome = "withdraw"
+        elif standing:
+            outcome, winner = "win", standing[0]
+        else:
+            outcome = "draw"
+        fates = tuple(FOUGHT if fate is None else fate for fate in self.fate)
+        goods: tuple[GoodsShare, ...] = ()
+        value = Fraction(0)
+        loot = None
+        if winner is not None:
+            losers = self.battle.sides[1 - winner].units
+            first = losers[0].index
+            goods = value_of_goods(
+                losers, self.pax[first : first + len(losers)], fates[first : first + len(losers)]
+            )
+            value = sum((share.value for share in goods), Fraction(0))
+            if value:
+                loot = draw_loot(value, self.params, self.dice)
+        return BattleResult(
+            events=tuple(self.events),
+            pax=tuple(self.pax),
+            fates=fates,
+            nullified=frozenset(self.nullified),
+            counts=self.counts,
+            overwhelm_side=self.overwhelm_side,
+            overwhelm=self.overwhelm,
+            rounds=rounds,
+            winner=winner,
+            outcome=outcome,
+            goods=goods,
+            goods_value=value,
+            loot=loot,
+        )
+
+
+def play_battle(battle: Battle, dice: Dice) -> BattleResult:
+    """Play ``battle`` with ``dice`` from the morale assessment to the loot."""
+    return _Play(battle, dice).play()
+
+
+def standing_bonuses(battle: Battle, result: BattleResult, unit: Unit, roll: str) -> list[Bonus]:
+    """The bonuses ``unit`` has to ``roll`` once step 3 has tallied them (at its starting PAX)."""
+    play = _Play(battle, ScriptedDice(()))
+    play.nullified = set(result.nullified)
+    play.overwhelm_side = result.overwhelm_side
+    play.overwhelm = result.overwhelm
+    play.counts = result.counts
+    return play.bonuses(unit, roll, TOTALS)

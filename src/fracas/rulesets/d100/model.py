@@ -1,0 +1,104 @@
+"""The scenario document of the ``d100`` ruleset (what a scenario file may contain)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from fracas.core.schema import Document, StrictModel
+from fracas.rulesets.d100.params import D100Params, ItemSpec, RollName
+
+Trigger = Literal["when_attacking", "when_defending", "assessment", "start_of_combat", "per_round"]
+Scope = Literal["self", "own_side", "enemy_side", "unit"]
+Action = Literal["harass", "raid", "attack", "defend", "challenge"]
+
+
+class EffectSpec(StrictModel):
+    """A spell, trait or structure: when it acts, on whom, and what it does.
+
+    It does exactly one thing: a ``bonus`` to the named ``roll``, a flee roll against
+    ``flee_below``, or ``nullify`` (the units in scope lose their own traits).
+    """
+
+    label: str = Field("", description="Name shown in the log (default: the effect's key).")
+    trigger: Trigger = Field(description="When the effect is in force or acts.")
+    scope: Scope = Field("self", description="Who it acts on, seen from whoever holds it.")
+    unit: str | None = Field(None, description="The unit acted on when scope is 'unit'.")
+    roll: RollName | None = Field(None, description="The roll that receives the bonus.")
+    bonus: int = Field(0, description="Percentile points added to that roll (negative: penalty).")
+    flee_below: int | None = Field(
+        None, description="Each unit in scope makes a flee roll; below this it flees."
+    )
+    nullify: bool = Field(False, description="Units in scope lose their traits for the battle.")
+    description: str = Field("", description="Free text.")
+
+
+class LairSpec(StrictModel):
+    """A side's lair: Throne Room bonuses and defensive structures."""
+
+    loyalty_bonus: int = Field(0, description="Throne Room loyalty bonus (loyalty checks).")
+    morale_bonus: int = Field(0, description="Throne Room morale bonus (every morale roll).")
+    structures: tuple[str, ...] = Field(
+        (), description="Defensive structures (effect names); they count only in the lair."
+    )
+
+
+class UnitSpec(StrictModel):
+    """One unit. A lone monster or hero counts its hit points as PAX."""
+
+    name: str = Field(min_length=1, description="Unique name of the unit.")
+    race: str = Field("human", description="Race; Orcs never make the morale assessment.")
+    pax: int = Field(ge=1, description="Current PAX (troops, or hit points of a monster).")
+    max_pax: int | None = Field(None, ge=1, description="Full PAX (default: default_max_pax).")
+    speed: int = Field(0, ge=0, description="Higher strikes first.")
+    offense: int = Field(0, ge=0, description="Offense stat (attack rolls).")
+    defense: int = Field(0, ge=0, description="Defense stat (defence rolls).")
+    strength: int = Field(0, ge=0, description="Strength stat (damage rolls).")
+    morale_bonus: int = Field(0, description="The unit's own morale bonus.")
+    dangerous_missions: int = Field(
+        0, ge=0, description="Instances of the Dangerous Mission Penalty."
+    )
+    equipment: tuple[str, ...] = Field((), description="Items from the equipment table.")
+    traits: tuple[str, ...] = Field((), description="Effects the unit holds, by name.")
+    recruitment_cost: int = Field(0, ge=0, description="Recruitment cost (Unit Value).")
+    upkeep_cost: int = Field(0, ge=0, description="Upkeep cost (Unit Value).")
+    ranged_attacks: int | None = Field(
+        None, ge=0, description="Ranged attacks (default 1 with a ranged weapon, else 0)."
+    )
+    melee_attacks: int = Field(1, ge=0, description="Melee attacks per round.")
+
+
+class SideSpec(StrictModel):
+    """One of the two sides of a battle."""
+
+    name: str = Field(min_length=1, description="Name of the side (a player, an army).")
+    action: Action = Field(
+        description="What the side does: harass, raid, attack, defend, challenge."
+    )
+    location: Literal["lair", "open"] | None = Field(
+        None,
+        description="Where the side fights: 'lair' (its own) or 'open' "
+        "(default: lair when defending, else open).",
+    )
+    lair: LairSpec = Field(default_factory=LairSpec, description="Throne Room and structures.")
+    napoleon: int = Field(0, ge=0, description="Instances of the Napoleon spell.")
+    effects: tuple[str, ...] = Field((), description="Spells on the side, by effect name.")
+    targeting: Literal["random"] | tuple[str, ...] = Field(
+        "random",
+        description="'random' (uniform with the dice) or a priority list of enemy unit names.",
+    )
+    units: tuple[UnitSpec, ...] = Field(min_length=1, description="The side's units.")
+
+
+class D100Document(Document):
+    """A ``d100`` scenario: two sides, optional extra equipment and effects, parameters."""
+
+    parameters: D100Params = Field(default_factory=D100Params, description="Rule numbers.")
+    equipment: dict[str, ItemSpec] = Field(
+        default_factory=dict, description="Extra equipment (added to the standard table)."
+    )
+    effects: dict[str, EffectSpec] = Field(
+        default_factory=dict, description="Extra effects (added to the built-in presets)."
+    )
+    sides: tuple[SideSpec, SideSpec] = Field(description="Exactly two sides.")

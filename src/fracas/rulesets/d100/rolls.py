@@ -1,0 +1,81 @@
+"""Open-ended percentile rolls and the record each roll leaves in the log.
+
+A roll is one or more d100 faces (a face of ``open_ended_from`` or more is rolled again
+and added) plus named bonuses. The record keeps the bonuses as plain tuples while the
+battle is played, and becomes a :class:`~fracas.core.modifiers.Breakdown` only when a
+report asks for it, so playing thousands of battles stays cheap.
+
+>>> from fracas.core.dice import ScriptedDice
+>>> open_ended(ScriptedDice([98, 97, 12]), from_face=96)
+(98, 97, 12)
+>>> Roll("attack", "Wolves", (57,), (Bonus("Offense", 20, "2 × 10"),)).total
+77
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from fracas.core.dice import D100, Dice
+from fracas.core.modifiers import Breakdown
+from fracas.core.report import fmt
+from fracas.rulesets.d100.params import ROLL_LABELS
+
+
+def open_ended(dice: Dice, *, from_face: int, limit: int | None = None) -> tuple[int, ...]:
+    """Roll d100; while the last face is ``from_face`` or more, roll again (at most ``limit``
+    extra dice when a limit is given). Returns every face rolled."""
+    faces = [dice.roll(D100)]
+    while faces[-1] >= from_face and (limit is None or len(faces) <= limit):
+        faces.append(dice.roll(D100))
+    return tuple(faces)
+
+
+class Bonus(NamedTuple):
+    """A named bonus (or penalty, when negative) added to a roll."""
+
+    label: str
+    value: int
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One roll of one unit: its faces, its named bonuses and the total."""
+
+    name: str
+    unit: str
+    faces: tuple[int, ...]
+    bonuses: tuple[Bonus, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(self.faces) + sum(bonus.value for bonus in self.bonuses)
+
+    @property
+    def label(self) -> str:
+        return ROLL_LABELS.get(self.name, self.name)
+
+    def breakdown(self) -> Breakdown:
+        """The roll as breakdown rows: the dice first, then each bonus in order."""
+        breakdown = Breakdown.start(
+            self.label, "d100", sum(self.faces), source="+".join(map(str, self.faces))
+        )
+        for bonus in self.bonuses:
+            breakdown = breakdown.plus(bonus.label, bonus.value, source=bonus.source)
+        return breakdown
+
+    def describe(self) -> str:
+        """One log line: ``Attack 85 = 57 (d100) + 20 (Offense) + 8 (Overwhelm)``.
+
+        >>> Roll("morale", "Wolves", (98, 3), (Bonus("PAX lost", -8),)).describe()
+        'Morale 93 = 98+3 (d100) − 8 (PAX lost)'
+        """
+        breakdown = self.breakdown()
+        dice = "+".join(map(str, self.faces))
+        parts = [f"{self.label} {fmt(breakdown.total)} = {dice} (d100)"]
+        for row in breakdown.rows[1:]:
+            sign = "−" if row.value < 0 else "+"
+            parts.append(f"{sign} {fmt(abs(row.value))} ({row.label})")
+        return " ".join(parts)

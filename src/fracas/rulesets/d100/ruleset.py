@@ -1,0 +1,53 @@
+"""The :class:`D100Ruleset` class: metadata and hooks tying the d100 pieces together."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from fracas.core.dice import Dice
+from fracas.core.report import Report
+from fracas.rulesets.base import Ruleset, Summary
+from fracas.rulesets.d100.battle import BattleResult, play_battle
+from fracas.rulesets.d100.model import D100Document
+from fracas.rulesets.d100.params import D100Params
+from fracas.rulesets.d100.report import build_report, winner_name
+from fracas.rulesets.d100.setup import Battle, build_battle
+
+
+class D100Ruleset(Ruleset[D100Document, Battle, BattleResult]):
+    """Play-by-post battles with open-ended percentile dice, in the seed's seven steps.
+
+    >>> D100Ruleset.name, D100Ruleset.deterministic
+    ('d100', False)
+    """
+
+    name: ClassVar[str] = "d100"
+    aliases: ClassVar[tuple[str, ...]] = ("percentile", "pbp")
+    title: ClassVar[str] = "Play-by-post percentile battles"
+    summary: ClassVar[str] = "open-ended d100 battles in seven steps, with a forum-ready log"
+    deterministic: ClassVar[bool] = False
+    exact_odds: ClassVar[bool] = False
+    document_model: ClassVar[type[D100Document]] = D100Document
+    params_model: ClassVar[type[D100Params]] = D100Params
+
+    def build(self, document: D100Document) -> Battle:
+        return build_battle(document)
+
+    def play(self, scenario: Battle, dice: Dice) -> BattleResult:
+        return play_battle(scenario, dice)
+
+    def report(self, scenario: Battle, result: BattleResult) -> Report:
+        return build_report(scenario, result, self.name)
+
+    def summarize(self, scenario: Battle, result: BattleResult) -> Summary:
+        """``winner``, ``rounds``, ``pax.<unit>``, ``fate.<unit>`` and ``goods``."""
+        metrics: dict[str, int | float | str | bool] = {
+            "winner": winner_name(scenario, result),
+            "rounds": result.rounds,
+        }
+        for unit in scenario.units:
+            metrics[f"pax.{unit.name}"] = result.pax[unit.index]
+            metrics[f"fate.{unit.name}"] = result.fates[unit.index]
+        value = result.goods_value
+        metrics["goods"] = int(value) if value.denominator == 1 else float(value)
+        return metrics
