@@ -22,6 +22,7 @@ from fracas.rulesets.base import Ruleset, Summary
 BUILTIN_RULESETS: tuple[str, ...] = (
     "fracas.rulesets.hex:HexRuleset",
     "fracas.rulesets.d100:D100Ruleset",
+    "fracas.rulesets.rankflank:RankflankRuleset",
 )
 
 ENTRY_POINT_GROUP = "fracas.rulesets"

@@ -1,0 +1,147 @@
+"""The loser's break test, and the flight and pursuit that follow a failed one.
+
+>>> break_test_target(leadership=8, difference=3, steady=False)
+5
+>>> passes_break_test((1, 1), target=-2), passes_break_test((3, 3), target=5)
+(True, False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fracas.core.dice import D6, Dice
+from fracas.rulesets.rankflank.formation import (
+    State,
+    disrupting_enemy,
+    engaged_enemies,
+    leadership,
+    ranks_of_width,
+    unit_rows,
+    unit_strength,
+)
+from fracas.rulesets.rankflank.model import Combat, Unit
+
+
+@dataclass(frozen=True, slots=True)
+class BreakTest:
+    """One unit's break test. ``faces`` is empty when no roll was needed (Unbreakable)."""
+
+    unit: str
+    leadership: int
+    difference: int
+    steadfast: bool
+    stubborn: bool
+    unbreakable: bool
+    disrupted_by: str | None
+    target: int
+    faces: tuple[int, ...]
+    passed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PursuitRoll:
+    """One winning unit's answer to a fleeing enemy."""
+
+    unit: str
+    restrain_faces: tuple[int, ...]
+    restrained: bool
+    faces: tuple[int, ...]
+    distance: int
+    caught: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Pursuit:
+    """A broken unit's flight and the pursuit of it."""
+
+    unit: str
+    faces: tuple[int, ...]
+    distance: int
+    pursuers: tuple[PursuitRoll, ...]
+    caught: bool
+    fate: str
+
+
+def break_test_target(*, leadership: int, difference: int, steady: bool) -> int:
+    """The highest 2D6 total that passes: Leadership, less the difference unless steady."""
+    return leadership if steady else leadership - difference
+
+
+def passes_break_test(faces: tuple[int, ...], *, target: int) -> bool:
+    """A double 1 always passes; otherwise the total must not exceed ``target``."""
+    return faces == (1, 1) or sum(faces) <= target
+
+
+def is_steadfast(combat: Combat, state: State, unit: Unit) -> bool:
+    """Steadfast by the edition's rule; a disrupted unit never is.
+
+    ``unit_strength``: more Unit Strength than all the enemies it fights together, at least
+    ``steadfast_unit_strength``, and a rank of ``rank_width`` models. ``ranks``: more ranks
+    of ``rank_width`` than any enemy it fights.
+    """
+    options = combat.options
+    if disrupting_enemy(combat, state, unit) is not None:
+        return False
+    enemies = engaged_enemies(combat, state, unit)
+    mine = ranks_of_width(unit_rows(unit, state[unit.name]), rank_width=options.rank_width)
+    if options.steadfast == "ranks":
+        theirs = max(
+            (
+                ranks_of_width(unit_rows(e, state[e.name]), rank_width=options.rank_width)
+                for e in enemies
+            ),
+            default=0,
+        )
+        return mine > theirs
+    strength = unit_strength(unit, state[unit.name])
+    against = sum(unit_strength(e, state[e.name]) for e in enemies)
+    return strength > against and strength >= options.steadfast_unit_strength and mine >= 1
+
+
+def roll_dice(dice: Dice, count: int, *, keep: int | None = None) -> tuple[int, ...]:
+    """Roll ``count`` D6 and keep the ``keep`` highest (all by default), in rolled order."""
+    faces = [dice.roll(D6) for _ in range(count)]
+    if keep is None or keep >= count:
+        return tuple(faces)
+    dropped = sorted(faces)[: count - keep]
+    for face in dropped:
+        faces.remove(face)
+    return tuple(faces)
+
+
+def move_roll(dice: Dice, unit: Unit) -> tuple[int, ...]:
+    """A flee or pursuit roll: 2D6, or 3D6 dropping the lowest with Swiftstride."""
+    if "swiftstride" in unit.rules:
+        return roll_dice(dice, 3, keep=2)
+    return roll_dice(dice, 2)
+
+
+def break_test(combat: Combat, state: State, unit: Unit, difference: int, dice: Dice) -> BreakTest:
+    """Test ``unit``'s nerve after losing by ``difference``."""
+    status = state[unit.name]
+    disruptor = disrupting_enemy(combat, state, unit)
+    unbreakable = unit.has_rule("unbreakable")
+    stubborn = unit.has_rule("stubborn")
+    steadfast = is_steadfast(combat, state, unit)
+    # Stubborn means always Steadfast, and a disrupted unit cannot be Steadfast.
+    steady = steadfast or (stubborn and disruptor is None)
+    ld = leadership(unit, status)
+    target = break_test_target(leadership=ld, difference=difference, steady=steady)
+    if unbreakable:
+        return BreakTest(
+            unit.name, ld, difference, steadfast, stubborn, True, disruptor, target, (), True
+        )
+    faces = roll_dice(dice, 2)
+    return BreakTest(
+        unit.name,
+        ld,
+        difference,
+        steadfast,
+        stubborn,
+        False,
+        disruptor,
+        target,
+        faces,
+        passes_break_test(faces, target=target),
+    )

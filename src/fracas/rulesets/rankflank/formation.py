@@ -1,0 +1,147 @@
+"""How many models a unit has left, how they stand in ranks, and what they add up to.
+
+The state of a combat is a mapping from unit name to :class:`UnitStatus`; every function
+here reads a unit together with its status and changes nothing.
+
+>>> rows_of(files=5, models=22)
+(5, 5, 5, 5, 2)
+>>> extra_ranks(rows_of(files=5, models=22), rank_width=5)
+3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from fracas.rulesets.rankflank.model import Character, Combat, Options, Unit
+
+
+@dataclass(frozen=True, slots=True)
+class UnitStatus:
+    """What is left of a unit: the rank-and-file's wound pool and each character's wounds."""
+
+    rank_and_file_wounds: int
+    character_wounds: tuple[int, ...]
+    fled: bool = False
+
+
+State = Mapping[str, UnitStatus]
+
+
+def initial_state(combat: Combat) -> dict[str, UnitStatus]:
+    """Every unit as the scenario sets it up."""
+    return {
+        unit.name: UnitStatus(
+            rank_and_file_wounds=unit.models * unit.profile.W - unit.wounds_taken,
+            character_wounds=tuple(c.profile.W - c.wounds_taken for c in unit.characters),
+        )
+        for unit in combat.units
+    }
+
+
+def rank_and_file(unit: Unit, status: UnitStatus) -> int:
+    """Rank-and-file models still standing (a wounded model still stands)."""
+    return -(-status.rank_and_file_wounds // unit.profile.W)
+
+
+def characters_alive(unit: Unit, status: UnitStatus) -> tuple[Character, ...]:
+    """The unit's characters with wounds left."""
+    return tuple(c for c, w in zip(unit.characters, status.character_wounds, strict=True) if w)
+
+
+def models_alive(unit: Unit, status: UnitStatus) -> int:
+    """Rank-and-file plus characters standing."""
+    return rank_and_file(unit, status) + len(characters_alive(unit, status))
+
+
+def in_combat(unit: Unit, status: UnitStatus) -> bool:
+    """True while the unit has models and has not fled."""
+    return not status.fled and models_alive(unit, status) > 0
+
+
+def rows_of(*, files: int, models: int) -> tuple[int, ...]:
+    """Models in each rank, front first; the last rank may be incomplete.
+
+    >>> rows_of(files=5, models=3), rows_of(files=4, models=8)
+    ((3,), (4, 4))
+    """
+    if models <= 0:
+        return ()
+    full, rest = divmod(models, files)
+    return (files,) * full + ((rest,) if rest else ())
+
+
+def unit_rows(unit: Unit, status: UnitStatus) -> tuple[int, ...]:
+    """The ranks of a unit now (characters stand in the fighting rank)."""
+    return rows_of(files=unit.files, models=models_alive(unit, status))
+
+
+def extra_ranks(rows: tuple[int, ...], *, rank_width: int) -> int:
+    """Ranks of ``rank_width`` or more behind the fighting rank; 0 if the unit is narrower.
+
+    >>> extra_ranks((5, 5, 5, 5), rank_width=5), extra_ranks((4, 4, 4), rank_width=5)
+    (3, 0)
+    """
+    if not rows or rows[0] < rank_width:
+        return 0
+    return sum(1 for row in rows[1:] if row >= rank_width)
+
+
+def ranks_of_width(rows: tuple[int, ...], *, rank_width: int) -> int:
+    """Ranks of ``rank_width`` or more models, the fighting rank included."""
+    if not rows or rows[0] < rank_width:
+        return 0
+    return sum(1 for row in rows if row >= rank_width)
+
+
+def unit_strength(unit: Unit, status: UnitStatus) -> int:
+    """Unit Strength now: each standing model's US, characters included."""
+    return rank_and_file(unit, status) * unit.unit_strength_per_model + sum(
+        c.unit_strength for c in characters_alive(unit, status)
+    )
+
+
+def leadership(unit: Unit, status: UnitStatus) -> int:
+    """The highest Leadership in the unit, its standing characters included."""
+    values = [c.profile.Ld for c in characters_alive(unit, status)]
+    if rank_and_file(unit, status):
+        values.append(unit.profile.Ld)
+    return max(values, default=unit.profile.Ld)
+
+
+def engaged_enemies(combat: Combat, state: State, unit: Unit) -> tuple[Unit, ...]:
+    """Enemy units in contact with ``unit`` that are still in the combat."""
+    found = []
+    for contact in combat.contacts[unit.name]:
+        enemy = combat.unit(contact.enemy)
+        if in_combat(enemy, state[enemy.name]):
+            found.append(enemy)
+    return tuple(found)
+
+
+def is_disrupted(combat: Combat, state: State, unit: Unit) -> bool:
+    """True while an enemy able to disrupt it fights its flank or rear."""
+    return disrupting_enemy(combat, state, unit) is not None
+
+
+def disrupting_enemy(combat: Combat, state: State, unit: Unit) -> str | None:
+    """The first enemy in the unit's flank or rear that disrupts it, if any."""
+    options = combat.options
+    for contact in combat.contacts[unit.name]:
+        if contact.own_arc == "front":
+            continue
+        enemy = combat.unit(contact.enemy)
+        status = state[enemy.name]
+        if not in_combat(enemy, status):
+            continue
+        if _disrupts(enemy, status, options):
+            return enemy.name
+    return None
+
+
+def _disrupts(enemy: Unit, status: UnitStatus, options: Options) -> bool:
+    if options.disrupted_by == "ranks":
+        ranks = ranks_of_width(unit_rows(enemy, status), rank_width=options.rank_width)
+        return ranks >= options.disrupt_ranks
+    return unit_strength(enemy, status) >= options.disrupt_unit_strength

@@ -1,0 +1,372 @@
+"""The frozen combat a scenario describes, the edition options, and the semantic checks.
+
+>>> options = Options.for_edition("eighth", overkill_max=4)
+>>> options.outnumber_bonus, options.overkill_max, options.caught
+(False, 4, 'destroyed')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from fracas.core.errors import ScenarioError
+from fracas.rulesets.rankflank.document import (
+    CharacterSpec,
+    Profile,
+    RankflankDocument,
+    RankflankParams,
+    UnitSpec,
+)
+
+#: Unit Strength per model by troop type; ``None`` means "its starting Wounds".
+UNIT_STRENGTH_BY_TYPE: Mapping[str, int | None] = {
+    "infantry": 1,
+    "cavalry": 2,
+    "monstrous_infantry": 3,
+    "monstrous_cavalry": 3,
+    "monster": None,
+    "chariot": 3,
+    "swarm": None,
+    "war_machine": None,
+}
+
+#: The edition presets; every key is also a field of :class:`Options`.
+EDITIONS: Mapping[str, Mapping[str, Any]] = {
+    "ninth": {
+        "outnumber_bonus": True,
+        "disrupted_by": "unit_strength",
+        "steadfast": "unit_strength",
+        "overkill_max": 3,
+        "charger_initiative_bonus": 1,
+        "caught": "wounds",
+        "supporting_attacks": 1,
+    },
+    "eighth": {
+        "outnumber_bonus": False,
+        "disrupted_by": "ranks",
+        "steadfast": "ranks",
+        "overkill_max": 5,
+        "charger_initiative_bonus": 0,
+        "caught": "destroyed",
+        "supporting_attacks": 1,
+    },
+}
+
+FLANKS = ("left", "right")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Every rule option in force, after the edition preset and the explicit overrides."""
+
+    edition: str = "ninth"
+    outnumber_bonus: bool = True
+    disrupted_by: str = "unit_strength"
+    disrupt_unit_strength: int = 10
+    disrupt_ranks: int = 2
+    steadfast: str = "unit_strength"
+    steadfast_unit_strength: int = 10
+    overkill_max: int = 3
+    charger_initiative_bonus: int = 1
+    caught: str = "wounds"
+    caught_wounds_per_unit_strength: int = 2
+    supporting_attacks: int = 1
+    rank_width: int = 5
+    max_rank_bonus: int = 3
+    max_rounds: int = 5
+    overrun: bool = False
+
+    @classmethod
+    def for_edition(cls, edition: str = "ninth", **overrides: Any) -> Options:
+        """The preset of ``edition``, then ``overrides`` (``None`` values are ignored)."""
+        values: dict[str, Any] = {"edition": edition, **EDITIONS[edition]}
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    @classmethod
+    def from_params(cls, params: RankflankParams) -> Options:
+        """Options of a scenario's ``parameters`` block."""
+        names = {f.name for f in fields(cls)} - {"edition"}
+        return cls.for_edition(params.edition, **{n: getattr(params, n) for n in names})
+
+
+@dataclass(frozen=True, slots=True)
+class Character:
+    """A character inside a unit."""
+
+    name: str
+    profile: Profile
+    armour: int | None
+    ward: int | None
+    rules: frozenset[str]
+    wounds_taken: int
+    unit_strength: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A unit as it starts the combat."""
+
+    name: str
+    side: str
+    troop_type: str
+    models: int
+    files: int
+    profile: Profile
+    armour: int | None
+    ward: int | None
+    rules: frozenset[str]
+    standard: bool
+    battle_standard: bool
+    musician: bool
+    characters: tuple[Character, ...]
+    wounds_taken: int
+    unit_strength_per_model: int
+    charged: bool
+    height: int
+    charged_downhill: bool
+    fighting_models: int | None
+    supporting_models: int | None
+    attacks_target: str | None
+    restrain: bool
+
+    def has_rule(self, rule: str) -> bool:
+        """True when the unit or one of its characters has ``rule``."""
+        return rule in self.rules or any(rule in c.rules for c in self.characters)
+
+
+@dataclass(frozen=True, slots=True)
+class Contact:
+    """One enemy touching a unit: the enemy's arc this unit occupies, and its own arc."""
+
+    enemy: str
+    enemy_arc: str
+    own_arc: str
+
+
+@dataclass(frozen=True, slots=True)
+class OtherWounds:
+    """Unsaved wounds from outside the strikes, credited to ``side`` in round 1."""
+
+    side: str
+    target: str
+    wounds: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Combat:
+    """A whole combat: the units, who touches whom, the challenge and the options."""
+
+    units: tuple[Unit, ...]
+    sides: tuple[str, str]
+    contacts: Mapping[str, tuple[Contact, ...]]
+    challenge: tuple[str, str] | None = None
+    other_wounds: tuple[OtherWounds, ...] = ()
+    options: Options = field(default_factory=Options)
+
+    def unit(self, name: str) -> Unit:
+        """The unit called ``name``."""
+        for unit in self.units:
+            if unit.name == name:
+                return unit
+        raise KeyError(name)
+
+    def enemy_of(self, side: str) -> str:
+        """The other side."""
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def side_units(self, side: str) -> tuple[Unit, ...]:
+        """The units of ``side`` in scenario order."""
+        return tuple(u for u in self.units if u.side == side)
+
+    def character_owner(self, name: str) -> Unit | None:
+        """The unit a character is in."""
+        for unit in self.units:
+            if any(c.name == name for c in unit.characters):
+                return unit
+        return None
+
+
+def unit_strength_per_model(troop_type: str, wounds: int, override: int | None) -> int:
+    """Unit Strength of one model: the override, else by troop type.
+
+    >>> unit_strength_per_model("cavalry", 1, None), unit_strength_per_model("monster", 6, None)
+    (2, 6)
+    """
+    if override is not None:
+        return override
+    by_type = UNIT_STRENGTH_BY_TYPE[troop_type]
+    return wounds if by_type is None else by_type
+
+
+def _character(spec: CharacterSpec, path: tuple[str | int, ...]) -> Character:
+    if spec.wounds_taken >= spec.profile.W:
+        raise ScenarioError(
+            f"wounds_taken {spec.wounds_taken} leaves no wounds (W {spec.profile.W})",
+            path=(*path, "wounds_taken"),
+        )
+    return Character(
+        name=spec.name,
+        profile=spec.profile,
+        armour=spec.armour,
+        ward=spec.ward,
+        rules=frozenset(spec.rules),
+        wounds_taken=spec.wounds_taken,
+        unit_strength=unit_strength_per_model(spec.troop_type, spec.profile.W, spec.unit_strength),
+    )
+
+
+def _unit(spec: UnitSpec, index: int) -> Unit:
+    path: tuple[str | int, ...] = ("units", index)
+    total = spec.models + len(spec.characters)
+    if spec.files > total:
+        raise ScenarioError(
+            f"{spec.files} files but only {total} models (characters included)",
+            path=(*path, "files"),
+        )
+    if spec.wounds_taken >= spec.profile.W:
+        raise ScenarioError(
+            f"wounds_taken must be below W {spec.profile.W}: it counts the wounds of the one "
+            "wounded model",
+            path=(*path, "wounds_taken"),
+            hint="lower 'models' for models already slain",
+        )
+    characters = tuple(
+        _character(c, (*path, "characters", k)) for k, c in enumerate(spec.characters)
+    )
+    return Unit(
+        name=spec.name,
+        side=spec.side,
+        troop_type=spec.troop_type,
+        models=spec.models,
+        files=spec.files,
+        profile=spec.profile,
+        armour=spec.armour,
+        ward=spec.ward,
+        rules=frozenset(spec.rules),
+        standard=spec.command.standard,
+        battle_standard=spec.command.battle_standard,
+        musician=spec.command.musician,
+        characters=characters,
+        wounds_taken=spec.wounds_taken,
+        unit_strength_per_model=unit_strength_per_model(
+            spec.troop_type, spec.profile.W, spec.unit_strength
+        ),
+        charged=spec.charged,
+        height=spec.height,
+        charged_downhill=spec.charged_downhill,
+        fighting_models=spec.fighting_models,
+        supporting_models=spec.supporting_models,
+        attacks_target=spec.attacks_target,
+        restrain=spec.restrain,
+    )
+
+
+def build_combat(document: RankflankDocument) -> Combat:
+    """Check the meaning of a validated document and freeze it into a :class:`Combat`."""
+    units = tuple(_unit(spec, i) for i, spec in enumerate(document.units))
+    by_name: dict[str, Unit] = {}
+    for index, unit in enumerate(units):
+        if unit.name in by_name:
+            raise ScenarioError(f"a second unit named {unit.name!r}", path=("units", index, "name"))
+        by_name[unit.name] = unit
+    sides = tuple(dict.fromkeys(u.side for u in units))
+    if len(sides) != 2:
+        raise ScenarioError(
+            f"a combat needs exactly two sides, found {len(sides)}: {', '.join(sides)}",
+            path=("units",),
+        )
+    character_names: dict[str, tuple[int, int]] = {}
+    for index, unit in enumerate(units):
+        for k, character in enumerate(unit.characters):
+            if character.name in by_name or character.name in character_names:
+                raise ScenarioError(
+                    f"the name {character.name!r} is already taken",
+                    path=("units", index, "characters", k, "name"),
+                )
+            character_names[character.name] = (index, k)
+
+    contacts: dict[str, list[Contact]] = {u.name: [] for u in units}
+    for index, engagement in enumerate(document.engagements):
+        path = ("engagements", index)
+        for key in ("unit", "enemy"):
+            name = getattr(engagement, key)
+            if name not in by_name:
+                raise ScenarioError(
+                    f"no unit named {name!r}",
+                    path=(*path, key),
+                    hint=f"units are: {', '.join(by_name)}",
+                )
+        attacker, defender = by_name[engagement.unit], by_name[engagement.enemy]
+        if attacker.name == defender.name:
+            raise ScenarioError(
+                f"{attacker.name!r} cannot fight its own {engagement.arc}", path=(*path, "enemy")
+            )
+        if attacker.side == defender.side:
+            raise ScenarioError(
+                f"{attacker.name!r} and {defender.name!r} are both on side {attacker.side!r}",
+                path=(*path, "enemy"),
+            )
+        if any(c.enemy == defender.name for c in contacts[attacker.name]):
+            raise ScenarioError(
+                f"{attacker.name!r} and {defender.name!r} are already engaged", path=path
+            )
+        contacts[attacker.name].append(Contact(defender.name, engagement.arc, "front"))
+        contacts[defender.name].append(Contact(attacker.name, "front", engagement.arc))
+
+    for index, unit in enumerate(units):
+        if not contacts[unit.name]:
+            raise ScenarioError(
+                f"{unit.name!r} is not engaged with any enemy", path=("units", index, "name")
+            )
+        if unit.attacks_target is not None and not any(
+            c.enemy == unit.attacks_target for c in contacts[unit.name]
+        ):
+            raise ScenarioError(
+                f"{unit.name!r} is not engaged with {unit.attacks_target!r}",
+                path=("units", index, "attacks_target"),
+            )
+
+    challenge: tuple[str, str] | None = None
+    if document.challenge is not None:
+        names = (document.challenge.challenger, document.challenge.opponent)
+        for key, name in zip(("challenger", "opponent"), names, strict=True):
+            if name not in character_names:
+                raise ScenarioError(f"no character named {name!r}", path=("challenge", key))
+        first = units[character_names[names[0]][0]]
+        second = units[character_names[names[1]][0]]
+        if first.side == second.side:
+            raise ScenarioError(
+                f"{names[0]!r} and {names[1]!r} fight for the same side",
+                path=("challenge", "opponent"),
+            )
+        if not any(c.enemy == second.name for c in contacts[first.name]):
+            raise ScenarioError(
+                f"their units {first.name!r} and {second.name!r} are not engaged",
+                path=("challenge", "opponent"),
+            )
+        challenge = (names[0], names[1])
+
+    other: list[OtherWounds] = []
+    for index, spec in enumerate(document.other_wounds):
+        if spec.side not in sides:
+            raise ScenarioError(
+                f"no side named {spec.side!r}", path=("other_wounds", index, "side")
+            )
+        if spec.target not in by_name:
+            raise ScenarioError(
+                f"no unit named {spec.target!r}", path=("other_wounds", index, "target")
+            )
+        other.append(OtherWounds(spec.side, spec.target, spec.wounds, spec.source))
+
+    return Combat(
+        units=units,
+        sides=(sides[0], sides[1]),
+        contacts={name: tuple(found) for name, found in contacts.items()},
+        challenge=challenge,
+        other_wounds=tuple(other),
+        options=Options.from_params(document.parameters),
+    )

@@ -1,0 +1,276 @@
+"""The report of a played combat: tables for people, a JSON-ready mapping for programs.
+
+Everything is computed from the :class:`~.engine.CombatOutcome` alone, so playing stays
+fast when the odds analysis plays thousands of combats and never asks for a report.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict
+from typing import Any
+
+from fracas.core.report import Block, Report, Section, Table, Text, breakdown_data, breakdown_table
+from fracas.rulesets.rankflank.engine import CombatOutcome, Round
+from fracas.rulesets.rankflank.formation import models_alive
+from fracas.rulesets.rankflank.model import Combat
+from fracas.rulesets.rankflank.strikes import StrikeRoll
+
+
+def faces_summary(faces: tuple[int, ...]) -> str:
+    """Faces as counts, highest first: ``6×2 4×1``; ``-`` when nothing was rolled.
+
+    >>> faces_summary((4, 6, 6, 1))
+    '6×2 4×1 1×1'
+    """
+    if not faces:
+        return "-"
+    counts = Counter(faces)
+    return " ".join(f"{face}×{counts[face]}" for face in sorted(counts, reverse=True))
+
+
+def _target(value: int | None) -> str:
+    return "-" if value is None else f"{value}+"
+
+
+def unit_status(combat: Combat, outcome: CombatOutcome, name: str) -> str:
+    """``destroyed``, ``fled`` or ``fighting`` at the end of the combat."""
+    unit = combat.unit(name)
+    status = outcome.final[name]
+    if not models_alive(unit, status):
+        return "destroyed"
+    return "fled" if status.fled else "fighting"
+
+
+def casualties(combat: Combat, outcome: CombatOutcome, name: str) -> int:
+    """Models the unit lost over the whole combat (characters included)."""
+    unit = combat.unit(name)
+    return models_alive(unit, outcome.initial[name]) - models_alive(unit, outcome.final[name])
+
+
+def _strike_row(roll: StrikeRoll) -> tuple[str, ...]:
+    record = roll.record
+    target = record.target_unit
+    if record.target_character:
+        target += f" ({record.target_character})"
+    save = _target(record.armour)
+    if record.ward is not None:
+        save += f" / {record.ward}+"
+    return (
+        str(record.initiative),
+        record.striker,
+        target,
+        str(record.attacks),
+        _target(record.to_hit),
+        str(roll.hits),
+        _target(record.to_wound),
+        str(roll.wounds),
+        save,
+        str(roll.unsaved),
+    )
+
+
+def _faces_row(roll: StrikeRoll) -> tuple[str, ...]:
+    saves = " / ".join(faces_summary(f) for f in (roll.armour_faces, roll.ward_faces) if f)
+    return (
+        roll.record.striker,
+        faces_summary(roll.hit_faces),
+        faces_summary(roll.wound_faces),
+        saves or "-",
+    )
+
+
+STRIKE_COLUMNS = (
+    "I",
+    "striker",
+    "target",
+    "attacks",
+    "to hit",
+    "hits",
+    "to wound",
+    "wounds",
+    "save / ward",
+    "unsaved",
+)
+FACES_COLUMNS = ("striker", "to-hit faces", "to-wound faces", "save faces")
+
+
+def _headline(combat: Combat, fought: Round) -> str:
+    result = fought.result
+    scores = " to ".join(str(result.score(side)) for side in combat.sides)
+    if result.winner is None:
+        return f"Round {fought.number}: a draw, {scores}."
+    if result.wiped_out:
+        return f"Round {fought.number}: {result.winner} win, the enemy is wiped out ({scores})."
+    return f"Round {fought.number}: {result.winner} win by {result.difference} ({scores})."
+
+
+def _round_sections(combat: Combat, fought: Round) -> list[Section]:
+    strikes = Table(
+        STRIKE_COLUMNS,
+        tuple(_strike_row(roll) for step in fought.steps for roll in step.rolls),
+    )
+    faces = Table(
+        FACES_COLUMNS,
+        tuple(_faces_row(roll) for step in fought.steps for roll in step.rolls),
+        title="Dice (face×count)",
+    )
+    blocks: list[Block] = [strikes, faces] if fought.steps else [Text("Nobody strikes.")]
+    sections = [Section(f"Round {fought.number}: blows", tuple(blocks))]
+    tables: list[Block] = [
+        breakdown_table(fought.result.scores[side], title=side) for side in combat.sides
+    ]
+    tables.append(Text(_headline(combat, fought), strong=True))
+    sections.append(Section(f"Round {fought.number}: combat result", tuple(tables)))
+    after: list[Block] = []
+    if fought.break_tests:
+        rows: list[tuple[str, ...]] = []
+        for test in fought.break_tests:
+            why = ", ".join(
+                word
+                for word, flag in (
+                    ("steadfast", test.steadfast),
+                    ("stubborn", test.stubborn),
+                    ("unbreakable", test.unbreakable),
+                    (f"disrupted by {test.disrupted_by}", test.disrupted_by is not None),
+                )
+                if flag
+            )
+            roll = "+".join(map(str, test.faces)) if test.faces else "-"
+            rows.append(
+                (
+                    test.unit,
+                    str(test.leadership),
+                    str(test.difference),
+                    why or "-",
+                    str(test.target),
+                    roll,
+                    "passed" if test.passed else "failed",
+                )
+            )
+        after.append(
+            Table(
+                ("unit", "Ld", "lost by", "rules", "needs ≤", "roll", "result"),
+                tuple(rows),
+                title="Break tests",
+            )
+        )
+    if fought.pursuits:
+        pursuit_rows: list[tuple[str, ...]] = []
+        for pursuit in fought.pursuits:
+            flee = f"{'+'.join(map(str, pursuit.faces))} = {pursuit.distance}"
+            if not pursuit.pursuers:
+                pursuit_rows.append((pursuit.unit, flee, "-", "-", "-", pursuit.fate))
+            for chaser in pursuit.pursuers:
+                restrain = "+".join(map(str, chaser.restrain_faces)) or "-"
+                if chaser.restrained:
+                    chase = "restrained"
+                else:
+                    chase = f"{'+'.join(map(str, chaser.faces))} = {chaser.distance}"
+                pursuit_rows.append(
+                    (pursuit.unit, flee, chaser.unit, restrain, chase, pursuit.fate)
+                )
+        after.append(
+            Table(
+                ("flees", "flee roll", "pursuer", "restrain roll", "pursuit roll", "fate"),
+                tuple(pursuit_rows),
+                title="Flight and pursuit",
+            )
+        )
+    after.extend(Text(line) for line in fought.aftermath)
+    sections.append(Section(f"Round {fought.number}: aftermath", tuple(after)))
+    return sections
+
+
+def _roll_data(roll: StrikeRoll) -> dict[str, Any]:
+    return {
+        **asdict(roll.record),
+        "hit_faces": list(roll.hit_faces),
+        "wound_faces": list(roll.wound_faces),
+        "armour_faces": list(roll.armour_faces),
+        "ward_faces": list(roll.ward_faces),
+        "hits": roll.hits,
+        "wounds": roll.wounds,
+        "unsaved": roll.unsaved,
+    }
+
+
+def _round_data(fought: Round) -> dict[str, Any]:
+    result = fought.result
+    return {
+        "round": fought.number,
+        "steps": [
+            {"initiative": step.initiative, "strikes": [_roll_data(r) for r in step.rolls]}
+            for step in fought.steps
+        ],
+        "combat_result": {side: breakdown_data(score) for side, score in result.scores.items()},
+        "winner": result.winner or "draw",
+        "difference": result.difference,
+        "wiped_out": list(result.wiped_out),
+        "break_tests": [{**asdict(test), "faces": list(test.faces)} for test in fought.break_tests],
+        "pursuits": [
+            {
+                "unit": p.unit,
+                "faces": list(p.faces),
+                "distance": p.distance,
+                "pursuers": [
+                    {
+                        "unit": c.unit,
+                        "restrain_faces": list(c.restrain_faces),
+                        "restrained": c.restrained,
+                        "faces": list(c.faces),
+                        "distance": c.distance,
+                        "caught": c.caught,
+                    }
+                    for c in p.pursuers
+                ],
+                "caught": p.caught,
+                "fate": p.fate,
+            }
+            for p in fought.pursuits
+        ],
+        "aftermath": list(fought.aftermath),
+    }
+
+
+def build_report(combat: Combat, outcome: CombatOutcome, title: str) -> Report:
+    """The full report of a played combat."""
+    units_rows = tuple(
+        (
+            unit.name,
+            unit.side,
+            str(models_alive(unit, outcome.initial[unit.name])),
+            str(models_alive(unit, outcome.final[unit.name])),
+            str(casualties(combat, outcome, unit.name)),
+            unit_status(combat, outcome, unit.name),
+        )
+        for unit in combat.units
+    )
+    summary: list[Block] = [
+        Text(_headline(combat, r), strong=r.number == 1) for r in outcome.rounds
+    ]
+    summary.append(Table(("unit", "side", "models", "left", "casualties", "status"), units_rows))
+    sections = [Section("Outcome", tuple(summary))]
+    for fought in outcome.rounds:
+        sections.extend(_round_sections(combat, fought))
+    first = outcome.rounds[0].result if outcome.rounds else None
+    data: dict[str, Any] = {
+        "edition": combat.options.edition,
+        "options": asdict(combat.options),
+        "sides": list(combat.sides),
+        "winner": (first.winner or "draw") if first else "draw",
+        "rounds_fought": len(outcome.rounds),
+        "units": [
+            {
+                "name": name,
+                "side": side,
+                "models": int(models),
+                "models_left": int(left),
+                "casualties": int(lost),
+                "status": status,
+            }
+            for name, side, models, left, lost, status in units_rows
+        ],
+        "rounds": [_round_data(fought) for fought in outcome.rounds],
+    }
+    return Report("rankflank", title, tuple(sections), data)

@@ -1,0 +1,241 @@
+"""The combat result: every bonus of each side as a row of a :class:`Breakdown`.
+
+:func:`combat_result` takes the wounds directly (as :class:`WoundCredit` values), so it
+serves the played round and a hand-made tally alike. It reads the combat *after* the
+round's casualties: ranks, disruption and Unit Strength are counted on what is left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from fracas.core.modifiers import Breakdown
+from fracas.rulesets.rankflank.formation import (
+    State,
+    disrupting_enemy,
+    extra_ranks,
+    in_combat,
+    rank_and_file,
+    unit_rows,
+    unit_strength,
+)
+from fracas.rulesets.rankflank.model import FLANKS, Combat, Unit
+
+
+@dataclass(frozen=True, slots=True)
+class WoundCredit:
+    """``wounds`` unsaved wounds that ``source`` (a unit, or another cause) of ``side``
+    inflicted on unit ``target``."""
+
+    side: str
+    source: str
+    target: str
+    wounds: int
+
+
+@dataclass(frozen=True, slots=True)
+class OverkillCredit:
+    """A challenge won by ``character`` of ``side`` with ``excess`` wounds to spare."""
+
+    side: str
+    character: str
+    excess: int
+
+
+@dataclass(frozen=True, slots=True)
+class CombatResult:
+    """Both sides' scores, the winner (``None`` on a draw) and the gap between them."""
+
+    scores: Mapping[str, Breakdown]
+    winner: str | None
+    difference: int
+    wiped_out: tuple[str, ...]
+
+    def score(self, side: str) -> int:
+        """The side's combat result as a whole number."""
+        return int(self.scores[side])
+
+    @property
+    def loser(self) -> str | None:
+        """The side that lost the round, if any."""
+        if self.winner is None:
+            return None
+        return next(side for side in self.scores if side != self.winner)
+
+
+def _standing(combat: Combat, state: State, side: str) -> tuple[Unit, ...]:
+    return tuple(u for u in combat.side_units(side) if in_combat(u, state[u.name]))
+
+
+def _effective_height(unit: Unit, round_number: int) -> int:
+    downhill = 1 if unit.charged_downhill and unit.charged and round_number == 1 else 0
+    return unit.height + downhill
+
+
+def _wounds(
+    score: Breakdown, combat: Combat, side: str, credits: Iterable[WoundCredit]
+) -> Breakdown:
+    totals: dict[tuple[str, str], int] = {}
+    for credit in credits:
+        if credit.side == side:
+            key = (credit.source, credit.target)
+            totals[key] = totals.get(key, 0) + credit.wounds
+    for (source, target), wounds in totals.items():
+        if combat.unit(target).side == side:
+            score = score.plus(
+                "Wounds on own models (not counted)",
+                0,
+                source=f"{source} on {target} ({wounds})",
+                rule="wounds",
+            )
+        else:
+            score = score.plus("Wounds", wounds, source=f"{source} on {target}", rule="wounds")
+    return score
+
+
+def _ranks(score: Breakdown, combat: Combat, state: State, units: tuple[Unit, ...]) -> Breakdown:
+    options = combat.options
+    groups: dict[tuple[str, str], list[Unit]] = {}
+    for unit in units:
+        for contact in combat.contacts[unit.name]:
+            foe = combat.unit(contact.enemy)
+            if in_combat(foe, state[foe.name]):
+                groups.setdefault((contact.enemy, contact.enemy_arc), []).append(unit)
+    counted: set[str] = set()
+    for (enemy, arc), members in groups.items():
+        candidates = [u for u in members if u.name not in counted]
+        if not candidates:
+            continue
+        best: tuple[int, Unit] | None = None
+        notes: list[tuple[str, str]] = []
+        for unit in candidates:
+            disruptor = disrupting_enemy(combat, state, unit)
+            ranks = extra_ranks(unit_rows(unit, state[unit.name]), rank_width=options.rank_width)
+            bonus = 0 if disruptor else min(ranks, options.max_rank_bonus)
+            if disruptor:
+                notes.append((unit.name, f"{unit.name} (disrupted by {disruptor})"))
+            if best is None or bonus > best[0]:
+                best = (bonus, unit)
+        assert best is not None
+        bonus, chosen = best
+        counted.add(chosen.name)
+        where = f"the {arc} of {enemy}"
+        note = dict(notes).get(chosen.name)
+        if note is not None:
+            score = score.plus("Ranks", 0, source=f"{note} in {where}", rule="ranks")
+        elif bonus or len(candidates) == 1:
+            score = score.plus("Ranks", bonus, source=f"{chosen.name} in {where}", rule="ranks")
+        for other in candidates:
+            if other is not chosen:
+                score = score.plus(
+                    "Ranks (shared arc: the higher counts)",
+                    0,
+                    source=f"{other.name} in {where}",
+                    rule="ranks",
+                )
+    return score
+
+
+def _flank_and_rear(
+    score: Breakdown, combat: Combat, state: State, units: tuple[Unit, ...], side: str
+) -> Breakdown:
+    enemies = _standing(combat, state, combat.enemy_of(side))
+    for enemy in enemies:
+        arcs: dict[str, list[str]] = {}
+        for unit in units:
+            for contact in combat.contacts[unit.name]:
+                if contact.enemy == enemy.name:
+                    arcs.setdefault(contact.enemy_arc, []).append(unit.name)
+        flanks = [arc for arc in FLANKS if arc in arcs]
+        if flanks:
+            who = ", ".join(f"{'/'.join(arcs[a])} on its {a} flank" for a in flanks)
+            label = "Flank (both flanks)" if len(flanks) == 2 else "Flank"
+            score = score.plus(label, len(flanks), source=f"{enemy.name}: {who}", rule="flank")
+        if "rear" in arcs:
+            who = "/".join(arcs["rear"])
+            score = score.plus("Rear", 2, source=f"{enemy.name}: {who} in its rear", rule="rear")
+    return score
+
+
+def side_score(
+    combat: Combat,
+    state: State,
+    side: str,
+    credits: Iterable[WoundCredit],
+    *,
+    round_number: int = 1,
+    overkill: Iterable[OverkillCredit] = (),
+) -> Breakdown:
+    """One side's combat result, row by row, on the state after the round's casualties."""
+    options = combat.options
+    units = _standing(combat, state, side)
+    enemy_units = _standing(combat, state, combat.enemy_of(side))
+    score = Breakdown.start(f"Combat result of {side}", "Start", 0)
+    score = _wounds(score, combat, side, credits)
+    if round_number == 1:
+        for unit in units:
+            if unit.charged:
+                score = score.plus("Charge", 1, source=unit.name, rule="charge")
+    score = _ranks(score, combat, state, units)
+    if options.outnumber_bonus:
+        ours = sum(unit_strength(u, state[u.name]) for u in units)
+        theirs = sum(unit_strength(u, state[u.name]) for u in enemy_units)
+        if ours > theirs:
+            score = score.plus(
+                "Higher Unit Strength", 1, source=f"{ours} vs {theirs}", rule="outnumber"
+            )
+    for unit in units:
+        if unit.standard and rank_and_file(unit, state[unit.name]):
+            score = score.plus("Standard", 1, source=unit.name, rule="standard")
+    for unit in units:
+        if unit.battle_standard:
+            score = score.plus("Battle standard", 1, source=unit.name, rule="battle_standard")
+    score = _flank_and_rear(score, combat, state, units, side)
+    if units and enemy_units:
+        ours_up = max(units, key=lambda u: _effective_height(u, round_number))
+        theirs_up = max(_effective_height(u, round_number) for u in enemy_units)
+        if _effective_height(ours_up, round_number) > theirs_up:
+            score = score.plus("High ground", 1, source=ours_up.name, rule="high_ground")
+    for credit in overkill:
+        if credit.side == side and credit.excess > 0:
+            bonus = min(credit.excess, options.overkill_max)
+            score = score.plus(
+                "Overkill",
+                bonus,
+                source=f"{credit.character}: {credit.excess} excess, max {options.overkill_max}",
+                rule="overkill",
+            )
+    return score
+
+
+def combat_result(
+    combat: Combat,
+    state: State,
+    credits: Iterable[WoundCredit],
+    *,
+    round_number: int = 1,
+    overkill: Iterable[OverkillCredit] = (),
+) -> CombatResult:
+    """Score both sides and name the winner; a side wiped out loses whatever the scores.
+
+    ``state`` is the combat after the round's casualties; ``credits`` the unsaved wounds
+    each side inflicted (wounds on a side's own models are shown but never counted).
+    """
+    credits = tuple(credits)
+    overkill = tuple(overkill)
+    scores = {
+        side: side_score(combat, state, side, credits, round_number=round_number, overkill=overkill)
+        for side in combat.sides
+    }
+    first, second = combat.sides
+    wiped = tuple(side for side in combat.sides if not _standing(combat, state, side))
+    totals = {side: int(score) for side, score in scores.items()}
+    winner: str | None
+    if len(wiped) == 1:
+        winner = combat.enemy_of(wiped[0])
+    elif wiped or totals[first] == totals[second]:
+        winner = None
+    else:
+        winner = first if totals[first] > totals[second] else second
+    return CombatResult(scores, winner, abs(totals[first] - totals[second]), wiped)

@@ -1,0 +1,50 @@
+"""Small ready-made combats for examples and tests.
+
+>>> combat = two_blocks()
+>>> [unit.name for unit in combat.units]
+['Spearmen', 'Orcs']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fracas.core.schema import validate
+from fracas.rulesets.rankflank.document import RankflankDocument
+from fracas.rulesets.rankflank.model import Combat, build_combat
+
+
+def combat_from(document: dict[str, Any]) -> Combat:
+    """Validate a scenario written as a dict (header keys may be left out) and build it."""
+    full = {"fracas": 1, "ruleset": "rankflank", **document}
+    return build_combat(validate(RankflankDocument, full))
+
+
+def two_blocks(**parameters: Any) -> Combat:
+    """A block of 20 spearmen (5 wide) charged in front by 20 orcs (5 wide)."""
+    return combat_from(
+        {
+            "parameters": parameters,
+            "units": [
+                {
+                    "name": "Spearmen",
+                    "side": "Empire",
+                    "models": 20,
+                    "files": 5,
+                    "profile": "4 3 3 3 3 1 3 1 7",
+                    "armour": 5,
+                    "command": {"standard": True},
+                },
+                {
+                    "name": "Orcs",
+                    "side": "Greenskins",
+                    "models": 20,
+                    "files": 5,
+                    "profile": "4 3 3 3 4 1 2 1 7",
+                    "armour": 6,
+                    "charged": True,
+                },
+            ],
+            "engagements": [{"unit": "Orcs", "enemy": "Spearmen", "arc": "front"}],
+        }
+    )

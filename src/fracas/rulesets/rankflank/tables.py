@@ -1,0 +1,60 @@
+"""The dice tables of close combat: to hit, to wound, saves. Each returns the D6 target.
+
+A target of ``None`` means the roll cannot succeed. A natural 1 always fails, so no
+target is ever below 2 except an armour save printed as 1+ (which the 1 still fails).
+
+>>> to_hit_target(4, 3), to_hit_target(3, 3), to_hit_target(3, 7)
+(3, 4, 5)
+>>> to_wound_target(5, 3), to_wound_target(3, 7)
+(2, None)
+>>> armour_save_target(4, 5), armour_save_target(5, 5)
+(6, None)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+
+def to_hit_target(attacker_ws: int, target_ws: int) -> int:
+    """D6 needed to hit: 3+ if the attacker's WS is higher, 5+ if the target's is more
+    than double, 4+ otherwise."""
+    if attacker_ws > target_ws:
+        return 3
+    if target_ws > 2 * attacker_ws:
+        return 5
+    return 4
+
+
+def to_wound_target(strength: int, toughness: int) -> int | None:
+    """D6 needed to wound; ``None`` when Strength is 4 or more below Toughness."""
+    gap = strength - toughness
+    if gap >= 2:
+        return 2
+    if gap <= -4:
+        return None
+    return {1: 3, 0: 4, -1: 5, -2: 6, -3: 6}[gap]
+
+
+def armour_save_target(armour: int | None, strength: int) -> int | None:
+    """D6 needed to save: the printed save worsened by 1 per point of Strength above 3."""
+    if armour is None:
+        return None
+    needed = armour + max(0, strength - 3)
+    return needed if needed <= 6 else None
+
+
+def d6_success(target: int | None) -> Fraction:
+    """Chance that one D6 meets ``target`` (a natural 1 always fails).
+
+    >>> d6_success(4), d6_success(1), d6_success(None)
+    (Fraction(1, 2), Fraction(5, 6), Fraction(0, 1))
+    """
+    if target is None:
+        return Fraction(0)
+    return Fraction(7 - max(target, 2), 6)
+
+
+def passes(face: int, target: int | None) -> bool:
+    """True when a D6 ``face`` meets ``target``; a natural 1 always fails."""
+    return target is not None and face != 1 and face >= target
