@@ -8,6 +8,7 @@ above). The JSON ``data`` keeps the key order documented in ``docs/rules/hex.md`
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
@@ -18,16 +19,55 @@ from fracas.core.report import (
     Section,
     Table,
     Text,
-    breakdown_data,
-    fmt,
     json_number,
 )
+from fracas.core.report import fmt as plain_fmt
 from fracas.rulesets.hex.advisor import Advice
 from fracas.rulesets.hex.combat import Combat, Turn
 from fracas.rulesets.hex.model import Board
 from fracas.rulesets.hex.strike import ROW_ATTACK, ROW_DEFENSE, ROW_ORDER, StrikeOutcome
 
 RULESET = "hex"
+
+
+def _scientific(value: Fraction) -> str:
+    with localcontext() as context:
+        context.prec = 4
+        return f"{Decimal(value.numerator) / Decimal(value.denominator):.3e}"
+
+
+def fmt(value: Fraction | int, places: int = 2) -> str:
+    """Like the core ``fmt``, but a number beyond the range of floats is shown as 1.234e+400."""
+    try:
+        return plain_fmt(value, places)
+    except OverflowError:
+        return _scientific(Fraction(value))
+
+
+def number(value: Fraction | int) -> int | float | str:
+    """A JSON number; one beyond the range of floats becomes a string such as "1.234e+400"."""
+    try:
+        return json_number(value)
+    except OverflowError:
+        return _scientific(Fraction(value))
+
+
+def breakdown_data(breakdown: Breakdown) -> dict[str, Any]:
+    """JSON form of a breakdown: label, total, then the rows (label, op, value, source, rule)."""
+    return {
+        "label": breakdown.label,
+        "total": number(breakdown.total),
+        "rows": [
+            {
+                "label": row.label,
+                "op": row.op.name.lower(),
+                "value": number(row.value),
+                "source": row.source,
+                "rule": row.rule,
+            }
+            for row in breakdown.rows
+        ],
+    }
 
 
 def _cell(row: Modifier | None) -> str:
@@ -152,8 +192,8 @@ def strike_data(outcome: StrikeOutcome) -> dict[str, Any]:
         "distance": outcome.inputs.distance,
         "effective_attack": breakdown_data(outcome.effective_attack),
         "effective_defense": breakdown_data(outcome.effective_defense),
-        "ratio": None if outcome.ratio is None else json_number(outcome.ratio),
-        "fraction": json_number(outcome.fraction),
+        "ratio": None if outcome.ratio is None else number(outcome.ratio),
+        "fraction": number(outcome.fraction),
         "target_strength": outcome.target_strength,
         "losses": outcome.losses,
     }
@@ -269,7 +309,7 @@ def advice_report(side: str, ranked: Sequence[Advice], title: str, score_rule: s
                 "rank": rank,
                 "attacker": a.attacker,
                 "target": a.target,
-                "score": json_number(a.score),
+                "score": number(a.score),
                 "enemy_lost": a.enemy_lost,
                 "own_lost": a.own_lost,
                 "levels_gained": a.levels_gained,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from fracas.core.schema import Document, StrictModel
 
@@ -22,7 +22,13 @@ Domain = Literal["land", "air", "sea"]
 DOMAINS: tuple[Domain, ...] = ("land", "air", "sea")
 
 
-class TerrainType(StrictModel):
+class HexModel(StrictModel):
+    """Strict like every scenario model, and no infinite or not-a-number values."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+class TerrainType(HexModel):
     """One kind of terrain: the letter that draws it in map rows, and its two factors."""
 
     letter: str = Field(
@@ -50,12 +56,13 @@ DEFAULT_TERRAIN: dict[str, dict[str, Any]] = {
 DEFAULT_ENCIRCLEMENT = (1.0, 1.0, 0.9, 0.8, 0.7, 0.6, 0.5)
 
 
-class HexParams(StrictModel):
+class HexParams(HexModel):
     """Every number of the ``hex`` rules. A scenario's ``parameters`` overrides any of them."""
 
     loss_exponent: float = Field(
         2,
         gt=0,
+        le=16,
         description="k in the loss curve fraction = r^k / (1 + r^k), r = Effective Atk / "
         "Effective Def. With k = 2: even 50 %, double 80 %, half 20 %.",
     )
@@ -115,7 +122,7 @@ class HexParams(StrictModel):
         return merged
 
 
-class StatusSpec(StrictModel):
+class StatusSpec(HexModel):
     """A buff or debuff from a skill. Multipliers default to 1, additions to 0."""
 
     name: str = Field(min_length=1, description="Shown in the report's Status rows.")
@@ -126,7 +133,7 @@ class StatusSpec(StrictModel):
     def_add: float = Field(0, description="Added to defence (Status (+) row).")
 
 
-class UnitSpec(StrictModel):
+class UnitSpec(HexModel):
     """One unit on the board."""
 
     id: str = Field(min_length=1, description="Unique name, used by orders and reports.")
@@ -162,7 +169,7 @@ class UnitSpec(StrictModel):
         return self
 
 
-class HexSpec(StrictModel):
+class HexSpec(HexModel):
     """One hex given explicitly."""
 
     q: int
@@ -170,7 +177,7 @@ class HexSpec(StrictModel):
     terrain: str = Field("plains", description="A name from the terrain table.")
 
 
-class MapSpec(StrictModel):
+class MapSpec(HexModel):
     """The map: ``rows`` of terrain letters (odd rows shifted right) or explicit ``hexes``."""
 
     rows: tuple[str, ...] | None = Field(
@@ -188,7 +195,7 @@ class MapSpec(StrictModel):
         return self
 
 
-class OrderSpec(StrictModel):
+class OrderSpec(HexModel):
     """One attack of the turn."""
 
     attacker: str = Field(description="Id of the attacking unit.")

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 from fracas.core.modifiers import Breakdown, to_fraction
-from fracas.core.report import fmt
+from fracas.core.report import fmt as plain_fmt
 from fracas.rulesets.hex.model import Board, Unit
 from fracas.rulesets.hex.schema import HexParams
 
@@ -189,6 +190,14 @@ def gather_strike(board: Board, striker_id: str, target_id: str, params: HexPara
     )
 
 
+def fmt(value: Fraction | int, places: int = 2) -> str:
+    """A number for a source text; one beyond the range of floats in scientific notation."""
+    try:
+        return plain_fmt(value, places)
+    except OverflowError:
+        return f"{Decimal(Fraction(value).numerator) / Decimal(Fraction(value).denominator):.3e}"
+
+
 def _names(pairs: tuple[tuple[str, Fraction], ...], op: str, neutral: Fraction) -> str:
     shown = [f"{name} {op}{fmt(value, 4)}" for name, value in pairs if value != neutral]
     return ", ".join(shown) or "none"
@@ -307,10 +316,14 @@ def loss_fraction(attack: Fraction, defense: Fraction, exponent: Fraction) -> Fr
     ratio = attack / defense
     if exponent.denominator == 1:
         powered = ratio**exponent.numerator
-    else:
-        # A fractional exponent leaves the rationals; the float is read exactly.
-        powered = Fraction(float(ratio) ** float(exponent))
-    return powered / (1 + powered)
+        return powered / (1 + powered)
+    # A fractional exponent leaves the rationals: r^k / (1 + r^k) = 1 / (1 + e^(−k ln r)),
+    # in logarithms so that no ratio is too large for a float; the float is read exactly.
+    log_ratio = math.log(ratio.numerator) - math.log(ratio.denominator)
+    exponent_term = -float(exponent) * log_ratio
+    if exponent_term > 700:
+        return Fraction(0)
+    return Fraction(1 / (1 + math.exp(exponent_term)))
 
 
 def losses_from(fraction: Fraction, strength: int) -> int:
