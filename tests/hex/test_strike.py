@@ -91,7 +91,7 @@ def test_double_attack_takes_eighty_percent_and_half_takes_twenty() -> None:
     )
     double = hit(alone, "strong", "b")
     # 2000 / 1000 = 2: 4 / (1 + 4) = 4/5 → floor(80 + 0.5) = 80.
-    assert (double.ratio, double.fraction, double.losses) == (2, Fraction(4, 5), 80)
+    assert (double.ratio, double.fraction, double.losses) == (Fraction(2), Fraction(4, 5), 80)
     half = hit(alone, "weak", "c")
     # 500 / 1000 = 1/2: (1/4) / (1 + 1/4) = 1/5 → floor(20 + 0.5) = 20.
     assert (half.ratio, half.fraction, half.losses) == (Fraction(1, 2), Fraction(1, 5), 20)
@@ -139,7 +139,7 @@ def test_no_attack_takes_nothing_and_no_defence_loses_everything() -> None:
     )
     # a: 100 × 10 × 0 = 0 → fraction 0. b strikes a: 1000 against 100 × 10 = 1000.
     outcome = hit(board, "a", "b")
-    assert (outcome.effective_attack.total, outcome.fraction, outcome.losses) == (0, 0, 0)
+    assert (outcome.effective_attack.total, outcome.fraction, outcome.losses) == (Fraction(0), Fraction(0), 0)
     # The other way round: b's defence is 100 × 0 = 0 and a's attack positive → all 100.
     board = plains(
         [
@@ -149,7 +149,7 @@ def test_no_attack_takes_nothing_and_no_defence_loses_everything() -> None:
     )
     outcome = hit(board, "a", "b")
     assert outcome.ratio is None
-    assert (outcome.fraction, outcome.losses) == (1, 100)
+    assert (outcome.fraction, outcome.losses) == (Fraction(1), 100)
 
 
 def test_level_adds_one_percent_per_level() -> None:
@@ -183,7 +183,7 @@ def test_terrain_attacker_uses_its_hex_attack_factor_defender_its_hex_defence_fa
     assert outcome.losses == 44
     counter = hit(board, "b", "a")
     # 100 × 10 × 1.0 (forest attack) = 1000 against 100 × 10 × 1.3 (hills defence) = 1300.
-    assert (counter.effective_attack.total, counter.effective_defense.total) == (1000, 1300)
+    assert (counter.effective_attack.total, counter.effective_defense.total) == (Fraction(1000), Fraction(1300))
     # r = 10/13, r² = 100/169, 100/269 = 0.3717 → floor(37.17 + 0.5) = 37.
     assert counter.losses == 37
 
