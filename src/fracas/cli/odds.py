@@ -1,17 +1,210 @@
-"""The ``fracas odds`` command (outcome distributions of a scenario)."""
+"""The ``fracas odds`` command: outcome probabilities, charts, and "what would it take"."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from fracas.core.errors import UnsupportedError
+from fracas.analysis.odds import (
+    DEFAULT_MAX_RUNS,
+    EXACT_BUDGET,
+    SAMPLE_BUDGET,
+    OddsResult,
+    odds,
+)
+from fracas.analysis.reporting import odds_report
+from fracas.analysis.solve import SolveResult, parse_goal, solve
+from fracas.cli.common import (
+    FileArg,
+    Format,
+    FormatOpt,
+    OutputOpt,
+    SeedOpt,
+    SetOpt,
+    load,
+    render,
+    write_output,
+)
+from fracas.core.errors import FracasError, ScenarioError
+from fracas.core.report import Section, Table, Text
+from fracas.io.scenario import Scenario, get_path, scenario_from_document, set_path
+
+
+class Method(StrEnum):
+    auto = "auto"
+    exact = "exact"
+    mc = "mc"
 
 
 def odds_command(
-    file: Annotated[Path, typer.Argument(help="Scenario file (.yaml, .json or .toml).")],
+    file: FileArg,
+    method: Annotated[
+        Method, typer.Option(help="exact, mc (Monte Carlo), or auto: exact when it fits.")
+    ] = Method.auto,
+    seed: SeedOpt = None,
+    runs: Annotated[
+        int | None, typer.Option(help="Monte Carlo repetitions (default 10,000).")
+    ] = None,
+    precision: Annotated[
+        float | None,
+        typer.Option(help="Sample until every interval's half-width is below this, e.g. 0.005."),
+    ] = None,
+    max_runs: Annotated[
+        int, typer.Option(help="Most repetitions while sampling towards --precision.")
+    ] = DEFAULT_MAX_RUNS,
+    confidence: Annotated[float, typer.Option(help="Level of the intervals.")] = 0.95,
+    exact_budget: Annotated[
+        int, typer.Option(help="Most steps (dice decisions) exact odds may take.")
+    ] = EXACT_BUDGET,
+    sample_budget: Annotated[
+        int, typer.Option(help="Most dice rolls Monte Carlo may take over all runs.")
+    ] = SAMPLE_BUDGET,
+    exact_fractions: Annotated[
+        bool, typer.Option("--exact-fractions", help="Show exact odds as fractions (5/36).")
+    ] = False,
+    chart: Annotated[
+        bool, typer.Option("--chart/--no-chart", help="Bars of unicode blocks in the tables.")
+    ] = True,
+    plot: Annotated[
+        Path | None, typer.Option(help="Also draw the distributions to a .png or .svg file.")
+    ] = None,
+    solve_path: Annotated[
+        str | None,
+        typer.Option(
+            "--solve",
+            help="Find the smallest integer value of this field (e.g. units[0].models) "
+            "that reaches --target.",
+        ),
+    ] = None,
+    target: Annotated[
+        float | None, typer.Option(help="The probability (or metric value) to reach.")
+    ] = None,
+    metric: Annotated[
+        str | None,
+        typer.Option(
+            help="What --target measures: NAME=VALUE (also >=, <=, >, <) for a probability, "
+            "or NAME for the metric's mean. Default: the ruleset's main event."
+        ),
+    ] = None,
+    solve_from: Annotated[int, typer.Option("--from", help="Smallest value to try.")] = 0,
+    solve_to: Annotated[int, typer.Option("--to", help="Largest value to try.")] = 10_000,
+    fmt: FormatOpt = Format.text,
+    output: OutputOpt = None,
+    settings: SetOpt = None,
 ) -> None:
-    """Outcome probabilities of a scenario."""
-    raise UnsupportedError("odds are not available yet")
+    """Outcome probabilities of a scenario: exact where tractable, sampled otherwise.
+
+    Examples: fracas odds examples/rankflank/flank_charge.yaml;
+    fracas odds FILE --method mc --precision 0.005 --plot odds.svg;
+    fracas odds FILE --solve units[0].models --target 0.8 --metric winner=attackers
+    """
+    scenario = load(file, settings)
+    options: dict[str, Any] = {
+        "method": method.value,
+        "seed": seed if seed is not None else (scenario.header.seed or 0),
+        "runs": runs,
+        "precision": precision,
+        "max_runs": max_runs,
+        "confidence": confidence,
+        "exact_budget": exact_budget,
+        "sample_budget": sample_budget,
+        "exact_fractions": exact_fractions,
+    }
+    title = scenario.header.title or file.name
+    try:
+        if solve_path is None:
+            if target is not None or metric is not None:
+                raise FracasError("--target and --metric need --solve FIELD")
+            result = odds(scenario, **options)
+            extra: tuple[Section, ...] = ()
+            extra_data: dict[str, Any] = {}
+        else:
+            answer = _solve(scenario, solve_path, target, metric, solve_from, solve_to, options)
+            result = answer.result
+            extra = (_solve_section(answer),)
+            extra_data = {"solve": _solve_data(answer)}
+        report = odds_report(
+            result,
+            title=title,
+            fractions=exact_fractions,
+            chart=chart,
+            extra=extra,
+            extra_data=extra_data,
+        )
+        text = render(scenario.stamp(report), fmt)
+        if plot is not None:
+            _plot(result, plot, title)
+    except ScenarioError:
+        raise
+    except FracasError as exc:
+        raise ScenarioError(str(exc), source=str(file)) from None
+    write_output(text, output)
+
+
+def _plot(result: OddsResult, path: Path, title: str) -> None:
+    from fracas.analysis.plot import plot_odds
+
+    plot_odds(result, path, title=title)
+
+
+def _solve(
+    scenario: Scenario,
+    path: str,
+    target: float | None,
+    metric: str | None,
+    low: int,
+    high: int,
+    options: dict[str, Any],
+) -> SolveResult:
+    if target is None:
+        raise FracasError("--solve needs --target (a probability, or a metric value)")
+    source = scenario.source
+    get_path(scenario.document, path, source=source)
+    goal = parse_goal(metric, target, ruleset=scenario.ruleset.name)
+
+    def scenario_at(value: int) -> Scenario:
+        document = set_path(scenario.document, path, value, source=source)
+        return scenario_from_document(document, source=source)
+
+    return solve(scenario_at, goal, path=path, low=low, high=high, **options)
+
+
+def _solve_section(answer: SolveResult) -> Section:
+    previous = answer.previous
+    lines = [
+        f"{answer.path} = {answer.value} is the smallest value with "
+        f"{answer.goal.describe()}: it gives {answer.measured:.4f}."
+    ]
+    if previous is not None and previous.measured is not None:
+        lines.append(f"At {previous.value} it gives {previous.measured:.4f}.")
+    elif previous is not None:
+        lines.append(f"{previous.value} is not a valid value: {previous.problem}.")
+    rows = tuple(
+        (
+            str(probe.value),
+            f"{probe.measured:.4f}" if probe.measured is not None else f"invalid: {probe.problem}",
+        )
+        for probe in answer.probes
+    )
+    table = Table(("value tried", "measured"), rows, title="Search")
+    return Section(
+        "What would it take", (Text(lines[0], strong=True), *map(Text, lines[1:]), table)
+    )
+
+
+def _solve_data(answer: SolveResult) -> dict[str, Any]:
+    return {
+        "path": answer.path,
+        "goal": answer.goal.describe(),
+        "metric": answer.goal.metric,
+        "target": answer.goal.target,
+        "value": answer.value,
+        "measured": answer.measured,
+        "probes": [
+            {"value": p.value, "measured": p.measured, "problem": p.problem or None}
+            for p in answer.probes
+        ],
+    }

@@ -1,0 +1,590 @@
+"""Outcome odds of a scenario: exact where that is tractable, sampled with error bars where not.
+
+Every ruleset that implements :meth:`~fracas.rulesets.base.Ruleset.summarize` gets odds for
+free. :func:`odds` picks the method (or obeys the caller), says which ran, how much work it
+did and how sure it is:
+
+* **exact** — a deterministic ruleset is played once; a dice ruleset is solved by a fast
+  solver registered here for its name, else by the ruleset's own ``exact`` hook, else by
+  enumerating every path of chance nodes through ``play`` within a counted budget;
+* **Monte Carlo** — ``play`` with independently seeded dice per repetition, reported with
+  95 % Wilson intervals, optionally sampling in batches until a requested precision;
+* **auto** — exact when it fits in its budget, Monte Carlo otherwise.
+
+>>> from fracas.core.dice import D6, Dice
+>>> from fracas.core.report import Report
+>>> from fracas.core.schema import Document, StrictModel
+>>> from fracas.rulesets.base import Ruleset
+>>> class Coin(Ruleset[Document, int, int]):
+...     name, title, summary, deterministic = "coin", "Coin", "one d6", False
+...     document_model, params_model = Document, StrictModel
+...     def build(self, document: Document) -> int: return 4
+...     def play(self, scenario: int, dice: Dice) -> int: return dice.roll(D6)
+...     def report(self, scenario: int, result: int) -> Report: return Report("coin", "", ())
+...     def summarize(self, scenario: int, result: int) -> dict[str, bool]:
+...         return {"success": result >= scenario}
+>>> result = odds(4, ruleset=Coin())
+>>> result.method, result.work, result.probability("success", True)
+('exact', 6, Fraction(1, 2))
+>>> sampled = odds(4, ruleset=Coin(), method="mc", runs=2000, seed=1)
+>>> low, high = sampled.interval("success", True)
+>>> low < 0.5 < high
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal, Protocol
+
+from fracas.analysis.stats import mean_interval, wilson_interval
+from fracas.analysis.views import derived_metrics
+from fracas.core.dice import ChanceNode, Dice, SeededDice
+from fracas.core.distribution import EnumerationBudgetError, enumerate_outcomes
+from fracas.core.errors import FracasError, UnsupportedError
+from fracas.rulesets import AnyRuleset
+
+#: One metric's value in one outcome (``None`` when an outcome lacks the metric).
+Value = int | float | str | bool | None
+#: One outcome: the metrics of :meth:`Ruleset.summarize` as ``(name, value)`` pairs.
+Outcome = tuple[tuple[str, Value], ...]
+Probability = Fraction | float
+MethodName = Literal["auto", "exact", "mc"]
+
+#: Default budget of exact solving, in dice decisions (or solver operations).
+EXACT_BUDGET = 1_000_000
+#: Default budget of sampling, in dice rolls over all repetitions.
+SAMPLE_BUDGET = 20_000_000
+#: Repetitions of a Monte Carlo run when no precision is asked for.
+DEFAULT_RUNS = 10_000
+#: Cap on repetitions while sampling towards a precision.
+DEFAULT_MAX_RUNS = 200_000
+#: Repetitions between two precision checks.
+BATCH_RUNS = 1_000
+
+#: Fast exact solvers by ruleset name, as ``"module:function"`` (imported only when used).
+FAST_SOLVERS: dict[str, str] = {
+    "rankflank": "fracas.analysis.exact_rankflank:solve",
+}
+
+
+class LoadedScenario(Protocol):
+    """Anything that carries a ruleset and its built scenario (``fracas.io.Scenario`` does)."""
+
+    @property
+    def ruleset(self) -> AnyRuleset: ...
+
+    @property
+    def model(self) -> Any: ...
+
+
+@dataclass(frozen=True)
+class ExactAnswer:
+    """What an exact solver returns: outcome → probability, and the work it counted."""
+
+    outcomes: Mapping[Outcome, Probability]
+    work: int
+    unit: str
+    solver: str
+    #: Metric names in the order reports list them (else: the order they first appear).
+    metric_order: tuple[str, ...] = ()
+
+
+FastSolver = Callable[[AnyRuleset, Any, int, bool], ExactAnswer]
+
+
+@dataclass(frozen=True)
+class ValueOdds:
+    """One value of a metric: its probability and the interval around it.
+
+    For exact results ``low == high == probability`` and ``count`` is ``None``.
+    """
+
+    value: Value
+    probability: Probability
+    low: float
+    high: float
+    count: int | None = None
+
+
+@dataclass(frozen=True)
+class MetricOdds:
+    """The distribution of one metric, values in ascending order."""
+
+    name: str
+    numeric: bool
+    values: tuple[ValueOdds, ...]
+    mean: Probability | None = None
+    mean_low: float | None = None
+    mean_high: float | None = None
+
+    def probability(self, value: Value) -> Probability:
+        """P(metric == value); zero for a value never seen."""
+        for entry in self.values:
+            if entry.value == value and type(entry.value) is type(value):
+                return entry.probability
+        return Fraction(0) if self._exact_fractions() else 0.0
+
+    def at_least(self, threshold: float) -> Probability:
+        """P(metric ≥ threshold) for a numeric metric."""
+        hits = [e.probability for e in self.values if _is_number(e.value) and e.value >= threshold]  # type: ignore[operator]
+        return _sum(hits, exact=self._exact_fractions())
+
+    def _exact_fractions(self) -> bool:
+        return bool(self.values) and all(isinstance(e.probability, Fraction) for e in self.values)
+
+
+@dataclass(frozen=True)
+class OddsResult:
+    """The odds of a scenario and how they were obtained.
+
+    ``method`` is ``"exact"`` or ``"monte-carlo"``; ``work`` counts ``work_unit`` (paths,
+    runs, solver operations); ``dice_rolls`` counts every chance node decided;
+    ``error_bar`` is the largest half-width of any reported interval (0 when exact).
+    """
+
+    ruleset: str
+    method: Literal["exact", "monte-carlo"]
+    solver: str
+    work: int
+    work_unit: str
+    dice_rolls: int
+    metrics: tuple[MetricOdds, ...]
+    confidence: float | None = None
+    error_bar: float = 0.0
+    seed: int | None = None
+    runs: int | None = None
+    precision: float | None = None
+    stopped_by: str = ""
+    fallback: str = ""
+    budget: int = 0
+
+    def metric(self, name: str) -> MetricOdds:
+        """The distribution of metric ``name``."""
+        for metric in self.metrics:
+            if metric.name == name:
+                return metric
+        known = ", ".join(m.name for m in self.metrics) or "none"
+        raise FracasError(f"no metric named {name!r} (known: {known})")
+
+    def has(self, name: str) -> bool:
+        return any(metric.name == name for metric in self.metrics)
+
+    def probability(self, name: str, value: Value) -> Probability:
+        """P(metric ``name`` == ``value``)."""
+        return self.metric(name).probability(value)
+
+    def interval(self, name: str, value: Value) -> tuple[float, float]:
+        """The confidence interval of P(``name`` == ``value``) (a point when exact)."""
+        for entry in self.metric(name).values:
+            if entry.value == value and type(entry.value) is type(value):
+                return (entry.low, entry.high)
+        if self.method == "exact":
+            return (0.0, 0.0)
+        return wilson_interval(0, self.runs or 0, self.confidence or 0.95)
+
+    @property
+    def exact(self) -> bool:
+        return self.method == "exact"
+
+
+# ── public entry point ─────────────────────────────────────────────────────────────────
+
+
+def odds(
+    scenario: LoadedScenario | Any,
+    *,
+    ruleset: AnyRuleset | None = None,
+    method: MethodName = "auto",
+    seed: int = 0,
+    runs: int | None = None,
+    precision: float | None = None,
+    max_runs: int = DEFAULT_MAX_RUNS,
+    confidence: float = 0.95,
+    exact_budget: int = EXACT_BUDGET,
+    sample_budget: int = SAMPLE_BUDGET,
+    exact_fractions: bool = False,
+) -> OddsResult:
+    """The odds of every metric of ``scenario``.
+
+    ``scenario`` is a loaded scenario (``fracas.load_scenario(...)``), or a ruleset's built
+    scenario together with ``ruleset=``. ``method`` is ``"auto"``, ``"exact"`` or ``"mc"``.
+    Monte Carlo plays ``runs`` repetitions (default 10,000), or with ``precision`` samples
+    in batches until every interval's half-width is below it, at most ``max_runs``.
+    ``exact_budget`` and ``sample_budget`` bound the counted work of each method, so no
+    input can keep the call busy for ever. ``exact_fractions`` asks fast solvers to
+    compute in fractions instead of floats.
+    """
+    if ruleset is None:
+        ruleset, model = scenario.ruleset, scenario.model
+    else:
+        model = scenario
+    _check_options(method, runs, precision, max_runs, confidence, exact_budget, sample_budget)
+    derive = derived_metrics(ruleset.name)
+    fallback = ""
+    wasted = 0
+    if method in ("auto", "exact"):
+        try:
+            answer, rolls = exact_outcomes(
+                ruleset, model, budget=exact_budget, fractions=exact_fractions
+            )
+        except EnumerationBudgetError as exc:
+            if method == "exact":
+                raise EnumerationBudgetError(
+                    f"{exc}; raise --exact-budget (now {exact_budget:,}) or use --method mc"
+                ) from None
+            fallback = f"exact odds need more than {exact_budget:,} steps"
+            wasted = exact_budget
+        except UnsupportedError as exc:
+            if method == "exact":
+                raise
+            fallback = str(exc)
+        else:
+            return _exact_result(ruleset.name, answer, rolls, derive, exact_budget)
+    return _sample(
+        ruleset,
+        model,
+        derive=derive,
+        seed=seed,
+        runs=DEFAULT_RUNS if runs is None else runs,
+        precision=precision,
+        max_runs=max_runs,
+        confidence=confidence,
+        budget=sample_budget,
+        fallback=fallback,
+        wasted=wasted,
+    )
+
+
+def _check_options(
+    method: str,
+    runs: int | None,
+    precision: float | None,
+    max_runs: int,
+    confidence: float,
+    exact_budget: int,
+    sample_budget: int,
+) -> None:
+    if method not in ("auto", "exact", "mc"):
+        raise FracasError(f"unknown method {method!r} (choose auto, exact or mc)")
+    if runs is not None and runs < 1:
+        raise FracasError(f"--runs must be at least 1, not {runs}")
+    if precision is not None and not 0 < precision < 0.5:
+        raise FracasError(f"--precision must lie between 0 and 0.5, not {precision}")
+    if max_runs < 1:
+        raise FracasError(f"--max-runs must be at least 1, not {max_runs}")
+    if not 0 < confidence < 1:
+        raise FracasError(f"--confidence must lie strictly between 0 and 1, not {confidence}")
+    if exact_budget < 1 or sample_budget < 1:
+        raise FracasError("work budgets must be at least 1")
+
+
+# ── exact ──────────────────────────────────────────────────────────────────────────────
+
+
+class _Budget:
+    """Counts dice decisions and stops the work when there have been too many."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+
+    def spend(self) -> None:
+        self.used += 1
+        if self.used > self.limit:
+            raise EnumerationBudgetError(f"more than {self.limit:,} dice rolls")
+
+
+class _CountingDice:
+    def __init__(self, inner: Dice, budget: _Budget) -> None:
+        self._inner = inner
+        self._budget = budget
+
+    def roll(self, node: ChanceNode) -> int:
+        self._budget.spend()
+        return self._inner.roll(node)
+
+
+def outcome_of(summary: Mapping[str, Value]) -> Outcome:
+    """A summary as a hashable outcome, metrics in the order the ruleset gave them."""
+    return tuple(summary.items())
+
+
+def exact_outcomes(
+    ruleset: AnyRuleset, model: Any, *, budget: int = EXACT_BUDGET, fractions: bool = True
+) -> tuple[ExactAnswer, int]:
+    """Exact outcome distribution, by the first method that applies, and the dice decided.
+
+    Raises :class:`~fracas.core.distribution.EnumerationBudgetError` when the method would
+    need more than ``budget`` steps.
+    """
+    if ruleset.deterministic:
+        counted = _Budget(budget)
+        summary = ruleset.summarize(model, ruleset.play(model, _CountingDice(_NoDice(), counted)))
+        return ExactAnswer({outcome_of(summary): Fraction(1)}, 1, "play", "single play"), 0
+    target = FAST_SOLVERS.get(ruleset.name)
+    if target is not None:
+        module_name, _, function = target.partition(":")
+        solver: FastSolver = getattr(importlib.import_module(module_name), function)
+        try:
+            return solver(ruleset, model, budget, fractions), 0
+        except UnsupportedError:
+            pass  # this scenario is outside the fast solver's reach: try the others
+    try:
+        distribution = ruleset.exact(model, max_work=budget)
+    except UnsupportedError:
+        pass
+    else:
+        items = {tuple(outcome): p for outcome, p in distribution.items()}
+        solver_name = f"{ruleset.name} exact method"
+        order = _natural_order(ruleset, model, budget)
+        return ExactAnswer(items, len(items), "outcomes", solver_name, order), 0
+    counted = _Budget(budget)
+    paths = 0
+
+    def process(dice: Dice) -> Outcome:
+        nonlocal paths
+        paths += 1
+        return outcome_of(
+            ruleset.summarize(model, ruleset.play(model, _CountingDice(dice, counted)))
+        )
+
+    distribution = enumerate_outcomes(process, max_paths=budget)
+    answer = ExactAnswer(dict(distribution.items()), paths, "paths", "enumeration of every path")
+    return answer, counted.used
+
+
+def _natural_order(ruleset: AnyRuleset, model: Any, budget: int) -> tuple[str, ...]:
+    """The metric order of ``summarize``, from one seeded play (sorted outcomes lose it)."""
+    try:
+        play = ruleset.play(model, _CountingDice(SeededDice(0), _Budget(budget)))
+    except EnumerationBudgetError:
+        return ()
+    return tuple(ruleset.summarize(model, play))
+
+
+class _NoDice:
+    def roll(self, node: ChanceNode) -> int:
+        raise FracasError(f"a deterministic ruleset asked for a die ({node.label})")
+
+
+def _exact_result(
+    name: str,
+    answer: ExactAnswer,
+    rolls: int,
+    derive: Callable[[Mapping[str, Value]], Mapping[str, Value]] | None,
+    budget: int,
+) -> OddsResult:
+    marginals: dict[str, dict[Value, Probability]] = {}
+    for outcome, probability in answer.outcomes.items():
+        summary = _with_derived(dict(outcome), derive)
+        for metric, value in summary.items():
+            bucket = marginals.setdefault(metric, {})
+            bucket[value] = bucket.get(value, 0) + probability
+    _fill_missing(marginals, total=_sum(answer.outcomes.values(), exact=_all_fractions(answer)))
+    if answer.metric_order:
+        rank = {name: index for index, name in enumerate(answer.metric_order)}
+        order = sorted(marginals, key=lambda name: rank.get(name, len(rank)))
+        marginals = {name: marginals[name] for name in order}
+    metrics = tuple(_exact_metric(metric, values) for metric, values in marginals.items())
+    return OddsResult(
+        ruleset=name,
+        method="exact",
+        solver=answer.solver,
+        work=answer.work,
+        work_unit=answer.unit,
+        dice_rolls=rolls,
+        metrics=metrics,
+        budget=budget,
+    )
+
+
+def _all_fractions(answer: ExactAnswer) -> bool:
+    return all(isinstance(p, Fraction) for p in answer.outcomes.values())
+
+
+def _fill_missing(marginals: dict[str, dict[Value, Probability]], total: Probability) -> None:
+    """An outcome without a metric counts as the value ``None`` for that metric."""
+    for bucket in marginals.values():
+        missing = total - _sum(bucket.values(), exact=isinstance(total, Fraction))
+        if missing > 1e-12:
+            bucket[None] = bucket.get(None, 0) + missing
+
+
+def _exact_metric(name: str, values: Mapping[Value, Probability]) -> MetricOdds:
+    ordered = sorted(values.items(), key=lambda item: _order_key(item[0]))
+    entries = tuple(ValueOdds(v, p, float(p), float(p)) for v, p in ordered if p)
+    numeric = _numeric(v for v, _ in ordered)
+    mean: Probability | None = None
+    if numeric:
+        present = [(v, p) for v, p in ordered if v is not None]
+        weight = _sum(
+            (p for _, p in present), exact=all(isinstance(p, Fraction) for _, p in present)
+        )
+        if weight:
+            if isinstance(weight, Fraction):
+                mean = sum((Fraction(v) * p for v, p in present), Fraction(0)) / weight
+            else:
+                mean = sum(float(v) * float(p) for v, p in present) / float(weight)
+    low = high = None if mean is None else float(mean)
+    return MetricOdds(name, numeric, entries, mean, low, high)
+
+
+# ── Monte Carlo ────────────────────────────────────────────────────────────────────────
+
+
+def repetition_seed(seed: int, index: int) -> int:
+    """The seed of repetition ``index`` of a Monte Carlo run seeded with ``seed``.
+
+    Each repetition is an ordinary seeded play, so ``fracas resolve --seed`` with this
+    number replays it exactly.
+
+    >>> repetition_seed(0, 0) == repetition_seed(0, 0) != repetition_seed(0, 1)
+    True
+    """
+    digest = hashlib.sha256(f"fracas-odds:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass
+class _Tally:
+    counts: dict[str, Counter[Value]] = field(default_factory=dict)
+    sums: dict[str, float] = field(default_factory=dict)
+    squares: dict[str, float] = field(default_factory=dict)
+    runs: int = 0
+
+    def add(self, summary: Mapping[str, Value]) -> None:
+        if self.runs and set(summary) != set(self.counts):
+            for metric in set(summary) - set(self.counts):
+                self.counts[metric] = Counter({None: self.runs})
+            for metric in set(self.counts) - set(summary):
+                self.counts[metric][None] += 1
+        for metric, value in summary.items():
+            self.counts.setdefault(metric, Counter())[value] += 1
+            if _is_number(value):
+                number = float(value)  # type: ignore[arg-type]
+                self.sums[metric] = self.sums.get(metric, 0.0) + number
+                self.squares[metric] = self.squares.get(metric, 0.0) + number * number
+        self.runs += 1
+
+    def widest(self, confidence: float) -> float:
+        widest = 0.0
+        for counter in self.counts.values():
+            for count in counter.values():
+                low, high = wilson_interval(count, self.runs, confidence)
+                widest = max(widest, (high - low) / 2)
+        return widest
+
+
+def _sample(
+    ruleset: AnyRuleset,
+    model: Any,
+    *,
+    derive: Callable[[Mapping[str, Value]], Mapping[str, Value]] | None,
+    seed: int,
+    runs: int,
+    precision: float | None,
+    max_runs: int,
+    confidence: float,
+    budget: int,
+    fallback: str,
+    wasted: int,
+) -> OddsResult:
+    tally = _Tally()
+    counted = _Budget(budget)
+    goal = runs if precision is None else max_runs
+    stopped_by = "runs" if precision is None else "max runs"
+    index = 0
+    while index < goal and stopped_by not in ("precision", "work budget"):
+        end = min(goal, index + (BATCH_RUNS if precision is not None else goal))
+        for repetition in range(index, end):
+            dice = _CountingDice(SeededDice(repetition_seed(seed, repetition)), counted)
+            try:
+                summary = ruleset.summarize(model, ruleset.play(model, dice))
+            except EnumerationBudgetError:
+                stopped_by = "work budget"
+                break
+            tally.add(_with_derived(summary, derive))
+        index = end
+        if precision is not None and tally.runs and tally.widest(confidence) < precision:
+            stopped_by = "precision"
+    if tally.runs == 0:
+        raise FracasError(
+            f"a single play needs more than {budget:,} dice rolls; raise --sample-budget"
+        )
+    metrics = tuple(
+        _sampled_metric(name, counter, tally, confidence) for name, counter in tally.counts.items()
+    )
+    return OddsResult(
+        ruleset=ruleset.name,
+        method="monte-carlo",
+        solver="seeded repetitions",
+        work=tally.runs,
+        work_unit="runs",
+        dice_rolls=min(counted.used, budget) + wasted,
+        metrics=metrics,
+        confidence=confidence,
+        error_bar=tally.widest(confidence),
+        seed=seed,
+        runs=tally.runs,
+        precision=precision,
+        stopped_by=stopped_by,
+        fallback=fallback,
+        budget=budget,
+    )
+
+
+def _sampled_metric(
+    name: str, counter: Counter[Value], tally: _Tally, confidence: float
+) -> MetricOdds:
+    entries = tuple(
+        ValueOdds(value, count / tally.runs, *wilson_interval(count, tally.runs, confidence), count)
+        for value, count in sorted(counter.items(), key=lambda item: _order_key(item[0]))
+    )
+    numeric = _numeric(counter)
+    if not numeric or name not in tally.sums:
+        return MetricOdds(name, numeric, entries)
+    present = tally.runs - counter.get(None, 0)
+    mean = tally.sums[name] / present
+    low, high = mean_interval(tally.sums[name], tally.squares[name], present, confidence)
+    return MetricOdds(name, numeric, entries, mean, low, high)
+
+
+# ── helpers ────────────────────────────────────────────────────────────────────────────
+
+
+def _with_derived(
+    summary: Mapping[str, Value],
+    derive: Callable[[Mapping[str, Value]], Mapping[str, Value]] | None,
+) -> Mapping[str, Value]:
+    if derive is None:
+        return summary
+    return {**summary, **derive(summary)}
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float | Fraction) and not isinstance(value, bool)
+
+
+def _numeric(values: Iterable[Value]) -> bool:
+    present = [v for v in values if v is not None]
+    return bool(present) and all(_is_number(v) for v in present)
+
+
+def _order_key(value: Value) -> tuple[int, Any]:
+    if value is None:
+        return (2, "")
+    if _is_number(value):
+        return (0, value)
+    return (1, repr(value))
+
+
+def _sum(values: Iterable[Probability], *, exact: bool) -> Probability:
+    if exact:
+        return sum((Fraction(v) for v in values), Fraction(0))
+    return float(sum(float(v) for v in values))

@@ -1,0 +1,98 @@
+"""Charts of the odds with matplotlib (the optional ``plot`` extra), imported only when used.
+
+Each metric gets a bar chart of its distribution (with error bars for sampled odds) and,
+for numeric metrics, the cumulative "at least" curve: P(metric ≥ value). The files are
+reproducible: the same odds give the same bytes (no timestamps, fixed SVG ids).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+from fracas.analysis.odds import MetricOdds, OddsResult
+from fracas.analysis.reporting import number
+from fracas.core.errors import FracasError
+
+FORMATS = ("png", "svg")
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as pyplot
+    except ImportError:
+        raise FracasError("charts need matplotlib: pip install 'fracas[plot]'") from None
+    return pyplot
+
+
+def plot_odds(result: OddsResult, output: Path, *, title: str = "") -> Path:
+    """Draw every metric of ``result`` into ``output`` (``.png`` or ``.svg``)."""
+    kind = output.suffix.lower().lstrip(".")
+    if kind not in FORMATS:
+        raise FracasError(f"--plot writes .png or .svg files, not {output.name!r}")
+    if not result.metrics:
+        raise FracasError("nothing to plot: the outcome has no metrics")
+    pyplot = _pyplot()
+    with pyplot.rc_context({"svg.hashsalt": "fracas", "font.size": 8}):
+        rows = len(result.metrics)
+        figure, axes = pyplot.subplots(
+            rows, 2, figsize=(10, 2.6 * rows), squeeze=False, constrained_layout=True
+        )
+        for metric, (left, right) in zip(result.metrics, axes, strict=True):
+            _distribution(left, metric, result)
+            if metric.numeric:
+                _at_least(right, metric)
+            else:
+                right.axis("off")
+        method = "exact" if result.exact else f"Monte Carlo, {result.runs:,} runs"
+        figure.suptitle(f"{title or 'Odds'} ({method})")
+        metadata: dict[str, Any] = {"Software": None} if kind == "png" else {"Date": None}
+        # Written beside the target and renamed, so a failure never leaves half a file.
+        temporary = output.with_name(f".{output.name}.partial")
+        try:
+            figure.savefig(temporary, format=kind, metadata=metadata)
+            os.replace(temporary, output)
+        except OSError as exc:
+            raise FracasError(f"{output}: cannot write the chart: {exc.strerror}") from None
+        finally:
+            pyplot.close(figure)
+            if temporary.exists():
+                temporary.unlink()
+    return output
+
+
+def _distribution(axis: Any, metric: MetricOdds, result: OddsResult) -> None:
+    labels = [number(entry.value) for entry in metric.values]
+    heights = [float(entry.probability) for entry in metric.values]
+    positions = list(range(len(labels)))
+    errors = None
+    if not result.exact:
+        errors = [
+            [max(0.0, h - e.low) for h, e in zip(heights, metric.values, strict=True)],
+            [max(0.0, e.high - h) for h, e in zip(heights, metric.values, strict=True)],
+        ]
+    axis.bar(positions, heights, yerr=errors, color="#4c72b0", capsize=2)
+    step = max(1, math.ceil(len(labels) / 20))
+    axis.set_xticks(positions[::step], labels[::step], rotation=45 if step > 1 else 0)
+    axis.set_ylabel("P")
+    axis.set_title(metric.name)
+
+
+def _at_least(axis: Any, metric: MetricOdds) -> None:
+    values = [float(entry.value) for entry in metric.values if entry.value is not None]
+    remaining = 1.0
+    curve = []
+    for entry in metric.values:
+        if entry.value is None:
+            continue
+        curve.append(remaining)
+        remaining -= float(entry.probability)
+    axis.step(values, curve, where="post", color="#dd8452")
+    axis.set_ylim(0, 1.05)
+    axis.set_ylabel("P(≥ value)")
+    axis.set_title(f"{metric.name}: at least")

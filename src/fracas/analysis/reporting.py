@@ -1,0 +1,302 @@
+"""Turn an :class:`~fracas.analysis.odds.OddsResult` into a :class:`~fracas.core.report.Report`.
+
+The text shows probabilities as percentages with a bar of unicode blocks, so a terminal
+shows the shape of each distribution at a glance; the JSON ``data`` keeps full precision
+in a fixed key order (documented in ``docs/odds.md``, "JSON output").
+
+>>> bar(0.5, width=8), bar(1 / 16, width=8), bar(0.0)
+('████', '▌', '')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from fracas._version import __version__
+from fracas.analysis.odds import MetricOdds, OddsResult, Probability, Value, ValueOdds
+from fracas.analysis.stats import wilson_interval
+from fracas.analysis.views import HeadlineRow, headline
+from fracas.core.report import Report, Section, Table, Text
+
+BAR_WIDTH = 20
+#: Numeric metrics with more distinct values than this are shown in ranges (text only).
+MAX_ROWS = 16
+_EIGHTHS = ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")
+
+
+def bar(probability: float, *, width: int = BAR_WIDTH) -> str:
+    """A horizontal bar of ``probability × width`` cells, in eighths of a cell."""
+    eighths = round(max(0.0, min(1.0, probability)) * width * 8)
+    return "█" * (eighths // 8) + _EIGHTHS[eighths % 8]
+
+
+def percent(probability: Probability, *, fractions: bool = False) -> str:
+    """A probability for people: ``83.33%``, ``<0.01%``, or ``5/36`` with ``fractions``.
+
+    >>> percent(Fraction(5, 6)), percent(0.00001), percent(Fraction(5, 36), fractions=True)
+    ('83.33%', '<0.01%', '5/36')
+    """
+    if fractions and isinstance(probability, Fraction):
+        return str(probability)
+    value = float(probability)
+    if 0 < value < 0.00005:
+        return "<0.01%"
+    if 0.99995 < value < 1:
+        return ">99.99%"
+    return f"{value * 100:.2f}%"
+
+
+def number(value: Value | Fraction) -> str:
+    """A metric value for people: whole numbers plainly, others to three decimals."""
+    if value is None:
+        return "(none)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float | Fraction):
+        if float(value).is_integer():
+            return str(int(value))
+        return f"{float(value):.3f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+def method_lines(result: OddsResult) -> list[str]:
+    """One-line statements of the method, the work done and the error bar."""
+    if result.exact:
+        lines = [
+            f"Method: exact ({result.solver}); work: {result.work:,} {result.work_unit}"
+            + (f", {result.dice_rolls:,} dice rolls" if result.dice_rolls else "")
+            + ".",
+            "Error bar: none — every probability is exact.",
+        ]
+    else:
+        level = f"{(result.confidence or 0.95) * 100:g}%"
+        lines = [
+            f"Method: Monte Carlo ({result.work:,} seeded runs from seed {result.seed}); "
+            f"work: {result.dice_rolls:,} dice rolls.",
+            f"Error bar: {level} Wilson intervals; the widest is ±{result.error_bar:.4f}.",
+        ]
+        if result.precision is not None:
+            if result.stopped_by == "precision":
+                lines.append(f"Precision ±{result.precision:g} reached.")
+            else:
+                lines.append(
+                    f"Precision ±{result.precision:g} NOT reached: stopped by the "
+                    f"{result.stopped_by} ({result.work:,} runs)."
+                )
+        elif result.stopped_by == "work budget":
+            lines.append(f"Stopped early by the work budget ({result.budget:,} dice rolls).")
+    if result.fallback:
+        lines.append(f"Why not exact: {result.fallback}.")
+    return lines
+
+
+def odds_report(
+    result: OddsResult,
+    *,
+    title: str = "",
+    fractions: bool = False,
+    chart: bool = True,
+    extra: Sequence[Section] = (),
+    extra_data: dict[str, Any] | None = None,
+) -> Report:
+    """The report of ``result``: method, headline, one section per metric."""
+    sections = [Section("Method", tuple(Text(line) for line in method_lines(result)))]
+    sections.extend(extra)
+    rows = headline(result)
+    if rows:
+        sections.append(Section("Headline", (_headline_table(rows, result, fractions),)))
+    for metric in result.metrics:
+        sections.append(_metric_section(metric, result, fractions, chart))
+    data = odds_data(result, fractions=fractions, headline_rows=rows)
+    if extra_data:
+        data.update(extra_data)
+    return Report(
+        ruleset=result.ruleset,
+        title=f"Odds — {title}" if title else "Odds",
+        sections=tuple(sections),
+        data=data,
+        seed=result.seed,
+        version=__version__,
+    )
+
+
+def _interval_text(low: float, high: float) -> str:
+    return f"{percent(low)} – {percent(high)}"
+
+
+def _headline_table(rows: list[HeadlineRow], result: OddsResult, fractions: bool) -> Table:
+    columns = ["question", "value"]
+    if not result.exact:
+        columns.append(f"{(result.confidence or 0.95) * 100:g}% interval")
+    body: list[tuple[str, ...]] = []
+    for row in rows:
+        if row.kind == "probability":
+            cells = [row.label, percent(row.value, fractions=fractions)]
+            interval = _interval_text(row.low, row.high)
+        else:
+            cells = [row.label, number(row.value)]
+            interval = f"{number(row.low)} – {number(row.high)}"
+        if not result.exact:
+            cells.append(interval)
+        body.append(tuple(cells))
+    return Table(tuple(columns), tuple(body))
+
+
+def _metric_section(
+    metric: MetricOdds, result: OddsResult, fractions: bool, chart: bool
+) -> Section:
+    entries = list(metric.values)
+    if metric.numeric and len(entries) > MAX_ROWS:
+        labels, entries = _binned(entries, result)
+    else:
+        labels = [number(entry.value) for entry in entries]
+    columns = ["value", "P"]
+    if metric.numeric:
+        columns.append("P(≥ value)")
+    if not result.exact:
+        columns.append(f"{(result.confidence or 0.95) * 100:g}% interval")
+    if chart:
+        columns.append("")
+    rows: list[tuple[str, ...]] = []
+    at_least = _at_least(entries, result)
+    for label, entry, tail in zip(labels, entries, at_least, strict=True):
+        cells = [label, percent(entry.probability, fractions=fractions)]
+        if metric.numeric:
+            cells.append(percent(tail, fractions=fractions))
+        if not result.exact:
+            cells.append(_interval_text(entry.low, entry.high))
+        if chart:
+            cells.append(bar(float(entry.probability)))
+        rows.append(tuple(cells))
+    blocks: list[Text | Table] = [Table(tuple(columns), tuple(rows))]
+    if metric.mean is not None:
+        text = f"Mean: {number(metric.mean)}"
+        if not result.exact and metric.mean_low is not None and metric.mean_high is not None:
+            text += f" ({number(metric.mean_low)} – {number(metric.mean_high)})"
+        blocks.append(Text(text))
+    return Section(metric.name, tuple(blocks))
+
+
+def _at_least(entries: list[ValueOdds], result: OddsResult) -> list[Probability]:
+    """P(value ≥ each entry's value), from counts when sampled so no rounding creeps in."""
+    tails: list[Probability] = []
+    if not result.exact and result.runs:
+        remaining = sum(e.count or 0 for e in entries)
+        for entry in entries:
+            tails.append(remaining / result.runs)
+            remaining -= entry.count or 0
+        return tails
+    running: Probability = sum((e.probability for e in entries), Fraction(0))
+    for entry in entries:
+        tails.append(running)
+        running -= entry.probability
+    return tails
+
+
+def _binned(entries: list[ValueOdds], result: OddsResult) -> tuple[list[str], list[ValueOdds]]:
+    """Group many numeric values into at most ``MAX_ROWS`` ranges of equal width."""
+    numbers = [e for e in entries if e.value is not None]
+    others = [e for e in entries if e.value is None]
+    lowest = float(numbers[0].value)  # type: ignore[arg-type]
+    highest = float(numbers[-1].value)  # type: ignore[arg-type]
+    width = (highest - lowest) / MAX_ROWS or 1.0
+    groups: list[list[ValueOdds]] = [[] for _ in range(MAX_ROWS)]
+    for entry in numbers:
+        slot = min(MAX_ROWS - 1, int((float(entry.value) - lowest) / width))  # type: ignore[arg-type]
+        groups[slot].append(entry)
+    labels: list[str] = []
+    merged: list[ValueOdds] = []
+    for group in (g for g in groups if g):
+        first, last = group[0].value, group[-1].value
+        labels.append(number(first) if first == last else f"{number(first)} – {number(last)}")
+        merged.append(_merge(group, result))
+    for entry in others:
+        labels.append(number(None))
+        merged.append(entry)
+    return labels, merged
+
+
+def _merge(group: list[ValueOdds], result: OddsResult) -> ValueOdds:
+    probability: Probability = sum((e.probability for e in group), Fraction(0))
+    if result.exact:
+        return ValueOdds(group[0].value, probability, float(probability), float(probability))
+    count = sum(e.count or 0 for e in group)
+    low, high = wilson_interval(count, result.runs or 0, result.confidence or 0.95)
+    return ValueOdds(group[0].value, probability, low, high, count)
+
+
+# ── JSON ───────────────────────────────────────────────────────────────────────────────
+
+
+def _json_probability(probability: Probability) -> float:
+    return float(probability)
+
+
+def odds_data(
+    result: OddsResult, *, fractions: bool = False, headline_rows: list[HeadlineRow] | None = None
+) -> dict[str, Any]:
+    """The JSON ``data`` of an odds report, keys in the documented order."""
+    rows = headline(result) if headline_rows is None else headline_rows
+    return {
+        "method": result.method,
+        "solver": result.solver,
+        "work": {
+            "amount": result.work,
+            "unit": result.work_unit,
+            "dice_rolls": result.dice_rolls,
+            "budget": result.budget,
+        },
+        "confidence": result.confidence,
+        "error_bar": result.error_bar,
+        "seed": result.seed,
+        "runs": result.runs,
+        "precision": result.precision,
+        "stopped_by": result.stopped_by or None,
+        "fallback": result.fallback or None,
+        "headline": [_headline_data(row, fractions) for row in rows],
+        "metrics": [_metric_data(metric, result, fractions) for metric in result.metrics],
+    }
+
+
+def _headline_data(row: HeadlineRow, fractions: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "label": row.label,
+        "kind": row.kind,
+        "metric": row.metric,
+        "value": _json_probability(row.value),
+        "low": row.low,
+        "high": row.high,
+    }
+    if fractions and isinstance(row.value, Fraction):
+        data["fraction"] = str(row.value)
+    return data
+
+
+def _metric_data(metric: MetricOdds, result: OddsResult, fractions: bool) -> dict[str, Any]:
+    values: list[dict[str, Any]] = []
+    at_least = _at_least(list(metric.values), result)
+    for entry, tail in zip(metric.values, at_least, strict=True):
+        item: dict[str, Any] = {
+            "value": entry.value,
+            "probability": _json_probability(entry.probability),
+        }
+        if fractions and isinstance(entry.probability, Fraction):
+            item["fraction"] = str(entry.probability)
+        if metric.numeric:
+            item["at_least"] = _json_probability(tail)
+        item["low"] = entry.low
+        item["high"] = entry.high
+        item["count"] = entry.count
+        values.append(item)
+    return {
+        "name": metric.name,
+        "kind": "numeric" if metric.numeric else "categorical",
+        "mean": None if metric.mean is None else float(metric.mean),
+        "mean_low": metric.mean_low,
+        "mean_high": metric.mean_high,
+        "values": values,
+    }

@@ -1,0 +1,60 @@
+"""Confidence intervals for sampled probabilities and means.
+
+>>> low, high = wilson_interval(50, 100)
+>>> round(low, 4), round(high, 4)
+(0.4038, 0.5962)
+>>> wilson_interval(0, 0)
+(0.0, 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+
+def z_score(confidence: float) -> float:
+    """The two-sided normal quantile for ``confidence`` (0.95 → 1.96).
+
+    >>> round(z_score(0.95), 2)
+    1.96
+    """
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence}")
+    return NormalDist().inv_cdf((1 + confidence) / 2)
+
+
+def wilson_interval(successes: int, runs: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion.
+
+    Unlike the textbook ``p ± z·√(p(1−p)/n)`` it never leaves [0, 1] and does not
+    collapse to zero width when an outcome was never (or always) seen, which is exactly
+    when a player most needs to know how sure the estimate is.
+    """
+    if runs <= 0:
+        return (0.0, 1.0)
+    z = z_score(confidence)
+    p = successes / runs
+    z2n = z * z / runs
+    centre = (p + z2n / 2) / (1 + z2n)
+    half = z * math.sqrt(p * (1 - p) / runs + z2n / (4 * runs)) / (1 + z2n)
+    # Rounding may leave the bounds a hair on the wrong side of the estimate itself.
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
+
+
+def mean_interval(
+    total: float, total_of_squares: float, runs: int, confidence: float = 0.95
+) -> tuple[float, float]:
+    """Normal-approximation interval of a sample mean from its running sums.
+
+    >>> mean_interval(10.0, 10.0, 10)
+    (1.0, 1.0)
+    """
+    if runs <= 0:
+        return (-math.inf, math.inf)
+    mean = total / runs
+    if runs == 1:
+        return (mean, mean)
+    variance = max(0.0, (total_of_squares - runs * mean * mean) / (runs - 1))
+    half = z_score(confidence) * math.sqrt(variance / runs)
+    return (mean - half, mean + half)
