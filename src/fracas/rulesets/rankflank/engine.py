@@ -140,7 +140,7 @@ def _strike_phase(
             record = roll.record
             target = combat.unit(record.target_unit)
             state, taken = apply_wounds(state, target, record.target_character, roll.unsaved)
-            credits.append(WoundCredit(record.side, record.attacker_unit, target.name, taken))
+            credits.append(WoundCredit(record.side, record.striker, target.name, taken))
             if (
                 record.striker in duelists
                 and record.target_character == duelists[record.striker][0]
@@ -200,7 +200,7 @@ def _pursue(
                     character_wounds=tuple(0 for _ in fleeing.characters),
                 ),
             }
-            fate = "caught and destroyed"
+            fate = "is caught and destroyed"
         else:
             strength = sum(unit_strength(combat.unit(r.unit), before[r.unit]) for r in catchers)
             wounds = options.caught_wounds_per_unit_strength * strength
@@ -208,7 +208,7 @@ def _pursue(
             while remaining and models_alive(fleeing, state[fleeing.name]):
                 state, taken = apply_wounds(state, fleeing, None, remaining)
                 remaining -= taken
-            fate = f"caught: {wounds} wounds without saves"
+            fate = f"is caught: {wounds} wounds without saves"
             if not models_alive(fleeing, state[fleeing.name]):
                 fate += ", destroyed"
     return state, Pursuit(fleeing.name, flee_faces, distance, tuple(rolls), bool(catchers), fate)

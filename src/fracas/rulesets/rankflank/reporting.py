@@ -97,7 +97,7 @@ FACES_COLUMNS = ("striker", "to-hit faces", "to-wound faces", "save faces")
 
 def _headline(combat: Combat, fought: Round) -> str:
     result = fought.result
-    scores = " to ".join(str(result.score(side)) for side in combat.sides)
+    scores = ", ".join(f"{side} {result.score(side)}" for side in combat.sides)
     if result.winner is None:
         return f"Round {fought.number}: a draw, {scores}."
     if result.wiped_out:

@@ -22,6 +22,8 @@ from fracas.rulesets.rankflank.formation import (
 )
 from fracas.rulesets.rankflank.model import FLANKS, Combat, Unit
 
+ARC_NAMES = {"front": "front", "left": "left flank", "right": "right flank", "rear": "rear"}
+
 
 @dataclass(frozen=True, slots=True)
 class WoundCredit:
@@ -120,7 +122,7 @@ def _ranks(score: Breakdown, combat: Combat, state: State, units: tuple[Unit, ..
         assert best is not None
         bonus, chosen = best
         counted.add(chosen.name)
-        where = f"the {arc} of {enemy}"
+        where = f"the {ARC_NAMES[arc]} of {enemy}"
         note = dict(notes).get(chosen.name)
         if note is not None:
             score = score.plus("Ranks", 0, source=f"{note} in {where}", rule="ranks")

@@ -20,6 +20,34 @@ def combat_from(document: dict[str, Any]) -> Combat:
     return build_combat(validate(RankflankDocument, full))
 
 
+def unit_doc(
+    name: str,
+    side: str,
+    models: int = 20,
+    files: int = 5,
+    profile: str = "4 3 3 3 3 1 3 1 7",
+    **extra: Any,
+) -> dict[str, Any]:
+    """A unit entry of a scenario: plain infantry unless ``extra`` says otherwise.
+
+    >>> unit_doc("Guard", "Empire", models=10)["files"]
+    5
+    """
+    return {
+        "name": name,
+        "side": side,
+        "models": models,
+        "files": files,
+        "profile": profile,
+        **extra,
+    }
+
+
+def engage(unit: str, enemy: str, arc: str = "front") -> dict[str, str]:
+    """An engagement entry: ``unit`` fights ``enemy`` from ``enemy``'s ``arc``."""
+    return {"unit": unit, "enemy": enemy, "arc": arc}
+
+
 def two_blocks(**parameters: Any) -> Combat:
     """A block of 20 spearmen (5 wide) charged in front by 20 orcs (5 wide)."""
     return combat_from(
