@@ -139,7 +139,11 @@ def test_no_attack_takes_nothing_and_no_defence_loses_everything() -> None:
     )
     # a: 100 × 10 × 0 = 0 → fraction 0. b strikes a: 1000 against 100 × 10 = 1000.
     outcome = hit(board, "a", "b")
-    assert (outcome.effective_attack.total, outcome.fraction, outcome.losses) == (Fraction(0), Fraction(0), 0)
+    assert (outcome.effective_attack.total, outcome.fraction, outcome.losses) == (
+        Fraction(0),
+        Fraction(0),
+        0,
+    )
     # The other way round: b's defence is 100 × 0 = 0 and a's attack positive → all 100.
     board = plains(
         [
@@ -183,7 +187,10 @@ def test_terrain_attacker_uses_its_hex_attack_factor_defender_its_hex_defence_fa
     assert outcome.losses == 44
     counter = hit(board, "b", "a")
     # 100 × 10 × 1.0 (forest attack) = 1000 against 100 × 10 × 1.3 (hills defence) = 1300.
-    assert (counter.effective_attack.total, counter.effective_defense.total) == (Fraction(1000), Fraction(1300))
+    assert (counter.effective_attack.total, counter.effective_defense.total) == (
+        Fraction(1000),
+        Fraction(1300),
+    )
     # r = 10/13, r² = 100/169, 100/269 = 0.3717 → floor(37.17 + 0.5) = 37.
     assert counter.losses == 37
 

@@ -8,10 +8,10 @@ above). The JSON ``data`` keeps the key order documented in ``docs/rules/hex.md`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
+from fracas._version import __version__
 from fracas.core.modifiers import Breakdown, Modifier, Op
 from fracas.core.report import (
     Block,
@@ -19,37 +19,14 @@ from fracas.core.report import (
     Section,
     Table,
     Text,
-    json_number,
 )
-from fracas.core.report import fmt as plain_fmt
 from fracas.rulesets.hex.advisor import Advice
 from fracas.rulesets.hex.combat import Combat, Turn
 from fracas.rulesets.hex.model import Board
+from fracas.rulesets.hex.numbers import fmt, number
 from fracas.rulesets.hex.strike import ROW_ATTACK, ROW_DEFENSE, ROW_ORDER, StrikeOutcome
 
 RULESET = "hex"
-
-
-def _scientific(value: Fraction) -> str:
-    with localcontext() as context:
-        context.prec = 4
-        return f"{Decimal(value.numerator) / Decimal(value.denominator):.3e}"
-
-
-def fmt(value: Fraction | int, places: int = 2) -> str:
-    """Like the core ``fmt``, but a number beyond the range of floats is shown as 1.234e+400."""
-    try:
-        return plain_fmt(value, places)
-    except OverflowError:
-        return _scientific(Fraction(value))
-
-
-def number(value: Fraction | int) -> int | float | str:
-    """A JSON number; one beyond the range of floats becomes a string such as "1.234e+400"."""
-    try:
-        return json_number(value)
-    except OverflowError:
-        return _scientific(Fraction(value))
 
 
 def breakdown_data(breakdown: Breakdown) -> dict[str, Any]:
@@ -244,9 +221,9 @@ def turn_report(turn: Turn, title: str, description: str = "") -> Report:
     sections: list[Section] = []
     if description:
         sections.append(Section("Scenario", (Text(description),)))
-    for number, combat in enumerate(turn.combats, start=1):
+    for position, combat in enumerate(turn.combats, start=1):
         heading = (
-            f"{number}. {combat.attacker} attacks {combat.target} (distance {combat.distance})"
+            f"{position}. {combat.attacker} attacks {combat.target} (distance {combat.distance})"
         )
         sections.append(Section(heading, combat_blocks(combat)))
     if not turn.combats:
@@ -257,7 +234,7 @@ def turn_report(turn: Turn, title: str, description: str = "") -> Report:
         "combats": [combat_data(c) for c in turn.combats],
         "units": board_data(turn.start, turn.end),
     }
-    return Report(RULESET, title, tuple(sections), data)
+    return Report(RULESET, title, tuple(sections), data, version=__version__)
 
 
 def forecast_report(combat: Combat, title: str) -> Report:
@@ -268,7 +245,7 @@ def forecast_report(combat: Combat, title: str) -> Report:
         Section("Board if committed", (board_table(combat.before, combat.after),)),
     )
     data = {"kind": "forecast", "combat": combat_data(combat)}
-    return Report(RULESET, title, sections, data)
+    return Report(RULESET, title, sections, data, version=__version__)
 
 
 def _score(value: Fraction) -> str:
@@ -318,4 +295,4 @@ def advice_report(side: str, ranked: Sequence[Advice], title: str, score_rule: s
             for rank, a in enumerate(ranked, start=1)
         ],
     }
-    return Report(RULESET, title, tuple(sections), data)
+    return Report(RULESET, title, tuple(sections), data, version=__version__)

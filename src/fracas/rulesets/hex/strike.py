@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 
 from fracas.core.modifiers import Breakdown, to_fraction
-from fracas.core.report import fmt as plain_fmt
 from fracas.rulesets.hex.model import Board, Unit
+from fracas.rulesets.hex.numbers import fmt
 from fracas.rulesets.hex.schema import HexParams
 
 #: Row labels in the order the seed lists the modifiers (the report keeps it).
@@ -188,14 +187,6 @@ def gather_strike(board: Board, striker_id: str, target_id: str, params: HexPara
         defense_support_cap=to_fraction(params.defense_support_cap),
         loss_exponent=to_fraction(params.loss_exponent),
     )
-
-
-def fmt(value: Fraction | int, places: int = 2) -> str:
-    """A number for a source text; one beyond the range of floats in scientific notation."""
-    try:
-        return plain_fmt(value, places)
-    except OverflowError:
-        return f"{Decimal(Fraction(value).numerator) / Decimal(Fraction(value).denominator):.3e}"
 
 
 def _names(pairs: tuple[tuple[str, Fraction], ...], op: str, neutral: Fraction) -> str:
