@@ -29,7 +29,7 @@ def scientific(value: Fraction | int) -> str:
 
 def fmt(value: Fraction | int, places: int = 2) -> str:
     """The core ``fmt``, or :func:`scientific` from 10^15 up (and beyond the range of floats)."""
-    if abs(value) >= 10**15:
+    if abs(Fraction(value)) >= 10**15:
         return scientific(value)
     try:
         return plain_fmt(value, places)

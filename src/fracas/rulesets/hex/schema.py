@@ -161,12 +161,13 @@ class UnitSpec(HexModel):
                 raise ValueError(f"attack vs {domain} must be at least 0 (got {number})")
         return value
 
-    @model_validator(mode="after")
-    def _range_ordered(self) -> UnitSpec:
-        low, high = self.range
+    @field_validator("range")
+    @classmethod
+    def _range_ordered(cls, value: tuple[int, int]) -> tuple[int, int]:
+        low, high = value
         if low < 1 or high < low:
             raise ValueError(f"range must be [min, max] with 1 ≤ min ≤ max (got [{low}, {high}])")
-        return self
+        return value
 
 
 class HexSpec(HexModel):

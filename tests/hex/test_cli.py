@@ -1,0 +1,209 @@
+"""The ``fracas`` command on hex scenarios: good runs, and bad input as one line with exit 2."""
+
+from __future__ import annotations
+
+import copy
+import json
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from fracas.cli import app
+
+runner = CliRunner()
+
+BASE: dict[str, Any] = {
+    "fracas": 1,
+    "ruleset": "hex",
+    "title": "Two companies",
+    "map": {"rows": ["....", "...."]},
+    "units": [
+        {"id": "a", "side": "blue", "hex": [0, 0], "strength": 100, "attack": {"land": 10},
+         "defense": 10},
+        {"id": "b", "side": "red", "hex": [1, 0], "strength": 100, "attack": {"land": 10},
+         "defense": 10},
+        {"id": "c", "side": "blue", "hex": [3, 1], "strength": 50, "attack": {"land": 10},
+         "defense": 10},
+    ],
+    "orders": [{"attacker": "a", "target": "b"}],
+}  # fmt: skip
+
+
+def scenario_file(tmp_path: Path, change: Callable[[dict[str, Any]], None] | None = None) -> Path:
+    document = copy.deepcopy(BASE)
+    if change is not None:
+        change(document)
+    path = tmp_path / "battle.yaml"
+    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def set_at(path: tuple[Any, ...], value: Any) -> Callable[[dict[str, Any]], None]:
+    def change(document: dict[str, Any]) -> None:
+        node = document
+        for part in path[:-1]:
+            node = node[part]
+        node[path[-1]] = value
+
+    return change
+
+
+def test_resolve_prints_a_readable_report(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["resolve", str(scenario_file(tmp_path))])
+    assert result.exit_code == 0, result.output
+    assert "a strikes b" in result.stdout
+    assert "b counters a" in result.stdout
+    # 1000 against 1000 both ways: 50 each.
+    assert "losses applied together: a −50, b −50" in result.stdout
+    assert "ruleset hex" in result.stdout
+    assert "seed" not in result.stdout.splitlines()[-1]  # no dice, so no seed to record
+
+
+BAD_CASES = [
+    ("unknown order id", set_at(("orders", 0, "attacker"), "zz"), "orders[0].attacker",
+     "no unit with id 'zz'"),
+    ("two units on one hex", set_at(("units", 2, "hex"), [0, 0]), "units[2].hex",
+     "already taken by 'a'"),
+    ("out of range", set_at(("orders", 0), {"attacker": "c", "target": "b"}), "orders[0]",
+     "3 hexes away"),
+    ("same side", set_at(("orders", 0), {"attacker": "a", "target": "c"}), "orders[0]",
+     "both on side 'blue'"),
+    ("no attack vs domain", set_at(("units", 1, "domain"), "air"), "orders[0]",
+     "no attack against air"),
+    ("negative strength", set_at(("units", 0, "strength"), -5), "units[0].strength",
+     "greater than or equal to 0"),
+    ("pierce of 1", set_at(("units", 0, "pierce"), 1), "units[0].pierce", "less than 1"),
+    ("level 100", set_at(("units", 0, "level"), 100), "units[0].level",
+     "less than or equal to 99"),
+    ("hex off the map", set_at(("units", 2, "hex"), [9, 9]), "units[2].hex", "off the map"),
+    ("unknown terrain letter", set_at(("map", "rows", 1), "..X."), "map.rows[1]",
+     "unknown terrain letter 'X'"),
+    ("duplicate id", set_at(("units", 2, "id"), "a"), "units[2].id", "already used"),
+    ("max below strength", set_at(("units", 0, "max_strength"), 10), "units[0].max_strength",
+     "below strength"),
+    ("range reversed", set_at(("units", 0, "range"), [3, 1]), "units[0].range", "1 ≤ min ≤ max"),
+    ("negative attack", set_at(("units", 0, "attack"), {"land": -1}), "units[0].attack",
+     "at least 0"),
+    ("infinite defence", set_at(("units", 0, "defense"), float("inf")), "units[0].defense",
+     "finite"),
+    ("unknown key", set_at(("units", 0, "moral"), 3), "units[0].moral", "unknown key"),
+    ("bad encirclement table", set_at(("parameters",), {"encirclement": [1, 0.9]}),
+     "parameters.encirclement", "at least 7"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("change", "key_path", "problem"),
+    [case[1:] for case in BAD_CASES],
+    ids=[case[0] for case in BAD_CASES],
+)
+def test_bad_input_is_one_line_with_file_and_key_path(
+    tmp_path: Path, change: Callable[[dict[str, Any]], None], key_path: str, problem: str
+) -> None:
+    path = scenario_file(tmp_path, change)
+    out = tmp_path / "report.txt"
+    result = runner.invoke(app, ["resolve", str(path), "-o", str(out)])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"fracas: error: {path}: {key_path}: "), lines[0]
+    assert problem in lines[0]
+    assert "Traceback" not in result.output
+    assert not out.exists()
+
+
+def test_malformed_yaml_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text("fracas: 1\nruleset: hex\nunits: [\n  {id: a, side: [\n", encoding="utf-8")
+    result = runner.invoke(app, ["resolve", str(path)])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"fracas: error: {path}: ")
+    assert "not valid YAML" in lines[0]
+
+
+def test_an_order_against_a_unit_destroyed_earlier_names_the_later_order(tmp_path: Path) -> None:
+    def change(document: dict[str, Any]) -> None:
+        document["units"][0]["attack"] = {"land": 1000}  # a wipes b out in order 0
+        document["units"][2]["hex"] = [2, 0]  # c stands next to b too
+        document["orders"].append({"attacker": "c", "target": "b"})
+
+    result = runner.invoke(app, ["resolve", str(scenario_file(tmp_path, change))])
+    assert result.exit_code == 2
+    assert ": orders[1]: illegal attack: 'b' is not on the board" in result.stderr
+
+
+def test_forecast_leaves_the_board_and_reports_the_preview(tmp_path: Path) -> None:
+    path = scenario_file(tmp_path, set_at(("orders",), []))
+    result = runner.invoke(app, ["forecast", str(path), "--attacker", "a", "--target", "b"])
+    assert result.exit_code == 0, result.output
+    assert "Forecast: a attacks b" in result.stdout
+    assert "100 → 50" in result.stdout
+
+
+def test_forecast_errors_name_the_option(tmp_path: Path) -> None:
+    path = scenario_file(tmp_path)
+    result = runner.invoke(app, ["forecast", str(path), "--attacker", "x", "--target", "b"])
+    assert result.exit_code == 2
+    assert "--attacker: no unit with id 'x'" in result.stderr
+    result = runner.invoke(app, ["forecast", str(path), "--attacker", "c", "--target", "b"])
+    assert result.exit_code == 2
+    assert "--target: illegal attack" in result.stderr
+
+
+def test_advise_ranks_and_rejects_an_unknown_side(tmp_path: Path) -> None:
+    path = scenario_file(tmp_path)
+    result = runner.invoke(app, ["advise", str(path), "--side", "blue", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    attacks = json.loads(result.stdout)["result"]["attacks"]
+    # Only a touches b (c is two hexes away): score 50 − 50 = 0.
+    assert [(x["attacker"], x["target"], x["score"]) for x in attacks] == [("a", "b", 0)]
+    result = runner.invoke(app, ["advise", str(path), "--side", "green"])
+    assert result.exit_code == 2
+    assert "--side: no side 'green'" in result.stderr
+
+
+def test_render_writes_an_svg(tmp_path: Path) -> None:
+    path = scenario_file(tmp_path)
+    out = tmp_path / "board.svg"
+    result = runner.invoke(
+        app, ["render", str(path), "-o", str(out), "--attacker", "a", "--target", "b"]
+    )
+    assert result.exit_code == 0, result.output
+    root = ET.fromstring(out.read_text(encoding="utf-8"))
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+
+
+def test_json_output_pins_the_key_order(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["resolve", str(scenario_file(tmp_path)), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    data = document["result"]
+    assert list(data) == ["kind", "combats", "units"]
+    combat = data["combats"][0]
+    assert list(combat) == [
+        "attacker", "target", "distance", "strike", "counter", "counter_note", "losses",
+        "levels", "destroyed",
+    ]  # fmt: skip
+    assert list(combat["strike"]) == [
+        "striker", "target", "distance", "effective_attack", "effective_defense", "ratio",
+        "fraction", "target_strength", "losses",
+    ]  # fmt: skip
+    assert list(combat["strike"]["effective_attack"]) == ["label", "total", "rows"]
+    assert list(combat["strike"]["effective_attack"]["rows"][0]) == [
+        "label", "op", "value", "source", "rule",
+    ]  # fmt: skip
+    assert list(combat["levels"][0]) == ["unit", "before", "after", "reason"]
+    assert list(data["units"][0]) == [
+        "id", "side", "hex", "domain", "strength_before", "strength", "max_strength",
+        "level_before", "level", "destroyed",
+    ]  # fmt: skip
+    # 1000 against 1000: ratio 1, fraction 0.5, 50 lost.
+    assert (combat["strike"]["ratio"], combat["strike"]["fraction"]) == (1, 0.5)
+    assert combat["losses"] == {"a": 50, "b": 50}
