@@ -41,9 +41,9 @@ _FATE_TEXT = {
     "fought": "still fighting",
     "killed": "completely killed",
     "fled": "fled",
-    "bottled_out": "bottled out, stayed loyal and left",
-    "disbanded": "bottled out and disbanded, leaving its equipment",
-    "disbanded_with_equipment": "bottled out and disbanded, taking its equipment",
+    "bottled_out": "stays loyal but leaves the battle",
+    "disbanded": "disbands, leaving its equipment",
+    "disbanded_with_equipment": "disbands, taking its equipment",
 }
 
 
@@ -183,11 +183,19 @@ def _assessment(battle: Battle, events: list[AssessmentEvent]) -> Section:
     blocks: list[Block] = []
     for event in events:
         if event.exempt or event.roll is None:
-            blocks.append(Text(f"{event.unit}: Orcs never check — no assessment."))
+            unit = battle.unit(event.unit)
+            blocks.append(
+                Text(
+                    f"{event.unit} ({unit.dangerous_missions} Dangerous Mission Penalties): "
+                    f"{unit.race} — Orcs never check."
+                )
+            )
             continue
+        unit = battle.unit(event.unit)
         passed = event.roll.total >= params.assessment_pass
-        verdict = "holds" if passed else f"below {params.assessment_pass}: bottles out"
-        lines = [f"{event.unit}: {event.roll.describe()} → {verdict}"]
+        verdict = "holds" if passed else "bottles out"
+        lines = [f"{event.unit} ({unit.dangerous_missions} Dangerous Mission Penalties):"]
+        lines.append(f"  {event.roll.describe()} → {verdict}")
         if event.loyalty is not None:
             lines.append(f"  {event.loyalty.describe()} → {_FATE_TEXT[event.fate or 'fought']}")
         blocks.append(Text("\n".join(lines)))
