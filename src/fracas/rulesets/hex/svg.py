@@ -5,7 +5,8 @@ the right, as in map rows. Each unit is a disc in its side's colour showing its 
 and level; each status it carries is a ring at its feet (a thick inner ring for a debuff,
 a thin outer ring for a buff). Given an attacker and a target, the picture adds the
 attack arrow, rings around the supporters and the encircling enemies, and the forecast
-losses. The same board gives the same bytes.
+losses. A legend under the map gives each terrain's attack and defence factors. The same
+board gives the same bytes.
 
 >>> from fracas.rulesets.hex.model import Board, Unit
 >>> board = Board.from_rows(["..", ".."], [Unit.make("a", "blue", (0, 0)),
@@ -27,6 +28,7 @@ from fracas.rulesets.hex.schema import HexParams
 #: Hex circumradius in pixels.
 SIZE = 40.0
 PADDING = 12.0
+LEGEND_HEIGHT = 26.0
 NAMED_COLOURS = {
     "blue": "#2b6cb0",
     "red": "#c53030",
@@ -98,16 +100,19 @@ def _unit_group(unit: Unit, x: float, y: float, colour: str) -> list[str]:
     )
     parts.append(
         f'<text class="unit-id" x="{_n(x)}" y="{_n(y - body - 4)}" text-anchor="middle" '
-        f'font-size="9" fill="#1a202c">{escape(unit.id)}</text>'
+        f'font-size="9" fill="#1a202c" stroke="#ffffff" stroke-width="3" paint-order="stroke">'
+        f"{escape(unit.id)}</text>"
     )
     parts.append("</g>")
     return parts
 
 
 def _marker(kind: str, x: float, y: float, colour: str, unit: str) -> str:
+    # Encirclers get the wider ring so a unit that is both stays readable.
+    radius = SIZE * (0.86 if kind == "encircler" else 0.76)
     return (
         f'<circle class="{kind}" data-id="{escape(unit)}" cx="{_n(x)}" cy="{_n(y)}" '
-        f'r="{_n(SIZE * 0.8)}" fill="none" stroke="{colour}" stroke-width="2" '
+        f'r="{_n(radius)}" fill="none" stroke="{colour}" stroke-width="2.5" '
         f'stroke-dasharray="5 3"/>'
     )
 
@@ -142,12 +147,38 @@ def _combat_layer(combat: Combat, shift: tuple[float, float]) -> list[str]:
     )
     for unit, lost in ((attacker, combat.losses[attacker.id]), (target, combat.losses[target.id])):
         x, y = _centre(unit.hex)
-        fate = " destroyed" if unit.id in combat.destroyed else ""
+        x, y = x + shift[0] + SIZE * 0.45, y + shift[1] - SIZE * 0.62
+        label = f"−{lost}" + (" ✝" if unit.id in combat.destroyed else "")
+        width = 8 + 7 * len(label)
         parts.append(
-            f'<text class="forecast-loss" data-id="{escape(unit.id)}" x="{_n(x + shift[0])}" '
-            f'y="{_n(y + shift[1] + SIZE * 0.95)}" text-anchor="middle" font-size="11" '
-            f'font-weight="bold" fill="#9b2c2c">−{lost}{fate}</text>'
+            f'<rect class="forecast-badge" x="{_n(x)}" y="{_n(y)}" width="{width}" height="16" '
+            f'rx="4" fill="#fff5f5" stroke="#9b2c2c"/>'
         )
+        parts.append(
+            f'<text class="forecast-loss" data-id="{escape(unit.id)}" x="{_n(x + width / 2)}" '
+            f'y="{_n(y + 12)}" text-anchor="middle" font-size="11" font-weight="bold" '
+            f'fill="#9b2c2c">{label}</text>'
+        )
+    parts.append("</g>")
+    return parts
+
+
+def _legend(board: Board, top: float) -> list[str]:
+    """One swatch per terrain on the map, with its attack and defence factors."""
+    used = sorted({t.name: t for t in board.hexes.values()}.values(), key=lambda t: t.name)
+    parts = ['<g class="legend">']
+    x = PADDING
+    for terrain in used:
+        label = f"{terrain.name} ×{float(terrain.attack):g}/×{float(terrain.defense):g}"
+        parts.append(
+            f'<rect class="legend-swatch" x="{_n(x)}" y="{_n(top)}" width="14" height="14" '
+            f'fill="{terrain.color}" stroke="#4a5568"/>'
+        )
+        parts.append(
+            f'<text class="legend-label" x="{_n(x + 18)}" y="{_n(top + 11)}" font-size="10" '
+            f'fill="#1a202c">{escape(label)}</text>'
+        )
+        x += 26 + 5.5 * len(label)
     parts.append("</g>")
     return parts
 
@@ -172,7 +203,7 @@ def board_svg(
     max_x = max((x for x, _ in centres.values()), default=0.0) + half_width + PADDING
     max_y = max((y for _, y in centres.values()), default=0.0) + SIZE + PADDING
     shift = (-min_x, -min_y)
-    width, height = max_x - min_x, max_y - min_y
+    width, height = max_x - min_x, max_y - min_y + LEGEND_HEIGHT
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="fracas-hex" width="{_n(width)}" '
         f'height="{_n(height)}" viewBox="0 0 {_n(width)} {_n(height)}" '
@@ -199,6 +230,7 @@ def board_svg(
             f"</title></polygon>"
         )
     out.append("</g>")
+    out.extend(_legend(board, height - LEGEND_HEIGHT + 4))
     colours = side_colours(board)
     out.append('<g class="units">')
     for unit in board.units:
