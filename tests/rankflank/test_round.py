@@ -1,0 +1,323 @@
+"""The round that produces the wounds: strike order, attacks, casualties, challenges."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from fracas.core.dice import ScriptedDice
+from fracas.rulesets.rankflank.engine import apply_wounds, fight_round, play_combat
+from fracas.rulesets.rankflank.formation import (
+    initial_state,
+    models_alive,
+    rank_and_file,
+    unit_rows,
+    unit_strength,
+)
+from fracas.rulesets.rankflank.model import Combat
+from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
+from fracas.rulesets.rankflank.strikes import (
+    initiative_steps,
+    roll_strike,
+    strike_records,
+    unsaved_wound_chance,
+)
+
+
+def script(*groups: list[int]) -> ScriptedDice:
+    """Scripted dice from groups of faces, one group per roll of the rules."""
+    return ScriptedDice(face for group in groups for face in group)
+
+
+def build(units: list[dict[str, Any]], engagements: list[dict[str, str]], **params: Any) -> Combat:
+    return combat_from({"units": units, "engagements": engagements, "parameters": params})
+
+
+def duel_of_lines(fast_initiative: int, **params: Any) -> Combat:
+    return build(
+        [
+            unit_doc("Fast", "A", models=5, files=5, profile=f"4 3 3 3 3 1 {fast_initiative} 1 7"),
+            unit_doc("Slow", "B", models=5, files=5, profile="4 3 3 3 3 1 2 1 7"),
+        ],
+        [engage("Fast", "Slow")],
+        max_rounds=1,
+        **params,
+    )
+
+
+def test_higher_initiative_strikes_first_and_the_slain_do_not_strike() -> None:
+    combat = duel_of_lines(5)
+    dice = script(
+        [6, 6, 6, 1, 1],  # Fast: 5 attacks at 4+ → 3 hits
+        [6, 6, 6],  # 3 wounds at 4+, no armour → 3 slain
+        [6, 6],  # Slow: 5 - 3 = 2 models left → 2 attacks, 2 hits
+        [6, 6],  # 2 wounds
+        [1, 1],  # Slow loses 2 to 4 (3 wounds + US 3 > 2): break test, double 1 holds
+    )
+    fought = fight_round(combat, initial_state(combat), 1, dice)
+    assert [step.initiative for step in fought.steps] == [5, 2]
+    assert [roll.record.attacks for step in fought.steps for roll in step.rolls] == [5, 2]
+    assert (fought.result.score("A"), fought.result.score("B")) == (3 + 1, 2)
+    assert dice.remaining == 0
+
+
+def test_equal_initiative_strikes_simultaneously() -> None:
+    combat = duel_of_lines(2)
+    dice = script(
+        [6, 6, 6, 1, 1, 6, 6, 6],  # Fast: 3 unsaved wounds
+        [1, 1, 1, 1, 1],  # Slow still strikes with all 5 models (same step): all miss
+        [1, 1],  # break test of Slow (lost 0 to 3 + 1): double 1
+    )
+    fought = fight_round(combat, initial_state(combat), 1, dice)
+    assert [step.initiative for step in fought.steps] == [2]
+    assert [roll.record.attacks for roll in fought.steps[0].rolls] == [5, 5]
+    assert dice.remaining == 0
+
+
+def test_chargers_strike_with_one_more_initiative_in_ninth_only() -> None:
+    units = [
+        unit_doc("Riders", "A", models=5, files=5, charged=True),
+        unit_doc("Foot", "B", models=5, files=5),
+    ]
+    ninth = build(units, [engage("Riders", "Foot")])
+    eighth = build(units, [engage("Riders", "Foot")], edition="eighth")
+    # Both I3; the charger has 3 + 1 = 4 in ninth and strikes first.
+    assert initiative_steps(ninth, initial_state(ninth), 1) == (4, 3)
+    assert initiative_steps(eighth, initial_state(eighth), 1) == (3,)
+    # No bonus after the charge round.
+    assert initiative_steps(ninth, initial_state(ninth), 2) == (3,)
+
+
+def test_attacks_fighting_rank_plus_supporting_rank() -> None:
+    combat = build(
+        [
+            unit_doc("Block", "A", models=20, files=5, profile="4 3 3 3 3 1 3 2 7"),
+            unit_doc("Foe", "B", models=10, files=10),
+        ],
+        [engage("Block", "Foe")],
+    )
+    records = strike_records(combat, initial_state(combat), 1)
+    block = next(r for r in records if r.attacker_unit == "Block")
+    # 5 models × A2 in the fighting rank + 5 supporting attacks (1 each) = 15.
+    assert block.attacks == 5 * 2 + 5 * 1
+    foe = next(r for r in records if r.attacker_unit == "Foe")
+    # One rank of 10 models, nobody behind: 10 × 1 = 10.
+    assert foe.attacks == 10
+
+
+def test_a_character_stands_in_the_fighting_rank_with_his_own_attacks() -> None:
+    combat = build(
+        [
+            unit_doc(
+                "Block",
+                "A",
+                models=20,
+                files=5,
+                characters=[{"name": "Hero", "profile": "4 6 3 4 4 3 6 4 9", "armour": 3}],
+            ),
+            unit_doc("Foe", "B", models=10, files=10, armour=5),
+        ],
+        [engage("Block", "Foe")],
+    )
+    records = {r.striker: r for r in strike_records(combat, initial_state(combat), 1)}
+    # 21 models 5 wide: the hero takes one of the 5 front places → 4 × 1 + 5 supporting = 9.
+    assert records["Block"].attacks == 4 + 5
+    # The hero: A4, WS6 vs 3 → 3+, S4 vs T3 → 3+, armour 5+ worsened by 4 - 3 = 1 → 6+.
+    hero = records["Hero"]
+    assert (hero.attacks, hero.to_hit, hero.to_wound, hero.armour, hero.initiative) == (
+        4,
+        3,
+        3,
+        6,
+        6,
+    )
+
+
+def test_flank_only_unit_fights_with_as_many_models_as_ranks() -> None:
+    combat = build(
+        [
+            unit_doc("Block", "A", models=30, files=5),
+            unit_doc("Front", "B", models=5, files=5),
+            unit_doc("Flanker", "B", models=5, files=5),
+        ],
+        [engage("Front", "Block"), engage("Flanker", "Block", "left")],
+    )
+    # The Block's front is engaged, so it fights with its fighting rank: 5 + 5 = 10.
+    records = {r.striker: r for r in strike_records(combat, initial_state(combat), 1)}
+    assert records["Block"].attacks == 10
+    only_flank = build(
+        [unit_doc("Block", "A", models=30, files=5), unit_doc("Flanker", "B", models=5, files=5)],
+        [engage("Flanker", "Block", "left")],
+    )
+    records = {r.striker: r for r in strike_records(only_flank, initial_state(only_flank), 1)}
+    # Engaged only on its flank: 30 / 5 = 6 ranks → 6 models fight, no support.
+    assert records["Block"].attacks == 6
+
+
+def test_casualties_come_off_the_rear_rank() -> None:
+    combat = build(
+        [unit_doc("Block", "A", models=22, files=5), unit_doc("Foe", "B", models=10, files=10)],
+        [engage("Block", "Foe")],
+    )
+    state, taken = apply_wounds(initial_state(combat), combat.unit("Block"), None, 3)
+    # 22 - 3 = 19 → ranks 5, 5, 5, 4: the fighting rank keeps its 5.
+    assert taken == 3
+    assert unit_rows(combat.unit("Block"), state["Block"]) == (5, 5, 5, 4)
+
+
+def test_multi_wound_models_and_surplus_wounds() -> None:
+    combat = build(
+        [
+            unit_doc(
+                "Ogres",
+                "A",
+                models=3,
+                files=3,
+                troop_type="monstrous_infantry",
+                profile="6 3 2 4 4 3 2 3 7",
+            ),
+            unit_doc("Foe", "B", models=10, files=10),
+        ],
+        [engage("Ogres", "Foe")],
+    )
+    ogres = combat.unit("Ogres")
+    state, taken = apply_wounds(initial_state(combat), ogres, None, 4)
+    # 9 wounds - 4 = 5 → ⌈5 / 3⌉ = 2 ogres standing (one wounded), US 2 × 3 = 6.
+    assert (taken, rank_and_file(ogres, state["Ogres"]), unit_strength(ogres, state["Ogres"])) == (
+        4,
+        2,
+        6,
+    )
+    state, taken = apply_wounds(state, ogres, None, 9)
+    # Only 5 wounds were left to take: the other 4 are lost.
+    assert (taken, models_alive(ogres, state["Ogres"])) == (5, 0)
+
+
+def test_a_characters_wounds_are_his_own() -> None:
+    combat = build(
+        [
+            unit_doc(
+                "Block",
+                "A",
+                models=2,
+                files=2,
+                characters=[{"name": "Hero", "profile": "4 6 3 4 4 3 6 4 9"}],
+            ),
+            unit_doc("Foe", "B", models=10, files=10),
+        ],
+        [engage("Block", "Foe")],
+    )
+    block = combat.unit("Block")
+    state, _ = apply_wounds(initial_state(combat), block, None, 2)
+    # The 2 rank and file die; the hero keeps his 3 wounds.
+    assert state["Block"].character_wounds == (3,)
+    assert rank_and_file(block, state["Block"]) == 0
+    # With no rank and file left, the enemy's blows land on the hero (WS 6, T 4):
+    # WS 3 against 6 (not more than double) → 4+; S3 against T4 → 5+.
+    foe = next(r for r in strike_records(combat, state, 1) if r.attacker_unit == "Foe")
+    assert (foe.target_character, foe.to_hit, foe.to_wound) == ("Hero", 4, 5)
+    state, taken = apply_wounds(state, block, None, 2)
+    assert (taken, state["Block"].character_wounds) == (2, (1,))
+
+
+def test_records_then_dice_from_the_records_only() -> None:
+    combat = build(
+        [
+            unit_doc("Spears", "A", models=10, files=10, profile="4 3 3 4 3 1 3 1 7"),
+            unit_doc("Foe", "B", models=10, files=10, armour=4, ward=6),
+        ],
+        [engage("Spears", "Foe")],
+    )
+    record = next(r for r in strike_records(combat, initial_state(combat), 1) if r.side == "A")
+    # 10 attacks; to hit 4+; S4 vs T3 → 3+; armour 4+ worsened by 1 → 5+; ward 6+.
+    assert (record.attacks, record.to_hit, record.to_wound, record.armour, record.ward) == (
+        10,
+        4,
+        3,
+        5,
+        6,
+    )
+    # One attack: 1/2 × 2/3 × (1 - 1/3) × (1 - 1/6) = 1/2 × 2/3 × 2/3 × 5/6 = 5/27.
+    assert unsaved_wound_chance(record) == Fraction(5, 27)
+    dice = ScriptedDice([4] * 10 + [3] * 10 + [4] * 10 + [5] * 10)
+    roll = roll_strike(record, dice)
+    # Every hit, every wound, every armour save failed (4 < 5), every ward failed (5 < 6).
+    assert (roll.hits, roll.wounds, roll.unsaved) == (10, 10, 10)
+
+
+def test_cannot_wound_rolls_no_wound_dice() -> None:
+    combat = build(
+        [
+            unit_doc("Goblins", "A", models=3, files=3, profile="4 2 3 1 3 1 2 1 5"),
+            unit_doc(
+                "Golem", "B", models=1, files=1, troop_type="monster", profile="4 3 0 6 6 5 1 2 10"
+            ),
+        ],
+        [engage("Goblins", "Golem")],
+    )
+    record = next(r for r in strike_records(combat, initial_state(combat), 1) if r.side == "A")
+    # S1 vs T6: 5 below → cannot wound; only the to-hit dice are rolled.
+    assert record.to_wound is None
+    roll = roll_strike(record, ScriptedDice([6, 6, 6]))
+    assert (roll.hits, roll.wound_faces, roll.unsaved) == (3, (), 0)
+
+
+@pytest.fixture
+def challenge_combat() -> Combat:
+    # The rank and file have no attacks, so only the two characters roll dice.
+    return combat_from(
+        {
+            "units": [
+                unit_doc(
+                    "Guard",
+                    "A",
+                    models=5,
+                    files=5,
+                    profile="4 3 3 3 3 1 1 0 7",
+                    characters=[{"name": "Hero", "profile": "4 6 3 6 4 3 6 5 9"}],
+                ),
+                unit_doc(
+                    "Foe",
+                    "B",
+                    models=5,
+                    files=5,
+                    profile="4 3 3 3 3 1 1 0 7",
+                    characters=[{"name": "Champ", "profile": "4 3 3 3 3 1 3 2 7"}],
+                ),
+            ],
+            "engagements": [engage("Guard", "Foe")],
+            "challenge": {"challenger": "Hero", "opponent": "Champ"},
+            "parameters": {"max_rounds": 1, "supporting_attacks": 0},
+        }
+    )
+
+
+def test_challenge_overkill_through_a_round(challenge_combat: Combat) -> None:
+    dice = script(
+        [6] * 5,  # Hero (I6, A5) hits the champion 5 times at 3+
+        [6] * 5,  # and wounds 5 times at 2+ (S6 vs T3); the champion has no save
+        [1, 1],  # the Foe's break test
+    )
+    fought = fight_round(challenge_combat, initial_state(challenge_combat), 1, dice)
+    # The champion (W1, I3) dies before striking: 1 wound counts, 5 - 1 = 4 excess → +3 cap.
+    assert [(o.character, o.excess) for o in fought.overkill] == [("Hero", 4)]
+    # A: 1 wound + 3 overkill + 1 Unit Strength (5 + 1 hero = 6 vs 5) = 5; B: 0.
+    assert (fought.result.score("A"), fought.result.score("B")) == (1 + 3 + 1, 0)
+    assert dice.remaining == 0
+
+
+def test_play_stops_at_the_round_limit() -> None:
+    combat = build(
+        [
+            unit_doc("Statues", "A", models=5, files=5, profile="4 3 3 3 3 1 1 0 7"),
+            unit_doc("Stones", "B", models=5, files=5, profile="4 3 3 3 3 1 1 0 7"),
+        ],
+        [engage("Statues", "Stones")],
+        max_rounds=3,
+        supporting_attacks=0,
+    )
+    # Nobody can strike and nothing differs: three draws, no dice at all.
+    outcome = play_combat(combat, ScriptedDice([]))
+    assert [r.result.winner for r in outcome.rounds] == [None, None, None]
