@@ -603,3 +603,16 @@ def test_summarize_is_flat(battle_of: Factory) -> None:
         "fate.Guards": "fought",
         "goods": 0,
     }
+
+
+def test_faster_melee_unit_strikes_first(battle_of: Factory) -> None:
+    battle = battle_of(
+        [{"name": "Slow", "pax": 10, "speed": 1}],
+        [{"name": "Quick", "pax": 10, "speed": 5}],
+    )
+    # Quick (speed 5) strikes first and makes Slow flee (morale 10 ≤ 25): Slow never strikes.
+    result = play(battle, [80, 20, 70, 10, 10])
+    assert [e.attacker for e in attacks(result)] == ["Quick"]
+    assert result.fates == ("fled", "fought")
+    assert result.winner == 1
+    assert result.rounds == 1
