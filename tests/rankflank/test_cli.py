@@ -1,0 +1,193 @@
+"""Bad scenarios through the command line: one line naming file and key path, exit code 2."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from fracas.cli import app
+
+runner = CliRunner()
+
+BASE: dict[str, Any] = {
+    "fracas": 1,
+    "ruleset": "rankflank",
+    "seed": 3,
+    "parameters": {"edition": "ninth"},
+    "units": [
+        {
+            "name": "Spears",
+            "side": "Elves",
+            "models": 20,
+            "files": 5,
+            "profile": "5 4 4 3 3 1 5 1 8",
+            "characters": [{"name": "Noble", "profile": "5 6 6 4 3 2 7 3 9"}],
+        },
+        {
+            "name": "Orcs",
+            "side": "Orcs",
+            "models": 20,
+            "files": 5,
+            "profile": "4 3 3 3 4 1 2 1 7",
+            "characters": [{"name": "Boss", "profile": "4 5 3 4 5 2 3 3 8"}],
+        },
+        {
+            "name": "Wolves",
+            "side": "Orcs",
+            "troop_type": "cavalry",
+            "models": 5,
+            "files": 5,
+            "profile": "9 3 3 3 3 1 3 1 5",
+        },
+    ],
+    "engagements": [
+        {"unit": "Orcs", "enemy": "Spears", "arc": "front"},
+        {"unit": "Wolves", "enemy": "Spears", "arc": "left"},
+    ],
+}
+
+Edit = Callable[[dict[str, Any]], None]
+
+
+def setter(*path: str | int, value: Any) -> Edit:
+    def edit(document: dict[str, Any]) -> None:
+        node: Any = document
+        for part in path[:-1]:
+            node = node[part]
+        node[path[-1]] = value
+
+    return edit
+
+
+def both(first: Edit, second: Edit) -> Edit:
+    def edit(document: dict[str, Any]) -> None:
+        first(document)
+        second(document)
+
+    return edit
+
+
+CASES: list[tuple[str, Edit, str]] = [
+    ("zero files", setter("units", 0, "files", value=0), "units[0].files"),
+    (
+        "rear engagement with itself",
+        setter("engagements", 1, value={"unit": "Wolves", "enemy": "Wolves", "arc": "rear"}),
+        "engagements[1].enemy",
+    ),
+    (
+        "weapon skill 0",
+        setter("units", 1, "profile", value="4 0 3 3 4 1 2 1 7"),
+        "units[1].profile.WS",
+    ),
+    (
+        "unknown unit",
+        setter("engagements", 0, "enemy", value="Dragons"),
+        "engagements[0].enemy",
+    ),
+    (
+        "same side engaged",
+        setter("engagements", 1, value={"unit": "Wolves", "enemy": "Orcs", "arc": "left"}),
+        "engagements[1].enemy",
+    ),
+    ("more files than models", setter("units", 2, "files", value=7), "units[2].files"),
+    ("negative models", setter("units", 0, "models", value=-5), "units[0].models"),
+    (
+        "one side only",
+        both(setter("units", 1, "side", value="Elves"), setter("units", 2, "side", value="Elves")),
+        "units",
+    ),
+    ("duplicate name", setter("units", 2, "name", value="Orcs"), "units[2].name"),
+    ("unknown rule", setter("units", 0, "rules", value=["fearless"]), "units[0].rules[0]"),
+    ("unknown key", setter("units", 0, "morale", value=3), "units[0].morale"),
+    ("bad arc", setter("engagements", 1, "arc", value="side"), "engagements[1].arc"),
+    ("short profile", setter("units", 0, "profile", value="5 4 4"), "units[0].profile"),
+    ("wounds taken", setter("units", 0, "wounds_taken", value=1), "units[0].wounds_taken"),
+    (
+        "character slain already",
+        setter("units", 0, "characters", 0, "wounds_taken", value=2),
+        "units[0].characters[0].wounds_taken",
+    ),
+    (
+        "engaged twice",
+        setter("engagements", 1, value={"unit": "Spears", "enemy": "Orcs", "arc": "front"}),
+        "engagements[1]",
+    ),
+    (
+        "unit not engaged",
+        setter("engagements", value=[{"unit": "Orcs", "enemy": "Spears", "arc": "front"}]),
+        "units[2].name",
+    ),
+    (
+        "target not engaged",
+        setter("units", 1, "attacks_target", value="Orcs"),
+        "units[1].attacks_target",
+    ),
+    (
+        "challenge of a stranger",
+        setter("challenge", value={"challenger": "Noble", "opponent": "Gandalf"}),
+        "challenge.opponent",
+    ),
+    (
+        "challenge within a side",
+        setter("challenge", value={"challenger": "Boss", "opponent": "Boss"}),
+        "challenge.opponent",
+    ),
+    ("unknown edition", setter("parameters", value={"edition": "tenth"}), "parameters.edition"),
+    ("zero rounds", setter("parameters", value={"max_rounds": 0}), "parameters.max_rounds"),
+    (
+        "other wounds on a stranger",
+        setter("other_wounds", value=[{"side": "Orcs", "target": "Trolls", "wounds": 2}]),
+        "other_wounds[0].target",
+    ),
+    (
+        "character named like a unit",
+        setter("units", 1, "characters", 0, "name", value="Wolves"),
+        "units[1].characters[0].name",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("edit", "key_path"), [(c[1], c[2]) for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_bad_input_is_one_line_and_exit_two(tmp_path: Path, edit: Edit, key_path: str) -> None:
+    document = copy.deepcopy(BASE)
+    edit(document)
+    scenario = tmp_path / "bad.yaml"
+    scenario.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    output = tmp_path / "report.txt"
+    result = runner.invoke(app, ["resolve", str(scenario), "-o", str(output)])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"fracas: error: {scenario}: {key_path}: ")
+    assert not output.exists()
+
+
+def test_the_base_scenario_is_valid(tmp_path: Path) -> None:
+    scenario = tmp_path / "good.yaml"
+    scenario.write_text(yaml.safe_dump(BASE, sort_keys=False), encoding="utf-8")
+    result = runner.invoke(app, ["resolve", str(scenario), "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+
+
+def test_set_overrides_an_option(tmp_path: Path) -> None:
+    scenario = tmp_path / "good.yaml"
+    scenario.write_text(yaml.safe_dump(BASE, sort_keys=False), encoding="utf-8")
+    result = runner.invoke(
+        app, ["resolve", str(scenario), "--format", "json", "--set", "parameters.edition=eighth"]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert '"edition": "eighth"' in result.stdout
+
+
+def test_rulesets_lists_the_parameters() -> None:
+    result = runner.invoke(app, ["rulesets", "rankflank"])
+    assert result.exit_code == 0
+    assert "overkill_max" in result.stdout
