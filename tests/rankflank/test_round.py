@@ -321,3 +321,59 @@ def test_play_stops_at_the_round_limit() -> None:
     # Nobody can strike and nothing differs: three draws, no dice at all.
     outcome = play_combat(combat, ScriptedDice([]))
     assert [r.result.winner for r in outcome.rounds] == [None, None, None]
+
+
+def test_saved_wounds_do_not_count() -> None:
+    combat = build(
+        [
+            unit_doc("Fast", "A", models=5, files=5, profile="4 3 3 3 3 1 5 1 7"),
+            unit_doc("Slow", "B", models=5, files=5, profile="4 3 3 3 3 1 2 0 7", armour=4),
+        ],
+        [engage("Fast", "Slow")],
+        max_rounds=1,
+        supporting_attacks=0,
+    )
+    dice = script(
+        [6, 6, 6, 6, 6],  # 5 hits
+        [6, 6, 6, 6, 6],  # 5 wounds
+        [4, 5, 6, 1, 2],  # armour 4+ (S3, unmodified): 3 saved, 2 failed
+        [1, 1],  # Slow's break test
+    )
+    fought = fight_round(combat, initial_state(combat), 1, dice)
+    # A: 5 - 3 saved = 2 unsaved wounds + 1 for Unit Strength (5 against 3) = 3.
+    assert fought.result.score("A") == 2 + 1
+
+
+def test_a_challenge_is_fought_only_between_the_characters() -> None:
+    combat = combat_from(
+        {
+            "units": [
+                unit_doc(
+                    "Guard",
+                    "A",
+                    models=5,
+                    files=5,
+                    characters=[{"name": "Hero", "profile": "4 6 3 6 4 3 6 5 9"}],
+                ),
+                unit_doc(
+                    "Foe",
+                    "B",
+                    models=5,
+                    files=5,
+                    characters=[{"name": "Champ", "profile": "4 3 3 3 3 1 3 2 7"}],
+                ),
+            ],
+            "engagements": [engage("Guard", "Foe")],
+            "challenge": {"challenger": "Hero", "opponent": "Champ"},
+        }
+    )
+    targets = {
+        r.striker: (r.target_unit, r.target_character)
+        for r in strike_records(combat, initial_state(combat), 1)
+    }
+    assert targets == {
+        "Hero": ("Foe", "Champ"),
+        "Champ": ("Guard", "Hero"),
+        "Guard": ("Foe", None),  # the rank and file fight the rank and file
+        "Foe": ("Guard", None),
+    }
