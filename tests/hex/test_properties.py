@@ -80,7 +80,11 @@ def oracle(board: Board, striker_id: str, target_id: str) -> tuple[Fraction, Fra
     s, t = board.unit(striker_id), board.unit(target_id)
 
     def encircled(u: Unit) -> Fraction:
-        enemies = sum(1 for n in u.hex.neighbours() if (o := board.unit_at(n)) and o.side != u.side)
+        enemies = sum(
+            1
+            for n in u.hex.neighbours()
+            if (o := board.unit_at(n)) and o.side != u.side and o.strength > 0
+        )
         return to_fraction(PARAMS.encirclement[min(enemies, 6)])
 
     def allies_next_to_t(side: str, exclude: str) -> list[Unit]:
@@ -147,6 +151,8 @@ def test_rows_add_up_to_the_effective_values_and_match_the_rules(board: Board) -
     for breakdown in (outcome.effective_attack, outcome.effective_defense):
         *_, last = breakdown.steps()
         assert last.running == breakdown.total
+        # Every row says where it comes from: nothing is lost to an unexplained number.
+        assert all(row.source for row in breakdown.rows)
     assert (outcome.effective_attack.total, outcome.effective_defense.total) == oracle(
         board, "a", "t"
     )

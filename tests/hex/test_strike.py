@@ -394,3 +394,31 @@ def test_pierce_comes_last_and_cuts_support_too() -> None:
     # Pierce is the attacker's, on the defence only: the counter ignores it.
     counter = hit(board, "b", "a")
     assert counter.effective_defense.rows[-1].value == 1
+
+
+def test_pierce_pays_off_more_against_a_harder_target() -> None:
+    def pierced_away(defense: int) -> Fraction:
+        board = plains(
+            [
+                Unit.make("a", "blue", (0, 0), attack=10, defense=10, pierce=0.3),
+                Unit.make("b", "red", (1, 0), attack=10, defense=defense),
+            ]
+        )
+        total = hit(board, "a", "b").effective_defense.total
+        return 100 * defense - total
+
+    # 30 % of 100 × 10 = 300 ignored; 30 % of 100 × 40 = 1200 ignored.
+    assert pierced_away(10) == 300
+    assert pierced_away(40) == 1200
+
+
+def test_a_unit_without_soldiers_does_not_encircle() -> None:
+    board = plains(
+        [
+            Unit.make("a", "blue", (0, 0), attack=10, defense=10),
+            Unit.make("b", "red", (1, 0), attack=10, defense=10),
+            Unit.make("husk", "red", (-1, 0), strength=0, attack=10, defense=10),
+        ]
+    )
+    # Only b counts around a: factor 1, so 100 × 10 = 1000.
+    assert hit(board, "a", "b").effective_attack.total == 1000

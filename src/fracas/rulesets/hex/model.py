@@ -252,8 +252,8 @@ class Board:
                 yield unit
 
     def adjacent_enemies(self, unit: Unit) -> tuple[Unit, ...]:
-        """Enemies (any other side) next to ``unit``: they encircle it."""
-        return tuple(u for u in self.adjacent_units(unit.hex) if u.side != unit.side)
+        """Enemies (any other side, with soldiers left) next to ``unit``: they encircle it."""
+        return tuple(u for u in self.adjacent_units(unit.hex) if u.side != unit.side and u.alive)
 
     def sides(self) -> tuple[str, ...]:
         """Sides in the order their first unit appears."""
