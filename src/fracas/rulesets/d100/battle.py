@@ -280,7 +280,7 @@ class _Play:
                 spec.roll == name
                 and spec.bonus
                 and self.in_force(effect, stage)
-                and effect.reaches(unit, self.units)
+                and effect.reaches(unit)
             ):
                 rows.append(Bonus(effect.label, spec.bonus, effect.origin))
         if (
@@ -332,7 +332,7 @@ class _Play:
                 if (
                     self.fate[unit.index] is None
                     and unit.index not in self.nullified
-                    and effect.reaches(unit, self.units)
+                    and effect.reaches(unit)
                 ):
                     self.nullified.add(unit.index)
                     self.events.append(NullifyEvent(effect.label, effect.origin, unit.name))
@@ -344,7 +344,7 @@ class _Play:
             if not self.in_force(effect, stage):
                 continue
             for unit in self.units:
-                if self.fate[unit.index] is not None or not effect.reaches(unit, self.units):
+                if self.fate[unit.index] is not None or not effect.reaches(unit):
                     continue
                 roll = self.roll(unit, "flee", stage)
                 fled = roll.total < threshold

@@ -56,7 +56,7 @@ def winner_name(battle: Battle, result: BattleResult) -> str:
 
 def _role_text(side: Side) -> str:
     if side.attacker and side.defender:
-        return "attacker and defender (challenge)"
+        return "attacker and defender"
     return "attacker" if side.attacker else "defender"
 
 
@@ -271,8 +271,13 @@ def _left_before_combat(result: BattleResult, name: str) -> bool:
     for event in result.events:
         if isinstance(event, AssessmentEvent) and event.unit == name and event.fate:
             return True
-        if isinstance(event, FleeRollEvent) and event.stage == TOTALS and event.unit == name:
-            return event.fled
+        if (
+            isinstance(event, FleeRollEvent)
+            and event.stage == TOTALS
+            and event.unit == name
+            and event.fled
+        ):
+            return True
     return False
 
 

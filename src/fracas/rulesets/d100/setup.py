@@ -126,7 +126,7 @@ class HeldEffect:
     def label(self) -> str:
         return self.spec.label or self.key
 
-    def reaches(self, unit: Unit, units: tuple[Unit, ...]) -> bool:
+    def reaches(self, unit: Unit) -> bool:
         """True when ``unit`` is in this effect's scope."""
         scope = self.spec.scope
         if scope == "self":
