@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 from typing import Any
 
@@ -9,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fracas.core.dice import SeededDice
+from fracas.core.errors import ScenarioError
 from fracas.io.render import RENDERERS
 from fracas.rulesets.d100 import D100Ruleset, play_battle
 from fracas.rulesets.d100.battle import (
@@ -158,3 +160,61 @@ def test_summary_is_flat_and_names_every_unit(document: dict[str, Any], seed: in
         assert f"pax.{unit.name}" in summary
         assert f"fate.{unit.name}" in summary
     assert all(isinstance(value, int | float | str | bool) for value in summary.values())
+
+
+VALID: dict[str, Any] = {
+    "fracas": 1,
+    "ruleset": "d100",
+    "effects": {"fog": {"trigger": "assessment", "scope": "enemy_side", "flee_below": 30}},
+    "sides": [
+        {
+            "name": "North",
+            "action": "raid",
+            "targeting": ["S0"],
+            "units": [
+                {"name": "N0", "pax": 5, "equipment": ["ranged_weapon"], "traits": ["fog"]},
+            ],
+        },
+        {"name": "South", "action": "defend", "units": [{"name": "S0", "pax": 5}]},
+    ],
+}
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 200),
+    st.text(max_size=6),
+    st.lists(st.text(max_size=4), max_size=2),
+    st.dictionaries(st.text(max_size=4), st.integers(), max_size=2),
+)
+
+
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix] if prefix else []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += _paths(value, (*prefix, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _paths(value, (*prefix, index))
+    return found
+
+
+@given(st.data())
+def test_damaged_scenarios_load_or_fail_cleanly(data: st.DataObject) -> None:
+    document = copy.deepcopy(VALID)
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(_paths(document)))
+        node = document
+        for part in path[:-1]:
+            node = node[part]
+        node[path[-1]] = data.draw(JUNK)
+    message = ""
+    try:
+        battle = RULESET.load(document, source="fuzz.yaml")
+    except ScenarioError as error:
+        message = str(error)
+    if message:
+        assert message.startswith("fuzz.yaml")
+    else:
+        play_battle(battle, SeededDice(0))
