@@ -509,7 +509,18 @@ class _Play:
 
 
 def play_battle(battle: Battle, dice: Dice) -> BattleResult:
-    """Play ``battle`` with ``dice`` from the morale assessment to the loot."""
+    """Play ``battle`` with ``dice`` from the morale assessment to the loot.
+
+    >>> from fracas.core.dice import ScriptedDice
+    >>> from fracas.rulesets.d100 import D100Ruleset
+    >>> battle = D100Ruleset().load({"fracas": 1, "ruleset": "d100", "sides": [
+    ...     {"name": "A", "action": "raid",
+    ...      "units": [{"name": "Scouts", "pax": 10, "dangerous_missions": 6}]},
+    ...     {"name": "B", "action": "defend", "units": [{"name": "Guards", "pax": 10}]}]})
+    >>> result = play_battle(battle, ScriptedDice([90, 30]))  # 90 − 25 = 65; loyalty 30
+    >>> result.fates, result.outcome, battle.sides[result.winner].name
+    (('disbanded', 'fought'), 'win', 'B')
+    """
     return _Play(battle, dice).play()
 
 

@@ -220,7 +220,15 @@ def _check_effect(key: str, spec: EffectSpec, path: tuple[str | int, ...]) -> No
 
 
 def build_battle(document: D100Document) -> Battle:
-    """Check the meaning of a validated document and freeze it into a :class:`Battle`."""
+    """Check the meaning of a validated document and freeze it into a :class:`Battle`.
+
+    >>> document = D100Document.model_validate({"fracas": 1, "ruleset": "d100", "sides": [
+    ...     {"name": "A", "action": "challenge", "units": [{"name": "Hero", "pax": 1}]},
+    ...     {"name": "B", "action": "defend", "units": [{"name": "Wyrm", "pax": 30,
+    ...                                                  "max_pax": 30}]}]})
+    >>> [(side.attacker, side.defender, side.location) for side in build_battle(document).sides]
+    [(True, True, 'open'), (False, True, 'lair')]
+    """
     params = document.parameters
     _check_params(params)
     equipment: dict[str, ItemSpec] = {**params.equipment, **document.equipment}
