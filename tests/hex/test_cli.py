@@ -207,3 +207,10 @@ def test_json_output_pins_the_key_order(tmp_path: Path) -> None:
     # 1000 against 1000: ratio 1, fraction 0.5, 50 lost.
     assert (combat["strike"]["ratio"], combat["strike"]["fraction"]) == (1, 0.5)
     assert combat["losses"] == {"a": 50, "b": 50}
+
+
+def test_rulesets_lists_every_parameter_with_its_default() -> None:
+    result = runner.invoke(app, ["rulesets", "hex"])
+    assert result.exit_code == 0, result.output
+    assert "loss_exponent = 2" in result.stdout
+    assert '"forest": {"letter": "f", "attack": 1.0, "defense": 1.25' in result.stdout
