@@ -253,3 +253,27 @@ def test_wiped_out_side_means_reform_or_overrun() -> None:
     overrun = build(units, [engage("Knights", "Lone")], max_rounds=1, overrun=True)
     fought = fight_round(overrun, initial_state(overrun), 1, ScriptedDice(dice))
     assert fought.aftermath == ("Knights overruns.",)
+
+
+def test_one_pursuit_roll_chases_every_fleeing_unit() -> None:
+    combat = build(
+        [
+            unit_doc("Wall", "A", models=20, files=5, profile=STILL, command={"standard": True}),
+            unit_doc("Rats1", "B", models=3, files=3, profile=STILL),
+            unit_doc("Rats2", "B", models=3, files=3, profile=STILL),
+        ],
+        [engage("Rats1", "Wall"), engage("Rats2", "Wall")],
+        supporting_attacks=0,
+        max_rounds=1,
+    )
+    # A: 3 ranks + 1 standard + 1 Unit Strength (20 against 6) = 5; B: 0 → each needs ≤ 2.
+    dice = script([6, 6], [6, 6], [3, 3], [4, 4], [5, 5])
+    fought = fight_round(combat, initial_state(combat), 1, dice)
+    assert fought.result.score("A") == 5
+    # Rats1 flees 6, the Wall rolls 8 once: caught. Rats2 flees 10: the same 8 misses it.
+    assert [(p.unit, p.distance, p.caught) for p in fought.pursuits] == [
+        ("Rats1", 6, True),
+        ("Rats2", 10, False),
+    ]
+    assert [p.pursuers[0].distance for p in fought.pursuits] == [8, 8]
+    assert dice.remaining == 0

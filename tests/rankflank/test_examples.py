@@ -137,3 +137,11 @@ def test_summary_matches_the_report() -> None:
         assert summary[f"casualties.{unit['name']}"] == unit["casualties"]
     assert summary["breaks.Spearmen"] is True
     assert summary["breaks.Knights"] is False
+
+
+def test_shared_arc_fights_to_the_round_limit() -> None:
+    scenario = load_scenario(EXAMPLES[3])
+    data = scenario.resolve().data
+    # The Stubborn, Steadfast longbeards hold every round, so all 3 rounds are fought.
+    assert data["rounds_fought"] == 3
+    assert all(r["break_tests"][0]["passed"] for r in data["rounds"])

@@ -161,9 +161,28 @@ def _strike_phase(
     return state, tuple(steps), credits, tuple(overkill)
 
 
+def _pursuer_roll(
+    combat: Combat, state: State, pursuer: Unit, dice: Dice
+) -> tuple[tuple[int, ...], bool, tuple[int, ...]]:
+    """``(restrain faces, restrained, pursuit faces)`` of one winning unit."""
+    restrain_faces: tuple[int, ...] = ()
+    if pursuer.restrain:
+        restrain_faces = roll_dice(dice, 2)
+        ld = leadership(pursuer, state[pursuer.name])
+        if passes_break_test(restrain_faces, target=ld):
+            return restrain_faces, True, ()
+    return restrain_faces, False, move_roll(dice, pursuer)
+
+
 def _pursue(
-    combat: Combat, state: dict[str, UnitStatus], fleeing: Unit, winner: str, dice: Dice
+    combat: Combat,
+    state: dict[str, UnitStatus],
+    fleeing: Unit,
+    winner: str,
+    dice: Dice,
+    pursuer_rolls: dict[str, tuple[tuple[int, ...], bool, tuple[int, ...]]],
 ) -> tuple[dict[str, UnitStatus], Pursuit]:
+    """Flee ``fleeing``; each winning unit in contact rolls once per round, whoever it chases."""
     options = combat.options
     before = dict(state)
     flee_faces = move_roll(dice, fleeing)
@@ -175,18 +194,12 @@ def _pursue(
             continue
         if engaged_enemies(combat, state, pursuer):
             continue  # still held in combat by another enemy
-        restrain_faces: tuple[int, ...] = ()
-        if pursuer.restrain:
-            restrain_faces = roll_dice(dice, 2)
-            ld = leadership(pursuer, state[pursuer.name])
-            if passes_break_test(restrain_faces, target=ld):
-                rolls.append(PursuitRoll(pursuer.name, restrain_faces, True, (), 0, False))
-                continue
-        faces = move_roll(dice, pursuer)
+        if pursuer.name not in pursuer_rolls:
+            pursuer_rolls[pursuer.name] = _pursuer_roll(combat, state, pursuer, dice)
+        restrain_faces, restrained, faces = pursuer_rolls[pursuer.name]
+        caught = not restrained and sum(faces) >= distance
         rolls.append(
-            PursuitRoll(
-                pursuer.name, restrain_faces, False, faces, sum(faces), sum(faces) >= distance
-            )
+            PursuitRoll(pursuer.name, restrain_faces, restrained, faces, sum(faces), caught)
         )
     catchers = [r for r in rolls if r.caught]
     fate = "flees"
@@ -246,11 +259,14 @@ def fight_round(combat: Combat, state: State, number: int, dice: Dice) -> Round:
         for test in tests:
             if not test.passed:
                 current[test.unit] = replace(current[test.unit], fled=True)
+        pursuer_rolls: dict[str, tuple[tuple[int, ...], bool, tuple[int, ...]]] = {}
         for test in tests:
             if test.passed:
                 aftermath.append(f"{test.unit} holds.")
                 continue
-            current, pursuit = _pursue(combat, current, combat.unit(test.unit), result.winner, dice)
+            current, pursuit = _pursue(
+                combat, current, combat.unit(test.unit), result.winner, dice, pursuer_rolls
+            )
             pursuits.append(pursuit)
             aftermath.append(f"{test.unit} breaks and {pursuit.fate}.")
     return Round(

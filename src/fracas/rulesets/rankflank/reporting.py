@@ -11,7 +11,7 @@ from dataclasses import asdict
 from typing import Any
 
 from fracas.core.report import Block, Report, Section, Table, Text, breakdown_data, breakdown_table
-from fracas.rulesets.rankflank.engine import CombatOutcome, Round
+from fracas.rulesets.rankflank.engine import CombatOutcome, Round, fighting_pairs
 from fracas.rulesets.rankflank.formation import models_alive
 from fracas.rulesets.rankflank.model import Combat
 from fracas.rulesets.rankflank.strikes import StrikeRoll
@@ -249,6 +249,10 @@ def build_report(combat: Combat, outcome: CombatOutcome, title: str) -> Report:
     summary: list[Block] = [
         Text(_headline(combat, r), strong=r.number == 1) for r in outcome.rounds
     ]
+    if fighting_pairs(combat, outcome.final):
+        summary.append(
+            Text(f"The round limit ({combat.options.max_rounds}) is reached; the combat goes on.")
+        )
     summary.append(Table(("unit", "side", "models", "left", "casualties", "status"), units_rows))
     sections = [Section("Outcome", tuple(summary))]
     for fought in outcome.rounds:
