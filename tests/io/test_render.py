@@ -41,8 +41,9 @@ def test_markdown_tables_escape_pipes_and_bold_totals() -> None:
 def test_bbcode_uses_forum_tags() -> None:
     bb = render_bbcode(REPORT)
     assert "[b][u]Strike[/u][/b]" in bb
-    assert "[tr][td]Strength[/td]" in bb
-    assert bb.count("[table]") == bb.count("[/table]") == 2
+    # Tables go in [code] blocks: 50 × 2 = 100, + 5 = 105 on the total line.
+    assert bb.count("[code]") == bb.count("[/code]") == 2
+    assert "\nEffective Atk                     105[/code]" in bb
 
 
 def test_json_envelope_keeps_its_documented_order() -> None:

@@ -107,8 +107,37 @@ def render_markdown(report: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
+def plain_table(table: Table) -> str:
+    """A table as aligned monospace lines (for [code] blocks and other plain contexts).
+
+    >>> print(plain_table(Table(("unit", "PAX"), (("Orcs", "10"), ("Elves", "7")))))
+    unit   PAX
+    ----------
+    Orcs    10
+    Elves    7
+    """
+    widths = [
+        max(len(row[i]) for row in (table.columns, *table.rows)) for i in range(len(table.columns))
+    ]
+
+    def line(cells: tuple[str, ...]) -> str:
+        padded = [
+            cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i])
+            for i, cell in enumerate(cells)
+        ]
+        return "  ".join(padded).rstrip()
+
+    rule = "-" * (sum(widths) + 2 * (len(widths) - 1))
+    lines = [line(table.columns), rule]
+    body = len(table.rows) - table.total_rows
+    lines += [line(row) for row in table.rows[:body]]
+    if table.total_rows:
+        lines += [rule, *(line(row) for row in table.rows[body:])]
+    return "\n".join(lines)
+
+
 def render_bbcode(report: Report) -> str:
-    """BBCode for forum posts: bold headings, tables as [table] where boards support it."""
+    """BBCode for forum posts. Tables go in [code] blocks, which every board displays."""
     lines = [f"[size=150][b]{report.title}[/b][/size]", ""]
     for section in report.sections:
         lines += [f"[b][u]{section.title}[/u][/b]"]
@@ -118,11 +147,7 @@ def render_bbcode(report: Report) -> str:
                 continue
             if block.title:
                 lines.append(f"[i]{block.title}[/i]")
-            lines.append("[table]")
-            lines.append("[tr]" + "".join(f"[th]{c}[/th]" for c in block.columns) + "[/tr]")
-            for row in block.rows:
-                lines.append("[tr]" + "".join(f"[td]{c}[/td]" for c in row) + "[/tr]")
-            lines.append("[/table]")
+            lines.append(f"[code]{plain_table(block)}[/code]")
         lines.append("")
     lines.append(f"[size=85]{report.footer()}[/size]")
     return "\n".join(lines) + "\n"

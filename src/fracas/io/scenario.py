@@ -165,15 +165,18 @@ def get_path(document: Any, path: str, *, source: str = "<memory>") -> Any:
 def set_path(document: Any, path: str, value: Any, *, source: str = "<memory>") -> Any:
     """Return a deep copy of ``document`` with the value at ``path`` replaced (or added).
 
-    Units may be addressed by id instead of position: ``units[id=rifles].level``.
-
     >>> set_path({"a": [{"b": 1}]}, "a[0].b", 5)
     {'a': [{'b': 5}]}
+    >>> set_path({}, "parameters.round_limit", 3)
+    {'parameters': {'round_limit': 3}}
     """
     result = copy.deepcopy(document)
     parts = parse_path(path)
     node = result
     for depth, part in enumerate(parts[:-1]):
+        if isinstance(node, dict) and part not in node and isinstance(parts[depth + 1], str):
+            # A missing mapping on the way (e.g. no `parameters:` block yet) is created.
+            node[part] = {}
         try:
             node = node[part]
         except (KeyError, IndexError, TypeError):
