@@ -118,7 +118,17 @@ def move_roll(dice: Dice, unit: Unit) -> tuple[int, ...]:
 
 
 def break_test(combat: Combat, state: State, unit: Unit, difference: int, dice: Dice) -> BreakTest:
-    """Test ``unit``'s nerve after losing by ``difference``."""
+    """Test ``unit``'s nerve after losing by ``difference``.
+
+    >>> from fracas.core.dice import ScriptedDice
+    >>> from fracas.rulesets.rankflank.formation import initial_state
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> combat = two_blocks()
+    >>> test = break_test(combat, initial_state(combat), combat.unit("Spearmen"), 3,
+    ...                   ScriptedDice([2, 3]))
+    >>> test.target, test.passed
+    (4, False)
+    """
     status = state[unit.name]
     disruptor = disrupting_enemy(combat, state, unit)
     unbreakable = unit.has_rule("unbreakable")

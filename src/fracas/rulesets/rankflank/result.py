@@ -223,6 +223,17 @@ def combat_result(
 
     ``state`` is the combat after the round's casualties; ``credits`` the unsaved wounds
     each side inflicted (wounds on a side's own models are shown but never counted).
+
+    >>> from fracas.rulesets.rankflank.formation import initial_state
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> combat = two_blocks()
+    >>> result = combat_result(combat, initial_state(combat),
+    ...                        [WoundCredit("Greenskins", "Orcs", "Spearmen", 4)])
+    >>> result.score("Greenskins"), result.score("Empire"), result.winner
+    (8, 4, 'Greenskins')
+
+    Greenskins: 4 wounds + 1 charge + 3 ranks = 8; Empire: 3 ranks + 1 standard = 4 (equal
+    Unit Strength, so nobody outnumbers).
     """
     credits = tuple(credits)
     overkill = tuple(overkill)

@@ -42,14 +42,17 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, CombatOutco
     params_model = RankflankParams
 
     def build(self, document: RankflankDocument) -> RankflankScenario:
+        """Check the units, engagements and challenge, and freeze the combat."""
         combat = build_combat(document)
         title = document.title or " vs ".join(combat.sides)
         return RankflankScenario(combat, title)
 
     def play(self, scenario: RankflankScenario, dice: Dice) -> CombatOutcome:
+        """Fight the combat: rounds until a side breaks or is destroyed, or the limit."""
         return play_combat(scenario.combat, dice)
 
     def report(self, scenario: RankflankScenario, result: CombatOutcome) -> Report:
+        """Blows, combat-result tables, break tests and pursuit of every round."""
         return build_report(scenario.combat, result, scenario.title)
 
     def summarize(self, scenario: RankflankScenario, result: CombatOutcome) -> Summary:

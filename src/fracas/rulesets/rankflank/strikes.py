@@ -269,6 +269,13 @@ def strike_records(
     """Records of every group that strikes now (at ``initiative``, or at every step).
 
     Counts come from ``state``: models slain at an earlier step do not strike.
+
+    >>> from fracas.rulesets.rankflank.formation import initial_state
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> combat = two_blocks()
+    >>> [(r.striker, r.initiative, r.attacks, r.to_hit, r.to_wound, r.armour)
+    ...  for r in strike_records(combat, initial_state(combat), 1)]
+    [('Spearmen', 3, 10, 4, 5, 6), ('Orcs', 3, 10, 4, 4, 5)]
     """
     records = []
     for striker in _strikers(combat, state, round_number):
