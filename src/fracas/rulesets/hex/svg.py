@@ -1,11 +1,11 @@
 """An SVG picture of a hex board: a pure function from a board to a string.
 
 Hexes are pointy-topped and filled with their terrain colour; odd rows sit half a hex to
-the right, as in map rows. Each unit is a disc in its side's colour showing its strength
-and level; each status it carries is a ring at its feet (a thick inner ring for a debuff,
-a thin outer ring for a buff). Given an attacker and a target, the picture adds the
-attack arrow, rings around the supporters and the encircling enemies, and the forecast
-losses. A legend under the map gives each terrain's attack and defence factors. The same
+the right, as in map rows. Each unit is drawn in its side's colour (a disc on land, a
+diamond in the air, a hull at sea) showing its strength and level; each status it carries
+is a ring at its feet (a thick inner ring for a debuff, a thin outer ring for a buff).
+Given an attacker and a target, the picture adds the attack arrow, rings around the
+supporters and the encircling enemies, and the forecast losses. A legend under the map gives each terrain's attack and defence factors. The same
 board gives the same bytes.
 
 >>> from fracas.rulesets.hex.model import Board, Unit
@@ -63,6 +63,24 @@ def side_colours(board: Board) -> dict[str, str]:
     return colours
 
 
+def _body(unit: Unit, x: float, y: float, radius: float, colour: str) -> str:
+    """A disc for land units, a diamond for fliers, a hull for ships."""
+    common = (
+        f'class="unit-body" data-domain="{unit.domain}" fill="{colour}" stroke="#1a202c" '
+        'stroke-width="1.5"'
+    )
+    if unit.domain == "air":
+        r = radius * 1.2
+        points = f"{_n(x)},{_n(y - r)} {_n(x + r)},{_n(y)} {_n(x)},{_n(y + r)} {_n(x - r)},{_n(y)}"
+        return f'<polygon {common} points="{points}"/>'
+    if unit.domain == "sea":
+        return (
+            f'<rect {common} x="{_n(x - radius * 1.15)}" y="{_n(y - radius * 0.75)}" '
+            f'width="{_n(radius * 2.3)}" height="{_n(radius * 1.5)}" rx="{_n(radius * 0.6)}"/>'
+        )
+    return f'<circle {common} cx="{_n(x)}" cy="{_n(y)}" r="{_n(radius)}"/>'
+
+
 def _unit_group(unit: Unit, x: float, y: float, colour: str) -> list[str]:
     body = SIZE * 0.5
     parts = [
@@ -85,11 +103,7 @@ def _unit_group(unit: Unit, x: float, y: float, colour: str) -> list[str]:
             f'cx="{_n(x)}" cy="{_n(y)}" r="{_n(outer + 3 * index)}" fill="none" '
             f'stroke="{BUFF_COLOUR}" stroke-width="1.2"/>'
         )
-    shape = {"land": "circle", "air": "diamond", "sea": "boat"}[unit.domain]
-    parts.append(
-        f'<circle class="unit-body" data-domain="{unit.domain}" data-shape="{shape}" '
-        f'cx="{_n(x)}" cy="{_n(y)}" r="{_n(body)}" fill="{colour}" stroke="#1a202c"/>'
-    )
+    parts.append(_body(unit, x, y, body, colour))
     parts.append(
         f'<text class="strength" x="{_n(x)}" y="{_n(y + 1)}" text-anchor="middle" '
         f'font-size="12" font-weight="bold" fill="#ffffff">{unit.strength}</text>'
