@@ -5,8 +5,8 @@ the right, as in map rows. Each unit is drawn in its side's colour (a disc on la
 diamond in the air, a hull at sea) showing its strength and level; each status it carries
 is a ring at its feet (a thick inner ring for a debuff, a thin outer ring for a buff).
 Given an attacker and a target, the picture adds the attack arrow, rings around the
-supporters and the encircling enemies, and the forecast losses. A legend under the map gives each terrain's attack and defence factors. The same
-board gives the same bytes.
+supporters and the encircling enemies, and the forecast losses. A legend under the map
+gives each terrain's attack and defence factors. The same board gives the same bytes.
 
 >>> from fracas.rulesets.hex.model import Board, Unit
 >>> board = Board.from_rows(["..", ".."], [Unit.make("a", "blue", (0, 0)),
