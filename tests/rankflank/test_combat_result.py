@@ -476,3 +476,20 @@ def test_a_wiped_out_side_loses_whatever_the_scores() -> None:
     # enemy still standing in that arc); A, wiped out, scores 0.
     assert (result.score("A"), result.score("B")) == (0, 4)
     assert (result.winner, result.wiped_out) == ("B", ("A",))
+
+
+def test_a_unit_whose_enemy_fled_adds_nothing() -> None:
+    combat = build(
+        [
+            unit_doc("Left", "A", models=4, files=4, command={"standard": True}),
+            unit_doc("Right", "A", models=4, files=4, command={"standard": True}),
+            unit_doc("Stays", "B", models=4, files=4),
+            unit_doc("Gone", "B", models=4, files=4),
+        ],
+        [engage("Left", "Stays"), engage("Right", "Gone")],
+    )
+    state = initial_state(combat)
+    state["Gone"] = replace(state["Gone"], fled=True)
+    result = score(combat, state=state)
+    # Only Left still fights: its standard +1; Unit Strength 4 against 4 gives nothing.
+    assert (result.score("A"), result.score("B")) == (1, 0)

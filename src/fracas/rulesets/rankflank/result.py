@@ -70,6 +70,19 @@ def _standing(combat: Combat, state: State, side: str) -> tuple[Unit, ...]:
     return tuple(u for u in combat.side_units(side) if in_combat(u, state[u.name]))
 
 
+def fighting_units(combat: Combat, state: State, side: str) -> tuple[Unit, ...]:
+    """Units of ``side`` still in the combat and in contact with an enemy that has not fled.
+
+    An enemy slain to the last model still counts as the one the unit fought; a unit whose
+    enemies have all fled (or that pursued them) adds nothing to its side's result.
+    """
+    return tuple(
+        unit
+        for unit in _standing(combat, state, side)
+        if any(not state[c.enemy].fled for c in combat.contacts[unit.name])
+    )
+
+
 def _effective_height(unit: Unit, round_number: int) -> int:
     downhill = 1 if unit.charged_downhill and unit.charged and round_number == 1 else 0
     return unit.height + downhill
@@ -126,7 +139,7 @@ def _ranks(score: Breakdown, combat: Combat, state: State, units: tuple[Unit, ..
         note = dict(notes).get(chosen.name)
         if note is not None:
             score = score.plus("Ranks", 0, source=f"{note} in {where}", rule="ranks")
-        elif bonus or len(candidates) == 1:
+        else:
             score = score.plus("Ranks", bonus, source=f"{chosen.name} in {where}", rule="ranks")
         for other in candidates:
             if other is not chosen:
@@ -142,8 +155,7 @@ def _ranks(score: Breakdown, combat: Combat, state: State, units: tuple[Unit, ..
 def _flank_and_rear(
     score: Breakdown, combat: Combat, state: State, units: tuple[Unit, ...], side: str
 ) -> Breakdown:
-    enemies = _standing(combat, state, combat.enemy_of(side))
-    for enemy in enemies:
+    for enemy in fighting_units(combat, state, combat.enemy_of(side)):
         arcs: dict[str, list[str]] = {}
         for unit in units:
             for contact in combat.contacts[unit.name]:
@@ -171,8 +183,8 @@ def side_score(
 ) -> Breakdown:
     """One side's combat result, row by row, on the state after the round's casualties."""
     options = combat.options
-    units = _standing(combat, state, side)
-    enemy_units = _standing(combat, state, combat.enemy_of(side))
+    units = fighting_units(combat, state, side)
+    enemy_units = fighting_units(combat, state, combat.enemy_of(side))
     score = Breakdown.start(f"Combat result of {side}", "Start", 0)
     score = _wounds(score, combat, side, credits)
     if round_number == 1:
