@@ -85,8 +85,10 @@ class UnitSpec(StrictModel):
     name: str = Field(min_length=1, description="Unique name of the unit.")
     side: str = Field(min_length=1, description="The side it fights for (exactly two sides).")
     troop_type: TroopType = "infantry"
-    models: int = Field(ge=1, description="Rank-and-file models (characters not included).")
-    files: int = Field(ge=1, description="Width of the unit in models.")
+    models: int = Field(
+        ge=1, le=1000, description="Rank-and-file models (characters not included)."
+    )
+    files: int = Field(ge=1, le=100, description="Width of the unit in models.")
     profile: Profile
     armour: int | None = Field(None, ge=1, le=6, description="Armour save N+; none if absent.")
     ward: int | None = Field(None, ge=2, le=6, description="Ward save N+; none if absent.")
@@ -98,7 +100,9 @@ class UnitSpec(StrictModel):
         None, ge=0, description="Unit Strength per model; default from the troop type."
     )
     charged: bool = Field(False, description="The unit charged this turn.")
-    height: int = Field(0, ge=0, description="How high its fighting rank stands (1 = hill).")
+    height: int = Field(
+        0, ge=0, le=100, description="How high its fighting rank stands (1 = hill)."
+    )
     charged_downhill: bool = Field(
         False, description="Charged down from a hill: counts as higher ground in round 1."
     )
@@ -136,7 +140,7 @@ class OtherWoundsSpec(StrictModel):
 
     side: str = Field(description="The side that inflicted them.")
     target: str = Field(description="The unit that suffered them.")
-    wounds: int = Field(ge=0)
+    wounds: int = Field(ge=0, le=10_000)
     source: str = Field("other", description="What caused them, for the report.")
 
 
