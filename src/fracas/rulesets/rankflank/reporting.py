@@ -160,19 +160,18 @@ def _round_sections(combat: Combat, fought: Round) -> list[Section]:
         for pursuit in fought.pursuits:
             flee = f"{'+'.join(map(str, pursuit.faces))} = {pursuit.distance}"
             if not pursuit.pursuers:
-                pursuit_rows.append((pursuit.unit, flee, "-", "-", "-", pursuit.fate))
+                pursuit_rows.append((pursuit.unit, flee, "-", "-", "-", "escapes"))
             for chaser in pursuit.pursuers:
                 restrain = "+".join(map(str, chaser.restrain_faces)) or "-"
                 if chaser.restrained:
-                    chase = "restrained"
+                    chase, verdict = "-", "restrained"
                 else:
                     chase = f"{'+'.join(map(str, chaser.faces))} = {chaser.distance}"
-                pursuit_rows.append(
-                    (pursuit.unit, flee, chaser.unit, restrain, chase, pursuit.fate)
-                )
+                    verdict = "caught" if chaser.caught else "escapes"
+                pursuit_rows.append((pursuit.unit, flee, chaser.unit, restrain, chase, verdict))
         after.append(
             Table(
-                ("flees", "flee roll", "pursuer", "restrain roll", "pursuit roll", "fate"),
+                ("flees", "flee roll", "pursuer", "restrain roll", "pursuit roll", "result"),
                 tuple(pursuit_rows),
                 title="Flight and pursuit",
             )
