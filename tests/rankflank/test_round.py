@@ -377,3 +377,51 @@ def test_a_challenge_is_fought_only_between_the_characters() -> None:
         "Guard": ("Foe", None),  # the rank and file fight the rank and file
         "Foe": ("Guard", None),
     }
+
+
+@pytest.mark.parametrize(
+    ("troop_type", "per_model"),
+    [
+        ("infantry", 1),
+        ("cavalry", 2),
+        ("monstrous_infantry", 3),
+        ("monstrous_cavalry", 3),
+        ("chariot", 3),
+        ("monster", 4),  # its starting Wounds (W 4 below)
+        ("swarm", 4),
+        ("war_machine", 4),
+    ],
+)
+def test_unit_strength_by_troop_type(troop_type: str, per_model: int) -> None:
+    combat = build(
+        [
+            unit_doc(
+                "Them", "A", models=2, files=2, troop_type=troop_type, profile="4 3 3 3 3 4 3 1 7"
+            ),
+            unit_doc("Foe", "B", models=2, files=2),
+        ],
+        [engage("Them", "Foe")],
+    )
+    unit = combat.unit("Them")
+    assert unit_strength(unit, initial_state(combat)["Them"]) == 2 * per_model
+
+
+def test_unit_strength_override_and_characters() -> None:
+    combat = build(
+        [
+            unit_doc(
+                "Them",
+                "A",
+                models=3,
+                files=3,
+                unit_strength=5,
+                characters=[
+                    {"name": "Rider", "troop_type": "cavalry", "profile": "4 5 3 4 4 2 5 3 8"}
+                ],
+            ),
+            unit_doc("Foe", "B", models=2, files=2),
+        ],
+        [engage("Them", "Foe")],
+    )
+    # 3 models × 5 (override) + the mounted character's 2 = 17.
+    assert unit_strength(combat.unit("Them"), initial_state(combat)["Them"]) == 3 * 5 + 2
