@@ -48,7 +48,7 @@ def _text_section(console: Console, section: Section) -> None:
     for block in section.blocks:
         if isinstance(block, Text):
             text = f"» {block.text}" if block.strong else block.text
-            console.print(text, markup=False, highlight=False, soft_wrap=False)
+            console.print(text, markup=False, highlight=False, soft_wrap=True)
         else:
             console.print(_rich_table(block))
             console.print(highlight=False)
