@@ -60,6 +60,10 @@ def write_output(text: str, output: Path | None) -> None:
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
+        # mkstemp makes private files; give the result the permissions a plain open() would.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, output)
     finally:
         if os.path.exists(temporary):
