@@ -82,6 +82,6 @@ def test_event_target_must_be_a_probability() -> None:
         parse_goal("wounds>=1", 2.0)
 
 
-def test_no_default_goal_without_a_view() -> None:
-    with pytest.raises(FracasError, match="no default goal"):
+def test_a_goal_needs_a_metric() -> None:
+    with pytest.raises(FracasError, match="--solve needs --metric"):
         parse_goal(None, 0.5, ruleset="volley")

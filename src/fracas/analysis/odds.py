@@ -57,7 +57,7 @@ Probability = Fraction | float
 MethodName = Literal["auto", "exact", "mc"]
 
 #: Default budget of exact solving, in dice decisions (or solver operations).
-EXACT_BUDGET = 1_000_000
+EXACT_BUDGET = 500_000
 #: Default budget of sampling, in dice rolls over all repetitions.
 SAMPLE_BUDGET = 20_000_000
 #: Repetitions of a Monte Carlo run when no precision is asked for.
@@ -344,6 +344,11 @@ def exact_outcomes(
         solver_name = f"{ruleset.name} exact method"
         order = _natural_order(ruleset, model, budget)
         return ExactAnswer(items, len(items), "outcomes", solver_name, order), 0
+    estimate = _estimated_paths(ruleset, model, budget)
+    if estimate > budget:
+        raise EnumerationBudgetError(
+            f"enumerating every path would take about {estimate:.1e} plays"
+        )
     counted = _Budget(budget)
     paths = 0
 
@@ -357,6 +362,33 @@ def exact_outcomes(
     distribution = enumerate_outcomes(process, max_paths=budget)
     answer = ExactAnswer(dict(distribution.items()), paths, "paths", "enumeration of every path")
     return answer, counted.used
+
+
+class _RecordingDice:
+    """Seeded dice that multiply up the branching of every node they decide."""
+
+    def __init__(self, seed: int, budget: _Budget) -> None:
+        self._inner = _CountingDice(SeededDice(seed), budget)
+        self.branches = 1
+
+    def roll(self, node: ChanceNode) -> int:
+        self.branches *= len(node.outcomes)
+        return self._inner.roll(node)
+
+
+def _estimated_paths(ruleset: AnyRuleset, model: Any, budget: int) -> int:
+    """The paths of enumeration, estimated from the branching along one seeded play.
+
+    Every path branches like the one sampled (same dice, give or take), so the product of
+    its nodes' sizes is the order of magnitude of the number of plays enumeration needs.
+    A play that alone exceeds the budget is over it too.
+    """
+    dice = _RecordingDice(0, _Budget(budget))
+    try:
+        ruleset.play(model, dice)
+    except EnumerationBudgetError:
+        return budget + 1
+    return dice.branches
 
 
 def _natural_order(ruleset: AnyRuleset, model: Any, budget: int) -> tuple[str, ...]:
@@ -417,7 +449,11 @@ def _fill_missing(marginals: dict[str, dict[Value, Probability]], total: Probabi
 
 
 def _exact_metric(name: str, values: Mapping[Value, Probability]) -> MetricOdds:
-    ordered = sorted(values.items(), key=lambda item: _order_key(item[0]))
+    # Float solvers may overshoot 1 by a rounding error; a probability never does.
+    ordered = sorted(
+        ((v, p if isinstance(p, Fraction) else min(p, 1.0)) for v, p in values.items()),
+        key=lambda item: _order_key(item[0]),
+    )
     entries = tuple(ValueOdds(v, p, float(p), float(p)) for v, p in ordered if p)
     numeric = _numeric(v for v, _ in ordered)
     mean: Probability | None = None

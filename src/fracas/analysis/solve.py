@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.analysis.odds import LoadedScenario, OddsResult, Value, odds
-from fracas.analysis.views import default_event
 from fracas.core.errors import FracasError, ScenarioError
 
 _GOAL = re.compile(r"^\s*([^<>=!]+?)\s*(>=|<=|==|=|>|<)\s*(.+?)\s*$")
@@ -91,15 +90,13 @@ def _scalar(raw: str) -> Value:
 def parse_goal(spec: str | None, target: float, *, ruleset: str = "") -> Goal:
     """Read ``--metric``: ``NAME=VALUE``, ``NAME>=VALUE`` (also ``<=``, ``>``, ``<``) or ``NAME``.
 
-    A bare ``NAME`` aims at the metric's expected value; without ``spec`` the ruleset's
-    default event is used (e.g. the first side winning).
+    A bare ``NAME`` aims at the metric's expected value.
     """
     if spec is None:
-        spec = default_event(ruleset)
-        if spec is None:
-            raise FracasError(
-                f"ruleset {ruleset!r} has no default goal; give --metric NAME=VALUE or NAME"
-            )
+        raise FracasError(
+            "--solve needs --metric: NAME=VALUE (e.g. winner=Empire) for a probability, "
+            "or NAME (e.g. losses.tanks) for a value"
+        )
     match = _GOAL.match(spec)
     if match is None:
         name = spec.strip()

@@ -12,10 +12,12 @@ Views are looked up by ruleset name; a ruleset without one gets the generic repo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
+
+from fracas.analysis.stats import wilson_interval
 
 if TYPE_CHECKING:
     from fracas.analysis.odds import OddsResult, Value
@@ -47,11 +49,6 @@ def headline(result: OddsResult) -> list[HeadlineRow]:
     return view(result) if view else []
 
 
-def default_event(ruleset: str) -> str | None:
-    """The event ``--solve`` aims at when no ``--metric`` is given (``NAME=VALUE``)."""
-    return _DEFAULT_EVENTS.get(ruleset)
-
-
 def probability_row(result: OddsResult, label: str, metric: str, value: Value) -> HeadlineRow:
     """A headline row for P(``metric`` == ``value``)."""
     low, high = result.interval(metric, value)
@@ -68,6 +65,88 @@ def mean_row(result: OddsResult, label: str, metric: str) -> HeadlineRow | None:
     return HeadlineRow(label, odds.mean, odds.mean_low, odds.mean_high, "mean", metric)
 
 
+def event_row(result: OddsResult, label: str, metric: str, values: Iterable[Value]) -> HeadlineRow:
+    """A headline row for P(``metric`` takes one of ``values``)."""
+    wanted = list(values)
+    entries = [e for e in result.metric(metric).values if e.value in wanted]
+    probability: Fraction | float = sum((e.probability for e in entries), Fraction(0))
+    if result.exact:
+        low = high = float(probability)
+    else:
+        count = sum(e.count or 0 for e in entries)
+        low, high = wilson_interval(count, result.runs or 0, result.confidence or 0.95)
+    return HeadlineRow(label, probability, low, high, "probability", metric, repr(wanted))
+
+
+def _prefixed(result: OddsResult, prefix: str) -> list[str]:
+    """Names after ``prefix`` of the metrics that start with it, in report order."""
+    return [m.name[len(prefix) :] for m in result.metrics if m.name.startswith(prefix)]
+
+
+def _winner_rows(result: OddsResult, label: str) -> list[HeadlineRow]:
+    if not result.has("winner"):
+        return []
+    rows = []
+    for entry in result.metric("winner").values:
+        name = str(entry.value)
+        text = f"P({name})" if name in ("draw", "withdraw") else f"P({name} wins{label})"
+        rows.append(probability_row(result, text, "winner", entry.value))
+    return rows
+
+
+def rankflank_headline(result: OddsResult) -> list[HeadlineRow]:
+    """Who wins the first round, who breaks, who is caught, and the expected casualties."""
+    rows = _winner_rows(result, " round 1")
+    for unit in _prefixed(result, "breaks."):
+        rows.append(probability_row(result, f"P({unit} breaks)", f"breaks.{unit}", True))
+    for unit in _prefixed(result, "caught."):
+        rows.append(probability_row(result, f"P({unit} is caught)", f"caught.{unit}", True))
+    for unit in _prefixed(result, "casualties."):
+        row = mean_row(result, f"expected casualties of {unit}", f"casualties.{unit}")
+        if row is not None:
+            rows.append(row)
+    return rows
+
+
+def d100_headline(result: OddsResult) -> list[HeadlineRow]:
+    """Win / draw / withdraw, every unit's fate, PAX left, and the value of goods."""
+    rows = _winner_rows(result, "")
+    for unit in _prefixed(result, "fate."):
+        metric = f"fate.{unit}"
+        rows.append(event_row(result, f"P({unit} bottles out)", metric, D100_BOTTLED))
+        rows.append(event_row(result, f"P({unit} disbands)", metric, D100_DISBANDED))
+        rows.append(event_row(result, f"P({unit} flees)", metric, ("fled",)))
+        rows.append(event_row(result, f"P({unit} is killed)", metric, ("killed",)))
+    for unit in _prefixed(result, "pax."):
+        row = mean_row(result, f"expected PAX left in {unit}", f"pax.{unit}")
+        if row is not None:
+            rows.append(row)
+    if result.has("goods"):
+        row = mean_row(result, "expected value of goods", "goods")
+        if row is not None:
+            rows.append(row)
+    return rows
+
+
+def hex_headline(result: OddsResult) -> list[HeadlineRow]:
+    """Each unit's losses and whether it is destroyed (certain: hex has no dice)."""
+    rows = []
+    for unit in _prefixed(result, "losses."):
+        row = mean_row(result, f"losses of {unit}", f"losses.{unit}")
+        if row is not None:
+            rows.append(row)
+    for unit in _prefixed(result, "destroyed."):
+        rows.append(probability_row(result, f"P({unit} destroyed)", f"destroyed.{unit}", True))
+    return rows
+
+
+#: A unit that failed the morale assessment bottled out, whatever its loyalty check gave.
+D100_BOTTLED = ("bottled_out", "disbanded", "disbanded_with_equipment")
+D100_DISBANDED = ("disbanded", "disbanded_with_equipment")
+
 _DERIVED: dict[str, Derive] = {}
-_HEADLINES: dict[str, Callable[[OddsResult], list[HeadlineRow]]] = {}
-_DEFAULT_EVENTS: dict[str, str] = {}
+_HEADLINES: dict[str, Callable[[OddsResult], list[HeadlineRow]]] = {
+    "rankflank": rankflank_headline,
+    "d100": d100_headline,
+    "hex": hex_headline,
+}

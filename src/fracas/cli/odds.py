@@ -86,7 +86,7 @@ def odds_command(
         str | None,
         typer.Option(
             help="What --target measures: NAME=VALUE (also >=, <=, >, <) for a probability, "
-            "or NAME for the metric's mean. Default: the ruleset's main event."
+            "or NAME for the metric's mean (its value, for a deterministic ruleset)."
         ),
     ] = None,
     solve_from: Annotated[int, typer.Option("--from", help="Smallest value to try.")] = 0,
