@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fracas.core.modifiers import to_fraction
+from fracas.core.report import fmt
 from fracas.rulesets.hex import Board, Hex, HexParams, Status, Unit, fight, forecast, strike
 from fracas.rulesets.hex.model import default_terrain
-from fracas.rulesets.hex.numbers import fmt
 from fracas.rulesets.hex.report import strike_table
 from fracas.rulesets.hex.strike import StrikeOutcome
 

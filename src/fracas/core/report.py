@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
@@ -78,23 +79,52 @@ class Report:
         return " · ".join(parts)
 
 
+def scientific(value: Fraction | int, digits: int = 3) -> str:
+    """``value`` as ``d.ddde±N``, exact to the last digit shown, whatever its size.
+
+    >>> scientific(Fraction(10) ** 400 / 3)
+    '3.333e+399'
+    """
+    value = Fraction(value)
+    with localcontext() as context:
+        context.prec = digits + 3
+        return f"{Decimal(value.numerator) / Decimal(value.denominator):.{digits}e}"
+
+
+#: From this size on, numbers are shown in scientific notation.
+SCIENTIFIC_FROM = 10**15
+
+
 def fmt(value: Fraction | int | float, places: int = 2) -> str:
     """Format a number for a report: whole numbers plainly, others to ``places`` decimals.
 
-    >>> fmt(Fraction(5, 4)), fmt(Fraction(10)), fmt(Fraction(1, 3), 3)
-    ('1.25', '10', '0.333')
+    Numbers of 10^15 and more (a ratio against a near-zero defence) use scientific notation.
+
+    >>> fmt(Fraction(5, 4)), fmt(Fraction(10)), fmt(Fraction(1, 3), 3), fmt(Fraction(10) ** 400)
+    ('1.25', '10', '0.333', '1.000e+400')
     """
+    if not isinstance(value, float) and abs(Fraction(value)) >= SCIENTIFIC_FROM:
+        return scientific(value)
     if isinstance(value, int) or (isinstance(value, Fraction) and value.denominator == 1):
         return str(int(value))
     text = f"{float(value):.{places}f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 
-def json_number(value: Fraction | int | float) -> int | float:
-    """A JSON-safe number: exact integers stay integers, others round to 6 decimals."""
+def json_number(value: Fraction | int | float) -> int | float | str:
+    """A JSON-safe number: exact integers stay integers, others round to 6 decimals.
+
+    A value beyond the range of floats becomes a string in scientific notation.
+
+    >>> json_number(Fraction(1, 3)), json_number(Fraction(7)), json_number(Fraction(10) ** 400 / 3)
+    (0.333333, 7, '3.333e+399')
+    """
     if isinstance(value, int) or (isinstance(value, Fraction) and value.denominator == 1):
         return int(value)
-    return round(float(value), 6)
+    try:
+        return round(float(value), 6)
+    except OverflowError:
+        return scientific(Fraction(value))
 
 
 def breakdown_table(breakdown: Breakdown, *, title: str = "") -> Table:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from fracas.core.errors import ScenarioError
 
@@ -68,12 +68,15 @@ def validate(model: type[M], data: Any, *, source: str | None = None) -> M:
 
 
 def parameter_table(model: type[BaseModel]) -> list[tuple[str, Any, str]]:
-    """``(name, default, description)`` for every field of a parameters model."""
+    """``(name, default, description)`` for every field of a parameters model.
+
+    Defaults come back JSON-ready (nested models and tables as plain mappings).
+    """
     rows: list[tuple[str, Any, str]] = []
     for name, info in model.model_fields.items():
         default = info.get_default(call_default_factory=True)
-        if isinstance(default, BaseModel):
-            default = default.model_dump(mode="json")
+        if info.annotation is not None:
+            default = TypeAdapter(info.annotation).dump_python(default, mode="json")
         rows.append((name, default, info.description or ""))
     return rows
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from fracas.core.dice import Dice
 from fracas.core.errors import IllegalActionError, ScenarioError
@@ -205,12 +205,6 @@ class HexRuleset(Ruleset[HexDocument, HexScenario, Turn]):
     exact_odds: ClassVar[bool] = False
     document_model = HexDocument
     params_model = HexParams
-
-    @classmethod
-    def parameters(cls) -> list[tuple[str, Any, str]]:
-        """Every parameter with a JSON-ready default (the terrain table as plain mappings)."""
-        defaults = HexParams().model_dump(mode="json")
-        return [(name, defaults[name], text) for name, _, text in super().parameters()]
 
     def build(self, document: HexDocument) -> HexScenario:
         """Check the map, the units and every order (on the board as it evolves)."""

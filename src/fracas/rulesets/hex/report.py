@@ -19,11 +19,12 @@ from fracas.core.report import (
     Section,
     Table,
     Text,
+    fmt,
 )
+from fracas.core.report import json_number as number
 from fracas.rulesets.hex.advisor import Advice
 from fracas.rulesets.hex.combat import Combat, Turn
 from fracas.rulesets.hex.model import Board
-from fracas.rulesets.hex.numbers import fmt, number
 from fracas.rulesets.hex.strike import ROW_ATTACK, ROW_DEFENSE, ROW_ORDER, StrikeOutcome
 
 RULESET = "hex"

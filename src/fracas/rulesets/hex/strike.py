@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from fracas.core.modifiers import Breakdown, to_fraction
+from fracas.core.report import fmt
 from fracas.rulesets.hex.model import Board, Unit
-from fracas.rulesets.hex.numbers import fmt
 from fracas.rulesets.hex.schema import HexParams
 
 #: Row labels in the order the seed lists the modifiers (the report keeps it).
