@@ -32,6 +32,8 @@ from functools import cache
 from itertools import product
 from typing import Any, cast
 
+import numpy as np
+
 from fracas.analysis.odds import ExactAnswer, Outcome, Probability
 from fracas.core.dice import ScriptedDice
 from fracas.core.distribution import EnumerationBudgetError
@@ -514,3 +516,74 @@ def wound_distribution(
 ) -> list[Probability]:
     """Unsaved wounds of ``attacks`` blows that each wound with ``chance`` (a binomial)."""
     return binomial_pmf(attacks, chance, fractions=fractions)
+
+
+# ── the round-and-break question, vectorised ───────────────────────────────────────────
+
+
+@dataclass(frozen=True, slots=True)
+class RoundQuestion:
+    """One round between two sides with fixed bonuses, blows struck simultaneously.
+
+    Each side makes ``attacks`` blows that each become an unsaved wound with ``chance``
+    (see :func:`~fracas.rulesets.rankflank.strikes.unsaved_wound_chance`), adds its static
+    combat-result ``bonus`` (charge, ranks, standards…), and tests on ``leadership`` if it
+    loses: 2D6 ≤ leadership − difference, a double 1 always passing.
+    """
+
+    attacks: tuple[int, int]
+    chance: tuple[Fraction, Fraction]
+    bonus: tuple[int, int]
+    leadership: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundAnswer:
+    """P(first side wins), P(draw), P(second wins), P(each side breaks), and the difference.
+
+    ``difference`` maps first-side score minus second-side score to its probability.
+    """
+
+    first_wins: float
+    draw: float
+    second_wins: float
+    breaks: tuple[float, float]
+    difference: Mapping[int, float]
+
+
+def round_and_break(question: RoundQuestion) -> RoundAnswer:
+    """Answer a :class:`RoundQuestion` with array arithmetic (floats).
+
+    The difference of two binomials is one convolution; the break chance of every
+    difference is one lookup into the 36 outcomes of 2D6.
+
+    >>> q = RoundQuestion((1, 1), (Fraction(1, 2), Fraction(1, 2)), (0, 0), (7, 7))
+    >>> answer = round_and_break(q)
+    >>> answer.first_wins, answer.draw   # wound vs no wound: 1/4; both or neither: 1/2
+    (0.25, 0.5)
+    >>> round(answer.breaks[1], 6)   # loses by 1 → 2D6 ≤ 6 passes (15/36): fails 21/36 × 1/4
+    0.145833
+    """
+    first = np.array(binomial_pmf(question.attacks[0], question.chance[0], fractions=False))
+    second = np.array(binomial_pmf(question.attacks[1], question.chance[1], fractions=False))
+    # wounds₁ − wounds₂ runs from −attacks₂ to attacks₁; the reversed array is −wounds₂.
+    spread = np.convolve(first, second[::-1])
+    offset = question.bonus[0] - question.bonus[1] - question.attacks[1]
+    differences = np.arange(spread.size) + offset
+    wins = float(spread[differences > 0].sum())
+    losses = float(spread[differences < 0].sum())
+    draw = float(spread[differences == 0].sum())
+    fail = _fail_table()
+    # A side losing by d tests on leadership − d; targets beyond ±13 all behave alike.
+    second_target = np.clip(question.leadership[1] - differences, -1, 13)
+    first_target = np.clip(question.leadership[0] + differences, -1, 13)
+    second_breaks = float((spread * (differences > 0) * fail[second_target + 1]).sum())
+    first_breaks = float((spread * (differences < 0) * fail[first_target + 1]).sum())
+    table = {int(d): float(p) for d, p in zip(differences, spread, strict=True) if p > 0}
+    return RoundAnswer(wins, draw, losses, (first_breaks, second_breaks), table)
+
+
+@cache
+def _fail_table() -> Any:
+    """P(failing a 2D6 test) for targets −1..13, as an array indexed by target + 1."""
+    return np.array([float(1 - pass_chance(target)) for target in range(-1, 14)])
