@@ -113,10 +113,17 @@ def d100_headline(result: OddsResult) -> list[HeadlineRow]:
     rows = _winner_rows(result, "")
     for unit in _prefixed(result, "fate."):
         metric = f"fate.{unit}"
-        rows.append(event_row(result, f"P({unit} bottles out)", metric, D100_BOTTLED))
-        rows.append(event_row(result, f"P({unit} disbands)", metric, D100_DISBANDED))
-        rows.append(event_row(result, f"P({unit} flees)", metric, ("fled",)))
-        rows.append(event_row(result, f"P({unit} is killed)", metric, ("killed",)))
+        events = (
+            (f"P({unit} bottles out)", D100_BOTTLED),
+            (f"P({unit} disbands)", D100_DISBANDED),
+            (f"P({unit} flees)", ("fled",)),
+            (f"P({unit} is killed)", ("killed",)),
+        )
+        for label, fates in events:
+            row = event_row(result, label, metric, fates)
+            # A fate that never happened (or cannot) would only lengthen the headline.
+            if row.value:
+                rows.append(row)
     for unit in _prefixed(result, "pax."):
         row = mean_row(result, f"expected PAX left in {unit}", f"pax.{unit}")
         if row is not None:

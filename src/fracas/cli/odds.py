@@ -172,20 +172,24 @@ def _solve(
     return solve(scenario_at, goal, path=path, low=low, high=high, **options)
 
 
+def _measure(value: float) -> str:
+    return f"{value:.4f}".rstrip("0").rstrip(".") if value % 1 else str(int(value))
+
+
 def _solve_section(answer: SolveResult) -> Section:
     previous = answer.previous
     lines = [
         f"{answer.path} = {answer.value} is the smallest value with "
-        f"{answer.goal.describe()}: it gives {answer.measured:.4f}."
+        f"{answer.goal.describe()}: it gives {_measure(answer.measured)}."
     ]
     if previous is not None and previous.measured is not None:
-        lines.append(f"At {previous.value} it gives {previous.measured:.4f}.")
+        lines.append(f"At {previous.value} it gives {_measure(previous.measured)}.")
     elif previous is not None:
         lines.append(f"{previous.value} is not a valid value: {previous.problem}.")
     rows = tuple(
         (
             str(probe.value),
-            f"{probe.measured:.4f}" if probe.measured is not None else f"invalid: {probe.problem}",
+            _measure(probe.measured) if probe.measured is not None else f"invalid: {probe.problem}",
         )
         for probe in answer.probes
     )
