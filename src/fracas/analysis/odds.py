@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -344,10 +345,10 @@ def exact_outcomes(
         solver_name = f"{ruleset.name} exact method"
         order = _natural_order(ruleset, model, budget)
         return ExactAnswer(items, len(items), "outcomes", solver_name, order), 0
-    estimate = _estimated_paths(ruleset, model, budget)
-    if estimate > budget:
+    digits = _estimated_path_digits(ruleset, model, budget)
+    if digits > math.log10(budget):
         raise EnumerationBudgetError(
-            f"enumerating every path would take about {estimate:.1e} plays"
+            f"enumerating every path would take about 10^{digits:.0f} plays"
         )
     counted = _Budget(budget)
     paths = 0
@@ -365,30 +366,30 @@ def exact_outcomes(
 
 
 class _RecordingDice:
-    """Seeded dice that multiply up the branching of every node they decide."""
+    """Seeded dice that add up the branching (in decimal digits) of every node decided."""
 
     def __init__(self, seed: int, budget: _Budget) -> None:
         self._inner = _CountingDice(SeededDice(seed), budget)
-        self.branches = 1
+        self.digits = 0.0
 
     def roll(self, node: ChanceNode) -> int:
-        self.branches *= len(node.outcomes)
+        self.digits += math.log10(len(node.outcomes))
         return self._inner.roll(node)
 
 
-def _estimated_paths(ruleset: AnyRuleset, model: Any, budget: int) -> int:
-    """The paths of enumeration, estimated from the branching along one seeded play.
+def _estimated_path_digits(ruleset: AnyRuleset, model: Any, budget: int) -> float:
+    """log10 of the paths of enumeration, estimated from the branching of one seeded play.
 
-    Every path branches like the one sampled (same dice, give or take), so the product of
-    its nodes' sizes is the order of magnitude of the number of plays enumeration needs.
-    A play that alone exceeds the budget is over it too.
+    Every path branches much like the one sampled, so the product of its nodes' sizes is
+    the order of magnitude of the number of plays enumeration needs. A play that alone
+    exceeds the budget is over it too.
     """
     dice = _RecordingDice(0, _Budget(budget))
     try:
         ruleset.play(model, dice)
     except EnumerationBudgetError:
-        return budget + 1
-    return dice.branches
+        return math.inf
+    return dice.digits
 
 
 def _natural_order(ruleset: AnyRuleset, model: Any, budget: int) -> tuple[str, ...]:

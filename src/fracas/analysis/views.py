@@ -120,16 +120,15 @@ def d100_headline(result: OddsResult) -> list[HeadlineRow]:
             (f"P({unit} is killed)", ("killed",)),
         )
         for label, fates in events:
-            row = event_row(result, label, metric, fates)
+            event = event_row(result, label, metric, fates)
             # A fate that never happened (or cannot) would only lengthen the headline.
-            if row.value:
-                rows.append(row)
-    for unit in _prefixed(result, "pax."):
-        row = mean_row(result, f"expected PAX left in {unit}", f"pax.{unit}")
-        if row is not None:
-            rows.append(row)
+            if event.value:
+                rows.append(event)
+    means = [(f"expected PAX left in {u}", f"pax.{u}") for u in _prefixed(result, "pax.")]
     if result.has("goods"):
-        row = mean_row(result, "expected value of goods", "goods")
+        means.append(("expected value of goods", "goods"))
+    for label, metric in means:
+        row = mean_row(result, label, metric)
         if row is not None:
             rows.append(row)
     return rows

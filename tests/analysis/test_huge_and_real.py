@@ -1,0 +1,147 @@
+"""Real rulesets through ``fracas odds``: huge inputs within budget, errors, agreement."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from fracas.analysis import odds
+from fracas.cli import app
+from fracas.io.scenario import scenario_from_document
+
+ROOT = Path(__file__).resolve().parents[2]
+FRONTAL = ROOT / "examples" / "rankflank" / "frontal_charge.yaml"
+RIVER = ROOT / "examples" / "hex" / "river_crossing.yaml"
+runner = CliRunner()
+
+
+def huge_rankflank(*, even: bool = False) -> dict[str, Any]:
+    # A thousand models all fighting (the scenario may say so) with Attacks 10: 10,000 blows.
+    # Charging (and so striking first) at T3, the horde all but surely wipes the wall out,
+    # and merged states make that exact. An even fight (eighth edition: no initiative for
+    # the charge, both strike together; T5: wounds on 6+) spreads over ~10⁵ states.
+    wall = "4 3 3 3 5 1 3 10 7" if even else "4 3 3 3 3 1 3 10 7"
+    return {
+        "fracas": 1,
+        "ruleset": "rankflank",
+        "parameters": {"edition": "eighth" if even else "ninth", "max_rounds": 1},
+        "units": [
+            {"name": "Horde", "side": "a", "models": 1000, "files": 100,
+             "fighting_models": 1000, "profile": "4 3 3 3 5 1 3 10 7", "charged": True},
+            {"name": "Wall", "side": "b", "models": 1000, "files": 100,
+             "fighting_models": 1000, "profile": wall},
+        ],
+        "engagements": [{"unit": "Horde", "enemy": "Wall", "arc": "front"}],
+    }  # fmt: skip
+
+
+def huge_d100() -> dict[str, Any]:
+    def unit(side: str, index: int) -> dict[str, Any]:
+        return {"name": f"{side} {index}", "pax": 10, "speed": 1 + index % 4, "offense": 2,
+                "defense": 1, "strength": 2, "equipment": ["melee_weapon"]}  # fmt: skip
+
+    return {
+        "fracas": 1,
+        "ruleset": "d100",
+        "sides": [
+            {"name": "North", "action": "attack", "units": [unit("North", i) for i in range(50)]},
+            {"name": "South", "action": "defend", "units": [unit("South", i) for i in range(50)]},
+        ],
+    }
+
+
+def test_ten_thousand_blows_that_wipe_out_are_exact_thanks_to_merging() -> None:
+    result = odds(scenario_from_document(huge_rankflank()), exact_budget=100_000)
+    assert result.method == "exact"
+    assert result.work * 25 <= 100_000
+    assert float(result.probability("winner", "a")) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    "document", [huge_rankflank(even=True), huge_d100()], ids=["rankflank", "d100"]
+)
+def test_huge_battles_return_within_their_counted_budget(document: dict[str, Any]) -> None:
+    scenario = scenario_from_document(document)
+    result = odds(scenario, exact_budget=100_000, sample_budget=400_000)
+    assert result.method == "monte-carlo"
+    assert result.fallback
+    # The work is counted, not timed: the exact attempt may spend its whole budget, the
+    # sampling stops once its dice rolls are spent.
+    assert result.dice_rolls <= 100_000 + 400_000
+    assert result.stopped_by == "work budget"
+
+
+def test_exact_example_and_forced_monte_carlo_agree_within_the_stated_interval() -> None:
+    common = [str(FRONTAL), "--set", "parameters.max_rounds=1", "--format", "json"]
+    exact = json.loads(runner.invoke(app, ["odds", *common]).stdout)["result"]
+    sampled = json.loads(
+        runner.invoke(app, ["odds", *common, "--method", "mc", "--runs", "4000"]).stdout
+    )["result"]
+    assert exact["method"] == "exact"
+    assert sampled["method"] == "monte-carlo"
+    for exact_row, sampled_row in zip(exact["headline"], sampled["headline"], strict=True):
+        assert exact_row["label"] == sampled_row["label"]
+        if exact_row["kind"] == "probability":
+            assert sampled_row["low"] <= exact_row["value"] <= sampled_row["high"], exact_row
+
+
+def test_rankflank_headline_and_plot(tmp_path: Path) -> None:
+    chart = tmp_path / "charge.svg"
+    result = runner.invoke(
+        app, ["odds", str(FRONTAL), "--set", "parameters.max_rounds=1", "--plot", str(chart)]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "P(Empire wins round 1)" in result.stdout
+    assert "P(Goblins breaks)" in result.stdout
+    assert "expected casualties of Goblins" in result.stdout
+    assert chart.read_text(encoding="utf-8").count("<svg") == 1
+
+
+def test_hex_solve_by_hand() -> None:
+    # The grenadiers lose 55 men with the assault company at level 0; each level adds 1 %
+    # to its attack, and the search reports the first level at which they lose 60.
+    result = runner.invoke(
+        app,
+        ["odds", str(RIVER), "--solve", "units[2].level", "--target", "60",
+         "--metric", "losses.grenadiers", "--to", "99", "--format", "json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    solved = json.loads(result.stdout)["result"]["solve"]
+    measured = {p["value"]: p["measured"] for p in solved["probes"]}
+    assert measured[0] == 55
+    assert measured[solved["value"]] >= 60
+    assert measured[solved["value"] - 1] < 60
+
+
+@pytest.mark.parametrize(
+    ("args", "where"),
+    [
+        (["--solve", "units[9].models", "--target", "0.5", "--metric", "winner=Empire"],
+         "units[9]: no such key"),
+        (["--set", "units[0].models=-3"], "units[0].models"),
+        (["--set", "engagements[0].enemy=Nobody"], "engagements[0].enemy"),
+        (["--solve", "units[0].models", "--target", "0.5"], "--solve needs --metric"),
+    ],
+)  # fmt: skip
+def test_bad_input_on_a_real_example_is_one_line(args: list[str], where: str) -> None:
+    result = runner.invoke(app, ["odds", str(FRONTAL), *args])
+    assert result.exit_code == 2
+    assert str(FRONTAL) in result.stderr
+    assert where in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert result.stdout == ""
+
+
+def test_huge_document_loads_as_yaml_too(tmp_path: Path) -> None:
+    file = tmp_path / "huge.yaml"
+    file.write_text(yaml.safe_dump(huge_rankflank(even=True)), encoding="utf-8")
+    result = runner.invoke(
+        app, ["odds", str(file), "--exact-budget", "50000", "--sample-budget", "200000"]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "Why not exact" in result.stdout
