@@ -213,5 +213,5 @@ def test_huge_scenario_through_the_cli_stays_within_budget(toy: object, tmp_path
     code, out, _ = run(file, "--exact-budget", "20000", "--sample-budget", "100000")
     assert code == 0
     assert "Monte Carlo" in out
-    assert "Why not exact: exact odds need more than 20,000 steps" in out
+    assert "Why not exact: exact odds exceed the budget of 20,000 steps" in out
     assert "Stopped early by the work budget (100,000 dice rolls)" in out

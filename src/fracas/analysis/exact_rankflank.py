@@ -145,8 +145,7 @@ class _Work:
         self.steps += 1
         if self.steps * STEP_COST > self.budget:
             raise EnumerationBudgetError(
-                f"more than {self.budget // STEP_COST:,} merged-state steps "
-                f"(each counts {STEP_COST} against the budget of {self.budget:,})"
+                f"more than {self.budget // STEP_COST:,} merged-state steps, at {STEP_COST} each"
             )
 
 

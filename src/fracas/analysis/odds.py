@@ -239,7 +239,7 @@ def odds(
                 raise EnumerationBudgetError(
                     f"{exc}; raise --exact-budget (now {exact_budget:,}) or use --method mc"
                 ) from None
-            fallback = f"exact odds need more than {exact_budget:,} steps ({exc})"
+            fallback = f"exact odds exceed the budget of {exact_budget:,} steps: {exc}"
             wasted = exact_budget
         except UnsupportedError as exc:
             if method == "exact":

@@ -99,7 +99,8 @@ def odds_command(
 
     Examples: fracas odds examples/rankflank/flank_charge.yaml;
     fracas odds FILE --method mc --precision 0.005 --plot odds.svg;
-    fracas odds FILE --solve units[0].models --target 0.8 --metric winner=attackers
+    fracas odds examples/rankflank/frontal_charge.yaml --set parameters.max_rounds=1
+    --solve units[0].models --target 0.9 --metric winner=Empire
     """
     scenario = load(file, settings)
     options: dict[str, Any] = {
