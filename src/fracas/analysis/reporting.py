@@ -10,6 +10,7 @@ in a fixed key order (documented in ``docs/odds.md``, "JSON output").
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -23,6 +24,8 @@ from fracas.core.report import Report, Section, Table, Text
 BAR_WIDTH = 20
 #: Numeric metrics with more distinct values than this are shown in ranges (text only).
 MAX_ROWS = 16
+#: Each rare tail of such a metric, lumped into one row, holds less than this probability.
+TAIL = 0.001
 _EIGHTHS = ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")
 
 
@@ -198,26 +201,55 @@ def _at_least(entries: list[ValueOdds], result: OddsResult) -> list[Probability]
 
 
 def _binned(entries: list[ValueOdds], result: OddsResult) -> tuple[list[str], list[ValueOdds]]:
-    """Group many numeric values into at most ``MAX_ROWS`` ranges of equal width."""
+    """Show many numeric values in at most about ``MAX_ROWS`` rows.
+
+    The rare tails go into one "≤ a" and one "≥ b" row each (under ``TAIL`` of the
+    probability); if the middle still has too many values, it is cut into ranges of equal
+    width. The cumulative column stays exact: it is computed from the merged rows.
+    """
     numbers = [e for e in entries if e.value is not None]
     others = [e for e in entries if e.value is None]
-    lowest = float(numbers[0].value)  # type: ignore[arg-type]
-    highest = float(numbers[-1].value)  # type: ignore[arg-type]
-    width = (highest - lowest) / MAX_ROWS or 1.0
-    groups: list[list[ValueOdds]] = [[] for _ in range(MAX_ROWS)]
-    for entry in numbers:
-        slot = min(MAX_ROWS - 1, int((float(entry.value) - lowest) / width))  # type: ignore[arg-type]
-        groups[slot].append(entry)
+    low_end, high_end = 0, len(numbers)
+    tail = 0.0
+    while low_end < high_end - 1 and tail + float(numbers[low_end].probability) < TAIL:
+        tail += float(numbers[low_end].probability)
+        low_end += 1
+    tail = 0.0
+    while high_end - 1 > low_end and tail + float(numbers[high_end - 1].probability) < TAIL:
+        tail += float(numbers[high_end - 1].probability)
+        high_end -= 1
     labels: list[str] = []
     merged: list[ValueOdds] = []
-    for group in (g for g in groups if g):
+    if low_end:
+        labels.append(f"≤ {number(numbers[low_end - 1].value)}")
+        merged.append(_merge(numbers[:low_end], result))
+    for group in _ranges(numbers[low_end:high_end]):
         first, last = group[0].value, group[-1].value
         labels.append(number(first) if first == last else f"{number(first)} – {number(last)}")
         merged.append(_merge(group, result))
+    if high_end < len(numbers):
+        labels.append(f"≥ {number(numbers[high_end].value)}")
+        merged.append(_merge(numbers[high_end:], result))
     for entry in others:
         labels.append(number(None))
         merged.append(entry)
     return labels, merged
+
+
+def _ranges(middle: list[ValueOdds]) -> list[list[ValueOdds]]:
+    if len(middle) <= MAX_ROWS:
+        return [[entry] for entry in middle]
+    lowest = float(middle[0].value)  # type: ignore[arg-type]
+    highest = float(middle[-1].value)  # type: ignore[arg-type]
+    width = (highest - lowest) / MAX_ROWS or 1.0
+    if all(isinstance(e.value, int) for e in middle):
+        # Whole numbers get ranges of equal whole widths (6–7, 8–9…), not 2 then 1 then 2.
+        width = float(math.ceil((highest - lowest + 1) / MAX_ROWS))
+    groups: list[list[ValueOdds]] = [[] for _ in range(MAX_ROWS)]
+    for entry in middle:
+        slot = min(MAX_ROWS - 1, int((float(entry.value) - lowest) / width))  # type: ignore[arg-type]
+        groups[slot].append(entry)
+    return [group for group in groups if group]
 
 
 def _merge(group: list[ValueOdds], result: OddsResult) -> ValueOdds:
