@@ -202,3 +202,48 @@ def test_five_rounds_of_a_big_fight_fall_back_to_sampling() -> None:
     result = odds(scenario, exact_budget=50_000, runs=200)
     assert result.method == "monte-carlo"
     assert "merged-state steps" in result.fallback
+
+
+@settings(max_examples=15)
+@given(
+    st.integers(1, 8),
+    st.integers(1, 8),
+    st.integers(1, 4),
+    st.integers(1, 3),
+    st.integers(2, 6),
+    st.integers(2, 6),
+    st.sampled_from(["ninth", "eighth"]),
+    st.booleans(),
+)
+def test_state_solver_probabilities_sum_to_one(
+    models_a: int,
+    models_b: int,
+    files: int,
+    attacks: int,
+    strength: int,
+    armour: int,
+    edition: str,
+    restrain: bool,
+) -> None:
+    files_a, files_b = min(files, models_a), min(files, models_b)
+    text = f"""\
+fracas: 1
+ruleset: rankflank
+parameters: {{edition: {edition}, max_rounds: 2}}
+units:
+  - {{name: A, side: x, models: {models_a}, files: {files_a}, charged: true,
+     profile: "4 3 3 {strength} 3 1 3 {attacks} 7", armour: {armour}}}
+  - {{name: B, side: y, models: {models_b}, files: {files_b}, restrain: {str(restrain).lower()},
+     profile: "4 4 3 3 4 1 4 1 8"}}
+engagements:
+  - {{unit: A, enemy: B, arc: front}}
+"""
+    scenario = parse_scenario(text)
+    result = odds(scenario, exact_budget=5_000_000)
+    assert result.method == "exact"
+    for metric in result.metrics:
+        assert sum(float(e.probability) for e in metric.values) == pytest.approx(1.0, abs=1e-9)
+    # Only a unit that broke can be caught.
+    for unit in ("A", "B"):
+        caught = float(result.probability(f"caught.{unit}", True))
+        assert caught <= float(result.probability(f"breaks.{unit}", True)) + 1e-9
