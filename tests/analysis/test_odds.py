@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.analysis import odds, repetition_seed
-from fracas.analysis.odds import exact_outcomes
-from fracas.core.dice import SeededDice
+from fracas.analysis.odds import ReplayableDice, exact_outcomes
+from fracas.core.dice import ChanceNode, SeededDice
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.errors import FracasError
 from fracas.io.scenario import Scenario, parse_scenario
@@ -208,3 +208,20 @@ def test_exact_outcomes_keep_fractions() -> None:
 def test_unknown_metric_names_the_known_ones() -> None:
     with pytest.raises(FracasError, match="known: hits, wounds, outcome"):
         odds(load()).metric("kills")
+
+
+@given(
+    st.integers(0, 2**40),
+    st.lists(
+        st.lists(st.integers(1, 9), min_size=1, max_size=12).map(
+            lambda weights: ChanceNode("n", tuple((face * 3, w) for face, w in enumerate(weights)))
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+)
+def test_replayable_dice_give_the_faces_of_seeded_dice(seed: int, nodes: list[ChanceNode]) -> None:
+    fast, plain = ReplayableDice(seed), SeededDice(seed)
+    for _ in range(5):
+        for node in nodes:
+            assert fast.roll(node) == plain.roll(node)
