@@ -225,3 +225,8 @@ def test_replayable_dice_give_the_faces_of_seeded_dice(seed: int, nodes: list[Ch
     for _ in range(5):
         for node in nodes:
             assert fast.roll(node) == plain.roll(node)
+
+
+def test_sampling_defaults_to_the_scenario_seed() -> None:
+    assert odds(load(), method="mc", runs=10).seed == 5  # volley_yaml writes seed: 5
+    assert odds(load(), method="mc", runs=10, seed=8).seed == 8

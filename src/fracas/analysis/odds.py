@@ -205,7 +205,7 @@ def odds(
     *,
     ruleset: AnyRuleset | None = None,
     method: MethodName = "auto",
-    seed: int = 0,
+    seed: int | None = None,
     runs: int | None = None,
     precision: float | None = None,
     max_runs: int = DEFAULT_MAX_RUNS,
@@ -217,7 +217,8 @@ def odds(
     """The odds of every metric of ``scenario``.
 
     ``scenario`` is a loaded scenario (``fracas.load_scenario(...)``), or a ruleset's built
-    scenario together with ``ruleset=``. ``method`` is ``"auto"``, ``"exact"`` or ``"mc"``.
+    scenario together with ``ruleset=``. Monte Carlo is seeded with ``seed``, else the
+    scenario file's own ``seed``, else 0. ``method`` is ``"auto"``, ``"exact"`` or ``"mc"``.
     Monte Carlo plays ``runs`` repetitions (default 10,000), or with ``precision`` samples
     in batches until every interval's half-width is below it, at most ``max_runs``.
     ``exact_budget`` and ``sample_budget`` bound the counted work of each method, so no
@@ -226,6 +227,9 @@ def odds(
     """
     if ruleset is None:
         ruleset, model = scenario.ruleset, scenario.model
+        header = getattr(scenario, "header", None)
+        if seed is None and header is not None:
+            seed = getattr(header, "seed", None)
     else:
         model = scenario
     _check_options(method, runs, precision, max_runs, confidence, exact_budget, sample_budget)
@@ -254,7 +258,7 @@ def odds(
         ruleset,
         model,
         derive=derive,
-        seed=seed,
+        seed=seed or 0,
         runs=DEFAULT_RUNS if runs is None else runs,
         precision=precision,
         max_runs=max_runs,
