@@ -12,14 +12,28 @@ the map, an illegal order) is checked by :meth:`fracas.rulesets.hex.HexRuleset.b
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from fracas.core.schema import Document, StrictModel
 
 Domain = Literal["land", "air", "sea"]
 DOMAINS: tuple[Domain, ...] = ("land", "air", "sea")
+
+# Scenario numbers are not coerced: `strength: true` or `attack: {land: "10"}` is a
+# mistake in the file, not a 1 or a 10.
+Int = Annotated[int, Field(strict=True)]
+Number = Annotated[float, Field(strict=True)]
+NonNegative = Annotated[float, Field(strict=True, ge=0)]
+#: A colour for SVG fills: `#rgb`, `#rrggbb` or a plain colour name.
+COLOUR_PATTERN = r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]+)$"
+
+
+def _problem(message: str) -> PydanticCustomError:
+    """A validation error whose message is shown as is (no "Value error," prefix)."""
+    return PydanticCustomError("value_error", message)
 
 
 class HexModel(StrictModel):
@@ -34,9 +48,13 @@ class TerrainType(HexModel):
     letter: str = Field(
         min_length=1, max_length=1, description="One character that stands for it in map rows."
     )
-    attack: float = Field(ge=0, description="Factor on the attack of a unit standing here.")
-    defense: float = Field(ge=0, description="Factor on the defence of a unit standing here.")
-    color: str = Field("#cccccc", description="Fill colour of the hex in pictures.")
+    attack: NonNegative = Field(description="Factor on the attack of a unit standing here.")
+    defense: NonNegative = Field(description="Factor on the defence of a unit standing here.")
+    color: str = Field(
+        "#cccccc",
+        pattern=COLOUR_PATTERN,
+        description="Fill colour of the hex in pictures: #rgb, #rrggbb or a colour name.",
+    )
 
 
 #: The terrain table every scenario starts from (attack factor, defence factor).
@@ -59,46 +77,46 @@ DEFAULT_ENCIRCLEMENT = (1.0, 1.0, 0.9, 0.8, 0.7, 0.6, 0.5)
 class HexParams(HexModel):
     """Every number of the ``hex`` rules. A scenario's ``parameters`` overrides any of them."""
 
-    loss_exponent: float = Field(
+    loss_exponent: Number = Field(
         2,
         gt=0,
         le=16,
         description="k in the loss curve fraction = r^k / (1 + r^k), r = Effective Atk / "
         "Effective Def. With k = 2: even 50 %, double 80 %, half 20 %.",
     )
-    encirclement: tuple[float, ...] = Field(
+    encirclement: tuple[NonNegative, ...] = Field(
         DEFAULT_ENCIRCLEMENT,
         min_length=7,
         max_length=7,
         description="Attack and defence factor of a unit by the number of enemies on the six "
         "hexes around it (entries for 0, 1, ..., 6). Encircled means a factor below 1.",
     )
-    support_share: float = Field(
+    support_share: Number = Field(
         0.25,
         ge=0,
         description="Share of Strength × Attack (or Defense) that each adjacent ally adds as "
         "Support.",
     )
-    defense_support_cap: float = Field(
+    defense_support_cap: Number = Field(
         2,
         ge=0,
         description="Defence Support is capped at this multiple of the defence before support.",
     )
-    level_percent: float = Field(
+    level_percent: Number = Field(
         1, ge=0, description="Per cent added to attack and defence by each level (Lv)."
     )
-    level_gain_fight: int = Field(
+    level_gain_fight: Int = Field(
         1, ge=0, description="Levels gained by the attacker, and by a defender that countered."
     )
-    level_gain_kill: int = Field(
+    level_gain_kill: Int = Field(
         1, ge=0, description="Further levels gained by a unit whose strike destroyed the enemy."
     )
-    level_cap: int = Field(99, ge=0, le=99, description="Highest level a unit can reach.")
-    advisor_enemy_weight: float = Field(
-        1, description="Advisor score: weight of each enemy soldier the attack removes."
+    level_cap: Int = Field(99, ge=0, le=99, description="Highest level a unit can reach.")
+    advisor_enemy_weight: Number = Field(
+        1, ge=0, description="Advisor score: weight of each enemy soldier the attack removes."
     )
-    advisor_own_weight: float = Field(
-        1, description="Advisor score: weight of each own soldier the attack costs."
+    advisor_own_weight: Number = Field(
+        1, ge=0, description="Advisor score: weight of each own soldier the attack costs."
     )
     terrain: dict[str, TerrainType] = Field(
         default_factory=lambda: {n: TerrainType(**t) for n, t in DEFAULT_TERRAIN.items()},
@@ -127,10 +145,10 @@ class StatusSpec(HexModel):
 
     name: str = Field(min_length=1, description="Shown in the report's Status rows.")
     kind: Literal["buff", "debuff"] = Field(description="Buffs ring the unit thin and outside.")
-    atk_mul: float = Field(1, ge=0, description="Multiplies attack (Status (×) row).")
-    def_mul: float = Field(1, ge=0, description="Multiplies defence (Status (×) row).")
-    atk_add: float = Field(0, description="Added to attack (Status (+) row).")
-    def_add: float = Field(0, description="Added to defence (Status (+) row).")
+    atk_mul: NonNegative = Field(1, description="Multiplies attack (Status (×) row).")
+    def_mul: NonNegative = Field(1, description="Multiplies defence (Status (×) row).")
+    atk_add: Number = Field(0, description="Added to attack (Status (+) row).")
+    def_add: Number = Field(0, description="Added to defence (Status (+) row).")
 
 
 class UnitSpec(HexModel):
@@ -138,43 +156,35 @@ class UnitSpec(HexModel):
 
     id: str = Field(min_length=1, description="Unique name, used by orders and reports.")
     side: str = Field(min_length=1, description="Units of different sides are enemies.")
-    hex: tuple[int, int] = Field(description="Axial coordinates [q, r] of the unit's hex.")
+    hex: tuple[Int, Int] = Field(description="Axial coordinates [q, r] of the unit's hex.")
     domain: Domain = Field("land", description="land, air or sea.")
-    strength: int = Field(ge=0, description="Soldiers. Strength multiplies into everything.")
-    max_strength: int | None = Field(
+    strength: Int = Field(ge=0, description="Soldiers. Strength multiplies into everything.")
+    max_strength: Int | None = Field(
         None, ge=0, description="Full strength (default: the current strength)."
     )
-    attack: dict[Domain, float] = Field(
+    attack: dict[Domain, NonNegative] = Field(
         description="Attack per target domain; a missing or zero entry cannot attack it."
     )
-    defense: float = Field(ge=0, description="Printed defence.")
-    range: tuple[int, int] = Field((1, 1), description="[min, max] attack distance in hexes.")
-    level: int = Field(0, ge=0, le=99, description="Each level adds level_percent to both.")
-    pierce: float = Field(0, ge=0, lt=1, description="Share of the target's defence ignored.")
+    defense: NonNegative = Field(description="Printed defence.")
+    range: tuple[Int, Int] = Field((1, 1), description="[min, max] attack distance in hexes.")
+    level: Int = Field(0, ge=0, le=99, description="Each level adds level_percent to both.")
+    pierce: Number = Field(0, ge=0, lt=1, description="Share of the target's defence ignored.")
     statuses: tuple[StatusSpec, ...] = Field((), description="Buffs and debuffs carried.")
-
-    @field_validator("attack")
-    @classmethod
-    def _attack_not_negative(cls, value: dict[Domain, float]) -> dict[Domain, float]:
-        for domain, number in value.items():
-            if number < 0:
-                raise ValueError(f"attack vs {domain} must be at least 0 (got {number})")
-        return value
 
     @field_validator("range")
     @classmethod
     def _range_ordered(cls, value: tuple[int, int]) -> tuple[int, int]:
         low, high = value
         if low < 1 or high < low:
-            raise ValueError(f"range must be [min, max] with 1 ≤ min ≤ max (got [{low}, {high}])")
+            raise _problem("range must be [min, max] with 1 ≤ min ≤ max")
         return value
 
 
 class HexSpec(HexModel):
     """One hex given explicitly."""
 
-    q: int
-    r: int
+    q: Int
+    r: Int
     terrain: str = Field("plains", description="A name from the terrain table.")
 
 
@@ -192,7 +202,7 @@ class MapSpec(HexModel):
     @model_validator(mode="after")
     def _one_layout(self) -> MapSpec:
         if (self.rows is None) == (self.hexes is None):
-            raise ValueError("give the map either as rows or as hexes (exactly one)")
+            raise _problem("give the map either as rows or as hexes (exactly one)")
         return self
 
 
