@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from fractions import Fraction
+from types import MappingProxyType
 
 import pytest
 
-from fracas.rulesets.hex import Board, HexParams, Status, Unit, board_svg
+from fracas.rulesets.hex import Board, Hex, HexParams, Status, Terrain, Unit, board_svg
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 
@@ -67,7 +69,38 @@ def test_an_attack_draws_arrow_supporters_encirclers_and_losses() -> None:
     assert encirclers == ["a", "b", "c", "d", "e"]
     losses = classes(root, "forecast-loss")
     assert [m.get("data-id") for m in losses] == ["a", "b"]
-    assert all((m.text or "").startswith("−") for m in losses)
+    # a strikes: 100 × 10 × 0.9 (b and e next to it) × 0.8 (Shaken) = 720, + c and d
+    # 2 × 0.25 × 100 × 10 = 500, + Rally 50 → 1270. b: 100 × 10 × 0.8 (a, c, d) × 1.2
+    # (Dug in) = 960, + e 250 → 1210. r = 127/121, r² = 16129/14641 → 0.5242 × 100 → 52.
+    # b counters: 100 × 10 × 0.8 = 800, + e (next to a) 250 → 1050 against a's
+    # 100 × 10 × 0.9 = 900 (no blue unit next to a): r = 7/6, 49/85 = 0.5765 → 58.
+    assert [m.text for m in losses] == ["−58", "−52"]
+    # The markers lie under the units, the arrow and the names over them.
+    layers = [g.get("class") for g in root if g.tag.endswith("g")]
+    assert layers == ["map", "legend", "attack-markers", "units", "attack", "labels"]
+
+
+def test_the_legend_explains_terrain_sides_rings_and_markers() -> None:
+    root = ET.fromstring(board_svg(board(), attacker="a", target="b"))
+    legend = classes(root, "legend")[0]
+    labels = [t.text for t in classes(legend, "legend-label")]
+    assert labels == [
+        "forest ×1/×1.25", "hills ×1.1/×1.3", "plains ×1/×1", "river ×0.8/×0.8",
+        "blue", "red", "debuff", "buff", "supporter", "encircler",
+    ]  # fmt: skip
+    alone = ET.fromstring(board_svg(board()))
+    keys = [s.get("data-key") for s in classes(alone, "legend-swatch")]
+    assert keys.count("side") == 2
+    assert "supporter" not in keys
+    assert "encircler" not in keys
+
+
+def test_a_colour_given_from_python_cannot_break_the_picture() -> None:
+    odd = Terrain("odd", Fraction(1), Fraction(1), ".", 'red" onload="x')
+    picture = board_svg(Board(MappingProxyType({Hex(0, 0): odd}), ()))
+    hexagon = classes(ET.fromstring(picture), "hex")[0]
+    assert hexagon.get("fill") == 'red" onload="x'
+    assert hexagon.get("onload") is None
 
 
 def test_the_picture_is_deterministic_and_refuses_an_illegal_attack() -> None:

@@ -6,7 +6,8 @@ diamond in the air, a hull at sea) showing its strength and level; each status i
 is a ring at its feet (a thick inner ring for a debuff, a thin outer ring for a buff).
 Given an attacker and a target, the picture adds the attack arrow, rings around the
 supporters and the encircling enemies, and the forecast losses. A legend under the map
-gives each terrain's attack and defence factors. The same board gives the same bytes.
+gives each terrain's attack and defence factors, each side's colour and what the rings
+mean. The same board gives the same bytes.
 
 >>> from fracas.rulesets.hex.model import Board, Unit
 >>> board = Board.from_rows(["..", ".."], [Unit.make("a", "blue", (0, 0)),
@@ -28,7 +29,8 @@ from fracas.rulesets.hex.schema import HexParams
 #: Hex circumradius in pixels.
 SIZE = 40.0
 PADDING = 12.0
-LEGEND_HEIGHT = 26.0
+#: Height of one legend line under the map.
+LEGEND_LINE = 22.0
 NAMED_COLOURS = {
     "blue": "#2b6cb0",
     "red": "#c53030",
@@ -42,6 +44,8 @@ NAMED_COLOURS = {
 PALETTE = ("#2b6cb0", "#c53030", "#2f855a", "#b7791f", "#6b46c1", "#319795")
 DEBUFF_COLOUR = "#9b2c2c"
 BUFF_COLOUR = "#d69e2e"
+SUPPORTER_COLOUR = "#2f855a"
+ENCIRCLER_COLOUR = "#e53e3e"
 
 
 def _n(value: float) -> str:
@@ -112,18 +116,23 @@ def _unit_group(unit: Unit, x: float, y: float, colour: str) -> list[str]:
         f'<text class="level" x="{_n(x)}" y="{_n(y + 12)}" text-anchor="middle" '
         f'font-size="8" fill="#ffffff">Lv {unit.level}</text>'
     )
-    parts.append(
-        f'<text class="unit-id" x="{_n(x)}" y="{_n(y - body - 4)}" text-anchor="middle" '
-        f'font-size="9" fill="#1a202c" stroke="#ffffff" stroke-width="3" paint-order="stroke">'
-        f"{escape(unit.id)}</text>"
-    )
     parts.append("</g>")
     return parts
 
 
-def _marker(kind: str, x: float, y: float, colour: str, unit: str) -> str:
+def _unit_label(unit: Unit, x: float, y: float) -> str:
+    # Drawn after the attack layer, with a white halo, so no arrow or ring hides a name.
+    return (
+        f'<text class="unit-id" data-id="{escape(unit.id)}" x="{_n(x)}" '
+        f'y="{_n(y - SIZE * 0.5 - 4)}" text-anchor="middle" font-size="9" fill="#1a202c" '
+        f'stroke="#ffffff" stroke-width="3" paint-order="stroke">{escape(unit.id)}</text>'
+    )
+
+
+def _marker(kind: str, x: float, y: float, unit: str) -> str:
     # Encirclers get the wider ring so a unit that is both stays readable.
     radius = SIZE * (0.86 if kind == "encircler" else 0.76)
+    colour = ENCIRCLER_COLOUR if kind == "encircler" else SUPPORTER_COLOUR
     return (
         f'<circle class="{kind}" data-id="{escape(unit)}" cx="{_n(x)}" cy="{_n(y)}" '
         f'r="{_n(radius)}" fill="none" stroke="{colour}" stroke-width="2.5" '
@@ -131,26 +140,33 @@ def _marker(kind: str, x: float, y: float, colour: str, unit: str) -> str:
     )
 
 
+def _marker_layer(combat: Combat, shift: tuple[float, float]) -> list[str]:
+    """Dashed rings around the supporters and the encirclers, drawn under the units."""
+    board = combat.before
+    parts = ['<g class="attack-markers">']
+    # The supporters of a strike are the allies next to the unit being struck.
+    for side in (combat.strike.inputs.attacker, combat.strike.inputs.defender):
+        for supporter in side.supporters:
+            x, y = _centre(board.unit(supporter.unit).hex)
+            parts.append(_marker("supporter", x + shift[0], y + shift[1], supporter.unit))
+    for side in (combat.strike.inputs.attacker, combat.strike.inputs.defender):
+        if side.encirclement >= 1:
+            continue
+        for enemy in side.encirclers:
+            x, y = _centre(board.unit(enemy).hex)
+            parts.append(_marker("encircler", x + shift[0], y + shift[1], enemy))
+    parts.append("</g>")
+    return parts
+
+
 def _combat_layer(combat: Combat, shift: tuple[float, float]) -> list[str]:
+    """The attack arrow and the forecast loss badges, drawn over the units."""
     board = combat.before
     attacker, target = board.unit(combat.attacker), board.unit(combat.target)
     ax, ay = _centre(attacker.hex)
     tx, ty = _centre(target.hex)
     ax, ay, tx, ty = ax + shift[0], ay + shift[1], tx + shift[0], ty + shift[1]
     parts = ['<g class="attack">']
-    # The supporters of a strike are the allies next to the unit being struck.
-    for supporter in combat.strike.inputs.attacker.supporters:
-        x, y = _centre(board.unit(supporter.unit).hex)
-        parts.append(_marker("supporter", x + shift[0], y + shift[1], "#2f855a", supporter.unit))
-    for supporter in combat.strike.inputs.defender.supporters:
-        x, y = _centre(board.unit(supporter.unit).hex)
-        parts.append(_marker("supporter", x + shift[0], y + shift[1], "#2f855a", supporter.unit))
-    for side in (combat.strike.inputs.attacker, combat.strike.inputs.defender):
-        if side.encirclement >= 1:
-            continue
-        for enemy in side.encirclers:
-            x, y = _centre(board.unit(enemy).hex)
-            parts.append(_marker("encircler", x + shift[0], y + shift[1], "#e53e3e", enemy))
     length = math.hypot(tx - ax, ty - ay) or 1.0
     trim = SIZE * 0.55
     x1, y1 = ax + (tx - ax) * trim / length, ay + (ty - ay) * trim / length
@@ -177,24 +193,73 @@ def _combat_layer(combat: Combat, shift: tuple[float, float]) -> list[str]:
     return parts
 
 
-def _legend(board: Board, top: float) -> list[str]:
-    """One swatch per terrain on the map, with its attack and defence factors."""
+def _legend_item(x: float, top: float, swatch: str, label: str) -> tuple[list[str], float]:
+    parts = [
+        swatch,
+        f'<text class="legend-label" x="{_n(x + 18)}" y="{_n(top + 11)}" font-size="10" '
+        f'fill="#1a202c">{escape(label)}</text>',
+    ]
+    return parts, x + 26 + 5.5 * len(label)
+
+
+def _key_swatch(kind: str, x: float, top: float, colour: str) -> str:
+    """A small circle: filled for a side, a ring like the ones on the map for the rest."""
+    cx, cy = _n(x + 7), _n(top + 7)
+    if kind == "side":
+        return (
+            f'<circle class="legend-swatch" data-key="side" cx="{cx}" cy="{cy}" r="6" '
+            f'fill="{colour}" stroke="#1a202c"/>'
+        )
+    width, dash = {
+        "debuff": ("3", ""),
+        "buff": ("1.2", ""),
+        "supporter": ("2", ' stroke-dasharray="3 2"'),
+        "encircler": ("2", ' stroke-dasharray="3 2"'),
+    }[kind]
+    return (
+        f'<circle class="legend-swatch" data-key="{kind}" cx="{cx}" cy="{cy}" r="6" fill="none" '
+        f'stroke="{colour}" stroke-width="{width}"{dash}/>'
+    )
+
+
+def _legend(board: Board, top: float, colours: dict[str, str], attack: bool) -> list[str]:
+    """Under the map: each terrain with its factors; then sides, status rings and markers."""
     used = sorted({t.name: t for t in board.hexes.values()}.values(), key=lambda t: t.name)
     parts = ['<g class="legend">']
     x = PADDING
     for terrain in used:
         label = f"{terrain.name} ×{float(terrain.attack):g}/×{float(terrain.defense):g}"
-        parts.append(
+        swatch = (
             f'<rect class="legend-swatch" x="{_n(x)}" y="{_n(top)}" width="14" height="14" '
-            f'fill="{terrain.color}" stroke="#4a5568"/>'
+            f'fill="{escape(terrain.color)}" stroke="#4a5568"/>'
         )
-        parts.append(
-            f'<text class="legend-label" x="{_n(x + 18)}" y="{_n(top + 11)}" font-size="10" '
-            f'fill="#1a202c">{escape(label)}</text>'
-        )
-        x += 26 + 5.5 * len(label)
+        items, x = _legend_item(x, top, swatch, label)
+        parts.extend(items)
+    keys = [("side", colour, side) for side, colour in colours.items()]
+    statuses = {s.kind for unit in board.units for s in unit.statuses}
+    if "debuff" in statuses:
+        keys.append(("debuff", DEBUFF_COLOUR, "debuff"))
+    if "buff" in statuses:
+        keys.append(("buff", BUFF_COLOUR, "buff"))
+    if attack:
+        keys.append(("supporter", SUPPORTER_COLOUR, "supporter"))
+        keys.append(("encircler", ENCIRCLER_COLOUR, "encircler"))
+    x, top = PADDING, top + LEGEND_LINE
+    for kind, colour, label in keys:
+        items, x = _legend_item(x, top, _key_swatch(kind, x, top, colour), label)
+        parts.extend(items)
     parts.append("</g>")
     return parts
+
+
+def _legend_width(board: Board, colours: dict[str, str], attack: bool) -> float:
+    terrain = {t.name: t for t in board.hexes.values()}.values()
+    first = sum(
+        26 + 5.5 * len(f"{t.name} ×{float(t.attack):g}/×{float(t.defense):g}") for t in terrain
+    )
+    # Sides, then at most "debuff", "buff", "supporter" and "encircler".
+    second = sum(26 + 5.5 * len(side) for side in colours) + 2 * 59.5 + 2 * 75.5
+    return PADDING * 2 + max(first, second)
 
 
 def board_svg(
@@ -217,7 +282,16 @@ def board_svg(
     max_x = max((x for x, _ in centres.values()), default=0.0) + half_width + PADDING
     max_y = max((y for _, y in centres.values()), default=0.0) + SIZE + PADDING
     shift = (-min_x, -min_y)
-    width, height = max_x - min_x, max_y - min_y + LEGEND_HEIGHT
+    colours = side_colours(board)
+    drawing = attacker is not None and target is not None
+    width = max(max_x - min_x, _legend_width(board, colours, drawing))
+    height = max_y - min_y + 2 * LEGEND_LINE + 4
+    combat: Combat | None = None
+    if attacker is not None and target is not None:
+        reason = illegal_reason(board, attacker, target)
+        if reason is not None:
+            raise ValueError(f"cannot draw an illegal attack: {reason}")
+        combat = forecast(board, attacker, target, params)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="fracas-hex" width="{_n(width)}" '
         f'height="{_n(height)}" viewBox="0 0 {_n(width)} {_n(height)}" '
@@ -238,23 +312,27 @@ def board_svg(
         )
         out.append(
             f'<polygon class="hex" data-q="{place.q}" data-r="{place.r}" '
-            f'data-terrain="{escape(terrain.name)}" points="{corners}" fill="{terrain.color}" '
+            f'data-terrain="{escape(terrain.name)}" points="{corners}" '
+            f'fill="{escape(terrain.color)}" '
             f'stroke="#4a5568" stroke-width="1"><title>{escape(terrain.name)} {place}: '
             f"attack ×{float(terrain.attack):g}, defence ×{float(terrain.defense):g}"
             f"</title></polygon>"
         )
     out.append("</g>")
-    out.extend(_legend(board, height - LEGEND_HEIGHT + 4))
-    colours = side_colours(board)
+    out.extend(_legend(board, max_y - min_y + 4, colours, drawing))
+    if combat is not None:
+        out.extend(_marker_layer(combat, shift))
     out.append('<g class="units">')
     for unit in board.units:
         x, y = _centre(unit.hex)
         out.extend(_unit_group(unit, x + shift[0], y + shift[1], colours[unit.side]))
     out.append("</g>")
-    if attacker is not None and target is not None:
-        reason = illegal_reason(board, attacker, target)
-        if reason is not None:
-            raise ValueError(f"cannot draw an illegal attack: {reason}")
-        out.extend(_combat_layer(forecast(board, attacker, target, params), shift))
+    if combat is not None:
+        out.extend(_combat_layer(combat, shift))
+    out.append('<g class="labels">')
+    for unit in board.units:
+        x, y = _centre(unit.hex)
+        out.append(_unit_label(unit, x + shift[0], y + shift[1]))
+    out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
