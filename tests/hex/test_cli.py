@@ -162,6 +162,23 @@ def test_forecast_leaves_the_board_and_reports_the_preview(tmp_path: Path) -> No
     assert "100 → 50" in result.stdout
 
 
+def test_forecast_is_what_resolving_the_same_attack_gives(tmp_path: Path) -> None:
+    # The scenario's only order is a → b; forecasting a → b must predict it exactly, and
+    # it looks at the board as loaded (the orders are not played first).
+    path = scenario_file(tmp_path)
+    resolved = runner.invoke(app, ["resolve", str(path), "-f", "json"])
+    forecast = runner.invoke(
+        app, ["forecast", str(path), "--attacker", "a", "--target", "b", "-f", "json"]
+    )
+    assert resolved.exit_code == forecast.exit_code == 0, forecast.output
+    predicted = json.loads(forecast.stdout)["result"]
+    assert list(predicted) == ["kind", "combat"]
+    assert predicted["kind"] == "forecast"
+    assert predicted["combat"] == json.loads(resolved.stdout)["result"]["combats"][0]
+    # 1000 against 1000 both ways: 50 each, as resolved.
+    assert predicted["combat"]["losses"] == {"a": 50, "b": 50}
+
+
 def test_forecast_errors_name_the_option(tmp_path: Path) -> None:
     path = scenario_file(tmp_path)
     result = runner.invoke(app, ["forecast", str(path), "--attacker", "x", "--target", "b"])
@@ -176,7 +193,13 @@ def test_advise_ranks_and_rejects_an_unknown_side(tmp_path: Path) -> None:
     path = scenario_file(tmp_path)
     result = runner.invoke(app, ["advise", str(path), "--side", "blue", "-f", "json"])
     assert result.exit_code == 0, result.output
-    attacks = json.loads(result.stdout)["result"]["attacks"]
+    advice = json.loads(result.stdout)["result"]
+    assert list(advice) == ["kind", "side", "attacks"]
+    attacks = advice["attacks"]
+    assert list(attacks[0]) == [
+        "rank", "attacker", "target", "score", "enemy_lost", "own_lost", "levels_gained",
+        "combat",
+    ]  # fmt: skip
     # Only a touches b (c is two hexes away): score 50 − 50 = 0.
     assert [(x["attacker"], x["target"], x["score"]) for x in attacks] == [("a", "b", 0)]
     result = runner.invoke(app, ["advise", str(path), "--side", "green"])
@@ -199,6 +222,10 @@ def test_json_output_pins_the_key_order(tmp_path: Path) -> None:
     result = runner.invoke(app, ["resolve", str(scenario_file(tmp_path)), "--format", "json"])
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
+    assert list(document) == [
+        "fracas", "ruleset", "source", "scenario_sha256", "seed", "title", "result",
+    ]  # fmt: skip
+    assert (document["ruleset"], document["seed"]) == ("hex", None)
     data = document["result"]
     assert list(data) == ["kind", "combats", "units"]
     combat = data["combats"][0]
