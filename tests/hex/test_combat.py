@@ -72,7 +72,13 @@ def test_a_unit_that_can_fire_at_distance_one_counters_it() -> None:
         Unit.make("a", "blue", (0, 0), attack=10, defense=10),
         Unit.make("b", "red", (1, 0), attack=10, defense=10, range=(1, 2)),
     )
-    assert fight(board, "a", "b", PARAMS).counter is not None
+    combat = fight(board, "a", "b", PARAMS)
+    # b's range [1, 2] includes 1: it strikes back with 100 × 10 = 1000 against a's 1000.
+    assert combat.counter is not None
+    assert combat.counter.striker == "b"
+    assert combat.losses == {"a": 50, "b": 50}
+    # Having countered, b gains the fighting level too.
+    assert combat.level_gain("b") == 1
 
 
 def test_artillery_with_minimum_range_two_cannot_counter_an_adjacent_enemy() -> None:
