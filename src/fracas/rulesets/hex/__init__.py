@@ -231,6 +231,7 @@ class HexRuleset(Ruleset[HexDocument, HexScenario, Turn]):
         return play_turn(scenario.board, scenario.orders, scenario.params)
 
     def report(self, scenario: HexScenario, result: Turn) -> Report:
+        """Every combat of the turn, strike by strike, then the board after it."""
         return turn_report(result, scenario.title or "Hex combat", scenario.description)
 
     def summarize(self, scenario: HexScenario, result: Turn) -> Summary:

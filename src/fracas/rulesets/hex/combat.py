@@ -74,6 +74,7 @@ class LevelChange:
 
     @property
     def gained(self) -> int:
+        """Levels gained in this combat (0 when capped or when the unit did not fight)."""
         return self.after - self.before
 
 
@@ -94,6 +95,7 @@ class Combat:
     after: Board
 
     def level_gain(self, unit_id: str) -> int:
+        """Levels ``unit_id`` gained in this combat; 0 for a unit that took no part."""
         return next((c.gained for c in self.levels if c.unit == unit_id), 0)
 
 
@@ -176,6 +178,7 @@ class Turn:
 
     @property
     def end(self) -> Board:
+        """The board after the last order (the starting board when there were none)."""
         return self.combats[-1].after if self.combats else self.start
 
 

@@ -190,6 +190,7 @@ class Unit:
 
     @property
     def alive(self) -> bool:
+        """True while the unit has soldiers left."""
         return self.strength > 0
 
 
@@ -236,12 +237,15 @@ class Board:
         return self._by_id[unit_id]
 
     def has_unit(self, unit_id: str) -> bool:
+        """True when a unit called ``unit_id`` stands on the board."""
         return unit_id in self._by_id
 
     def unit_at(self, place: Hex) -> Unit | None:
+        """The unit on ``place``, or ``None`` when the hex is empty or off the map."""
         return self._by_hex.get(place)
 
     def terrain_at(self, place: Hex) -> Terrain:
+        """The terrain of ``place`` (KeyError when the hex is off the map)."""
         return self.hexes[place]
 
     def adjacent_units(self, place: Hex) -> Iterator[Unit]:

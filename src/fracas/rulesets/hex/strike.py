@@ -116,14 +116,17 @@ class StrikeOutcome:
 
     @property
     def striker(self) -> str:
+        """Id of the unit that strikes."""
         return self.inputs.attacker.unit
 
     @property
     def target(self) -> str:
+        """Id of the unit struck."""
         return self.inputs.defender.unit
 
     @property
     def target_strength(self) -> int:
+        """Soldiers of the unit struck before the fight (the losses are a share of them)."""
         return self.inputs.defender.strength
 
 
