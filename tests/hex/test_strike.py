@@ -422,3 +422,38 @@ def test_a_unit_without_soldiers_does_not_encircle() -> None:
     )
     # Only b counts around a: factor 1, so 100 × 10 = 1000.
     assert hit(board, "a", "b").effective_attack.total == 1000
+
+
+def test_attack_support_uses_each_allys_attack_against_the_targets_domain() -> None:
+    board = plains(
+        [
+            Unit.make("flak", "blue", (0, 0), attack={"land": 2, "air": 10}, defense=5),
+            Unit.make("rifles", "blue", (0, 1), attack={"land": 12, "air": 4}, defense=10),
+            Unit.make("tanks", "blue", (1, 1), strength=50, attack={"land": 20}, defense=10),
+            Unit.make("jets", "red", (1, 0), domain="air", attack={"land": 10}, defense=8),
+        ]
+    )
+    outcome = hit(board, "flak", "jets")
+    # Printed: flak's Atk vs Air 10 → 100 × 10 = 1000. Support vs an air target: rifles
+    # 0.25 × 100 × 4 = 100 (not its land 12); tanks have no Atk vs Air: 0.25 × 50 × 0 = 0.
+    assert outcome.effective_attack.rows[1].value == 10
+    assert outcome.effective_attack.total == 1100
+    # jets have three enemies next to them (flak, rifles, tanks): 100 × 8 × 0.8 = 640.
+    # r = 1100/640 = 55/32, r² = 3025/1024, 3025/4049 = 0.7471 → floor(74.71 + 0.5) = 75.
+    assert outcome.effective_defense.total == 640
+    assert outcome.losses == 75
+
+
+def test_pierce_also_cuts_the_status_additions() -> None:
+    walls = Status.make("Walls", "buff", def_add=200)
+    board = plains(
+        [
+            Unit.make("a", "blue", (0, 0), attack=6, defense=10, pierce=0.25),
+            Unit.make("b", "red", (1, 0), attack=10, defense=10, statuses=[walls]),
+        ]
+    )
+    outcome = hit(board, "a", "b")
+    # (100 × 10 + 200) × (1 − 0.25) = 1200 × 0.75 = 900, not 1000 × 0.75 + 200 = 950.
+    assert outcome.effective_defense.total == 900
+    # 100 × 6 = 600 against 900: r = 2/3, r² = 4/9, 4/13 = 0.3077 → floor(30.77 + 0.5) = 31.
+    assert outcome.losses == 31
