@@ -84,7 +84,8 @@ def test_mutated_scenarios_fail_only_with_fracas_errors(changes: list[Any]) -> N
     assert render_text(report)
     assert render_json(report)
     ruleset = scenario.ruleset
-    ruleset.advise(scenario.model, "x")
+    for side in scenario.model.board.sides():
+        ruleset.advise(scenario.model, side)
     ruleset.picture(scenario.model)
 
 

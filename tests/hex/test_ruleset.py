@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from fracas.core.dice import ScriptedDice
+from fracas.core.errors import FracasError, ScenarioError
 from fracas.io.render import render_text
 from fracas.io.scenario import load_scenario, scenario_from_document
 from fracas.rulesets import find_ruleset
@@ -98,3 +101,18 @@ def test_each_strike_table_keeps_the_rule_order() -> None:
     assert all(p > 0 for p in positions)
     assert positions == sorted(positions)
     assert table.find("\nEffective value") > positions[-1]
+
+
+def test_a_board_built_in_python_refuses_what_a_scenario_file_would() -> None:
+    a = Unit.make("a", "blue", (0, 0))
+    with pytest.raises(ScenarioError, match="share hex"):
+        Board.from_rows(["..."], [a, Unit.make("b", "red", (0, 0))])
+    with pytest.raises(ScenarioError, match="off the map"):
+        Board.from_rows(["..."], [a, Unit.make("b", "red", (5, 0))])
+    with pytest.raises(ScenarioError, match="two units have the id"):
+        Board.from_rows(["..."], [a, Unit.make("a", "red", (1, 0))])
+    # Still a ValueError for callers that catch the builtin, and a FracasError for the rest.
+    with pytest.raises(ValueError, match="unknown terrain letter 'X' in row 0, column 1"):
+        Board.from_rows([".X."], [a])
+    with pytest.raises(FracasError):
+        Board.from_rows([".X."], [a])

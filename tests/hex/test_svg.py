@@ -8,6 +8,7 @@ from types import MappingProxyType
 
 import pytest
 
+from fracas.core.errors import IllegalActionError
 from fracas.rulesets.hex import Board, Hex, HexParams, Status, Terrain, Unit, board_svg
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -107,5 +108,5 @@ def test_the_picture_is_deterministic_and_refuses_an_illegal_attack() -> None:
     assert board_svg(board(), attacker="a", target="b") == board_svg(
         board(), attacker="a", target="b", params=HexParams()
     )
-    with pytest.raises(ValueError, match="illegal attack"):
+    with pytest.raises(IllegalActionError, match="illegal attack"):
         board_svg(board(), attacker="a", target="c")

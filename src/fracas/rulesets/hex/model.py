@@ -22,6 +22,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Literal, NamedTuple
 
+from fracas.core.errors import ScenarioError
 from fracas.core.modifiers import Number, to_fraction
 from fracas.rulesets.hex.schema import DEFAULT_TERRAIN
 
@@ -208,11 +209,11 @@ class Board:
         by_hex: dict[Hex, Unit] = {}
         for unit in self.units:
             if unit.id in by_id:
-                raise ValueError(f"two units have the id {unit.id!r}")
+                raise ScenarioError(f"two units have the id {unit.id!r}")
             if unit.hex in by_hex:
-                raise ValueError(f"{unit.id!r} and {by_hex[unit.hex].id!r} share hex {unit.hex}")
+                raise ScenarioError(f"{unit.id!r} and {by_hex[unit.hex].id!r} share hex {unit.hex}")
             if unit.hex not in self.hexes:
-                raise ValueError(f"{unit.id!r} stands on {unit.hex}, which is off the map")
+                raise ScenarioError(f"{unit.id!r} stands on {unit.hex}, which is off the map")
             by_id[unit.id] = unit
             by_hex[unit.hex] = unit
         object.__setattr__(self, "_by_id", MappingProxyType(by_id))
@@ -224,11 +225,21 @@ class Board:
         units: Iterable[Unit] = (),
         terrain: Mapping[str, Terrain] | None = None,
     ) -> Board:
-        """A board from rows of terrain letters (odd-r layout; spaces are ignored)."""
+        """A board from rows of terrain letters (odd-r layout; spaces are ignored).
+
+        Two units on one hex, a repeated id, a unit off the map or an unknown letter raise
+        :class:`~fracas.core.errors.ScenarioError` (a ``ValueError``).
+        """
         by_letter = {t.letter: t for t in (terrain or default_terrain()).values()}
         hexes: dict[Hex, Terrain] = {}
         for row, text in enumerate(rows):
             for column, letter in enumerate(text.replace(" ", "")):
+                if letter not in by_letter:
+                    known = " ".join(sorted(by_letter))
+                    raise ScenarioError(
+                        f"unknown terrain letter {letter!r} in row {row}, column {column} "
+                        f"(known: {known})"
+                    )
                 hexes[Hex.from_offset(column, row)] = by_letter[letter]
         return Board(MappingProxyType(hexes), tuple(units))
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from html import escape
 
+from fracas.core.errors import IllegalActionError
 from fracas.rulesets.hex.combat import Combat, forecast, illegal_reason
 from fracas.rulesets.hex.model import Board, Hex, Unit
 from fracas.rulesets.hex.schema import HexParams
@@ -271,8 +272,8 @@ def board_svg(
 ) -> str:
     """The board as an SVG document; with ``attacker`` and ``target``, their forecast too.
 
-    The attack must be legal (``ValueError`` otherwise: a picture of an impossible attack
-    would mislead).
+    The attack must be legal (:class:`~fracas.core.errors.IllegalActionError`, a
+    ``ValueError``, otherwise: a picture of an impossible attack would mislead).
     """
     params = params or HexParams()
     centres = {place: _centre(place) for place in board.hexes}
@@ -290,7 +291,7 @@ def board_svg(
     if attacker is not None and target is not None:
         reason = illegal_reason(board, attacker, target)
         if reason is not None:
-            raise ValueError(f"cannot draw an illegal attack: {reason}")
+            raise IllegalActionError(f"cannot draw an illegal attack: {reason}")
         combat = forecast(board, attacker, target, params)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="fracas-hex" width="{_n(width)}" '
