@@ -62,4 +62,61 @@ def test_every_roll_line_adds_up(battle_of: Factory) -> None:
             value += int(amount) if sign == "+" else -int(amount)
         assert value == int(total)
     # The first attack: 98 + 40 (open-ended) + 20 (offense) + 10 (weapon) + 10 (Mounted) = 178.
-    assert "Attack 178 = 98+40 (d100) + 20 (Offense) + 10 (Melee weapon) + 10 (Mounted)" in text
+    assert (
+        "Attack 178 = 98+40 (d100) + 20 (Offense 2 × 10) + 10 (Melee weapon) + 10 (Mounted)" in text
+    )
+
+
+def test_a_player_can_check_every_number(battle_of: Factory) -> None:
+    battle = battle_of(
+        [{"name": "A", "pax": 10, "offense": 2, "strength": 1}],
+        [
+            {
+                "name": "B",
+                "pax": 7,
+                "defense": 3,
+                "melee_attacks": 0,
+                "recruitment_cost": 100,
+                "upkeep_cost": 20,
+            },
+            {"name": "C", "pax": 10, "melee_attacks": 0},
+        ],
+        parameters={"round_limit": 2, "overwhelm_bonus": 0},
+    )
+    # Round 1: target die 1 of 2 → B. Attack 80 + 2 × 10 = 100 vs defence 20 + 3 × 10 × 7/10
+    # = 41 → hit; damage 70 + 10 = 80 vs 10 → wounds; morale 30: −2 PAX (5 left).
+    # Round 2: die 1 → B. Defence 20 + 3 × 10 × 5/10 = 35; morale 80 − 2 × 4 = 72: −1 PAX.
+    faces = [*(1, 80, 20, 70, 10, 30), *(1, 80, 20, 70, 10, 80)]
+    report = report_of(battle, faces)
+    first = section_text(report, "Step 6 — Melee round 1")
+    second = section_text(report, "Step 6 — Melee round 2")
+    assert "A (speed 0) → B (random target: d2 = 1 of B, C)" in first
+    assert "Attack 100 = 80 (d100) + 20 (Offense 2 × 10)" in first
+    assert "Defence 41 = 20 (d100) + 21 (Defense 3 × 10 × 7/10)" in first
+    assert "Defence 35 = 20 (d100) + 15 (Defense 3 × 10 × 5/10)" in second
+    assert "Morale 72 = 80 (d100) − 8 (PAX lost 2 × 4) → loses 1 PAX" in second
+
+
+def test_loot_line_names_the_table_row(battle_of: Factory) -> None:
+    battle = battle_of(
+        [{"name": "A", "pax": 10}],
+        [{"name": "B", "pax": 2, "melee_attacks": 0, "recruitment_cost": 100, "upkeep_cost": 20}],
+    )
+    # B loses 2 PAX (morale 30) and is completely killed: goods 120. Loot d100 80 → row
+    # 71–90: 50 % gold (60), 25 % resources (30), 25 % items (30).
+    report = report_of(battle, [80, 20, 70, 10, 30, 80])
+    text = section_text(report, "Step 7 — Winner and loot")
+    assert (
+        "Loot: d100 80 → loot table 71–90 (gold 50 %, resources 25 %, items 25 %) → "
+        "gold 60, resources 30, items worth 30." in text
+    )
+
+
+def test_withdrawal_headline_reads_well(battle_of: Factory) -> None:
+    battle = battle_of(
+        [{"name": "A", "pax": 10, "melee_attacks": 0}],
+        [{"name": "B", "pax": 10, "melee_attacks": 0}],
+        parameters={"round_limit": 1},
+    )
+    text = section_text(report_of(battle, []), "Step 7 — Winner and loot")
+    assert "After 1 melee round Raiders withdraws: no one wins." in text

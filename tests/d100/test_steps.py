@@ -616,3 +616,88 @@ def test_faster_melee_unit_strikes_first(battle_of: Factory) -> None:
     assert result.fates == ("fled", "fought")
     assert result.winner == 1
     assert result.rounds == 1
+
+
+def test_a_units_aura_leaves_with_it(battle_of: Factory) -> None:
+    battle = battle_of(
+        [
+            idle("Captain", dangerous_missions=6, traits=["banner", "howl"]),
+            {"name": "Spears", "pax": 10},
+        ],
+        [idle("Guards")],
+        effects={
+            "banner": {
+                "trigger": "when_attacking",
+                "scope": "own_side",
+                "roll": "attack",
+                "bonus": 5,
+            },
+            "howl": {"trigger": "assessment", "scope": "enemy_side", "flee_below": 50},
+        },
+        parameters={"round_limit": 1},
+    )
+    # Captain: assessment 10 − 25 = −15 < 75, bottles out; loyalty 60 ≥ 50: leaves loyal.
+    # Gone with him: his Howl (no flee roll for the Guards) and his Banner (the Spears
+    # attack 50 with no +5). 1 v 1: no Overwhelm. Defence 90 → miss.
+    result = play(battle, [10, 60, 50, 90])
+    assert result.fates[0] == "bottled_out"
+    assert not [e for e in result.events if isinstance(e, FleeRollEvent)]
+    [event] = attacks(result)
+    assert event.attack.total == 50
+    assert bonus(event.attack.bonuses, "banner") == 0
+
+
+def test_a_units_aura_counts_while_it_is_present(battle_of: Factory) -> None:
+    battle = battle_of(
+        [idle("Captain", traits=["banner"]), {"name": "Spears", "pax": 10}],
+        [idle("Guards"), idle("Wall")],
+        defender_side={"targeting": ["Spears"]},
+        attacker_side={"targeting": ["Guards"]},
+        effects={
+            "banner": {
+                "trigger": "when_attacking",
+                "scope": "own_side",
+                "roll": "attack",
+                "bonus": 5,
+            },
+        },
+        parameters={"round_limit": 1},
+    )
+    # 2 v 2, no Overwhelm: the Spears attack 50 + 5 (banner) = 55 vs defence 90 → miss.
+    result = play(battle, [50, 90])
+    [event] = attacks(result)
+    assert event.attack.total == 50 + 5
+
+
+def test_no_start_of_combat_rolls_when_one_side_is_gone(battle_of: Factory) -> None:
+    battle = battle_of(
+        [idle("Scouts", dangerous_missions=6)],
+        [idle("Guards")],
+        defender_side={"effects": ["dread"]},
+        effects={"dread": {"trigger": "start_of_combat", "scope": "enemy_side", "flee_below": 30}},
+    )
+    # Scouts: 90 − 25 = 65, bottle out; loyalty 30: disband. No enemy is left, so combat
+    # never begins and Dread rolls nothing (a third face would be left unused).
+    result = play(battle, [90, 30])
+    assert result.winner == 1
+    assert not [e for e in result.events if isinstance(e, FleeRollEvent)]
+
+
+def test_random_target_die_is_recorded(battle_of: Factory) -> None:
+    battle = battle_of(
+        [{"name": "A", "pax": 10}],
+        [idle("B1"), idle("B2"), idle("B3")],
+        parameters={"round_limit": 1, "overwhelm_bonus": 0},
+    )
+    # Die face 2 of 3 (candidates in scenario order B1, B2, B3) picks B2.
+    result = play(battle, [2, 10, 90])
+    [event] = attacks(result)
+    assert event.target == "B2"
+    assert event.target_roll == (2, ("B1", "B2", "B3"))
+    battle = battle_of(
+        [{"name": "A", "pax": 10}],
+        [idle("B1")],
+        parameters={"round_limit": 1},
+    )
+    [event] = attacks(play(battle, [10, 90]))
+    assert event.target_roll is None  # one candidate: no die

@@ -73,13 +73,19 @@ class FleeRollEvent:
 
 @dataclass(frozen=True, slots=True)
 class AttackEvent:
-    """One attack: hit roll against defence, damage against reduction, morale check."""
+    """One attack: hit roll against defence, damage against reduction, morale check.
+
+    ``target_roll`` is ``(face, candidates)`` when a die with one face per candidate (in
+    scenario order) picked the target, or ``None`` when it was not chosen at random (a
+    priority list, or a single candidate).
+    """
 
     phase: str
     round: int
     speed: int
     attacker: str
     target: str
+    target_roll: tuple[int, tuple[str, ...]] | None
     attack: Roll
     defence: Roll
     damage: Roll | None
@@ -234,7 +240,10 @@ class _Play:
         return Roll(name, unit.name, faces, (*self.bonuses(unit, name, stage), *extra))
 
     def in_force(self, effect: HeldEffect, stage: int) -> bool:
-        if effect.unit is not None and effect.unit in self.nullified:
+        # An effect a unit holds (a trait, a leader's aura) goes with it when it leaves.
+        if effect.unit is not None and (
+            effect.unit in self.nullified or self.fate[effect.unit] is not None
+        ):
             return False
         side = self.battle.sides[effect.side]
         if effect.lair_only and side.location != "lair":
@@ -258,9 +267,13 @@ class _Play:
             points: int = getattr(unit, stat)
             if points:
                 per_point = self.params.stat_point_value
-                value = points * per_point * self.pax[unit.index] // unit.max_pax
-                source = f"{points} × {per_point} × {self.pax[unit.index]}/{unit.max_pax} PAX"
-                rows.append(Bonus(stat.capitalize(), value, source))
+                pax = self.pax[unit.index]
+                value = points * per_point * pax // unit.max_pax
+                source = f"{points} × {per_point} × {pax}/{unit.max_pax} PAX"
+                detail = f"{points} × {per_point}"
+                if pax != unit.max_pax:
+                    detail += f" × {pax}/{unit.max_pax}"
+                rows.append(Bonus(stat.capitalize(), value, source, detail))
         rows.extend(
             Bonus(item.label, item.value, "equipment")
             for item in unit.item_bonuses
@@ -374,7 +387,13 @@ class _Play:
             self.overwhelm = self.params.overwhelm_bonus * difference
 
     def attack(
-        self, phase: str, round_no: int, unit: Unit, target: Unit, stage: int
+        self,
+        phase: str,
+        round_no: int,
+        unit: Unit,
+        target: Unit,
+        target_roll: tuple[int, tuple[str, ...]] | None,
+        stage: int,
     ) -> AttackEvent:
         hit_roll, damage_roll = (
             ("ranged_attack", "ranged_damage") if phase == "ranged" else ("attack", "damage")
@@ -388,9 +407,10 @@ class _Play:
             reduction = self.roll(target, "damage_reduction", stage)
             if damage.total > reduction.total:
                 lost = target.pax - self.pax[target.index]
+                per_pax = self.params.morale_pax_penalty
                 extra = (
-                    (Bonus("PAX lost", -self.params.morale_pax_penalty * lost, f"{lost} lost"),)
-                    if lost and self.params.morale_pax_penalty
+                    (Bonus("PAX lost", -per_pax * lost, f"{lost} lost", f"{lost} × {per_pax}"),)
+                    if lost and per_pax
                     else ()
                 )
                 morale = self.roll(target, "morale", stage, *extra)
@@ -402,6 +422,7 @@ class _Play:
             unit.speed,
             unit.name,
             target.name,
+            target_roll,
             attack,
             defence,
             damage,
@@ -411,16 +432,20 @@ class _Play:
             flees,
         )
 
-    def choose_target(self, unit: Unit, candidates: list[Unit]) -> Unit:
+    def choose_target(
+        self, unit: Unit, candidates: list[Unit]
+    ) -> tuple[Unit, tuple[int, tuple[str, ...]] | None]:
+        """The target, and ``(face, candidates)`` when a die picked it at random."""
         priority = self.battle.sides[unit.side].targeting
         if priority:
             for name in priority:
                 for candidate in candidates:
                     if candidate.name == name:
-                        return candidate
+                        return candidate, None
         if len(candidates) == 1:
-            return candidates[0]
-        return candidates[self.dice.roll(die(len(candidates))) - 1]
+            return candidates[0], None
+        face = self.dice.roll(die(len(candidates)))
+        return candidates[face - 1], (face, tuple(c.name for c in candidates))
 
     def exchange(self, phase: str, round_no: int, stage: int) -> None:
         """Every unit of the phase strikes, fastest first; equal speeds strike together."""
@@ -438,8 +463,8 @@ class _Play:
             for unit in group:
                 attacks = unit.ranged_attacks if phase == "ranged" else unit.melee_attacks
                 for _ in range(attacks):
-                    target = self.choose_target(unit, targets[1 - unit.side])
-                    event = self.attack(phase, round_no, unit, target, stage)
+                    target, target_roll = self.choose_target(unit, targets[1 - unit.side])
+                    event = self.attack(phase, round_no, unit, target, target_roll, stage)
                     self.events.append(event)
                     if event.pax_lost:
                         losses[target.index] = losses.get(target.index, 0) + event.pax_lost
@@ -460,8 +485,9 @@ class _Play:
     def play(self) -> BattleResult:
         self.morale_assessment()
         self.total_bonuses()
-        self.effect_actions(RANGED, 0, frozenset({"start_of_combat"}))
         if self.both_present():
+            # Combat begins only against an enemy: no start-of-combat rolls after a rout.
+            self.effect_actions(RANGED, 0, frozenset({"start_of_combat"}))
             self.exchange("ranged", 0, RANGED)
         rounds = 0
         for round_no in range(1, self.params.round_limit + 1):

@@ -25,6 +25,7 @@ from fracas.rulesets.d100.battle import (
     NullifyEvent,
     standing_bonuses,
 )
+from fracas.rulesets.d100.params import ROLL_LABELS
 from fracas.rulesets.d100.rolls import Roll
 from fracas.rulesets.d100.setup import Battle, HeldEffect, Side
 
@@ -69,7 +70,7 @@ def _effect_text(effect: HeldEffect) -> str:
         "unit": spec.unit or "",
     }[spec.scope]
     if spec.roll is not None:
-        what = f"{spec.bonus:+d} {spec.roll.replace('_', ' ')}"
+        what = f"{spec.bonus:+d} {ROLL_LABELS[spec.roll].lower()}"
     elif spec.flee_below is not None:
         what = f"flee roll below {spec.flee_below}"
     else:
@@ -78,7 +79,11 @@ def _effect_text(effect: HeldEffect) -> str:
 
 
 def _attack_text(event: AttackEvent) -> str:
-    lines = [f"{event.attacker} (speed {event.speed}) → {event.target}"]
+    head = f"{event.attacker} (speed {event.speed}) → {event.target}"
+    if event.target_roll is not None:
+        face, among = event.target_roll
+        head += f" (random target: d{len(among)} = {face} of {', '.join(among)})"
+    lines = [head]
     lines.append(f"  {event.attack.describe()}")
     verdict = "hit" if event.hit else "miss"
     if not event.hit and event.attack.total == event.defence.total:
@@ -152,7 +157,7 @@ def _forces(battle: Battle) -> Section:
                     f"{unit.pax}/{unit.max_pax}",
                     str(unit.speed),
                     f"{unit.offense}/{unit.defense}/{unit.strength}",
-                    ", ".join(unit.equipment) or "—",
+                    ", ".join(battle.equipment[key].label or key for key in unit.equipment) or "—",
                     ", ".join(traits) or "—",
                     str(unit.unit_value),
                 )
@@ -319,8 +324,10 @@ def _winner(battle: Battle, result: BattleResult) -> Section:
     elif result.outcome == "draw":
         headline = "Draw: neither side has a unit left."
     else:
-        attackers = " and ".join(s.name for s in battle.sides if s.attacker)
-        headline = f"After {limit} melee rounds {attackers} withdraw(s): no one wins."
+        attackers = [s.name for s in battle.sides if s.attacker]
+        verb = "withdraws" if len(attackers) == 1 else "withdraw"
+        rounds = f"{limit} melee round" + ("s" if limit != 1 else "")
+        headline = f"After {rounds} {' and '.join(attackers)} {verb}: no one wins."
     blocks.append(Text(headline, strong=True))
     rows = tuple(
         (
@@ -360,10 +367,17 @@ def _winner(battle: Battle, result: BattleResult) -> Section:
     )
     if result.loot is not None:
         loot = result.loot
+        lows = (1, *(row.up_to + 1 for row in battle.params.loot_table))
+        low, row = next(
+            (low, row)
+            for low, row in zip(lows, battle.params.loot_table, strict=False)
+            if loot.face <= row.up_to
+        )
         blocks.append(
             Text(
-                f"Loot: d100 {loot.face} → gold {fmt(loot.gold)}, resources {loot.resources}, "
-                f"items worth {loot.items}."
+                f"Loot: d100 {loot.face} → loot table {low}–{row.up_to} (gold {row.gold} %, "
+                f"resources {row.resources} %, items {row.items} %) → gold {fmt(loot.gold)}, "
+                f"resources {loot.resources}, items worth {loot.items}."
             )
         )
     return Section("Step 7 — Winner and loot", tuple(blocks))
@@ -465,6 +479,9 @@ def event_data(event: Event) -> dict[str, Any]:
             "speed": event.speed,
             "attacker": event.attacker,
             "target": event.target,
+            "target_roll": None
+            if event.target_roll is None
+            else {"face": event.target_roll[0], "among": list(event.target_roll[1])},
             "attack": roll_data(event.attack),
             "defence": roll_data(event.defence),
             "hit": event.hit,

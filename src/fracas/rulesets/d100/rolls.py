@@ -33,11 +33,16 @@ def open_ended(dice: Dice, *, from_face: int, limit: int | None = None) -> tuple
 
 
 class Bonus(NamedTuple):
-    """A named bonus (or penalty, when negative) added to a roll."""
+    """A named bonus (or penalty, when negative) added to a roll.
+
+    ``detail`` is the arithmetic behind the value (``2 × 10 × 7/10``), printed beside the
+    label in a battle log so a player can check a bonus that changes during the battle.
+    """
 
     label: str
     value: int
     source: str = ""
+    detail: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,15 +72,16 @@ class Roll:
         return breakdown
 
     def describe(self) -> str:
-        """One log line: ``Attack 85 = 57 (d100) + 20 (Offense) + 8 (Overwhelm)``.
+        """One log line: ``Attack 85 = 57 (d100) + 20 (Offense 2 × 10) + 8 (Overwhelm)``.
 
-        >>> Roll("morale", "Wolves", (98, 3), (Bonus("PAX lost", -8),)).describe()
-        'Morale 93 = 98+3 (d100) − 8 (PAX lost)'
+        >>> Roll("morale", "Wolves", (98, 3), (Bonus("PAX lost", -8, "", "2 × 4"),)).describe()
+        'Morale 93 = 98+3 (d100) − 8 (PAX lost 2 × 4)'
         """
         breakdown = self.breakdown()
         dice = "+".join(map(str, self.faces))
         parts = [f"{self.label} {fmt(breakdown.total)} = {dice} (d100)"]
-        for row in breakdown.rows[1:]:
+        for row, bonus in zip(breakdown.rows[1:], self.bonuses, strict=True):
             sign = "−" if row.value < 0 else "+"
-            parts.append(f"{sign} {fmt(abs(row.value))} ({row.label})")
+            name = f"{row.label} {bonus.detail}" if bonus.detail else row.label
+            parts.append(f"{sign} {fmt(abs(row.value))} ({name})")
         return " ".join(parts)

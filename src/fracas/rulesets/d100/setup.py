@@ -7,7 +7,8 @@ plays it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from fracas.core.errors import ScenarioError
 from fracas.rulesets.d100.model import D100Document, EffectSpec, SideSpec
@@ -140,7 +141,8 @@ class HeldEffect:
 
 @dataclass(frozen=True, slots=True)
 class Battle:
-    """The frozen set-up of one battle."""
+    """The frozen set-up of one battle. ``equipment`` is the table in force (standard items
+    plus the scenario's own)."""
 
     title: str
     description: str
@@ -148,6 +150,7 @@ class Battle:
     sides: tuple[Side, Side]
     units: tuple[Unit, ...]
     effects: tuple[HeldEffect, ...]
+    equipment: Mapping[str, ItemSpec] = field(default_factory=dict)
 
     def unit(self, name: str) -> Unit:
         for unit in self.units:
@@ -342,6 +345,7 @@ def build_battle(document: D100Document) -> Battle:
         sides=(sides[0], sides[1]),
         units=tuple(units),
         effects=tuple(held),
+        equipment=equipment,
     )
 
 
