@@ -175,6 +175,28 @@ def _broken(change: str) -> dict[str, Any]:
         }
     elif change == "unknown_key":
         unit["colour"] = "red"
+    elif change == "bool_pax":
+        unit["pax"] = True
+    elif change == "text_pax":
+        unit["pax"] = "8"
+    elif change == "targeting_word":
+        side["targeting"] = "nearest"
+    elif change == "no_units":
+        side["units"] = []
+    elif change == "structure":
+        document["sides"][1]["lair"]["structures"] = ["moat"]
+    elif change == "side_spell":
+        side["effects"] = ["fireball"]
+    elif change == "negative_cost":
+        unit["upkeep_cost"] = -5
+    elif change == "item_effect":
+        document["equipment"] = {"lance": {"bonuses": {"attack": 5}, "effects": ["charge"]}}
+    elif change == "loyalty_bands":
+        document["parameters"] = {"loyalty_pass": 20}
+    elif change == "nullify_later":
+        document["effects"] = {"hex": {"trigger": "per_round", "nullify": True}}
+    elif change == "reserved_name":
+        side["name"] = "draw"
     return document
 
 
@@ -197,6 +219,17 @@ def _broken(change: str) -> dict[str, Any]:
         ("two_things", "effects.odd", "exactly one thing"),
         ("scope_unit", "effects.curse.unit", "needs the unit's name"),
         ("unknown_key", "sides[0].units[0].colour", "unknown key"),
+        ("bool_pax", "sides[0].units[0].pax", "valid integer (got True)"),
+        ("text_pax", "sides[0].units[0].pax", "valid integer (got '8')"),
+        ("targeting_word", "sides[0].targeting", "'random' or a list of enemy unit names"),
+        ("no_units", "sides[0].units", "at least one unit"),
+        ("structure", "sides[1].lair.structures[0]", "unknown effect 'moat'"),
+        ("side_spell", "sides[0].effects[0]", "unknown effect 'fireball'"),
+        ("negative_cost", "sides[0].units[0].upkeep_cost", "greater than or equal to 0"),
+        ("item_effect", "equipment.lance.effects[0]", "unknown effect 'charge'"),
+        ("loyalty_bands", "parameters.loyalty_takes_equipment", "below loyalty_pass"),
+        ("nullify_later", "effects.hex.trigger", "resolved in step 3"),
+        ("reserved_name", "sides[0].name", "reserved"),
     ],
 )
 def test_bad_input_is_one_line_with_file_and_key_path(
@@ -210,4 +243,5 @@ def test_bad_input_is_one_line_with_file_and_key_path(
     assert "\n" not in message
     assert message.startswith(f"fracas: error: {path}: {key_path}: ")
     assert words in message
+    assert "more problem" not in message  # one mistake, one message
     assert "Traceback" not in outcome.output

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from fracas.core.schema import Document, StrictModel
-from fracas.rulesets.d100.params import D100Params, ItemSpec, RollName
+from fracas.rulesets.d100.params import Bool, D100Params, Int, ItemSpec, RollName
 
 Trigger = Literal["when_attacking", "when_defending", "assessment", "start_of_combat", "per_round"]
 Scope = Literal["self", "own_side", "enemy_side", "unit"]
@@ -26,19 +26,19 @@ class EffectSpec(StrictModel):
     scope: Scope = Field("self", description="Who it acts on, seen from whoever holds it.")
     unit: str | None = Field(None, description="The unit acted on when scope is 'unit'.")
     roll: RollName | None = Field(None, description="The roll that receives the bonus.")
-    bonus: int = Field(0, description="Percentile points added to that roll (negative: penalty).")
-    flee_below: int | None = Field(
+    bonus: Int = Field(0, description="Percentile points added to that roll (negative: penalty).")
+    flee_below: Int | None = Field(
         None, description="Each unit in scope makes a flee roll; below this it flees."
     )
-    nullify: bool = Field(False, description="Units in scope lose their traits for the battle.")
+    nullify: Bool = Field(False, description="Units in scope lose their traits for the battle.")
     description: str = Field("", description="Free text.")
 
 
 class LairSpec(StrictModel):
     """A side's lair: Throne Room bonuses and defensive structures."""
 
-    loyalty_bonus: int = Field(0, description="Throne Room loyalty bonus (loyalty checks).")
-    morale_bonus: int = Field(0, description="Throne Room morale bonus (every morale roll).")
+    loyalty_bonus: Int = Field(0, description="Throne Room loyalty bonus (loyalty checks).")
+    morale_bonus: Int = Field(0, description="Throne Room morale bonus (every morale roll).")
     structures: tuple[str, ...] = Field(
         (), description="Defensive structures (effect names); they count only in the lair."
     )
@@ -49,24 +49,24 @@ class UnitSpec(StrictModel):
 
     name: str = Field(min_length=1, description="Unique name of the unit.")
     race: str = Field("human", description="Race; Orcs never make the morale assessment.")
-    pax: int = Field(ge=1, description="Current PAX (troops, or hit points of a monster).")
-    max_pax: int | None = Field(None, ge=1, description="Full PAX (default: default_max_pax).")
-    speed: int = Field(0, ge=0, description="Higher strikes first.")
-    offense: int = Field(0, ge=0, description="Offense stat (attack rolls).")
-    defense: int = Field(0, ge=0, description="Defense stat (defence rolls).")
-    strength: int = Field(0, ge=0, description="Strength stat (damage rolls).")
-    morale_bonus: int = Field(0, description="The unit's own morale bonus.")
-    dangerous_missions: int = Field(
+    pax: Int = Field(ge=1, description="Current PAX (troops, or hit points of a monster).")
+    max_pax: Int | None = Field(None, ge=1, description="Full PAX (default: default_max_pax).")
+    speed: Int = Field(0, ge=0, description="Higher strikes first.")
+    offense: Int = Field(0, ge=0, description="Offense stat (attack rolls).")
+    defense: Int = Field(0, ge=0, description="Defense stat (defence rolls).")
+    strength: Int = Field(0, ge=0, description="Strength stat (damage rolls).")
+    morale_bonus: Int = Field(0, description="The unit's own morale bonus.")
+    dangerous_missions: Int = Field(
         0, ge=0, description="Instances of the Dangerous Mission Penalty."
     )
     equipment: tuple[str, ...] = Field((), description="Items from the equipment table.")
     traits: tuple[str, ...] = Field((), description="Effects the unit holds, by name.")
-    recruitment_cost: int = Field(0, ge=0, description="Recruitment cost (Unit Value).")
-    upkeep_cost: int = Field(0, ge=0, description="Upkeep cost (Unit Value).")
-    ranged_attacks: int | None = Field(
+    recruitment_cost: Int = Field(0, ge=0, description="Recruitment cost (Unit Value).")
+    upkeep_cost: Int = Field(0, ge=0, description="Upkeep cost (Unit Value).")
+    ranged_attacks: Int | None = Field(
         None, ge=0, description="Ranged attacks (default 1 with a ranged weapon, else 0)."
     )
-    melee_attacks: int = Field(1, ge=0, description="Melee attacks per round.")
+    melee_attacks: Int = Field(1, ge=0, description="Melee attacks per round.")
 
 
 class SideSpec(StrictModel):
@@ -82,13 +82,29 @@ class SideSpec(StrictModel):
         "(default: lair when defending, else open).",
     )
     lair: LairSpec = Field(default_factory=LairSpec, description="Throne Room and structures.")
-    napoleon: int = Field(0, ge=0, description="Instances of the Napoleon spell.")
+    napoleon: Int = Field(0, ge=0, description="Instances of the Napoleon spell.")
     effects: tuple[str, ...] = Field((), description="Spells on the side, by effect name.")
     targeting: Literal["random"] | tuple[str, ...] = Field(
         "random",
         description="'random' (uniform with the dice) or a priority list of enemy unit names.",
     )
-    units: tuple[UnitSpec, ...] = Field(min_length=1, description="The side's units.")
+    units: tuple[UnitSpec, ...] = Field(description="The side's units (at least one).")
+
+    @field_validator("targeting", mode="before")
+    @classmethod
+    def _random_or_list(cls, value: object) -> object:
+        # One plain message instead of pydantic's two, one per branch of the union.
+        if value != "random" and not isinstance(value, list | tuple):
+            raise ValueError("use 'random' or a list of enemy unit names")
+        return value
+
+    @field_validator("units")
+    @classmethod
+    def _some_units(cls, value: tuple[UnitSpec, ...]) -> tuple[UnitSpec, ...]:
+        # Checked after the units themselves, so a bad unit is the only error reported.
+        if not value:
+            raise ValueError("a side needs at least one unit")
+        return value
 
 
 class D100Document(Document):

@@ -9,11 +9,15 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from fracas.core.schema import StrictModel
+
+# Strict: a YAML `true` or "5" is a mistake in a scenario, not a number to coerce.
+Int = Annotated[int, Field(strict=True)]
+Bool = Annotated[bool, Field(strict=True)]
 
 #: Every roll an effect or an item may name.
 RollName = Literal[
@@ -61,10 +65,10 @@ class ItemSpec(StrictModel):
     """A piece of equipment: bonuses to named rolls, and whether it is a ranged weapon."""
 
     label: str = Field("", description="Name shown in the log (default: the item's key).")
-    bonuses: dict[RollName, int] = Field(
+    bonuses: dict[RollName, Int] = Field(
         default_factory=dict, description="Percentile points added to each named roll."
     )
-    ranged: bool = Field(False, description="A ranged weapon: its bearer shoots in step 5.")
+    ranged: Bool = Field(False, description="A ranged weapon: its bearer shoots in step 5.")
     effects: tuple[str, ...] = Field(
         (), description="Effects the item gives its bearer, by name (horses give 'mounted')."
     )
@@ -88,11 +92,11 @@ def default_equipment() -> dict[str, ItemSpec]:
 class MoraleBand(StrictModel):
     """One row of the morale-check table: totals of at least ``at_least`` get this result."""
 
-    at_least: int | None = Field(
+    at_least: Int | None = Field(
         description="Lowest total of this band; null for the last band (everything lower)."
     )
-    pax_lost: int = Field(ge=0, description="PAX the unit loses.")
-    flees: bool = Field(False, description="The unit also flees the battle.")
+    pax_lost: Int = Field(ge=0, description="PAX the unit loses.")
+    flees: Bool = Field(False, description="The unit also flees the battle.")
 
 
 def default_morale_table() -> tuple[MoraleBand, ...]:
@@ -108,10 +112,10 @@ def default_morale_table() -> tuple[MoraleBand, ...]:
 class LootRow(StrictModel):
     """One row of the loot table: a plain d100 of at most ``up_to`` splits the goods so."""
 
-    up_to: int = Field(ge=1, le=100, description="Highest d100 face of this row.")
-    gold: int = Field(ge=0, le=100, description="Percent of the value paid as gold.")
-    resources: int = Field(ge=0, le=100, description="Percent of the value as resources.")
-    items: int = Field(ge=0, le=100, description="Percent of the value as items.")
+    up_to: Int = Field(ge=1, le=100, description="Highest d100 face of this row.")
+    gold: Int = Field(ge=0, le=100, description="Percent of the value paid as gold.")
+    resources: Int = Field(ge=0, le=100, description="Percent of the value as resources.")
+    items: Int = Field(ge=0, le=100, description="Percent of the value as items.")
 
 
 def default_loot_table() -> tuple[LootRow, ...]:
@@ -139,68 +143,68 @@ COMBAT_ROLLS: tuple[RollName, ...] = (
 class D100Params(StrictModel):
     """Every number of the ``d100`` rules. Set them under ``parameters:`` in a scenario."""
 
-    open_ended_from: int = Field(
+    open_ended_from: Int = Field(
         96, ge=2, le=100, description="A d100 face at least this high is rolled again and added."
     )
-    open_ended_limit: int | None = Field(
+    open_ended_limit: Int | None = Field(
         None,
         ge=0,
         description="Most extra d100s one roll may add (null: no limit, as the rules say).",
     )
-    assessment_threshold: int = Field(
+    assessment_threshold: Int = Field(
         5,
         ge=0,
         description="A unit with MORE than this many Dangerous Mission Penalties is assessed.",
     )
-    assessment_penalty: int = Field(
+    assessment_penalty: Int = Field(
         25, ge=0, description="Penalty on the morale assessment roll (step 1)."
     )
-    assessment_pass: int = Field(
+    assessment_pass: Int = Field(
         75, description="A morale assessment total below this bottles the unit out."
     )
     assessment_exempt_races: tuple[str, ...] = Field(
         ("orc", "orcs"), description="Races that never make the morale assessment."
     )
-    loyalty_pass: int = Field(
+    loyalty_pass: Int = Field(
         50, description="A loyalty total of at least this: the unit stays loyal but leaves."
     )
-    loyalty_takes_equipment: int = Field(
+    loyalty_takes_equipment: Int = Field(
         25,
         description="A loyalty total of at most this: the unit disbands taking its equipment "
         "(totals in between: it disbands, leaving its equipment).",
     )
-    napoleon_bonus: int = Field(
+    napoleon_bonus: Int = Field(
         10, description="Loyalty bonus of each instance of the Napoleon spell."
     )
-    overwhelm_bonus: int = Field(
+    overwhelm_bonus: Int = Field(
         4, ge=0, description="Overwhelm: points per unit the bigger side has over the smaller."
     )
     overwhelm_rolls: tuple[RollName, ...] = Field(
         COMBAT_ROLLS, description="The combat rolls the Overwhelm bonus is added to."
     )
-    stat_point_value: int = Field(
+    stat_point_value: Int = Field(
         10,
         description="Points per point of offense, defense or strength, at full PAX "
         "(scaled by pax / max_pax and rounded down).",
     )
-    default_max_pax: int = Field(10, ge=1, description="max_pax of a unit that gives none.")
-    morale_pax_penalty: int = Field(
+    default_max_pax: Int = Field(10, ge=1, description="max_pax of a unit that gives none.")
+    morale_pax_penalty: Int = Field(
         4, ge=0, description="Morale check penalty per PAX the unit has lost in this battle."
     )
     morale_table: tuple[MoraleBand, ...] = Field(
         default_factory=default_morale_table,
         description="Morale check results, highest band first.",
     )
-    round_limit: int = Field(
+    round_limit: Int = Field(
         5, ge=1, description="Melee rounds before the attacker withdraws with no winner."
     )
-    mounted_bonus: int = Field(
+    mounted_bonus: Int = Field(
         10, description="Attack bonus of the 'mounted' preset (horses, when attacking)."
     )
-    defensive_structure_bonus: int = Field(
+    defensive_structure_bonus: Int = Field(
         10, description="Defence bonus of the 'defensive_structure' preset (when defending)."
     )
-    mind_leech_threshold: int = Field(
+    mind_leech_threshold: Int = Field(
         50, description="Flee roll of the 'mind_leech' preset: enemy units below this flee."
     )
     equipment: dict[str, ItemSpec] = Field(
