@@ -85,3 +85,16 @@ def test_python_dash_m_runs_the_cli() -> None:
     )
     assert completed.returncode == 0
     assert completed.stdout.strip() == f"fracas {__version__}"
+
+
+def test_errors_from_ruleset_hooks_name_the_file() -> None:
+    example = "examples/hex/encirclement.yaml"
+    for args in (
+        ["forecast", example, "--attacker", "lead", "--target", "nobody"],
+        ["advise", example, "--side", "green"],
+        ["render", example, "-o", "never.svg", "--attacker", "nobody", "--target", "lead"],
+    ):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, args
+        assert result.stderr.startswith(f"fracas: error: {example}: "), result.stderr
+    assert not Path("never.svg").exists()

@@ -18,6 +18,7 @@ from fracas.cli.common import (
     SetOpt,
     friendly_errors,
     load,
+    located,
     render,
     write_output,
 )
@@ -108,7 +109,8 @@ def forecast_command(
     Example: fracas forecast examples/hex/river_crossing.yaml --attacker tanks --target mg
     """
     scenario = load(file, settings)
-    report = scenario.stamp(scenario.ruleset.forecast(scenario.model, attacker, target))
+    with located(file):
+        report = scenario.stamp(scenario.ruleset.forecast(scenario.model, attacker, target))
     write_output(render(report, fmt), output)
 
 
@@ -126,7 +128,8 @@ def advise_command(
     Example: fracas advise examples/hex/encirclement.yaml --side blue
     """
     scenario = load(file, settings)
-    report = scenario.stamp(scenario.ruleset.advise(scenario.model, side))
+    with located(file):
+        report = scenario.stamp(scenario.ruleset.advise(scenario.model, side))
     write_output(render(report, fmt), output)
 
 
@@ -160,7 +163,8 @@ def render_command(
     if (attacker is None) != (target is None):
         raise ScenarioError("give both --attacker and --target, or neither", source=str(file))
     scenario = load(file, settings)
-    svg = scenario.ruleset.picture(scenario.model, attacker=attacker, target=target)
+    with located(file):
+        svg = scenario.ruleset.picture(scenario.model, attacker=attacker, target=target)
     write_output(svg, output)
     typer.echo(f"wrote {output}")
 

@@ -6,7 +6,8 @@ import functools
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -44,6 +45,15 @@ def friendly_errors(command: F) -> F:
             raise typer.Exit(EXIT_BAD_INPUT) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+@contextmanager
+def located(file: Path) -> Iterator[None]:
+    """Name ``file`` in scenario errors raised inside (ruleset hooks don't know the file)."""
+    try:
+        yield
+    except ScenarioError as exc:
+        raise exc.located(str(file)) from None
 
 
 def write_output(text: str, output: Path | None) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +22,24 @@ TEXT_WIDTH = 100
 
 # Like rich's SIMPLE_HEAD, plus a rule above the footer (where totals go).
 _BOX = box.Box("    \n    \n ── \n    \n    \n ── \n    \n    \n", ascii=False)
+
+
+_WORDS = re.compile(r"[^\W\d_]{2,}")
+
+
+def numeric_columns(table: Table) -> tuple[bool, ...]:
+    """Which columns hold numbers (right-aligned) rather than words (left-aligned).
+
+    A column is numeric when none of its cells holds a word of two letters or more, so
+    "+5", "4+", "×0.8", "6×2 4×1" and "—" all count as numbers; the first column never does.
+
+    >>> numeric_columns(Table(("unit", "source", "value"), (("Orcs", "Throne Room", "+5"),)))
+    (False, False, True)
+    """
+    return tuple(
+        index > 0 and not any(_WORDS.search(row[index]) for row in table.rows)
+        for index in range(len(table.columns))
+    )
 
 
 def render_text(report: Report) -> str:
@@ -66,11 +85,13 @@ def _rich_table(table: Table) -> RichTable:
     # One total row becomes the table's footer, drawn under a rule; more stay in the body.
     footer = table.rows[-1] if table.total_rows == 1 else None
     rich.show_footer = footer is not None
-    for index, column in enumerate(table.columns):
+    for index, (column, numeric) in enumerate(
+        zip(table.columns, numeric_columns(table), strict=True)
+    ):
         rich.add_column(
             column,
             footer=footer[index] if footer else "",
-            justify="left" if index == 0 else "right",
+            justify="right" if numeric else "left",
             overflow="fold",
         )
     for row in table.rows[: body if footer else len(table.rows)]:
@@ -95,7 +116,8 @@ def render_markdown(report: Report) -> str:
             if block.title:
                 lines += [f"*{block.title}*", ""]
             lines.append("| " + " | ".join(_md_escape(c) for c in block.columns) + " |")
-            lines.append("|" + "|".join(["---"] + ["---:"] * (len(block.columns) - 1)) + "|")
+            aligns = ["---:" if numeric else "---" for numeric in numeric_columns(block)]
+            lines.append("|" + "|".join(aligns) + "|")
             body = len(block.rows) - block.total_rows
             for index, row in enumerate(block.rows):
                 cells = [_md_escape(c) for c in row]
@@ -120,9 +142,11 @@ def plain_table(table: Table) -> str:
         max(len(row[i]) for row in (table.columns, *table.rows)) for i in range(len(table.columns))
     ]
 
+    numeric = numeric_columns(table)
+
     def line(cells: tuple[str, ...]) -> str:
         padded = [
-            cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i])
+            cell.rjust(widths[i]) if numeric[i] else cell.ljust(widths[i])
             for i, cell in enumerate(cells)
         ]
         return "  ".join(padded).rstrip()
