@@ -119,7 +119,23 @@ def test_json_keys_in_documented_order(tmp_path: Path) -> None:
     assert list(result["steps"]) == ["assessment", "totals", "begin", "ranged", "melee"]
     assert list(result["goods"]) == ["value", "units", "loot"]
     attack = result["steps"]["ranged"][0]
-    assert list(attack)[:6] == ["kind", "phase", "round", "speed", "attacker", "target"]
+    assert list(attack) == [
+        *("kind", "phase", "round", "speed", "attacker", "target", "target_roll"),
+        *("attack", "defence", "hit", "damage", "reduction", "wounded", "morale"),
+        *("pax_lost", "flees"),
+    ]
+    # The Keep's one unit picks among two raiders with a die: each such pick is recorded.
+    picks = [
+        event
+        for event in result["steps"]["ranged"] + result["steps"]["melee"]
+        if event["kind"] == "attack" and event["target_roll"] is not None
+    ]
+    assert picks
+    for event in picks:
+        assert list(event["target_roll"]) == ["face", "among"]
+        among = event["target_roll"]["among"]
+        assert among == ["Bows", "Riders"]
+        assert among[event["target_roll"]["face"] - 1] == event["target"]
     roll = attack["attack"]
     assert list(roll) == ["unit", "roll", "faces", "label", "total", "rows"]
     # The rows of every roll add up to its total.
