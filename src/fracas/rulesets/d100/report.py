@@ -48,6 +48,17 @@ _FATE_TEXT = {
 }
 
 
+# Short forms for the tables of step 7 (the JSON keeps the fate codes).
+_FATE_CELL = {
+    "fought": "fought on",
+    "killed": "completely killed",
+    "fled": "fled",
+    "bottled_out": "bottled out, loyal",
+    "disbanded": "disbanded, left equipment",
+    "disbanded_with_equipment": "disbanded, took equipment",
+}
+
+
 def winner_name(battle: Battle, result: BattleResult) -> str:
     """The winning side's name, or ``draw`` / ``withdraw``."""
     if result.winner is None:
@@ -335,7 +346,7 @@ def _winner(battle: Battle, result: BattleResult) -> Section:
             battle.sides[unit.side].name,
             f"{unit.pax}/{unit.max_pax}",
             f"{result.pax[unit.index]}/{unit.max_pax}",
-            result.fates[unit.index],
+            _FATE_CELL[result.fates[unit.index]],
         )
         for unit in battle.units
     )
@@ -349,7 +360,7 @@ def _winner(battle: Battle, result: BattleResult) -> Section:
     goods_rows = [
         (
             share.unit,
-            share.fate,
+            _FATE_CELL[share.fate],
             str(share.unit_value),
             "100 %" if share.fate == "killed" else f"{fmt(share.share * 100)} % (PAX left)",
             fmt(share.value),
