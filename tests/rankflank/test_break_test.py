@@ -52,6 +52,33 @@ def test_without_steadfast_the_difference_counts() -> None:
     assert (test.steadfast, test.target, test.passed) == (False, 3, False)
 
 
+def test_equal_unit_strength_is_not_steadfast() -> None:
+    combat = block_against(30)
+    # US 30 against 30 is not *higher*: 7 - 4 = 3, so 3 + 4 = 7 fails.
+    test = break_test(combat, initial_state(combat), combat.unit("Block"), 4, ScriptedDice([3, 4]))
+    assert (test.steadfast, test.target, test.passed) == (False, 3, False)
+
+
+def test_steadfast_needs_a_rank_of_five() -> None:
+    combat = build(
+        [unit_doc("Column", "A", models=32, files=4), unit_doc("Front", "B", models=10, files=5)],
+        [engage("Front", "Column")],
+    )
+    # US 32 > 10 and at least 10, but 4 wide: no rank of 5 → not Steadfast, 7 - 4 = 3.
+    test = break_test(combat, initial_state(combat), combat.unit("Column"), 4, ScriptedDice([3, 4]))
+    assert (test.steadfast, test.target, test.passed) == (False, 3, False)
+
+
+def test_steadfast_needs_unit_strength_ten() -> None:
+    combat = build(
+        [unit_doc("Small", "A", models=9, files=5), unit_doc("Tiny", "B", models=3, files=3)],
+        [engage("Tiny", "Small")],
+    )
+    # US 9 > 3 with a rank of 5, but below 10 → not Steadfast: 7 - 2 = 5; 3 + 3 = 6 fails.
+    test = break_test(combat, initial_state(combat), combat.unit("Small"), 2, ScriptedDice([3, 3]))
+    assert (test.steadfast, test.target, test.passed) == (False, 5, False)
+
+
 def test_a_disrupted_unit_is_never_steadfast() -> None:
     combat = block_against(10, flank=5)
     # US 30 > 10 + 10 = 20, but 5 riders (US 10) in its flank disrupt it: 7 - 4 = 3.
@@ -149,6 +176,16 @@ def test_eighth_edition_steadfast_means_more_ranks() -> None:
         [engage("Wide", "Deep")],
     )
     assert not is_steadfast(ninth, initial_state(ninth), ninth.unit("Deep"))
+
+
+def test_eighth_edition_equal_ranks_are_not_steadfast() -> None:
+    combat = build(
+        [unit_doc("Deep", "A", models=15, files=5), unit_doc("Same", "B", models=15, files=5)],
+        [engage("Same", "Deep")],
+        edition="eighth",
+    )
+    # 3 ranks of 5 against 3 ranks of 5: not *more* ranks.
+    assert not is_steadfast(combat, initial_state(combat), combat.unit("Deep"))
 
 
 def test_swiftstride_rolls_three_dice_and_drops_the_lowest() -> None:

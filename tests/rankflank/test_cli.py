@@ -145,6 +145,32 @@ CASES: list[tuple[str, Edit, str]] = [
         setter("other_wounds", value=[{"side": "Orcs", "target": "Trolls", "wounds": 2}]),
         "other_wounds[0].target",
     ),
+    ("models given as true", setter("units", 0, "models", value=True), "units[0].models"),
+    ("models given as text", setter("units", 0, "models", value="20"), "units[0].models"),
+    ("charged given as 1", setter("units", 2, "charged", value=1), "units[2].charged"),
+    (
+        "profile with a word",
+        setter("units", 0, "profile", value="5 4 four 3 3 1 5 1 8"),
+        "units[0].profile",
+    ),
+    (
+        "more fighting models than models",
+        setter("units", 2, "fighting_models", value=6),
+        "units[2].fighting_models",
+    ),
+    (
+        "supporting models beyond the unit",
+        both(
+            setter("units", 0, "fighting_models", value=15),
+            setter("units", 0, "supporting_models", value=6),
+        ),
+        "units[0].supporting_models",
+    ),
+    (
+        "downhill without a charge",
+        setter("units", 1, "charged_downhill", value=True),
+        "units[1].charged_downhill",
+    ),
     (
         "character named like a unit",
         setter("units", 1, "characters", 0, "name", value="Wolves"),

@@ -171,6 +171,57 @@ def test_two_units_in_one_arc_count_only_the_higher() -> None:
     assert rows(result, "A", "Ranks (shared arc: the higher counts)") == [0]
 
 
+def test_the_higher_counts_whichever_unit_is_listed_first() -> None:
+    combat = build(
+        [
+            unit_doc("Four", "A", models=20, files=5),  # 3 extra ranks, listed first
+            unit_doc("Three", "A", models=15, files=5),  # 2 extra ranks
+            unit_doc("Wall", "B", models=40, files=10),
+        ],
+        [engage("Three", "Wall"), engage("Four", "Wall")],
+        outnumber_bonus=False,
+    )
+    result = score(combat)
+    # max(3, 2) = 3, and the +3 row names the deeper unit.
+    assert result.score("A") == 3
+    ranks = [(r.label, int(r.value), r.source) for r in result.scores["A"].rows[1:]]
+    assert ranks == [
+        ("Ranks", 3, "Four in the front of Wall"),
+        ("Ranks (shared arc: the higher counts)", 0, "Three in the front of Wall"),
+    ]
+
+
+def test_a_unit_in_two_arcs_counts_once_whatever_the_file_order() -> None:
+    def two_fronts(order: list[dict[str, str]]) -> CombatResult:
+        combat = build(
+            [
+                unit_doc("Big", "A", models=20, files=5),  # 3 extra ranks
+                unit_doc("Small", "A", models=15, files=5),  # 2 extra ranks
+                unit_doc("Left", "B", models=8, files=4),
+                unit_doc("Right", "B", models=8, files=4),
+            ],
+            order,
+            outnumber_bonus=False,
+        )
+        return score(combat)
+
+    big_left, big_right, small_left = (
+        engage("Big", "Left"),
+        engage("Big", "Right"),
+        engage("Small", "Left"),
+    )
+    # Big fights the fronts of Left and Right, Small the front of Left too. Big's ranks
+    # count once: +3 in Right's front, and Left's front then counts Small's +2 → 5.
+    # Counting Big in Left's front instead would leave Right's front empty: 3 < 5.
+    for order in ([big_left, big_right, small_left], [big_right, big_left, small_left]):
+        result = two_fronts(order)
+        assert result.score("A") == 3 + 2
+        assert sorted(r.source for r in result.scores["A"].rows if r.label == "Ranks") == [
+            "Big in the front of Right",
+            "Small in the front of Left",
+        ]
+
+
 def test_units_in_different_arcs_each_count_their_ranks() -> None:
     combat = build(
         [
@@ -297,6 +348,30 @@ def test_standards_are_cumulative_per_unit() -> None:
     )
     # Two standards: 1 + 1 = 2.
     assert score(combat).score("A") == 2
+
+
+def test_a_standard_needs_rank_and_file_to_carry_it() -> None:
+    combat = build(
+        [
+            unit_doc(
+                "Guard",
+                "A",
+                models=2,
+                files=2,
+                command={"standard": True},
+                characters=[{"name": "Hero", "profile": "4 6 3 4 4 3 6 4 9"}],
+            ),
+            unit_doc("Foe", "B", models=4, files=4),
+        ],
+        [engage("Guard", "Foe")],
+        outnumber_bonus=False,
+    )
+    # With its two rank and file standing: standard +1.
+    assert score(combat).score("A") == 1
+    state = initial_state(combat)
+    state["Guard"] = replace(state["Guard"], rank_and_file_wounds=0)
+    # Only the hero is left: nobody carries the standard → 0.
+    assert score(combat, state=state).score("A") == 0
 
 
 def test_battle_standard_adds_to_the_ordinary_standard() -> None:

@@ -344,6 +344,72 @@ def test_saved_wounds_do_not_count() -> None:
     assert fought.result.score("A") == 2 + 1
 
 
+def test_no_overkill_when_both_duellists_fall() -> None:
+    combat = combat_from(
+        {
+            "units": [
+                unit_doc(
+                    "Guard",
+                    "A",
+                    models=5,
+                    files=5,
+                    profile="4 3 3 3 3 1 1 0 7",
+                    characters=[{"name": "Hero", "profile": "4 5 3 5 3 1 3 3 7"}],
+                ),
+                unit_doc(
+                    "Foe",
+                    "B",
+                    models=5,
+                    files=5,
+                    profile="4 3 3 3 3 1 1 0 7",
+                    characters=[{"name": "Champ", "profile": "4 5 3 5 3 1 3 1 7"}],
+                ),
+            ],
+            "engagements": [engage("Guard", "Foe")],
+            "challenge": {"challenger": "Hero", "opponent": "Champ"},
+            "parameters": {"max_rounds": 1, "supporting_attacks": 0},
+        }
+    )
+    dice = script(
+        [6, 6, 6],  # Hero (I3, A3): WS5 vs 5 → 4+, 3 hits
+        [6, 6, 6],  # S5 vs T3 → 2+: 3 wounds on the champion's 1
+        [6],  # Champ strikes at the same Initiative 3: 1 hit
+        [6],  # and 1 wound: the hero falls too
+    )
+    fought = fight_round(combat, initial_state(combat), 1, dice)
+    # Nobody won the challenge, so the 3 - 1 = 2 excess wounds add nothing: 1 against 1
+    # (Unit Strength 5 against 5), a draw, no break test.
+    assert fought.overkill == ()
+    assert (fought.result.score("A"), fought.result.score("B"), fought.result.winner) == (
+        1,
+        1,
+        None,
+    )
+    assert dice.remaining == 0
+
+
+def test_ward_saves_do_not_count() -> None:
+    combat = build(
+        [
+            unit_doc("Fast", "A", models=5, files=5, profile="4 3 3 3 3 1 5 1 7"),
+            unit_doc("Slow", "B", models=5, files=5, profile="4 3 3 3 3 1 2 0 7", ward=5),
+        ],
+        [engage("Fast", "Slow")],
+        max_rounds=1,
+        supporting_attacks=0,
+    )
+    dice = script(
+        [6, 6, 6, 6, 6],  # 5 hits
+        [6, 6, 6, 6, 6],  # 5 wounds, no armour to roll
+        [5, 6, 1, 2, 3],  # ward 5+: 2 saved, 3 not
+        [1, 1],  # Slow's break test
+    )
+    fought = fight_round(combat, initial_state(combat), 1, dice)
+    # A: 5 - 2 warded = 3 unsaved wounds + 1 for Unit Strength (5 against 2) = 4.
+    assert fought.result.score("A") == 3 + 1
+    assert dice.remaining == 0
+
+
 def test_a_challenge_is_fought_only_between_the_characters() -> None:
     combat = combat_from(
         {

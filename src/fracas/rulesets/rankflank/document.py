@@ -8,11 +8,17 @@ This module checks *shapes* (types, ranges, unknown keys); :mod:`.model` checks 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from fracas.core.schema import Document, StrictModel
+
+# Numbers and switches are not coerced: `models: true` or `charged: 1` is a mistake in the
+# file, not a 1 or a yes.
+Int = Annotated[int, Field(strict=True)]
+Bool = Annotated[bool, Field(strict=True)]
 
 TroopType = Literal[
     "infantry",
@@ -31,18 +37,23 @@ Edition = Literal["ninth", "eighth"]
 PROFILE_KEYS = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
 
 
+def _problem(message: str) -> PydanticCustomError:
+    """A validation error shown as written (pydantic would prefix "Value error, ")."""
+    return PydanticCustomError("value_error", "{problem}", {"problem": message})
+
+
 class Profile(StrictModel):
     """The nine characteristics. Also written as one string: ``"4 3 3 3 3 1 3 1 7"``."""
 
-    M: int = Field(ge=0, le=10, description="Movement.")
-    WS: int = Field(ge=1, le=10, description="Weapon Skill (1-10).")
-    BS: int = Field(0, ge=0, le=10, description="Ballistic Skill (unused in close combat).")
-    S: int = Field(ge=1, le=10, description="Strength (1-10).")
-    T: int = Field(ge=1, le=10, description="Toughness (1-10).")
-    W: int = Field(ge=1, le=10, description="Wounds per model.")
-    I: int = Field(ge=0, le=10, description="Initiative.")  # noqa: E741 - the game's own name
-    A: int = Field(ge=0, le=10, description="Attacks per model.")
-    Ld: int = Field(ge=1, le=10, description="Leadership.")
+    M: Int = Field(ge=0, le=10, description="Movement.")
+    WS: Int = Field(ge=1, le=10, description="Weapon Skill (1-10).")
+    BS: Int = Field(0, ge=0, le=10, description="Ballistic Skill (unused in close combat).")
+    S: Int = Field(ge=1, le=10, description="Strength (1-10).")
+    T: Int = Field(ge=1, le=10, description="Toughness (1-10).")
+    W: Int = Field(ge=1, le=10, description="Wounds per model.")
+    I: Int = Field(ge=0, le=10, description="Initiative.")  # noqa: E741 - the game's own name
+    A: Int = Field(ge=0, le=10, description="Attacks per model.")
+    Ld: Int = Field(ge=1, le=10, description="Leadership.")
 
     @model_validator(mode="before")
     @classmethod
@@ -50,20 +61,26 @@ class Profile(StrictModel):
         if isinstance(value, str):
             numbers = value.split()
             if len(numbers) != len(PROFILE_KEYS):
-                raise ValueError(
+                raise _problem(
                     f"a profile string needs {len(PROFILE_KEYS)} numbers "
                     f"({' '.join(PROFILE_KEYS)}), got {len(numbers)}"
                 )
-            return dict(zip(PROFILE_KEYS, numbers, strict=True))
+            values: dict[str, Any] = {}
+            for key, number in zip(PROFILE_KEYS, numbers, strict=True):
+                try:
+                    values[key] = int(number)
+                except ValueError:
+                    raise _problem(f"{key} must be a whole number, got {number!r}") from None
+            return values
         return value
 
 
 class Command(StrictModel):
     """The unit's command group."""
 
-    standard: bool = Field(False, description="A standard bearer (+1 combat result).")
-    battle_standard: bool = Field(False, description="The battle standard (+1 combat result).")
-    musician: bool = Field(False, description="A musician (shown; no effect in one combat).")
+    standard: Bool = Field(False, description="A standard bearer (+1 combat result).")
+    battle_standard: Bool = Field(False, description="The battle standard (+1 combat result).")
+    musician: Bool = Field(False, description="A musician (shown; no effect in one combat).")
 
 
 class CharacterSpec(StrictModel):
@@ -72,11 +89,11 @@ class CharacterSpec(StrictModel):
     name: str = Field(min_length=1, description="Unique name (used by a challenge).")
     troop_type: TroopType = Field("infantry", description="Sets the character's Unit Strength.")
     profile: Profile
-    armour: int | None = Field(None, ge=1, le=6, description="Armour save N+; none if absent.")
-    ward: int | None = Field(None, ge=2, le=6, description="Ward save N+; none if absent.")
+    armour: Int | None = Field(None, ge=1, le=6, description="Armour save N+; none if absent.")
+    ward: Int | None = Field(None, ge=2, le=6, description="Ward save N+; none if absent.")
     rules: tuple[SpecialRule, ...] = Field((), description="Special rules.")
-    wounds_taken: int = Field(0, ge=0, description="Wounds already lost.")
-    unit_strength: int | None = Field(None, ge=0, description="Override the Unit Strength.")
+    wounds_taken: Int = Field(0, ge=0, description="Wounds already lost.")
+    unit_strength: Int | None = Field(None, ge=0, description="Override the Unit Strength.")
 
 
 class UnitSpec(StrictModel):
@@ -85,37 +102,37 @@ class UnitSpec(StrictModel):
     name: str = Field(min_length=1, description="Unique name of the unit.")
     side: str = Field(min_length=1, description="The side it fights for (exactly two sides).")
     troop_type: TroopType = "infantry"
-    models: int = Field(
+    models: Int = Field(
         ge=1, le=1000, description="Rank-and-file models (characters not included)."
     )
-    files: int = Field(ge=1, le=100, description="Width of the unit in models.")
+    files: Int = Field(ge=1, le=100, description="Width of the unit in models.")
     profile: Profile
-    armour: int | None = Field(None, ge=1, le=6, description="Armour save N+; none if absent.")
-    ward: int | None = Field(None, ge=2, le=6, description="Ward save N+; none if absent.")
+    armour: Int | None = Field(None, ge=1, le=6, description="Armour save N+; none if absent.")
+    ward: Int | None = Field(None, ge=2, le=6, description="Ward save N+; none if absent.")
     rules: tuple[SpecialRule, ...] = Field((), description="Special rules.")
     command: Command = Command()
     characters: tuple[CharacterSpec, ...] = ()
-    wounds_taken: int = Field(0, ge=0, description="Wounds lost by the last, wounded model.")
-    unit_strength: int | None = Field(
+    wounds_taken: Int = Field(0, ge=0, description="Wounds lost by the last, wounded model.")
+    unit_strength: Int | None = Field(
         None, ge=0, description="Unit Strength per model; default from the troop type."
     )
-    charged: bool = Field(False, description="The unit charged this turn.")
-    height: int = Field(
+    charged: Bool = Field(False, description="The unit charged this turn.")
+    height: Int = Field(
         0, ge=0, le=100, description="How high its fighting rank stands (1 = hill)."
     )
-    charged_downhill: bool = Field(
+    charged_downhill: Bool = Field(
         False, description="Charged down from a hill: counts as higher ground in round 1."
     )
-    fighting_models: int | None = Field(
+    fighting_models: Int | None = Field(
         None, ge=0, description="Rank-and-file models that fight (default: the fighting rank)."
     )
-    supporting_models: int | None = Field(
+    supporting_models: Int | None = Field(
         None, ge=0, description="Models giving supporting attacks (default: the next rank)."
     )
     attacks_target: str | None = Field(
         None, description="Enemy unit this unit attacks (default: the first one engaged)."
     )
-    restrain: bool = Field(
+    restrain: Bool = Field(
         False, description="When it wins and the enemy flees, test Leadership to restrain."
     )
 
@@ -140,7 +157,7 @@ class OtherWoundsSpec(StrictModel):
 
     side: str = Field(description="The side that inflicted them.")
     target: str = Field(description="The unit that suffered them.")
-    wounds: int = Field(ge=0, le=10_000)
+    wounds: Int = Field(ge=0, le=10_000)
     source: str = Field("other", description="What caused them, for the report.")
 
 
@@ -148,7 +165,7 @@ class RankflankParams(StrictModel):
     """Edition preset first, then every option left at ``null`` takes the preset's value."""
 
     edition: Edition = Field("ninth", description="Preset of the options below.")
-    outnumber_bonus: bool | None = Field(
+    outnumber_bonus: Bool | None = Field(
         None, description="+1 for higher Unit Strength (ninth: true, eighth: false)."
     )
     disrupted_by: Literal["unit_strength", "ranks"] | None = Field(
@@ -156,31 +173,31 @@ class RankflankParams(StrictModel):
         description="What disrupts a unit from its flank or rear "
         "(ninth: unit_strength, eighth: ranks).",
     )
-    disrupt_unit_strength: int = Field(10, ge=1, description="Unit Strength that disrupts.")
-    disrupt_ranks: int = Field(2, ge=1, description="Ranks of rank_width models that disrupt.")
+    disrupt_unit_strength: Int = Field(10, ge=1, description="Unit Strength that disrupts.")
+    disrupt_ranks: Int = Field(2, ge=1, description="Ranks of rank_width models that disrupt.")
     steadfast: Literal["unit_strength", "ranks"] | None = Field(
         None, description="Steadfast by Unit Strength (ninth) or by more ranks (eighth)."
     )
-    steadfast_unit_strength: int = Field(10, ge=0, description="Minimum US to be Steadfast.")
-    overkill_max: int | None = Field(
+    steadfast_unit_strength: Int = Field(10, ge=0, description="Minimum US to be Steadfast.")
+    overkill_max: Int | None = Field(
         None, ge=0, description="Cap of the overkill bonus (ninth: 3, eighth: 5)."
     )
-    charger_initiative_bonus: int | None = Field(
+    charger_initiative_bonus: Int | None = Field(
         None, ge=0, description="Initiative added to chargers in round 1 (ninth: 1, eighth: 0)."
     )
     caught: Literal["wounds", "destroyed"] | None = Field(
         None, description="Fate of a caught unit (ninth: wounds, eighth: destroyed)."
     )
-    caught_wounds_per_unit_strength: int = Field(
+    caught_wounds_per_unit_strength: Int = Field(
         2, ge=0, description="Wounds without saves per pursuing Unit Strength point."
     )
-    supporting_attacks: int | None = Field(
+    supporting_attacks: Int | None = Field(
         None, ge=0, description="Supporting attacks per model of the next rank (both: 1)."
     )
-    rank_width: int = Field(5, ge=1, description="Models that make a rank.")
-    max_rank_bonus: int = Field(3, ge=0, description="Cap of the rank bonus per arc.")
-    max_rounds: int = Field(5, ge=1, le=50, description="Rounds fought at most.")
-    overrun: bool = Field(
+    rank_width: Int = Field(5, ge=1, description="Models that make a rank.")
+    max_rank_bonus: Int = Field(3, ge=0, description="Cap of the rank bonus per arc.")
+    max_rounds: Int = Field(5, ge=1, le=50, description="Rounds fought at most.")
+    overrun: Bool = Field(
         False, description="A winner that charged overruns (instead of reforming) after a wipe-out."
     )
 

@@ -234,6 +234,23 @@ def _unit(spec: UnitSpec, index: int) -> Unit:
             path=(*path, "wounds_taken"),
             hint="lower 'models' for models already slain",
         )
+    if spec.charged_downhill and not spec.charged:
+        raise ScenarioError(
+            "charged_downhill needs charged: true (only a charge comes down a hill)",
+            path=(*path, "charged_downhill"),
+        )
+    fighting = spec.fighting_models or 0
+    if fighting > spec.models:
+        raise ScenarioError(
+            f"{fighting} fighting models but only {spec.models} rank-and-file models",
+            path=(*path, "fighting_models"),
+        )
+    if spec.supporting_models is not None and fighting + spec.supporting_models > spec.models:
+        raise ScenarioError(
+            f"{spec.supporting_models} supporting models behind {fighting} fighting ones, "
+            f"but only {spec.models} rank-and-file models",
+            path=(*path, "supporting_models"),
+        )
     characters = tuple(
         _character(c, (*path, "characters", k)) for k, c in enumerate(spec.characters)
     )

@@ -109,46 +109,76 @@ def _wounds(
     return score
 
 
+def _best_assignment(groups: list[list[str]], bonus: Mapping[str, int]) -> tuple[str | None, ...]:
+    """One unit (or none) per arc group, each unit counted once, the highest total first.
+
+    A unit fighting in several arcs counts its ranks in one of them only, and the choice
+    must not depend on the order of the scenario file: every assignment is tried and the
+    first with the highest total wins (members are tried best bonus first, in file order).
+    """
+    order = [sorted(members, key=lambda name: -bonus[name]) for members in groups]
+    everyone = [name for members in groups for name in members]
+    if len(set(everyone)) == len(everyone):
+        # Nobody is in two arcs (the usual case): the best of each arc, no search.
+        return tuple(members[0] if members else None for members in order)
+    best: tuple[int, tuple[str | None, ...]] = (-1, ())
+
+    def search(
+        index: int, used: frozenset[str], total: int, chosen: tuple[str | None, ...]
+    ) -> None:
+        nonlocal best
+        if index == len(order):
+            if total > best[0]:
+                best = (total, chosen)
+            return
+        for name in order[index]:
+            if name not in used:
+                search(index + 1, used | {name}, total + bonus[name], (*chosen, name))
+        search(index + 1, used, total, (*chosen, None))
+
+    search(0, frozenset(), 0, ())
+    return best[1]
+
+
 def _ranks(score: Breakdown, combat: Combat, state: State, units: tuple[Unit, ...]) -> Breakdown:
     options = combat.options
-    groups: dict[tuple[str, str], list[Unit]] = {}
+    groups: dict[tuple[str, str], list[str]] = {}
     for unit in units:
         for contact in combat.contacts[unit.name]:
             foe = combat.unit(contact.enemy)
             if in_combat(foe, state[foe.name]):
-                groups.setdefault((contact.enemy, contact.enemy_arc), []).append(unit)
-    counted: set[str] = set()
-    for (enemy, arc), members in groups.items():
-        candidates = [u for u in members if u.name not in counted]
-        if not candidates:
-            continue
-        best: tuple[int, Unit] | None = None
-        notes: list[tuple[str, str]] = []
-        for unit in candidates:
-            disruptor = disrupting_enemy(combat, state, unit)
-            ranks = extra_ranks(unit_rows(unit, state[unit.name]), rank_width=options.rank_width)
-            bonus = 0 if disruptor else min(ranks, options.max_rank_bonus)
-            if disruptor:
-                notes.append((unit.name, f"{unit.name} (disrupted by {disruptor})"))
-            if best is None or bonus > best[0]:
-                best = (bonus, unit)
-        assert best is not None
-        bonus, chosen = best
-        counted.add(chosen.name)
+                groups.setdefault((contact.enemy, contact.enemy_arc), []).append(unit.name)
+    bonus: dict[str, int] = {}
+    disrupted: dict[str, str] = {}
+    for unit in units:
+        disruptor = disrupting_enemy(combat, state, unit)
+        ranks = extra_ranks(unit_rows(unit, state[unit.name]), rank_width=options.rank_width)
+        bonus[unit.name] = 0 if disruptor else min(ranks, options.max_rank_bonus)
+        if disruptor:
+            disrupted[unit.name] = disruptor
+    chosen = _best_assignment(list(groups.values()), bonus)
+    counted = {name for name in chosen if name is not None}
+    for ((enemy, arc), members), name in zip(groups.items(), chosen, strict=True):
         where = f"the {ARC_NAMES[arc]} of {enemy}"
-        note = dict(notes).get(chosen.name)
-        if note is not None:
-            score = score.plus("Ranks", 0, source=f"{note} in {where}", rule="ranks")
+        idle = [m for m in members if m not in counted]
+        if name is None and idle:
+            # Only a unit worth +0 can be left out of an arc it could fill; show it there.
+            name = idle.pop(0)
+            counted.add(name)
+        if name is None:
+            continue
+        if name in disrupted:
+            source = f"{name} (disrupted by {disrupted[name]}) in {where}"
+            score = score.plus("Ranks", 0, source=source, rule="ranks")
         else:
-            score = score.plus("Ranks", bonus, source=f"{chosen.name} in {where}", rule="ranks")
-        for other in candidates:
-            if other is not chosen:
-                score = score.plus(
-                    "Ranks (shared arc: the higher counts)",
-                    0,
-                    source=f"{other.name} in {where}",
-                    rule="ranks",
-                )
+            score = score.plus("Ranks", bonus[name], source=f"{name} in {where}", rule="ranks")
+        for other in idle:
+            score = score.plus(
+                "Ranks (shared arc: the higher counts)",
+                0,
+                source=f"{other} in {where}",
+                rule="ranks",
+            )
     return score
 
 
