@@ -96,10 +96,12 @@ class AttackEvent:
 
     @property
     def hit(self) -> bool:
+        """The attack roll beat the defence roll (a tie goes to the defender)."""
         return self.attack.total > self.defence.total
 
     @property
     def wounded(self) -> bool:
+        """The damage roll beat the damage-reduction roll, so the target checked morale."""
         return (
             self.damage is not None
             and self.reduction is not None

@@ -395,7 +395,20 @@ def _winner(battle: Battle, result: BattleResult) -> Section:
 
 
 def build_report(battle: Battle, result: BattleResult, ruleset: str) -> Report:
-    """The full battle log of ``result``, step by step."""
+    """The full battle log of ``result``, step by step.
+
+    >>> from fracas.core.dice import ScriptedDice
+    >>> from fracas.rulesets.d100 import D100Ruleset, play_battle
+    >>> battle = D100Ruleset().load({"fracas": 1, "ruleset": "d100", "sides": [
+    ...     {"name": "A", "action": "raid",
+    ...      "units": [{"name": "Scouts", "pax": 10, "dangerous_missions": 6}]},
+    ...     {"name": "B", "action": "defend", "units": [{"name": "Guards", "pax": 10}]}]})
+    >>> report = build_report(battle, play_battle(battle, ScriptedDice([90, 30])), "d100")
+    >>> print(report.sections[1].blocks[0].text)  # doctest: +NORMALIZE_WHITESPACE
+    Scouts (6 Dangerous Mission Penalties):
+      Morale assessment 65 = 90 (d100) − 25 (Dangerous missions) → bottles out
+      Loyalty 30 = 30 (d100) → disbands, leaving its equipment
+    """
     assessment = [e for e in result.events if isinstance(e, AssessmentEvent)]
     totals = [
         e

@@ -56,10 +56,12 @@ class Roll:
 
     @property
     def total(self) -> int:
+        """Every face plus every bonus."""
         return sum(self.faces) + sum(bonus.value for bonus in self.bonuses)
 
     @property
     def label(self) -> str:
+        """The roll's name as a battle log prints it (``Damage reduction``)."""
         return ROLL_LABELS.get(self.name, self.name)
 
     def breakdown(self) -> Breakdown:

@@ -31,12 +31,15 @@ class D100Ruleset(Ruleset[D100Document, Battle, BattleResult]):
     params_model: ClassVar[type[D100Params]] = D100Params
 
     def build(self, document: D100Document) -> Battle:
+        """Check what the document means and freeze it (see :func:`build_battle`)."""
         return build_battle(document)
 
     def play(self, scenario: Battle, dice: Dice) -> BattleResult:
+        """Play the seven steps with ``dice`` (see :func:`play_battle`)."""
         return play_battle(scenario, dice)
 
     def report(self, scenario: Battle, result: BattleResult) -> Report:
+        """The battle log, step by step, with every roll and its named bonuses."""
         return build_report(scenario, result, self.name)
 
     def summarize(self, scenario: Battle, result: BattleResult) -> Summary:

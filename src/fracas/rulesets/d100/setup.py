@@ -125,6 +125,7 @@ class HeldEffect:
 
     @property
     def label(self) -> str:
+        """The name a log shows: the effect's label, or its key."""
         return self.spec.label or self.key
 
     def reaches(self, unit: Unit) -> bool:
@@ -153,6 +154,7 @@ class Battle:
     equipment: Mapping[str, ItemSpec] = field(default_factory=dict)
 
     def unit(self, name: str) -> Unit:
+        """The unit called ``name`` (``KeyError`` if there is none)."""
         for unit in self.units:
             if unit.name == name:
                 return unit
