@@ -79,6 +79,17 @@ def is_steadfast(combat: Combat, state: State, unit: Unit) -> bool:
     ``unit_strength``: more Unit Strength than all the enemies it fights together, at least
     ``steadfast_unit_strength``, and a rank of ``rank_width`` models. ``ranks``: more ranks
     of ``rank_width`` than any enemy it fights.
+
+    >>> from fracas.rulesets.rankflank.engine import apply_wounds
+    >>> from fracas.rulesets.rankflank.formation import initial_state
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> combat = two_blocks()
+    >>> state = initial_state(combat)
+    >>> is_steadfast(combat, state, combat.unit("Spearmen"))  # US 20 against 20
+    False
+    >>> state, _ = apply_wounds(state, combat.unit("Orcs"), None, 7)
+    >>> is_steadfast(combat, state, combat.unit("Spearmen"))  # US 20 against 13
+    True
     """
     options = combat.options
     if disrupting_enemy(combat, state, unit) is not None:

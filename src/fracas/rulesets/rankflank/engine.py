@@ -90,6 +90,14 @@ def apply_wounds(
     Blows at the rank and file of a unit that has none left fall on its first standing
     character. Returns the new state and how many wounds took effect (a slain model's
     surplus wounds are lost).
+
+    >>> from fracas.rulesets.rankflank.formation import initial_state, unit_rows
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> combat = two_blocks()
+    >>> spearmen = combat.unit("Spearmen")
+    >>> state, taken = apply_wounds(initial_state(combat), spearmen, None, 7)
+    >>> taken, unit_rows(spearmen, state["Spearmen"])
+    (7, (5, 5, 3))
     """
     status = state[unit.name]
     if character is None and status.rank_and_file_wounds == 0:
@@ -228,7 +236,17 @@ def _pursue(
 
 
 def fight_round(combat: Combat, state: State, number: int, dice: Dice) -> Round:
-    """Fight round ``number`` from ``state``: strikes, combat result, break tests, pursuit."""
+    """Fight round ``number`` from ``state``: strikes, combat result, break tests, pursuit.
+
+    >>> from fracas.core.dice import SeededDice
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> combat = two_blocks()
+    >>> fought = fight_round(combat, initial_state(combat), 1, SeededDice(3))
+    >>> [step.initiative for step in fought.steps]  # the charging orcs' I2 + 1 ties I3
+    [3]
+    >>> fought.result.winner, fought.aftermath
+    ('Greenskins', ('Spearmen breaks and flees.',))
+    """
     after, steps, credits, overkill = _strike_phase(combat, dict(state), number, dice)
     result = combat_result(combat, after, credits, round_number=number, overkill=overkill)
     tests: list[BreakTest] = []

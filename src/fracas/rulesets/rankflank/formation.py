@@ -30,7 +30,12 @@ State = Mapping[str, UnitStatus]
 
 
 def initial_state(combat: Combat) -> dict[str, UnitStatus]:
-    """Every unit as the scenario sets it up."""
+    """Every unit as the scenario sets it up.
+
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> initial_state(two_blocks())["Orcs"]
+    UnitStatus(rank_and_file_wounds=20, character_wounds=(), fled=False)
+    """
     return {
         unit.name: UnitStatus(
             rank_and_file_wounds=unit.models * unit.profile.W - unit.wounds_taken,

@@ -283,7 +283,20 @@ def _unit(spec: UnitSpec, index: int) -> Unit:
 
 
 def build_combat(document: RankflankDocument) -> Combat:
-    """Check the meaning of a validated document and freeze it into a :class:`Combat`."""
+    """Check the meaning of a validated document and freeze it into a :class:`Combat`.
+
+    Raises :class:`~fracas.core.errors.ScenarioError` naming the key path of the problem.
+
+    >>> from fracas.core.schema import validate
+    >>> soldier = {"models": 10, "files": 5, "profile": "4 3 3 3 3 1 3 1 7"}
+    >>> document = validate(RankflankDocument, {
+    ...     "fracas": 1, "ruleset": "rankflank",
+    ...     "units": [{"name": "Guard", "side": "A", **soldier},
+    ...               {"name": "Foe", "side": "B", **soldier}],
+    ...     "engagements": [{"unit": "Foe", "enemy": "Guard", "arc": "rear"}]})
+    >>> build_combat(document).contacts["Guard"]
+    (Contact(enemy='Foe', enemy_arc='front', own_arc='rear'),)
+    """
     units = tuple(_unit(spec, i) for i, spec in enumerate(document.units))
     by_name: dict[str, Unit] = {}
     for index, unit in enumerate(units):

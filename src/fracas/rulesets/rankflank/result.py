@@ -211,7 +211,16 @@ def side_score(
     round_number: int = 1,
     overkill: Iterable[OverkillCredit] = (),
 ) -> Breakdown:
-    """One side's combat result, row by row, on the state after the round's casualties."""
+    """One side's combat result, row by row, on the state after the round's casualties.
+
+    >>> from fracas.rulesets.rankflank.formation import initial_state
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> combat = two_blocks()
+    >>> score = side_score(combat, initial_state(combat), "Greenskins",
+    ...                    [WoundCredit("Greenskins", "Orcs", "Spearmen", 4)])
+    >>> [(row.label, int(row.value)) for row in score.rows], int(score)
+    ([('Start', 0), ('Wounds', 4), ('Charge', 1), ('Ranks', 3)], 8)
+    """
     options = combat.options
     units = fighting_units(combat, state, side)
     enemy_units = fighting_units(combat, state, combat.enemy_of(side))
