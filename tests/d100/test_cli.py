@@ -213,6 +213,10 @@ def _broken(change: str) -> dict[str, Any]:
         document["effects"] = {"hex": {"trigger": "per_round", "nullify": True}}
     elif change == "reserved_name":
         side["name"] = "draw"
+    elif change == "two_lairs":
+        side["location"] = "lair"
+    elif change == "two_shields":
+        side["units"][1]["equipment"] = ["shield", "melee_weapon", "shield"]
     return document
 
 
@@ -246,6 +250,8 @@ def _broken(change: str) -> dict[str, Any]:
         ("loyalty_bands", "parameters.loyalty_takes_equipment", "below loyalty_pass"),
         ("nullify_later", "effects.hex.trigger", "resolved in step 3"),
         ("reserved_name", "sides[0].name", "reserved"),
+        ("two_lairs", "sides[1].location", "both sides fight in their own lair"),
+        ("two_shields", "sides[0].units[1].equipment[2]", "'shield' is listed twice"),
     ],
 )
 def test_bad_input_is_one_line_with_file_and_key_path(

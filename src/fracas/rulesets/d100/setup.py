@@ -270,6 +270,14 @@ def build_battle(document: D100Document) -> Battle:
             path=("sides", 0, "action"),
         )
 
+    homes = [s for s, side in enumerate(document.sides) if _location(side) == "lair"]
+    if len(homes) == 2:
+        raise ScenarioError(
+            "both sides fight in their own lair; a battle happens in one place",
+            path=("sides", 1, "location"),
+            hint="set location: open on the side that is away from home",
+        )
+
     units: list[Unit] = []
     held: list[HeldEffect] = []
     sides: list[Side] = []
@@ -311,7 +319,7 @@ def build_battle(document: D100Document) -> Battle:
             hold(name, structure_path, s, None, f"{side_spec.name} lair", lair_only=True)
         for _ in range(side_spec.napoleon):
             hold("napoleon", (*side_path, "napoleon"), s, None, side_spec.name)
-        location = side_spec.location or ("lair" if side_spec.action == "defend" else "open")
+        location = _location(side_spec)
         sides.append(
             Side(
                 index=s,
@@ -351,6 +359,11 @@ def build_battle(document: D100Document) -> Battle:
     )
 
 
+def _location(side: SideSpec) -> str:
+    """Where a side fights: as given, else a defender at home and everyone else away."""
+    return side.location or ("lair" if side.action == "defend" else "open")
+
+
 def _build_units(
     side_spec: SideSpec,
     side: int,
@@ -375,6 +388,11 @@ def _build_units(
                     f"unknown equipment {item_key!r}",
                     path=(*path, "equipment", position),
                     hint="known: " + ", ".join(sorted(equipment)),
+                )
+            if item_key in spec.equipment[:position]:
+                raise ScenarioError(
+                    f"{item_key!r} is listed twice; a unit carries one of each item",
+                    path=(*path, "equipment", position),
                 )
             item = equipment[item_key]
             ranged = ranged or item.ranged
