@@ -51,14 +51,37 @@ def unit_specs(draw: st.DrawFn, name: str, side: str) -> dict[str, Any]:
 
 
 @st.composite
+def characters(draw: st.DrawFn, name: str) -> list[dict[str, Any]]:
+    if not draw(st.booleans()):
+        return []
+    wounds = draw(st.integers(1, 3))
+    profile = f"4 {draw(st.integers(1, 10))} 3 {draw(st.integers(1, 10))} "
+    profile += f"{draw(st.integers(1, 10))} {wounds} {draw(st.integers(0, 10))} "
+    profile += f"{draw(st.integers(1, 5))} {draw(st.integers(1, 10))}"
+    return [
+        {
+            "name": name,
+            "profile": profile,
+            "armour": draw(st.none() | st.integers(1, 6)),
+            "wounds_taken": draw(st.integers(0, wounds - 1)),
+        }
+    ]
+
+
+@st.composite
 def documents(draw: st.DrawFn) -> dict[str, Any]:
     units = [draw(unit_specs("A1", "red")), draw(unit_specs("B1", "blue"))]
+    units[0]["characters"] = draw(characters("Hero"))
+    units[1]["characters"] = draw(characters("Champ"))
     engagements = [{"unit": "A1", "enemy": "B1", "arc": "front"}]
+    arcs = st.sampled_from(["front", "left", "right", "rear"])
     if draw(st.booleans()):
         units.append(draw(unit_specs("A2", "red")))
-        arc = draw(st.sampled_from(["front", "left", "right", "rear"]))
-        engagements.append({"unit": "A2", "enemy": "B1", "arc": arc})
-    return {
+        engagements.append({"unit": "A2", "enemy": "B1", "arc": draw(arcs)})
+    if draw(st.booleans()):
+        units.append(draw(unit_specs("B2", "blue")))
+        engagements.append({"unit": "B2", "enemy": "A1", "arc": draw(arcs)})
+    document: dict[str, Any] = {
         "units": units,
         "engagements": engagements,
         "parameters": {
@@ -66,6 +89,9 @@ def documents(draw: st.DrawFn) -> dict[str, Any]:
             "max_rounds": draw(st.integers(1, 3)),
         },
     }
+    if units[0]["characters"] and units[1]["characters"] and draw(st.booleans()):
+        document["challenge"] = {"challenger": "Hero", "opponent": "Champ"}
+    return document
 
 
 @settings(max_examples=60)
@@ -87,6 +113,25 @@ def test_combat_result_is_never_negative(document: dict[str, Any], seed: int) ->
         for side in combat.sides:
             assert fought.result.score(side) >= 0
             assert all(step.running >= 0 for step in fought.result.scores[side].steps())
+
+
+@settings(max_examples=60)
+@given(documents(), st.integers(0, 2**32))
+def test_the_higher_total_wins_and_only_the_loser_tests(
+    document: dict[str, Any], seed: int
+) -> None:
+    combat = combat_from(document)
+    for fought in play_combat(combat, SeededDice(seed)).rounds:
+        result = fought.result
+        red, blue = result.score("red"), result.score("blue")
+        assert result.difference == abs(red - blue)
+        if not result.wiped_out:
+            expected = None if red == blue else ("red" if red > blue else "blue")
+            assert result.winner == expected
+        losers = {u.name for u in combat.units if u.side == result.loser}
+        assert {test.unit for test in fought.break_tests} <= losers
+        if result.winner is None or result.wiped_out:
+            assert fought.break_tests == ()
 
 
 @settings(max_examples=60)
