@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 
 from fracas.core.dice import ScriptedDice
-from fracas.core.report import Report, Text
+from fracas.core.report import Report, Table, Text
 from fracas.rulesets.d100 import Battle, D100Ruleset, play_battle
 
 Factory = Callable[..., Battle]
@@ -120,3 +120,38 @@ def test_withdrawal_headline_reads_well(battle_of: Factory) -> None:
     )
     text = section_text(report_of(battle, []), "Step 7 — Winner and loot")
     assert "After 1 melee round Raiders withdraws: no one wins." in text
+
+
+def test_step_three_tallies_every_standing_bonus(battle_of: Factory) -> None:
+    battle = battle_of(
+        [
+            {
+                "name": "Riders",
+                "pax": 10,
+                "offense": 2,
+                "strength": 1,
+                "equipment": ["melee_weapon", "horses", "armour_1"],
+            }
+        ],
+        [
+            {
+                "name": "Guards",
+                "pax": 5,
+                "defense": 3,
+                "equipment": ["shield", "armour_2"],
+                "melee_attacks": 0,
+            }
+        ],
+        defender_side={"lair": {"structures": ["defensive_structure"], "morale_bonus": 7}},
+        parameters={"round_limit": 1},
+    )
+    report = report_of(battle, [10, 90])
+    [section] = [s for s in report.sections if s.title == "Step 3 — Total all bonuses"]
+    [table] = [b for b in section.blocks if isinstance(b, Table)]
+    rows = {row[0]: row[1:] for row in table.rows}
+    # Riders: attack 2 × 10 + 10 (weapon) + 10 (Mounted) = 40; defence 0; damage 1 × 10 +
+    # 10 = 20; reduction 5 (armour 1); morale 0. 1 v 1: no Overwhelm.
+    assert rows["Riders"] == ("+40", "—", "+0", "+20", "+5", "+0")
+    # Guards at 5/10: defence 3 × 10 × 5/10 = 15, + 10 (shield) + 5 (armour 2) + 10
+    # (structure) = 40; reduction 10 (armour 2); morale 7 (Throne Room).
+    assert rows["Guards"] == ("+0", "—", "+40", "+0", "+10", "+7")

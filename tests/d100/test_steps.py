@@ -701,3 +701,19 @@ def test_random_target_die_is_recorded(battle_of: Factory) -> None:
     )
     [event] = attacks(play(battle, [10, 90]))
     assert event.target_roll is None  # one candidate: no die
+
+
+def test_loyalty_bands_read_the_total_not_the_die(battle_of: Factory) -> None:
+    battle = battle_of(
+        [idle("Scouts", dangerous_missions=6)],
+        [idle("Guards")],
+        attacker_side={"lair": {"loyalty_bonus": 10}},
+    )
+    # Loyalty die 20 would take the equipment on its own; 20 + 10 (Throne Room) = 30 is
+    # in 26–49: the unit disbands and leaves its equipment.
+    result = play(battle, [10, 20])
+    event = result.events[0]
+    assert isinstance(event, AssessmentEvent)
+    assert event.loyalty is not None
+    assert event.loyalty.total == 20 + 10 == 30
+    assert result.fates[0] == "disbanded"
