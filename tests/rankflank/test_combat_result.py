@@ -322,6 +322,8 @@ def test_unit_strength_is_combined_across_units() -> None:
     result = score(combat)
     # A: 8 + 8 = 16 against the ogres' 4 × 3 = 12: A +1, though each unit alone is smaller.
     assert (result.score("A"), result.score("B")) == (1, 0)
+    (row,) = (r for r in result.scores["A"].rows if r.label == "Higher Unit Strength")
+    assert row.source == "Left 8 + Right 8 = 16 vs Ogres 12"
 
 
 def test_eighth_edition_has_no_outnumber_bonus() -> None:

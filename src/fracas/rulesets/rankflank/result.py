@@ -202,6 +202,15 @@ def _flank_and_rear(
     return score
 
 
+def _strengths(state: State, units: tuple[Unit, ...]) -> str:
+    """``Guard 28``, or ``Clanrats 3 + Stormvermin 20 = 23`` for several units."""
+    parts = [(u.name, unit_strength(u, state[u.name])) for u in units]
+    text = " + ".join(f"{name} {value}" for name, value in parts)
+    if len(parts) != 1:
+        text += f" = {sum(value for _, value in parts)}"
+    return text
+
+
 def side_score(
     combat: Combat,
     state: State,
@@ -235,9 +244,8 @@ def side_score(
         ours = sum(unit_strength(u, state[u.name]) for u in units)
         theirs = sum(unit_strength(u, state[u.name]) for u in enemy_units)
         if ours > theirs:
-            score = score.plus(
-                "Higher Unit Strength", 1, source=f"{ours} vs {theirs}", rule="outnumber"
-            )
+            source = f"{_strengths(state, units)} vs {_strengths(state, enemy_units)}"
+            score = score.plus("Higher Unit Strength", 1, source=source, rule="outnumber")
     for unit in units:
         if unit.standard and rank_and_file(unit, state[unit.name]):
             score = score.plus("Standard", 1, source=unit.name, rule="standard")
