@@ -155,3 +155,28 @@ def test_step_three_tallies_every_standing_bonus(battle_of: Factory) -> None:
     # Guards at 5/10: defence 3 × 10 × 5/10 = 15, + 10 (shield) + 5 (armour 2) + 10
     # (structure) = 40; reduction 10 (armour 2); morale 7 (Throne Room).
     assert rows["Guards"] == ("+0", "—", "+40", "+0", "+10", "+7")
+
+
+def test_step_three_tally_leaves_out_the_aura_of_a_unit_that_left(battle_of: Factory) -> None:
+    battle = battle_of(
+        [
+            {"name": "Captain", "pax": 10, "dangerous_missions": 6, "traits": ["banner"]},
+            {"name": "Spears", "pax": 10, "melee_attacks": 0},
+        ],
+        [{"name": "Guards", "pax": 10, "melee_attacks": 0}],
+        effects={
+            "banner": {
+                "trigger": "when_attacking",
+                "scope": "own_side",
+                "roll": "attack",
+                "bonus": 5,
+            },
+        },
+        parameters={"round_limit": 1},
+    )
+    # Captain: 10 − 25 bottles out, loyalty 60 leaves loyal; the Spears' tally has no
+    # Banner: attack +0 (1 v 1, no Overwhelm).
+    report = report_of(battle, [10, 60])
+    [section] = [s for s in report.sections if s.title == "Step 3 — Total all bonuses"]
+    [table] = [b for b in section.blocks if isinstance(b, Table)]
+    assert [row[:2] for row in table.rows] == [("Spears", "+0"), ("Guards", "+0")]

@@ -555,6 +555,13 @@ def play_battle(battle: Battle, dice: Dice) -> BattleResult:
 def standing_bonuses(battle: Battle, result: BattleResult, unit: Unit, roll: str) -> list[Bonus]:
     """The bonuses ``unit`` has to ``roll`` once step 3 has tallied them (at its starting PAX)."""
     play = _Play(battle, ScriptedDice(()))
+    # Units gone by the end of step 3 take their own effects with them.
+    index = {unit.name: unit.index for unit in battle.units}
+    for event in result.events:
+        if isinstance(event, AssessmentEvent) and event.fate:
+            play.fate[index[event.unit]] = event.fate
+        elif isinstance(event, FleeRollEvent) and event.stage == TOTALS and event.fled:
+            play.fate[index[event.unit]] = FLED
     play.nullified = set(result.nullified)
     play.overwhelm_side = result.overwhelm_side
     play.overwhelm = result.overwhelm
