@@ -180,3 +180,28 @@ def test_step_three_tally_leaves_out_the_aura_of_a_unit_that_left(battle_of: Fac
     [section] = [s for s in report.sections if s.title == "Step 3 — Total all bonuses"]
     [table] = [b for b in section.blocks if isinstance(b, Table)]
     assert [row[:2] for row in table.rows] == [("Spears", "+0"), ("Guards", "+0")]
+
+
+def test_step_two_lists_only_effects_of_units_still_there(battle_of: Factory) -> None:
+    battle = battle_of(
+        [
+            {"name": "Captain", "pax": 10, "dangerous_missions": 6, "traits": ["banner"]},
+            {"name": "Riders", "pax": 10, "melee_attacks": 0, "equipment": ["horses"]},
+        ],
+        [{"name": "Guards", "pax": 10, "melee_attacks": 0}],
+        effects={
+            "banner": {
+                "label": "Banner",
+                "trigger": "when_attacking",
+                "scope": "own_side",
+                "roll": "attack",
+                "bonus": 5,
+            },
+        },
+        parameters={"round_limit": 1},
+    )
+    # The Captain bottles out in step 1 (10 − 25; loyalty 60): his Banner is not switched
+    # on in step 2; the Riders' horses are.
+    text = section_text(report_of(battle, [10, 60]), "Step 2 — Attackers and defenders")
+    assert "Mounted (Riders, Horses): +10 attack on itself" in text
+    assert "Banner" not in text

@@ -218,13 +218,16 @@ def _assessment(battle: Battle, events: list[AssessmentEvent]) -> Section:
     return Section("Step 1 — Morale assessment", tuple(blocks))
 
 
-def _roles(battle: Battle) -> Section:
+def _roles(battle: Battle, assessed: Sequence[AssessmentEvent]) -> Section:
+    # A unit that left in step 1 switches nothing on.
+    gone = {battle.unit(event.unit).index for event in assessed if event.fate}
     blocks: list[Block] = []
     for side in battle.sides:
         switched = [
             _effect_text(effect)
             for effect in battle.effects
             if effect.side == side.index
+            and effect.unit not in gone
             and (
                 (effect.spec.trigger == "when_attacking" and side.attacker)
                 or (effect.spec.trigger == "when_defending" and side.defender)
@@ -425,7 +428,7 @@ def build_report(battle: Battle, result: BattleResult, ruleset: str) -> Report:
     sections = [
         _forces(battle),
         _assessment(battle, assessment),
-        _roles(battle),
+        _roles(battle, assessment),
         _totals(battle, result, totals),
         _begin(battle, begin),
         _ranged(battle, ranged),
