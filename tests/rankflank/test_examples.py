@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from fracas.io.render import render_json, render_markdown, render_text
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.rankflank.breaktest import is_steadfast
 from fracas.rulesets.rankflank.formation import initial_state
+from fracas.rulesets.rankflank.ruleset import RankflankRuleset
 from fracas.rulesets.rankflank.samples import combat_from
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "rankflank").glob("*.yaml"))
@@ -145,3 +147,17 @@ def test_shared_arc_fights_to_the_round_limit() -> None:
     # The Stubborn, Steadfast longbeards hold every round, so all 3 rounds are fought.
     assert data["rounds_fought"] == 3
     assert all(r["break_tests"][0]["passed"] for r in data["rounds"])
+
+
+def test_the_schema_accepts_the_profiles_the_examples_write() -> None:
+    schema = RankflankRuleset.document_model.model_json_schema()
+    (written,) = (s for s in schema["$defs"]["Profile"]["anyOf"] if s.get("type") == "string")
+    profiles = [
+        holder["profile"]
+        for path in EXAMPLES
+        for unit in load_scenario(path).document["units"]
+        for holder in (unit, *unit.get("characters", ()))
+    ]
+    assert len(profiles) == 13
+    assert all(re.fullmatch(written["pattern"], profile) for profile in profiles)
+    assert not re.fullmatch(written["pattern"], "4 3 3 3 3 1 3 1")  # one number short

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import Field, GetJsonSchemaHandler, model_validator
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError
 
 from fracas.core.schema import Document, StrictModel
 
@@ -54,6 +55,19 @@ class Profile(StrictModel):
     I: Int = Field(ge=0, le=10, description="Initiative.")  # noqa: E741 - the game's own name
     A: Int = Field(ge=0, le=10, description="Attacks per model.")
     Ld: Int = Field(ge=1, le=10, description="Leadership.")
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        # The string form is how scenario files usually write a profile; say so in the
+        # schema, or editors that check files against it flag every example.
+        written = {
+            "type": "string",
+            "pattern": r"^\s*-?\d+(\s+-?\d+){8}\s*$",
+            "description": "The nine characteristics in order: M WS BS S T W I A Ld.",
+        }
+        return {"anyOf": [written, handler(core_schema)]}
 
     @model_validator(mode="before")
     @classmethod
