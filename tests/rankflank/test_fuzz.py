@@ -62,6 +62,19 @@ PATHS: list[tuple[str | int, ...]] = [
     ("parameters", "max_rounds"),
     ("other_wounds",),
     ("units",),
+    ("units", 0, "fighting_models"),
+    ("units", 0, "supporting_models"),
+    ("units", 0, "height"),
+    ("units", 0, "characters", 0, "wounds_taken"),
+    ("units", 1, "charged"),
+    ("units", 1, "charged_downhill"),
+    ("units", 1, "command"),
+    ("units", 1, "attacks_target"),
+    ("units", 1, "restrain"),
+    ("challenge", "challenger"),
+    ("parameters", "rank_width"),
+    ("parameters", "steadfast"),
+    ("parameters", "overkill_max"),
 ]
 
 VALUES = st.recursive(
