@@ -21,6 +21,8 @@ from fracas.rulesets.d100.battle import (
 )
 
 ITEMS = ["melee_weapon", "ranged_weapon", "shield", "armour_1", "armour_2", "armour_3", "horses"]
+# Effects a unit may hold itself: they act only while it is in the battle.
+TRAITS = ["frenzy", "terror", "mind_leech", "mounted"]
 
 
 @st.composite
@@ -42,6 +44,7 @@ def units(draw: st.DrawFn, prefix: str) -> list[dict[str, Any]]:
             "morale_bonus": draw(st.integers(-10, 10)),
             "dangerous_missions": draw(st.integers(0, 8)),
             "equipment": equipment,
+            "traits": draw(st.lists(st.sampled_from(TRAITS), max_size=2)),
             "melee_attacks": draw(st.integers(0, 2)),
             "recruitment_cost": draw(st.integers(0, 200)),
             "upkeep_cost": draw(st.integers(0, 50)),
