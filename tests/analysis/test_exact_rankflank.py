@@ -247,3 +247,41 @@ engagements:
     for unit in ("A", "B"):
         caught = float(result.probability(f"caught.{unit}", True))
         assert caught <= float(result.probability(f"breaks.{unit}", True)) + 1e-9
+
+
+def test_who_wins_the_combat_is_who_makes_the_other_side_break() -> None:
+    # One round of the line fight: the combat is decided for Empire exactly when the Orcs
+    # break (being wiped out by 25 blows at 5/24 is below 1e-13), for the Greenskins when
+    # the Spears break, and is otherwise still undecided after the one round played.
+    result = odds(parse_scenario(LINE_AGAINST_LINE))
+    answer = round_and_break(
+        RoundQuestion((25, 20), (Fraction(5, 24), Fraction(1, 6)), (1, 0), (7, 7))
+    )
+    decided = {entry.value: float(entry.probability) for entry in result.metric("decided").values}
+    assert decided["Empire"] == pytest.approx(answer.breaks[1], abs=1e-9)
+    assert decided["Greenskins"] == pytest.approx(answer.breaks[0], abs=1e-9)
+    assert decided["undecided"] == pytest.approx(1 - sum(answer.breaks), abs=1e-9)
+
+
+def test_a_side_is_out_once_every_unit_broke_or_was_wiped_out() -> None:
+    from fracas.analysis.views import rankflank_decided
+
+    scenario = parse_scenario(
+        LINE_AGAINST_LINE.replace(
+            "engagements:",
+            "  - {name: Wolves, side: Greenskins, models: 5, files: 5,\n"
+            '     profile: "9 3 0 3 3 1 3 1 3"}\n'
+            "engagements:\n  - {unit: Wolves, enemy: Spears, arc: left}",
+        )
+    )
+    derive = rankflank_decided(scenario.model)
+    base = {"breaks.Spears": False, "breaks.Orcs": False, "breaks.Wolves": False}
+    # Orcs broke but the five Wolves still fight: not decided yet.
+    assert derive({**base, "breaks.Orcs": True, "casualties.Wolves": 4})["decided"] == "undecided"
+    # Orcs broke and all five Wolves are dead: the Greenskins are out, Empire wins.
+    assert derive({**base, "breaks.Orcs": True, "casualties.Wolves": 5})["decided"] == "Empire"
+    # The Spears broke: the Greenskins win, whatever became of their own units.
+    assert derive({**base, "breaks.Spears": True})["decided"] == "Greenskins"
+    # Both sides out: a draw.
+    both = {"breaks.Spears": True, "breaks.Orcs": True, "breaks.Wolves": True}
+    assert derive(both)["decided"] == "draw"

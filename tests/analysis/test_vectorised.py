@@ -93,7 +93,7 @@ def test_agrees_with_the_ordinary_sampler_playing_the_ruleset() -> None:
     # The plain path: every repetition plays the whole ruleset with seeded dice.
     played = odds(parse_scenario(LINE_AGAINST_LINE), method="mc", runs=3000, seed=8)
     sample = sample_round_and_break(LINE, runs=3000, seed=8, confidence=0.999)
-    pairs = {
+    pairs: dict[str, tuple[str, str | bool]] = {
         "first wins": ("winner", "Empire"),
         "draw": ("winner", "draw"),
         "second wins": ("winner", "Greenskins"),

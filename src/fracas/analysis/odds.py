@@ -233,7 +233,7 @@ def odds(
     else:
         model = scenario
     _check_options(method, runs, precision, max_runs, confidence, exact_budget, sample_budget)
-    derive = derived_metrics(ruleset.name)
+    derive = derived_metrics(ruleset.name, model)
     fallback = ""
     wasted = 0
     if method in ("auto", "exact"):

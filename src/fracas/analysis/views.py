@@ -38,9 +38,59 @@ class HeadlineRow:
     event: str = ""
 
 
-def derived_metrics(ruleset: str) -> Derive | None:
-    """The function adding derived metrics to an outcome of ``ruleset``, if it has one."""
-    return _DERIVED.get(ruleset)
+def derived_metrics(ruleset: str, model: Any) -> Derive | None:
+    """The function adding derived metrics to an outcome of ``ruleset``, if it has one.
+
+    ``model`` is the built scenario: some derived metrics need what the summary leaves
+    out (which side a unit fights for, how many models it started with).
+    """
+    maker = _DERIVED.get(ruleset)
+    return maker(model) if maker is not None else None
+
+
+def rankflank_decided(model: Any) -> Derive:
+    """Derive ``decided``: who holds the field when the combat ends ("until decided").
+
+    A side is out of the fight once each of its units has broken or been wiped out; the
+    other side then wins the combat. ``undecided`` means both still stand after the last
+    round played (``max_rounds``), ``draw`` that both sides are out.
+
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankScenario
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> scenario = RankflankScenario(two_blocks(max_rounds=1), "t")
+    >>> names = [unit.name for unit in scenario.combat.units]
+    >>> derive = rankflank_decided(scenario)
+    >>> derive({f"breaks.{names[0]}": False, f"breaks.{names[1]}": True})["decided"]
+    'Empire'
+    >>> derive({f"breaks.{names[0]}": False, f"breaks.{names[1]}": False})["decided"]
+    'undecided'
+    """
+    # Imported here: the ruleset package must not be loaded just to list the views.
+    from fracas.rulesets.rankflank.formation import initial_state, models_alive
+
+    combat = model.combat
+    start = initial_state(combat)
+    sides: dict[str, list[tuple[str, int]]] = {side: [] for side in combat.sides}
+    for unit in combat.units:
+        sides[unit.side].append((unit.name, models_alive(unit, start[unit.name])))
+
+    def derive(summary: Mapping[str, Any]) -> Mapping[str, Any]:
+        out = [
+            side
+            for side, units in sides.items()
+            if all(
+                summary.get(f"breaks.{name}") is True
+                or summary.get(f"casualties.{name}", 0) >= alive
+                for name, alive in units
+            )
+        ]
+        if not out:
+            return {"decided": "undecided"}
+        if len(out) == len(sides):
+            return {"decided": "draw"}
+        return {"decided": next(side for side in sides if side not in out)}
+
+    return derive
 
 
 def headline(result: OddsResult) -> list[HeadlineRow]:
@@ -89,14 +139,27 @@ def _winner_rows(result: OddsResult, label: str) -> list[HeadlineRow]:
     rows = []
     for entry in result.metric("winner").values:
         name = str(entry.value)
-        text = f"P({name})" if name in ("draw", "withdraw") else f"P({name} wins{label})"
+        if name in ("draw", "withdraw"):
+            text = f"P({name} in{label})" if label else f"P({name})"
+        else:
+            text = f"P({name} wins{label})"
         rows.append(probability_row(result, text, "winner", entry.value))
     return rows
 
 
 def rankflank_headline(result: OddsResult) -> list[HeadlineRow]:
-    """Who wins the first round, who breaks, who is caught, and the expected casualties."""
+    """Who wins the first round and the combat, who breaks, is caught, the casualties."""
     rows = _winner_rows(result, " round 1")
+    if result.has("decided"):
+        for entry in result.metric("decided").values:
+            name = str(entry.value)
+            if name == "undecided":
+                text = "P(combat undecided after the last round)"
+            elif name == "draw":
+                text = "P(both sides routed or destroyed)"
+            else:
+                text = f"P({name} wins the combat)"
+            rows.append(probability_row(result, text, "decided", entry.value))
     for unit in _prefixed(result, "breaks."):
         rows.append(probability_row(result, f"P({unit} breaks)", f"breaks.{unit}", True))
     for unit in _prefixed(result, "caught."):
@@ -150,7 +213,7 @@ def hex_headline(result: OddsResult) -> list[HeadlineRow]:
 D100_BOTTLED = ("bottled_out", "disbanded", "disbanded_with_equipment")
 D100_DISBANDED = ("disbanded", "disbanded_with_equipment")
 
-_DERIVED: dict[str, Derive] = {}
+_DERIVED: dict[str, Callable[[Any], Derive]] = {"rankflank": rankflank_decided}
 _HEADLINES: dict[str, Callable[[OddsResult], list[HeadlineRow]]] = {
     "rankflank": rankflank_headline,
     "d100": d100_headline,
