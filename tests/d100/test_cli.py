@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -267,3 +270,28 @@ def test_bad_input_is_one_line_with_file_and_key_path(
     assert words in message
     assert "more problem" not in message  # one mistake, one message
     assert "Traceback" not in outcome.output
+
+
+def test_same_bytes_across_processes(tmp_path: Path) -> None:
+    # A player re-runs the log on another machine: nothing may hang on hash order.
+    path = write(tmp_path, BASE)
+    posts = set()
+    for hash_seed in ("1", "2"):
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "fracas",
+                "resolve",
+                str(path),
+                "--seed",
+                "8",
+                "--format",
+                "bbcode",
+            ],
+            capture_output=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        )
+        posts.add(run.stdout)
+    assert len(posts) == 1
