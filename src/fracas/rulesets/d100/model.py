@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from fracas.core.schema import Document, StrictModel
 from fracas.rulesets.d100.params import Bool, D100Params, Int, ItemSpec, RollName
@@ -95,7 +96,7 @@ class SideSpec(StrictModel):
     def _random_or_list(cls, value: object) -> object:
         # One plain message instead of pydantic's two, one per branch of the union.
         if value != "random" and not isinstance(value, list | tuple):
-            raise ValueError("use 'random' or a list of enemy unit names")
+            raise PydanticCustomError("targeting", "use 'random' or a list of enemy unit names")
         return value
 
     @field_validator("units")
@@ -103,7 +104,7 @@ class SideSpec(StrictModel):
     def _some_units(cls, value: tuple[UnitSpec, ...]) -> tuple[UnitSpec, ...]:
         # Checked after the units themselves, so a bad unit is the only error reported.
         if not value:
-            raise ValueError("a side needs at least one unit")
+            raise PydanticCustomError("no_units", "a side needs at least one unit")
         return value
 
 
