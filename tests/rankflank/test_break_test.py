@@ -8,7 +8,7 @@ import pytest
 
 from fracas.core.dice import ScriptedDice
 from fracas.rulesets.rankflank.breaktest import break_test, is_steadfast, roll_dice
-from fracas.rulesets.rankflank.engine import fight_round
+from fracas.rulesets.rankflank.engine import fight_round, play_combat
 from fracas.rulesets.rankflank.formation import initial_state, models_alive
 from fracas.rulesets.rankflank.model import Combat
 from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
@@ -261,6 +261,57 @@ def test_a_winner_may_restrain_with_a_leadership_test() -> None:
     chaser = fought.pursuits[0].pursuers[0]
     assert (chaser.restrained, chaser.faces, fought.pursuits[0].caught) == (True, (), False)
     assert dice.remaining == 0
+
+
+def test_the_combat_ends_when_the_loser_breaks() -> None:
+    # The fight of rout(), which allows one round, here allowed five.
+    combat = build(
+        [
+            unit_doc(
+                "Raiders",
+                "A",
+                models=3,
+                files=3,
+                profile=STILL,
+                charged=True,
+                height=1,
+                command={"standard": True},
+            ),
+            unit_doc(
+                "Ogres",
+                "B",
+                models=5,
+                files=5,
+                troop_type="monstrous_infantry",
+                profile="6 3 2 4 4 3 2 0 7",
+            ),
+        ],
+        [engage("Raiders", "Ogres")],
+        supporting_attacks=0,
+        max_rounds=5,
+    )
+    # Round 1 as in the caught test: 3 against 1, 6 + 6 fails, flees 6, pursued 6: caught.
+    dice = script([6, 6], [3, 3], [4, 2])
+    outcome = play_combat(combat, dice)
+    # The ogres fled: nobody is left to fight, so one round of the five is fought.
+    assert len(outcome.rounds) == 1
+    assert outcome.final["Ogres"].fled
+    assert dice.remaining == 0
+
+
+def test_the_combat_ends_when_a_side_is_destroyed() -> None:
+    combat = build(
+        [
+            unit_doc("Knights", "A", models=5, files=5, charged=True, profile="4 4 3 5 3 1 3 1 8"),
+            unit_doc("Lone", "B", models=1, files=1, profile=STILL),
+        ],
+        [engage("Knights", "Lone")],
+        max_rounds=5,
+    )
+    dice = ScriptedDice([6] * 5 + [6] * 5)  # 5 hits, 5 wounds on the lone model
+    outcome = play_combat(combat, dice)
+    assert len(outcome.rounds) == 1
+    assert outcome.rounds[0].result.wiped_out == ("B",)
 
 
 def test_a_draw_means_no_break_test_and_another_round() -> None:
