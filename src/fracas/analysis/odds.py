@@ -41,13 +41,13 @@ import random
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import accumulate
 from typing import Any, Literal, Protocol
 
 from fracas.analysis.stats import mean_interval, wilson_interval
-from fracas.analysis.views import derived_metrics
+from fracas.analysis.views import derived_metrics, headline
 from fracas.core.dice import ChanceNode, Dice, SeededDice
 from fracas.core.distribution import EnumerationBudgetError, enumerate_outcomes
 from fracas.core.errors import FracasError, UnsupportedError
@@ -591,32 +591,58 @@ def _sample(
                 break
             tally.add(_with_derived(summary, derive))
         index = end
-        if precision is not None and tally.runs and tally.widest(confidence) < precision:
+        # The headline also reports events made of several values (a unit "bottles out"
+        # in any of three fates), whose intervals may be wider than any single value's.
+        if (
+            precision is not None
+            and tally.runs
+            and tally.widest(confidence) < precision
+            and _widest_reported(_sampled_result(ruleset.name, tally, confidence)) < precision
+        ):
             stopped_by = "precision"
     if tally.runs == 0:
         raise FracasError(
             f"a single play needs more than {budget:,} dice rolls; raise --sample-budget"
         )
-    metrics = tuple(
-        _sampled_metric(name, counter, tally, confidence) for name, counter in tally.counts.items()
-    )
-    return OddsResult(
-        ruleset=ruleset.name,
-        method="monte-carlo",
-        solver="seeded repetitions",
-        work=tally.runs,
-        work_unit="runs",
+    result = _sampled_result(ruleset.name, tally, confidence)
+    return replace(
+        result,
         dice_rolls=min(counted.used, budget) + wasted,
-        metrics=metrics,
-        confidence=confidence,
-        error_bar=tally.widest(confidence),
+        error_bar=_widest_reported(result),
         seed=seed,
-        runs=tally.runs,
         precision=precision,
         stopped_by=stopped_by,
         fallback=fallback,
         budget=budget,
     )
+
+
+def _sampled_result(name: str, tally: _Tally, confidence: float) -> OddsResult:
+    metrics = tuple(
+        _sampled_metric(metric, counter, tally, confidence)
+        for metric, counter in tally.counts.items()
+    )
+    return OddsResult(
+        ruleset=name,
+        method="monte-carlo",
+        solver="seeded repetitions",
+        work=tally.runs,
+        work_unit="runs",
+        dice_rolls=0,
+        metrics=metrics,
+        confidence=confidence,
+        error_bar=tally.widest(confidence),
+        runs=tally.runs,
+    )
+
+
+def _widest_reported(result: OddsResult) -> float:
+    """The widest probability interval in the report: every value, every headline event."""
+    widest = result.error_bar
+    for row in headline(result):
+        if row.kind == "probability":
+            widest = max(widest, (row.high - row.low) / 2)
+    return widest
 
 
 def _sampled_metric(
