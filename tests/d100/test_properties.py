@@ -19,6 +19,7 @@ from fracas.rulesets.d100.battle import (
     CasualtyEvent,
     FleeRollEvent,
 )
+from fracas.rulesets.d100.rolls import Roll
 
 ITEMS = ["melee_weapon", "ranged_weapon", "shield", "armour_1", "armour_2", "armour_3", "horses"]
 # Effects a unit may hold itself: they act only while it is in the battle.
@@ -138,12 +139,19 @@ def test_battle_invariants(document: dict[str, Any], seed: int) -> None:
         assert loot.items >= 0
         assert loot.gold + loot.resources + loot.items == result.goods_value
 
-    # Every roll's breakdown adds up to its total.
+    # Every roll's breakdown adds up to its total, and its log line says that total.
     for event in result.events:
+        rolls: tuple[Roll | None, ...] = ()
         if isinstance(event, AttackEvent):
-            for roll in (event.attack, event.defence, event.damage, event.reduction):
-                if roll is not None:
-                    assert roll.breakdown().total == Fraction(roll.total)
+            rolls = (event.attack, event.defence, event.damage, event.reduction, event.morale)
+        elif isinstance(event, AssessmentEvent):
+            rolls = (event.roll, event.loyalty)
+        elif isinstance(event, FleeRollEvent):
+            rolls = (event.roll,)
+        for roll in rolls:
+            if roll is not None:
+                assert roll.breakdown().total == Fraction(roll.total)
+                assert roll.describe().startswith(f"{roll.label} {roll.total} = ")
 
 
 @given(documents(), st.integers(0, 1000))
