@@ -159,6 +159,10 @@ def test_auto_falls_back_to_monte_carlo_past_the_exact_budget() -> None:
     assert result.method == "monte-carlo"
     assert "1,000" in result.fallback
     assert result.runs == 300
+    # Enumeration was refused from one estimating play (6 hit rolls and up to 6 saves),
+    # not run to its bound: only that play adds to the rolls of the sampling itself.
+    sampled = odds(load_enumerated(dice=6), method="mc", runs=300)
+    assert 6 <= result.dice_rolls - sampled.dice_rolls <= 12
 
 
 def test_forced_exact_past_its_budget_is_a_clear_error() -> None:

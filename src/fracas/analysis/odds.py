@@ -247,7 +247,8 @@ def odds(
                     f"{exc}; raise --exact-budget (now {exact_budget:,}) or use --method mc"
                 ) from None
             fallback = f"exact odds exceed the budget of {exact_budget:,} steps: {exc}"
-            wasted = exact_budget
+            # A refused enumeration cost one play; any other attempt ran to its bound.
+            wasted = exc.spent if isinstance(exc, _RefusedEnumeration) else exact_budget
         except UnsupportedError as exc:
             if method == "exact":
                 raise
@@ -352,10 +353,12 @@ def exact_outcomes(
         solver_name = f"{ruleset.name} exact method"
         order = _natural_order(ruleset, model, budget)
         return ExactAnswer(items, len(items), "outcomes", solver_name, order), 0
-    digits = _estimated_path_digits(ruleset, model, budget)
+    estimate = _Budget(budget)
+    digits = _estimated_path_digits(ruleset, model, estimate)
     if digits > math.log10(budget):
-        raise EnumerationBudgetError(
-            f"enumerating every path would take about 10^{digits:.0f} plays"
+        raise _RefusedEnumeration(
+            f"enumerating every path would take about 10^{digits:.0f} plays",
+            spent=min(estimate.used, budget),
         )
     counted = _Budget(budget)
     paths = 0
@@ -384,14 +387,22 @@ class _RecordingDice:
         return self._inner.roll(node)
 
 
-def _estimated_path_digits(ruleset: AnyRuleset, model: Any, budget: int) -> float:
+class _RefusedEnumeration(EnumerationBudgetError):
+    """Enumeration was not started: the estimate alone shows it is over the budget."""
+
+    def __init__(self, message: str, *, spent: int) -> None:
+        super().__init__(message)
+        self.spent = spent
+
+
+def _estimated_path_digits(ruleset: AnyRuleset, model: Any, budget: _Budget) -> float:
     """log10 of the paths of enumeration, estimated from the branching of one seeded play.
 
     Every path branches much like the one sampled, so the product of its nodes' sizes is
     the order of magnitude of the number of plays enumeration needs. A play that alone
     exceeds the budget is over it too.
     """
-    dice = _RecordingDice(0, _Budget(budget))
+    dice = _RecordingDice(0, budget)
     try:
         ruleset.play(model, dice)
     except EnumerationBudgetError:
