@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import product
 
 import pytest
 from hypothesis import given, settings
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from fracas.core.distribution import Distribution, enumerate_outcomes
 from fracas.rulesets.rankflank.breaktest import break_test_target, passes_break_test, roll_dice
+from fracas.rulesets.rankflank.result import _best_assignment
 from fracas.rulesets.rankflank.strikes import StrikeRecord, roll_strike, unsaved_wound_chance
 
 
@@ -79,3 +81,35 @@ def test_break_test_target() -> None:
     # Ld 8 lost by 3 → 5; Steadfast keeps 8.
     assert break_test_target(leadership=8, difference=3, steady=False) == 8 - 3
     assert break_test_target(leadership=8, difference=3, steady=True) == 8
+
+
+def brute_force_best(groups: list[list[str]], bonus: dict[str, int]) -> int:
+    """The highest total over every way of giving each arc one unit (or none), each unit once."""
+    best = 0
+    for choice in product(*[[None, *members] for members in groups]):
+        placed = [name for name in choice if name is not None]
+        if len(placed) == len(set(placed)):
+            best = max(best, sum(bonus[name] for name in placed))
+    return best
+
+
+@settings(max_examples=300)
+@given(
+    st.dictionaries(st.sampled_from("ABCDE"), st.integers(0, 3), min_size=1),
+    st.data(),
+)
+def test_rank_placement_is_the_best_of_every_placement(
+    bonus: dict[str, int], data: st.DataObject
+) -> None:
+    names = sorted(bonus)
+    groups = data.draw(
+        st.lists(st.lists(st.sampled_from(names), min_size=1, max_size=3, unique=True), max_size=4)
+    )
+    chosen = _best_assignment(groups, bonus)
+    pairs = list(zip(chosen, groups, strict=True))
+    placed = [name for name in chosen if name is not None]
+    assert len(placed) == len(set(placed))
+    assert all(name is None or name in members for name, members in pairs)
+    assert sum(bonus[name] for name in placed) == brute_force_best(groups, bonus)
+    # An arc is left empty only when each of its units counts elsewhere.
+    assert all(name is not None or set(members) <= set(placed) for name, members in pairs)

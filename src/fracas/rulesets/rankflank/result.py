@@ -110,34 +110,39 @@ def _wounds(
 
 
 def _best_assignment(groups: list[list[str]], bonus: Mapping[str, int]) -> tuple[str | None, ...]:
-    """One unit (or none) per arc group, each unit counted once, the highest total first.
+    """The unit whose ranks count in each arc group (``None``: nobody), each unit once.
 
-    A unit fighting in several arcs counts its ranks in one of them only, and the choice
-    must not depend on the order of the scenario file: every assignment is tried and the
-    first with the highest total wins (members are tried best bonus first, in file order).
+    The placement with the highest total wins, whatever the order of the file. Units are
+    placed best bonus first (file order on a tie, ``bonus`` being in file order); a unit
+    whose arcs are all taken may move an earlier one to another of that one's arcs. That
+    greedy choice is optimal here, because a unit's bonus is the same in every arc it
+    fights (the sets of units that can be placed together form a transversal matroid).
+
+    >>> _best_assignment([["Big", "Small"], ["Big"]], {"Big": 3, "Small": 2})
+    ('Small', 'Big')
+    >>> _best_assignment([["Three", "Four"]], {"Three": 2, "Four": 3})
+    ('Four',)
     """
-    order = [sorted(members, key=lambda name: -bonus[name]) for members in groups]
-    everyone = [name for members in groups for name in members]
-    if len(set(everyone)) == len(everyone):
-        # Nobody is in two arcs (the usual case): the best of each arc, no search.
-        return tuple(members[0] if members else None for members in order)
-    best: tuple[int, tuple[str | None, ...]] = (-1, ())
+    arcs_of: dict[str, list[int]] = {name: [] for name in bonus}
+    for index, members in enumerate(groups):
+        for name in members:
+            arcs_of[name].append(index)
+    holder: list[str | None] = [None] * len(groups)
 
-    def search(
-        index: int, used: frozenset[str], total: int, chosen: tuple[str | None, ...]
-    ) -> None:
-        nonlocal best
-        if index == len(order):
-            if total > best[0]:
-                best = (total, chosen)
-            return
-        for name in order[index]:
-            if name not in used:
-                search(index + 1, used | {name}, total + bonus[name], (*chosen, name))
-        search(index + 1, used, total, (*chosen, None))
+    def place(name: str, tried: set[int]) -> bool:
+        for index in arcs_of[name]:
+            if index in tried:
+                continue
+            tried.add(index)
+            current = holder[index]
+            if current is None or place(current, tried):
+                holder[index] = name
+                return True
+        return False
 
-    search(0, frozenset(), 0, ())
-    return best[1]
+    for name in sorted(bonus, key=lambda name: -bonus[name]):
+        place(name, set())
+    return tuple(holder)
 
 
 def _ranks(score: Breakdown, combat: Combat, state: State, units: tuple[Unit, ...]) -> Breakdown:
@@ -160,13 +165,9 @@ def _ranks(score: Breakdown, combat: Combat, state: State, units: tuple[Unit, ..
     counted = {name for name in chosen if name is not None}
     for ((enemy, arc), members), name in zip(groups.items(), chosen, strict=True):
         where = f"the {ARC_NAMES[arc]} of {enemy}"
-        idle = [m for m in members if m not in counted]
-        if name is None and idle:
-            # Only a unit worth +0 can be left out of an arc it could fill; show it there.
-            name = idle.pop(0)
-            counted.add(name)
         if name is None:
-            continue
+            continue  # every unit of this arc counts in another one
+        idle = [m for m in members if m not in counted]
         if name in disrupted:
             source = f"{name} (disrupted by {disrupted[name]}) in {where}"
             score = score.plus("Ranks", 0, source=source, rule="ranks")
