@@ -106,8 +106,15 @@ def test_rankflank_headline_and_plot(tmp_path: Path) -> None:
 
 
 def test_hex_solve_by_hand() -> None:
-    # The grenadiers lose 55 men with the assault company at level 0; each level adds 1 %
-    # to its attack, and the search reports the first level at which they lose 60.
+    # The howitzers take 30 of the grenadiers' 80 whatever the assault company's level
+    # (its support, 100 × 12 × 0.25 = 300, does not depend on it). Then the assault at
+    # level L attacks the 50 left: 100 × 12 × (1 + L/100) × 0.8 (river) + 157.5 (support)
+    # = 960·(1 + L/100) + 157.5 against 1122, r = that / 1122, losses
+    # floor(50·r²/(1 + r²) + 0.5). 60 in all needs 30 here: r²/(1 + r²) ≥ 29.5/50 = 0.59,
+    # r² ≥ 0.59/0.41 = 1.43902, r ≥ 1.19960, attack ≥ 1345.95, 1 + L/100 ≥ 1.23797: L = 24.
+    #   L = 0:  1117.5 → r = 0.99599, r² = 0.99200, 50 × 0.49799 = 24.90 → 25; 30 + 25 = 55
+    #   L = 23: 1338.3 → r = 1.19278, r² = 1.42273, 50 × 0.58724 = 29.36 → 29; 59
+    #   L = 24: 1347.9 → r = 1.20134, r² = 1.44322, 50 × 0.59070 = 29.54 → 30; 60
     result = runner.invoke(
         app,
         ["odds", str(RIVER), "--solve", "units[2].level", "--target", "60",
@@ -117,8 +124,9 @@ def test_hex_solve_by_hand() -> None:
     solved = json.loads(result.stdout)["result"]["solve"]
     measured = {p["value"]: p["measured"] for p in solved["probes"]}
     assert measured[0] == 55
-    assert measured[solved["value"]] >= 60
-    assert measured[solved["value"] - 1] < 60
+    assert solved["value"] == 24
+    assert measured[24] == 60
+    assert measured[23] == 59
 
 
 @pytest.mark.parametrize(
