@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -69,16 +70,26 @@ def plot_odds(result: OddsResult, output: Path, *, title: str = "") -> Path:
 def _distribution(axis: Any, metric: MetricOdds, result: OddsResult) -> None:
     labels = [number(entry.value) for entry in metric.values]
     heights = [float(entry.probability) for entry in metric.values]
-    positions = list(range(len(labels)))
+    positions: list[float] = [float(i) for i in range(len(labels))]
+    # Numbers stand at their own place on the axis, so that a gap in the values (a unit
+    # either loses a few models or is wiped out) shows as a gap, not as neighbouring bars.
+    spaced = metric.numeric and all(entry.value is not None for entry in metric.values)
+    if spaced:
+        positions = [float(entry.value) for entry in metric.values]  # type: ignore[arg-type]
     errors = None
     if not result.exact:
         errors = [
             [max(0.0, h - e.low) for h, e in zip(heights, metric.values, strict=True)],
             [max(0.0, e.high - h) for h, e in zip(heights, metric.values, strict=True)],
         ]
-    axis.bar(positions, heights, yerr=errors, color="#4c72b0", capsize=2)
-    step = max(1, math.ceil(len(labels) / 20))
-    axis.set_xticks(positions[::step], labels[::step], rotation=45 if step > 1 else 0)
+    gaps = [b - a for a, b in pairwise(positions)]
+    width = 0.8 * min(gaps, default=1.0)
+    axis.bar(positions, heights, width=width, yerr=errors, color="#4c72b0", capsize=2)
+    if spaced:
+        axis.xaxis.get_major_locator().set_params(integer=True)
+    else:
+        step = max(1, math.ceil(len(labels) / 20))
+        axis.set_xticks(positions[::step], labels[::step], rotation=45 if step > 1 else 0)
     axis.set_ylabel("P")
     axis.set_title(metric.name)
 
@@ -92,7 +103,8 @@ def _at_least(axis: Any, metric: MetricOdds) -> None:
             continue
         curve.append(remaining)
         remaining -= float(entry.probability)
-    axis.step(values, curve, where="post", color="#dd8452")
+    # Markers too: a metric with a single value has a curve of one point.
+    axis.step(values, curve, where="post", color="#dd8452", marker=".")
     axis.set_ylim(0, 1.05)
     axis.set_ylabel("P(≥ value)")
     axis.set_title(f"{metric.name}: at least")
