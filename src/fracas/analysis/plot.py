@@ -83,7 +83,9 @@ def _distribution(axis: Any, metric: MetricOdds, result: OddsResult) -> None:
             [max(0.0, e.high - h) for h, e in zip(heights, metric.values, strict=True)],
         ]
     gaps = [b - a for a, b in pairwise(positions)]
-    width = 0.8 * min(gaps, default=1.0)
+    # Sparse values far apart (goods worth 5 or 230) would give hairline bars: keep each
+    # bar at least a 1/80 of the axis wide.
+    width = max(0.8 * min(gaps, default=1.0), (positions[-1] - positions[0]) / 80)
     axis.bar(positions, heights, width=width, yerr=errors, color="#4c72b0", capsize=2)
     if spaced:
         axis.xaxis.get_major_locator().set_params(integer=True)
