@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import copy
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -217,3 +220,18 @@ def test_rulesets_lists_the_parameters() -> None:
     result = runner.invoke(app, ["rulesets", "rankflank"])
     assert result.exit_code == 0
     assert "overkill_max" in result.stdout
+
+
+def test_same_bytes_across_processes() -> None:
+    # Another machine, another hash order: the report must not depend on it.
+    path = Path(__file__).parents[2] / "examples" / "rankflank" / "shared_arc.yaml"
+    outputs = set()
+    for hash_seed in ("1", "2"):
+        run = subprocess.run(
+            [sys.executable, "-m", "fracas", "resolve", str(path), "--format", "json"],
+            capture_output=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        )
+        outputs.add(run.stdout)
+    assert len(outputs) == 1
