@@ -98,3 +98,18 @@ def test_errors_from_ruleset_hooks_name_the_file() -> None:
         assert result.exit_code == 2, args
         assert result.stderr.startswith(f"fracas: error: {example}: "), result.stderr
     assert not Path("never.svg").exists()
+
+
+def test_overrides_are_recorded_so_the_run_can_be_repeated(duel_file: Path) -> None:
+    result = runner.invoke(app, ["resolve", str(duel_file), "--set", "fighters[1].bonus=40"])
+    assert "· --set fighters[1].bonus=40 ·" in result.stdout
+    as_json = runner.invoke(app, ["resolve", str(duel_file), "-f", "json", "--set", "seed=5"])
+    assert '"overrides": [\n    "seed=5"\n  ]' in as_json.stdout
+
+
+def test_dash_output_means_stdout_and_negative_seeds_are_refused(duel_file: Path) -> None:
+    result = runner.invoke(app, ["resolve", str(duel_file), "-o", "-"])
+    assert result.exit_code == 0
+    assert "Winner" in result.stdout
+    assert not Path("-").exists()
+    assert runner.invoke(app, ["resolve", str(duel_file), "--seed", "-1"]).exit_code == 2

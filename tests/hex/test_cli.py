@@ -223,7 +223,7 @@ def test_json_output_pins_the_key_order(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     assert list(document) == [
-        "fracas", "ruleset", "source", "scenario_sha256", "seed", "title", "result",
+        "fracas", "ruleset", "source", "scenario_sha256", "seed", "overrides", "title", "result",
     ]  # fmt: skip
     assert (document["ruleset"], document["seed"]) == ("hex", None)
     data = document["result"]

@@ -54,6 +54,7 @@ def test_json_envelope_keeps_its_documented_order() -> None:
         "source",
         "scenario_sha256",
         "seed",
+        "overrides",
         "title",
         "result",
     ]

@@ -49,6 +49,8 @@ def test_alias_finds_the_ruleset(duel: object) -> None:
             ("fighters", 1, "colour"),
             "unknown key",
         ),
+        ("fracas: 1\nruleset: duel\nseed: true\n", ("seed",), "valid integer"),
+        ("fracas: 1\nruleset: duel\nseed: -4\n", ("seed",), "greater than or equal to 0"),
         (
             "fracas: 1\nruleset: duel\nfighters: [{name: A}, {name: A}]\n",
             ("fighters", 1, "name"),

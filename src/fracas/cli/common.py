@@ -57,8 +57,8 @@ def located(file: Path) -> Iterator[None]:
 
 
 def write_output(text: str, output: Path | None) -> None:
-    """Print ``text``, or write it to ``output`` atomically (all or nothing)."""
-    if output is None:
+    """Print ``text`` (also for ``-o -``), or write it to ``output`` atomically (all or nothing)."""
+    if output is None or str(output) == "-":
         sys.stdout.write(text)
         sys.stdout.flush()
         return
@@ -116,7 +116,7 @@ SetOpt = Annotated[
 ]
 SeedOpt = Annotated[
     int | None,
-    typer.Option(help="Seed for the dice (default: the scenario's seed, else 0)."),
+    typer.Option(min=0, help="Seed for the dice (default: the scenario's seed, else 0)."),
 ]
 
 

@@ -67,6 +67,8 @@ class Report:
     version: str = ""
     scenario_hash: str = ""
     source: str = ""
+    #: Changes applied on top of the scenario file (``--set path=value``), in order.
+    overrides: tuple[str, ...] = ()
 
     def footer(self) -> str:
         """The line that lets anyone re-run this exact resolution."""
@@ -75,6 +77,7 @@ class Report:
             parts.append(f"seed {self.seed}")
         if self.scenario_hash:
             parts.append(f"scenario sha256:{self.scenario_hash}")
+        parts += [f"--set {override}" for override in self.overrides]
         parts.append(f"fracas {self.version}")
         return " · ".join(parts)
 

@@ -41,7 +41,10 @@ class Document(StrictModel):
     title: str = Field("", description="A title for reports.")
     description: str = Field("", description="Free text shown under the title.")
     seed: int | None = Field(
-        None, description="Default seed for rulesets with dice (the CLI's --seed wins)."
+        None,
+        strict=True,
+        ge=0,
+        description="Default seed for rulesets with dice (the CLI's --seed wins).",
     )
 
 
@@ -56,8 +59,11 @@ def validate(model: type[M], data: Any, *, source: str | None = None) -> M:
         return model.model_validate(data)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
-        path = tuple(part for part in first["loc"] if isinstance(part, str | int))
-        problem = first["msg"]
+        # pydantic marks a bad mapping key with a "[key]" step; the path reads better without.
+        path = tuple(
+            part for part in first["loc"] if isinstance(part, str | int) and part != "[key]"
+        )
+        problem = first["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
         if first["type"] not in ("missing", "extra_forbidden") and "input" in first:
             problem += f" (got {_short(first['input'])})"
         if first["type"] == "extra_forbidden":

@@ -185,6 +185,7 @@ def report_document(report: Report) -> dict[str, Any]:
         "source": report.source,
         "scenario_sha256": report.scenario_hash,
         "seed": report.seed,
+        "overrides": list(report.overrides),
         "title": report.title,
         "result": report.data,
     }

@@ -39,6 +39,8 @@ class Scenario:
     source: str
     sha256: str
     document: Mapping[str, Any]
+    #: ``--set`` overrides applied on top of the file, as ``path=value`` (JSON values).
+    overrides: tuple[str, ...] = ()
 
     def resolve(self, *, seed: int | None = None) -> Report:
         """Resolve with ``seed`` (default: the scenario's own ``seed``, else 0)."""
@@ -47,8 +49,10 @@ class Scenario:
         return self.stamp(report)
 
     def stamp(self, report: Report) -> Report:
-        """Add the scenario's source and hash to a report."""
-        return replace(report, source=self.source, scenario_hash=self.sha256)
+        """Add the scenario's source, hash and overrides to a report."""
+        return replace(
+            report, source=self.source, scenario_hash=self.sha256, overrides=self.overrides
+        )
 
 
 def _format_of(source: str) -> str:
@@ -112,9 +116,13 @@ def parse_scenario(
 ) -> Scenario:
     """Parse scenario text (YAML by default; JSON or TOML by ``fmt`` or file suffix)."""
     document = _parse_text(text, fmt or _format_of(source), source)
+    applied: list[str] = []
     for path, value in overrides:
         document = set_path(document, path, value, source=source)
-    return scenario_from_document(document, source=source, digest=document_digest(text))
+        applied.append(f"{path}={json.dumps(value, ensure_ascii=False, default=str)}")
+    scenario = scenario_from_document(document, source=source, digest=document_digest(text))
+    # The hash stays the file's own (checkable with sha256sum); the overrides travel beside it.
+    return replace(scenario, overrides=tuple(applied))
 
 
 def load_scenario(path: str | Path, *, overrides: Any = ()) -> Scenario:
