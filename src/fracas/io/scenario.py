@@ -103,7 +103,9 @@ def scenario_from_document(
         ruleset = find_ruleset(str(document["ruleset"]))
     except FracasError as exc:
         raise ScenarioError(str(exc), source=source, path=("ruleset",)) from None
-    header = validate(Document, {k: document[k] for k in Document.model_fields if k in document})
+    header = validate(
+        Document, {k: document[k] for k in Document.model_fields if k in document}, source=source
+    )
     model = ruleset.load(document, source=source)
     if digest is None:
         canonical = json.dumps(document, sort_keys=True, default=str)
