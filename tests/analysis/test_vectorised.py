@@ -49,9 +49,9 @@ def test_a_double_one_always_passes() -> None:
     assert sample.probability("second breaks") < 1.0
 
 
-def assert_matches_exact(question: RoundQuestion, seed: int) -> None:
+def assert_matches_exact(question: RoundQuestion, seed: int, confidence: float = 0.9999) -> None:
     answer = round_and_break(question)
-    sample = sample_round_and_break(question, runs=4000, seed=seed, confidence=0.9999)
+    sample = sample_round_and_break(question, runs=4000, seed=seed, confidence=confidence)
     exact = {
         "first wins": answer.first_wins,
         "draw": answer.draw,
@@ -71,7 +71,9 @@ def test_line_fight_agrees_with_the_exact_kernel() -> None:
     assert_matches_exact(LINE, seed=2024)
 
 
-@settings(max_examples=25, deadline=None)
+# Derandomised, so the examples are fixed: a search over seeds would, given time, find
+# one whose sample strays outside any interval. 125 comparisons at 1 − 10⁻⁶ each.
+@settings(max_examples=25, deadline=None, derandomize=True, database=None)
 @given(
     st.tuples(st.integers(0, 30), st.integers(0, 30)),
     st.tuples(st.fractions(0, 1, max_denominator=36), st.fractions(0, 1, max_denominator=36)),
@@ -86,7 +88,7 @@ def test_random_questions_agree_with_the_exact_kernel(
     leadership: tuple[int, int],
     seed: int,
 ) -> None:
-    assert_matches_exact(RoundQuestion(attacks, chance, bonus, leadership), seed)
+    assert_matches_exact(RoundQuestion(attacks, chance, bonus, leadership), seed, 1 - 1e-6)
 
 
 def test_agrees_with_the_ordinary_sampler_playing_the_ruleset() -> None:
