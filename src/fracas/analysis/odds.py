@@ -648,8 +648,14 @@ def _sampled_result(name: str, tally: _Tally, confidence: float) -> OddsResult:
 
 
 def _widest_reported(result: OddsResult) -> float:
-    """The widest probability interval in the report: every value, every headline event."""
+    """The widest probability interval in the report: values, ranges, headline events."""
+    # Imported here: the report is built from this module's results.
+    from fracas.analysis.reporting import shown_rows
+
     widest = result.error_bar
+    for metric in result.metrics:
+        for shown in shown_rows(metric, result)[1]:
+            widest = max(widest, (shown.high - shown.low) / 2)
     for row in headline(result):
         if row.kind == "probability":
             widest = max(widest, (row.high - row.low) / 2)

@@ -149,14 +149,18 @@ def _headline_table(rows: list[HeadlineRow], result: OddsResult, fractions: bool
     return Table(tuple(columns), tuple(body))
 
 
+def shown_rows(metric: MetricOdds, result: OddsResult) -> tuple[list[str], list[ValueOdds]]:
+    """The rows the text table shows for ``metric``: its values, or ranges of a long one."""
+    entries = list(metric.values)
+    if metric.numeric and len(entries) > MAX_ROWS:
+        return _binned(entries, result)
+    return [number(entry.value) for entry in entries], entries
+
+
 def _metric_section(
     metric: MetricOdds, result: OddsResult, fractions: bool, chart: bool
 ) -> Section:
-    entries = list(metric.values)
-    if metric.numeric and len(entries) > MAX_ROWS:
-        labels, entries = _binned(entries, result)
-    else:
-        labels = [number(entry.value) for entry in entries]
+    labels, entries = shown_rows(metric, result)
     columns = ["value", "P"]
     if metric.numeric:
         columns.append("P(≥ value)")
