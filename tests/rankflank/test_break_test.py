@@ -341,6 +341,14 @@ def test_wiped_out_side_means_reform_or_overrun() -> None:
     overrun = build(units, [engage("Knights", "Lone")], max_rounds=1, overrun=True)
     fought = fight_round(overrun, initial_state(overrun), 1, ScriptedDice(dice))
     assert fought.aftermath == ("Knights overruns.",)
+    # Only a unit that charged this turn may overrun: not one that was charged...
+    held = [{**units[0], "charged": False}, units[1]]
+    waited = build(held, [engage("Knights", "Lone")], max_rounds=1, overrun=True)
+    fought = fight_round(waited, initial_state(waited), 1, ScriptedDice(dice))
+    assert fought.aftermath == ("Knights restrains pursuit and reforms.",)
+    # ...nor a charger that wipes the enemy out in a later round.
+    fought = fight_round(overrun, initial_state(overrun), 2, ScriptedDice(dice))
+    assert fought.aftermath == ("Knights restrains pursuit and reforms.",)
 
 
 def test_one_pursuit_roll_chases_every_fleeing_unit() -> None:
