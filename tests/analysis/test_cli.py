@@ -131,6 +131,24 @@ def test_plot_png(volley_file: Path, tmp_path: Path) -> None:
     assert chart.read_bytes().startswith(b"\x89PNG")
 
 
+def test_a_failed_report_leaves_no_chart_behind(volley_file: Path, tmp_path: Path) -> None:
+    chart = tmp_path / "odds.png"
+    code, _, err = run(volley_file, "--plot", chart, "-o", tmp_path / "missing" / "odds.txt")
+    assert code == 2
+    assert "cannot write output" in err
+    assert list(tmp_path.iterdir()) == [volley_file]
+
+
+def test_chart_and_report_written_together(volley_file: Path, tmp_path: Path) -> None:
+    chart, report = tmp_path / "odds.svg", tmp_path / "odds.txt"
+    code, out, _ = run(volley_file, "--plot", chart, "-o", report)
+    assert code == 0
+    assert out == ""
+    assert chart.read_bytes().startswith(b"<?xml")
+    assert "Method: exact" in report.read_text(encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["odds.svg", "odds.txt", "volley.yaml"]
+
+
 def test_missing_matplotlib_is_a_clear_error(
     volley_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

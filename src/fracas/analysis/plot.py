@@ -7,6 +7,7 @@ reproducible: the same odds give the same bytes (no timestamps, fixed SVG ids).
 
 from __future__ import annotations
 
+import io
 import math
 import os
 from itertools import pairwise
@@ -33,9 +34,30 @@ def _pyplot() -> Any:
 
 def plot_odds(result: OddsResult, output: Path, *, title: str = "") -> Path:
     """Draw every metric of ``result`` into ``output`` (``.png`` or ``.svg``)."""
+    data = chart_bytes(result, chart_format(output), title=title)
+    # Written beside the target and renamed, so a failure never leaves half a file.
+    temporary = output.with_name(f".{output.name}.partial")
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, output)
+    except OSError as exc:
+        raise FracasError(f"{output}: cannot write the chart: {exc.strerror}") from None
+    finally:
+        if temporary.exists():
+            temporary.unlink()
+    return output
+
+
+def chart_format(output: Path) -> str:
+    """``png`` or ``svg`` from the name of ``output``; any other suffix is an error."""
     kind = output.suffix.lower().lstrip(".")
     if kind not in FORMATS:
         raise FracasError(f"--plot writes .png or .svg files, not {output.name!r}")
+    return kind
+
+
+def chart_bytes(result: OddsResult, kind: str, *, title: str = "") -> bytes:
+    """The chart of every metric of ``result`` as the bytes of a ``png`` or ``svg`` file."""
     if not result.metrics:
         raise FracasError("nothing to plot: the outcome has no metrics")
     pyplot = _pyplot()
@@ -44,27 +66,21 @@ def plot_odds(result: OddsResult, output: Path, *, title: str = "") -> Path:
         figure, axes = pyplot.subplots(
             rows, 2, figsize=(10, 2.6 * rows), squeeze=False, constrained_layout=True
         )
-        for metric, (left, right) in zip(result.metrics, axes, strict=True):
-            _distribution(left, metric, result)
-            if metric.numeric:
-                _at_least(right, metric)
-            else:
-                right.axis("off")
-        method = "exact" if result.exact else f"Monte Carlo, {result.runs:,} runs"
-        figure.suptitle(f"{title or 'Odds'} ({method})")
-        metadata: dict[str, Any] = {"Software": None} if kind == "png" else {"Date": None}
-        # Written beside the target and renamed, so a failure never leaves half a file.
-        temporary = output.with_name(f".{output.name}.partial")
         try:
-            figure.savefig(temporary, format=kind, metadata=metadata)
-            os.replace(temporary, output)
-        except OSError as exc:
-            raise FracasError(f"{output}: cannot write the chart: {exc.strerror}") from None
+            for metric, (left, right) in zip(result.metrics, axes, strict=True):
+                _distribution(left, metric, result)
+                if metric.numeric:
+                    _at_least(right, metric)
+                else:
+                    right.axis("off")
+            method = "exact" if result.exact else f"Monte Carlo, {result.runs:,} runs"
+            figure.suptitle(f"{title or 'Odds'} ({method})")
+            metadata: dict[str, Any] = {"Software": None} if kind == "png" else {"Date": None}
+            buffer = io.BytesIO()
+            figure.savefig(buffer, format=kind, metadata=metadata)
         finally:
             pyplot.close(figure)
-            if temporary.exists():
-                temporary.unlink()
-    return output
+    return buffer.getvalue()
 
 
 def _distribution(axis: Any, metric: MetricOdds, result: OddsResult) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -136,19 +138,40 @@ def odds_command(
             extra_data=extra_data,
         )
         text = render(scenario.stamp(report), fmt)
-        if plot is not None:
-            _plot(result, plot, title)
+        drawn = None if plot is None else _chart(result, plot, title)
     except ScenarioError:
         raise
     except FracasError as exc:
         raise ScenarioError(str(exc), source=str(file)) from None
-    write_output(text, output)
+    if drawn is None or plot is None:
+        write_output(text, output)
+        return
+    # All or nothing: the chart waits beside its target until the report is written.
+    try:
+        write_output(text, output)
+        os.replace(drawn, plot)
+    finally:
+        if drawn.exists():
+            drawn.unlink()
 
 
-def _plot(result: OddsResult, path: Path, title: str) -> None:
-    from fracas.analysis.plot import plot_odds
+def _chart(result: OddsResult, path: Path, title: str) -> Path:
+    """Draw the chart into a hidden file beside ``path``, ready to be renamed into place."""
+    from fracas.analysis.plot import chart_bytes, chart_format
 
-    plot_odds(result, path, title=title)
+    data = chart_bytes(result, chart_format(path), title=title)
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        handle, name = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.")
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+    except OSError as exc:
+        raise FracasError(f"{path}: cannot write the chart: {exc.strerror}") from None
+    # mkstemp makes private files; give the chart the permissions a plain open() would.
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(name, 0o666 & ~umask)
+    return Path(name)
 
 
 def _solve(
