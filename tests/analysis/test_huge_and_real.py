@@ -101,6 +101,9 @@ def test_rankflank_headline_and_plot(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.stderr
     assert "P(Empire wins round 1)" in result.stdout
+    assert "P(draw in round 1)" in result.stdout
+    assert "P(Empire wins the combat)" in result.stdout
+    assert "P(combat undecided after the last round)" in result.stdout
     assert "P(Goblins breaks)" in result.stdout
     assert "expected casualties of Goblins" in result.stdout
     assert chart.read_text(encoding="utf-8").count("<svg") == 1
