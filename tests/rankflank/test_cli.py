@@ -137,8 +137,18 @@ CASES: list[tuple[str, Edit, str]] = [
         "challenge.opponent",
     ),
     (
-        "challenge within a side",
+        "challenge of oneself",
         setter("challenge", value={"challenger": "Boss", "opponent": "Boss"}),
+        "challenge.opponent",
+    ),
+    (
+        "challenge within a side",
+        both(
+            setter(
+                "units", 2, "characters", value=[{"name": "Shaman", "profile": "4 3 3 3 4 2 2 1 7"}]
+            ),
+            setter("challenge", value={"challenger": "Boss", "opponent": "Shaman"}),
+        ),
         "challenge.opponent",
     ),
     ("unknown edition", setter("parameters", value={"edition": "tenth"}), "parameters.edition"),

@@ -368,6 +368,10 @@ def build_combat(document: RankflankDocument) -> Combat:
                 raise ScenarioError(f"no character named {name!r}", path=("challenge", key))
         first = units[character_names[names[0]][0]]
         second = units[character_names[names[1]][0]]
+        if names[0] == names[1]:
+            raise ScenarioError(
+                f"challenger and opponent are both {names[0]!r}", path=("challenge", "opponent")
+            )
         if first.side == second.side:
             raise ScenarioError(
                 f"{names[0]!r} and {names[1]!r} fight for the same side",
