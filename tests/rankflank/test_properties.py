@@ -151,3 +151,21 @@ def test_swapping_the_sides_swaps_the_result(document: dict[str, Any], seed: int
         expected = None if one.result.winner is None else swap[one.result.winner]
         assert other.result.winner == expected
     assert first.final == second.final
+
+
+@settings(max_examples=60)
+@given(documents(), st.integers(0, 2**32))
+def test_each_unit_counts_its_ranks_once_and_each_arc_once(
+    document: dict[str, Any], seed: int
+) -> None:
+    combat = combat_from(document)
+    cap = combat.options.max_rank_bonus
+    for fought in play_combat(combat, SeededDice(seed)).rounds:
+        for side in combat.sides:
+            ranks = [r for r in fought.result.scores[side].rows if r.label == "Ranks"]
+            # A source reads "<unit> in the <arc> of <enemy>"; the disrupted add a note.
+            units = [r.source.split(" in the ")[0].split(" (disrupted")[0] for r in ranks]
+            arcs = [r.source.split(" in the ")[1] for r in ranks]
+            assert len(units) == len(set(units))
+            assert len(arcs) == len(set(arcs))
+            assert all(0 <= r.value <= cap for r in ranks)
