@@ -57,7 +57,15 @@ def chart_format(output: Path) -> str:
 
 
 def chart_bytes(result: OddsResult, kind: str, *, title: str = "") -> bytes:
-    """The chart of every metric of ``result`` as the bytes of a ``png`` or ``svg`` file."""
+    """The chart of every metric of ``result`` as the bytes of a ``png`` or ``svg`` file.
+
+    >>> from fracas.analysis.odds import MetricOdds, OddsResult, ValueOdds
+    >>> hits = MetricOdds("hits", True, (ValueOdds(0, 0.25, 0.25, 0.25),
+    ...                                  ValueOdds(1, 0.75, 0.75, 0.75)), 0.75, 0.75, 0.75)
+    >>> result = OddsResult("coin", "exact", "single play", 1, "play", 0, (hits,))
+    >>> chart_bytes(result, "svg", title="A coin")[:5]
+    b'<?xml'
+    """
     if not result.metrics:
         raise FracasError("nothing to plot: the outcome has no metrics")
     pyplot = _pyplot()
