@@ -188,6 +188,47 @@ def test_eighth_edition_equal_ranks_are_not_steadfast() -> None:
     assert not is_steadfast(combat, initial_state(combat), combat.unit("Deep"))
 
 
+def eighth_flanked(**params: Any) -> Combat:
+    # Block: 30 models 5 wide = 6 ranks of 5. Front: 10 models 5 wide = 2 ranks. Riders in
+    # its flank: 10 models 5 wide = 2 ranks of 5, which disrupts in eighth.
+    return build(
+        [
+            unit_doc("Block", "A", **{"models": 30, "files": 5, **params.pop("block", {})}),
+            unit_doc("Front", "B", models=10, files=5),
+            unit_doc("Riders", "B", models=10, files=5),
+        ],
+        [engage("Front", "Block"), engage("Riders", "Block", "left")],
+        edition="eighth",
+        **params,
+    )
+
+
+def test_eighth_edition_disrupted_units_keep_steadfast() -> None:
+    combat = eighth_flanked()
+    state = initial_state(combat)
+    block = combat.unit("Block")
+    # Disrupted (its ranks do not count), yet 6 ranks against 2: Steadfast, Ld 7 unmodified.
+    test = break_test(combat, state, block, 4, ScriptedDice([3, 4]))
+    assert (test.disrupted_by, test.steadfast, test.target, test.passed) == (
+        "Riders",
+        True,
+        7,
+        True,
+    )
+    # The option set back to the seed's rule: disrupted, so 7 - 4 = 3 and 3 + 4 fails.
+    seed_rule = eighth_flanked(disrupted_can_be_steadfast=False)
+    test = break_test(seed_rule, state, seed_rule.unit("Block"), 4, ScriptedDice([3, 4]))
+    assert (test.steadfast, test.target, test.passed) == (False, 3, False)
+
+
+def test_eighth_edition_disrupted_stubborn_units_stay_stubborn() -> None:
+    combat = eighth_flanked(block={"models": 5, "rules": ["stubborn"]})
+    # 1 rank against 2: not Steadfast, but Stubborn, and eighth lets a disrupted unit be
+    # steady: needs ≤ 7 despite losing by 6.
+    test = break_test(combat, initial_state(combat), combat.unit("Block"), 6, ScriptedDice([3, 4]))
+    assert (test.steadfast, test.stubborn, test.target, test.passed) == (False, True, 7, True)
+
+
 def test_swiftstride_rolls_three_dice_and_drops_the_lowest() -> None:
     assert roll_dice(ScriptedDice([5, 1, 4]), 3, keep=2) == (5, 4)
 

@@ -14,6 +14,7 @@ TABLE = {
     "outnumber_bonus": (True, False),
     "disrupted_by": ("unit_strength", "ranks"),
     "steadfast": ("unit_strength", "ranks"),
+    "disrupted_can_be_steadfast": (False, True),
     "overkill_max": (3, 5),
     "charger_initiative_bonus": (1, 0),
     "caught": ("wounds", "destroyed"),

@@ -74,7 +74,8 @@ def passes_break_test(faces: tuple[int, ...], *, target: int) -> bool:
 
 
 def is_steadfast(combat: Combat, state: State, unit: Unit) -> bool:
-    """Steadfast by the edition's rule; a disrupted unit never is.
+    """Steadfast by the edition's rule; a disrupted unit never is, unless
+    ``disrupted_can_be_steadfast`` (the ``eighth`` preset).
 
     ``unit_strength``: more Unit Strength than all the enemies it fights together, at least
     ``steadfast_unit_strength``, and a rank of ``rank_width`` models. ``ranks``: more ranks
@@ -92,7 +93,8 @@ def is_steadfast(combat: Combat, state: State, unit: Unit) -> bool:
     True
     """
     options = combat.options
-    if disrupting_enemy(combat, state, unit) is not None:
+    disrupted = disrupting_enemy(combat, state, unit) is not None
+    if disrupted and not options.disrupted_can_be_steadfast:
         return False
     enemies = engaged_enemies(combat, state, unit)
     mine = ranks_of_width(unit_rows(unit, state[unit.name]), rank_width=options.rank_width)
@@ -145,8 +147,10 @@ def break_test(combat: Combat, state: State, unit: Unit, difference: int, dice: 
     unbreakable = unit.has_rule("unbreakable")
     stubborn = unit.has_rule("stubborn")
     steadfast = is_steadfast(combat, state, unit)
-    # Stubborn means always Steadfast, and a disrupted unit cannot be Steadfast.
-    steady = steadfast or (stubborn and disruptor is None)
+    # Stubborn means always Steadfast, and (unless the edition says otherwise) a disrupted
+    # unit cannot be Steadfast.
+    can_be_steady = disruptor is None or combat.options.disrupted_can_be_steadfast
+    steady = steadfast or (stubborn and can_be_steady)
     ld = leadership(unit, status)
     target = break_test_target(leadership=ld, difference=difference, steady=steady)
     if unbreakable:

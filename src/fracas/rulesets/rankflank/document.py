@@ -193,6 +193,11 @@ class RankflankParams(StrictModel):
         None, description="Steadfast by Unit Strength (ninth) or by more ranks (eighth)."
     )
     steadfast_unit_strength: Int = Field(10, ge=0, description="Minimum US to be Steadfast.")
+    disrupted_can_be_steadfast: Bool | None = Field(
+        None,
+        description="A disrupted unit may still be Steadfast, Stubborn ones included "
+        "(ninth: false, eighth: true).",
+    )
     overkill_max: Int | None = Field(
         None, ge=0, description="Cap of the overkill bonus (ninth: 3, eighth: 5)."
     )

@@ -38,6 +38,7 @@ EDITIONS: Mapping[str, Mapping[str, Any]] = {
         "outnumber_bonus": True,
         "disrupted_by": "unit_strength",
         "steadfast": "unit_strength",
+        "disrupted_can_be_steadfast": False,
         "overkill_max": 3,
         "charger_initiative_bonus": 1,
         "caught": "wounds",
@@ -47,6 +48,7 @@ EDITIONS: Mapping[str, Mapping[str, Any]] = {
         "outnumber_bonus": False,
         "disrupted_by": "ranks",
         "steadfast": "ranks",
+        "disrupted_can_be_steadfast": True,
         "overkill_max": 5,
         "charger_initiative_bonus": 0,
         "caught": "destroyed",
@@ -68,6 +70,7 @@ class Options:
     disrupt_ranks: int = 2
     steadfast: str = "unit_strength"
     steadfast_unit_strength: int = 10
+    disrupted_can_be_steadfast: bool = False
     overkill_max: int = 3
     charger_initiative_bonus: int = 1
     caught: str = "wounds"
