@@ -16,13 +16,19 @@ a.yaml ('strength',) Input should be a valid integer
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from fracas.core.errors import ScenarioError
 
 SCHEMA_VERSION = 1
+
+# Scenario values are not coerced: `strength: true`, `models: "20"` or `charged: 1` is a
+# mistake in the file, not a 1, a 20 or a yes. Rulesets annotate their fields with these.
+Int = Annotated[int, Field(strict=True)]
+Number = Annotated[float, Field(strict=True)]
+Bool = Annotated[bool, Field(strict=True)]
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -7,8 +7,8 @@ from typing import Literal
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
-from fracas.core.schema import Document, StrictModel
-from fracas.rulesets.d100.params import Bool, D100Params, Int, ItemSpec, RollName
+from fracas.core.schema import Bool, Document, Int, StrictModel
+from fracas.rulesets.d100.params import D100Params, ItemSpec, RollName
 
 Trigger = Literal["when_attacking", "when_defending", "assessment", "start_of_combat", "per_round"]
 Scope = Literal["self", "own_side", "enemy_side", "unit"]

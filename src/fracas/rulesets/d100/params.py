@@ -9,15 +9,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import Field
 
-from fracas.core.schema import StrictModel
-
-# Strict: a YAML `true` or "5" is a mistake in a scenario, not a number to coerce.
-Int = Annotated[int, Field(strict=True)]
-Bool = Annotated[bool, Field(strict=True)]
+from fracas.core.schema import Bool, Int, StrictModel
 
 #: Every roll an effect or an item may name.
 RollName = Literal[

@@ -17,15 +17,11 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from fracas.core.schema import Document, StrictModel
+from fracas.core.schema import Document, Int, Number, StrictModel
 
 Domain = Literal["land", "air", "sea"]
 DOMAINS: tuple[Domain, ...] = ("land", "air", "sea")
 
-# Scenario numbers are not coerced: `strength: true` or `attack: {land: "10"}` is a
-# mistake in the file, not a 1 or a 10.
-Int = Annotated[int, Field(strict=True)]
-Number = Annotated[float, Field(strict=True)]
 NonNegative = Annotated[float, Field(strict=True, ge=0)]
 #: A colour for SVG fills: `#rgb`, `#rrggbb` or a plain colour name.
 COLOUR_PATTERN = r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]+)$"

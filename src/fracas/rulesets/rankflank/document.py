@@ -8,18 +8,13 @@ This module checks *shapes* (types, ranges, unknown keys); :mod:`.model` checks 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import Field, GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
-from fracas.core.schema import Document, StrictModel
-
-# Numbers and switches are not coerced: `models: true` or `charged: 1` is a mistake in the
-# file, not a 1 or a yes.
-Int = Annotated[int, Field(strict=True)]
-Bool = Annotated[bool, Field(strict=True)]
+from fracas.core.schema import Bool, Document, Int, StrictModel
 
 TroopType = Literal[
     "infantry",
