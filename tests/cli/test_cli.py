@@ -113,3 +113,25 @@ def test_dash_output_means_stdout_and_negative_seeds_are_refused(duel_file: Path
     assert "Winner" in result.stdout
     assert not Path("-").exists()
     assert runner.invoke(app, ["resolve", str(duel_file), "--seed", "-1"]).exit_code == 2
+
+
+def test_usage_mistakes_are_one_line_with_exit_2() -> None:
+    import subprocess
+    import sys
+
+    example = "examples/hex/encirclement.yaml"
+    for args, fragment in [
+        (["resolve", example, "--format", "xml"], "Invalid value for '--format'"),
+        (["resolve", example, "--seed", "abc"], "Invalid value for '--seed'"),
+        (["forecast", example, "--attacker", "lead"], "Missing option '--target'"),
+        (["conquer"], "No such command 'conquer'"),
+    ]:
+        completed = subprocess.run(
+            [sys.executable, "-m", "fracas", *args], capture_output=True, text=True, check=False
+        )
+        assert completed.returncode == 2, args
+        lines = completed.stderr.strip().splitlines()
+        assert len(lines) == 1, completed.stderr
+        assert lines[0].startswith("fracas: error: ")
+        assert fragment in lines[0]
+        assert "Value error" not in lines[0]

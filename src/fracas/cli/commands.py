@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -10,6 +11,7 @@ import typer
 
 from fracas._version import __version__
 from fracas.cli.common import (
+    EXIT_BAD_INPUT,
     FileArg,
     Format,
     FormatOpt,
@@ -189,5 +191,24 @@ def root(
 
 
 def main() -> None:
-    """Entry point of the ``fracas`` script and ``python -m fracas``."""
-    app()
+    """Entry point of the ``fracas`` script and ``python -m fracas``.
+
+    Usage mistakes (an unknown option, a value of the wrong kind) get the same one-line
+    ``fracas: error: …`` and exit code 2 as a bad scenario.
+    """
+    if len(sys.argv) < 2:
+        app()  # prints the help
+        return
+    command = typer.main.get_command(app)
+    try:
+        code = command.main(prog_name="fracas", standalone_mode=False)
+    except typer.Abort:
+        typer.echo("fracas: aborted", err=True)
+        sys.exit(1)
+    except typer.TyperException as exc:
+        context = getattr(exc, "ctx", None)
+        where = context.command_path if context is not None else "fracas"
+        message = exc.format_message().replace("Value error, ", "")
+        typer.echo(f"fracas: error: {message} (see '{where} --help')", err=True)
+        sys.exit(getattr(exc, "exit_code", EXIT_BAD_INPUT))
+    sys.exit(code if isinstance(code, int) else 0)
