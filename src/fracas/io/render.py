@@ -30,14 +30,18 @@ _WORDS = re.compile(r"[^\W\d_]{2,}")
 def numeric_columns(table: Table) -> tuple[bool, ...]:
     """Which columns hold numbers (right-aligned) rather than words (left-aligned).
 
-    A column is numeric when none of its cells holds a word of two letters or more, so
-    "+5", "4+", "×0.8", "6×2 4×1" and "—" all count as numbers; the first column never does.
+    A column is numeric when it shows a digit somewhere and none of its cells holds a word
+    of two letters or more, so "+5", "4+", "×0.8", "6×2 4×1" and "—" fit in it; the first
+    column never is.
 
-    >>> numeric_columns(Table(("unit", "source", "value"), (("Orcs", "Throne Room", "+5"),)))
-    (False, False, True)
+    >>> table = Table(("unit", "source", "value", "gear"), (("Orcs", "Throne Room", "+5", "—"),))
+    >>> numeric_columns(table)
+    (False, False, True, False)
     """
     return tuple(
-        index > 0 and not any(_WORDS.search(row[index]) for row in table.rows)
+        index > 0
+        and not any(_WORDS.search(row[index]) for row in table.rows)
+        and any(cell.isdigit() for row in table.rows for cell in row[index])
         for index in range(len(table.columns))
     )
 
