@@ -24,22 +24,9 @@ from fracas.analysis import odds
 from fracas.analysis.exact_rankflank import RoundQuestion, round_and_break
 from fracas.analysis.vectorised import sample_round_and_break
 from fracas.io.scenario import parse_scenario
+from fracas.rulesets.rankflank.samples import LINE_AGAINST_LINE
 
 QUESTION = RoundQuestion((25, 20), (Fraction(5, 24), Fraction(1, 6)), (1, 0), (7, 7))
-
-SCENARIO = """\
-fracas: 1
-ruleset: rankflank
-title: Line against line
-parameters: {edition: eighth, max_rounds: 1}
-units:
-  - {name: Spears, side: Empire, models: 25, files: 25, profile: "4 3 3 3 3 1 3 1 7",
-     armour: 5, charged: true}
-  - {name: Orcs, side: Greenskins, models: 20, files: 20, profile: "4 3 3 3 3 1 3 1 7",
-     armour: 6}
-engagements:
-  - {unit: Spears, enemy: Orcs, arc: front}
-"""
 
 
 def bernoulli(chance: Fraction) -> Any:
@@ -98,7 +85,7 @@ def main() -> None:
     icepool_answer = with_icepool(QUESTION)
     for mine, theirs in zip(fracas_answer, icepool_answer, strict=True):
         assert abs(mine - theirs) < 1e-12, (fracas_answer, icepool_answer)
-    scenario = parse_scenario(SCENARIO)
+    scenario = parse_scenario(LINE_AGAINST_LINE)
     full = odds(scenario)
     assert abs(float(full.probability("winner", "Empire")) - fracas_answer[0]) < 1e-9
 

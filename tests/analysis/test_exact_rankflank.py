@@ -20,6 +20,7 @@ from fracas.analysis.exact_rankflank import (
     round_and_break,
 )
 from fracas.io.scenario import parse_scenario
+from fracas.rulesets.rankflank.samples import LINE_AGAINST_LINE
 from fracas.rulesets.rankflank.strikes import StrikeRecord, unsaved_wound_chance
 
 targets = st.integers(2, 6)
@@ -118,21 +119,6 @@ def test_round_and_break_equals_icepool(
     assert answer.draw == pytest.approx(float(draw), abs=1e-12)
     assert answer.breaks[1] == pytest.approx(float(breaks), abs=1e-12)
     assert sum(answer.difference.values()) == pytest.approx(1.0, abs=1e-12)
-
-
-LINE_AGAINST_LINE = """\
-fracas: 1
-ruleset: rankflank
-title: Line against line
-parameters: {edition: eighth, max_rounds: 1}
-units:
-  - {name: Spears, side: Empire, models: 25, files: 25, profile: "4 3 3 3 3 1 3 1 7",
-     armour: 5, charged: true}
-  - {name: Orcs, side: Greenskins, models: 20, files: 20, profile: "4 3 3 3 3 1 3 1 7",
-     armour: 6}
-engagements:
-  - {unit: Spears, enemy: Orcs, arc: front}
-"""
 
 
 def test_state_solver_equals_the_vectorised_round_on_a_plain_line_fight() -> None:

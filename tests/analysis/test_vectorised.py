@@ -17,8 +17,7 @@ from fracas.analysis.exact_rankflank import RoundQuestion, round_and_break
 from fracas.analysis.vectorised import EVENTS, sample_round_and_break
 from fracas.core.errors import FracasError
 from fracas.io.scenario import parse_scenario
-
-from .test_exact_rankflank import LINE_AGAINST_LINE
+from fracas.rulesets.rankflank.samples import LINE_AGAINST_LINE
 
 # The line fight of LINE_AGAINST_LINE as a question: Spears 25 blows at 5/24 with +1 for
 # the charge, Orcs 20 blows at 1/6, both Leadership 7, one rank each.

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field
 
@@ -29,18 +29,7 @@ RollName = Literal[
     "loyalty",
 ]
 
-ROLL_NAMES: tuple[RollName, ...] = (
-    "attack",
-    "ranged_attack",
-    "defense",
-    "damage",
-    "ranged_damage",
-    "damage_reduction",
-    "morale",
-    "flee",
-    "morale_assessment",
-    "loyalty",
-)
+ROLL_NAMES: tuple[RollName, ...] = get_args(RollName)
 
 #: How each roll is called in a battle log.
 ROLL_LABELS: dict[str, str] = {
