@@ -10,7 +10,7 @@ from fracas.core.dice import SeededDice
 from fracas.io import load_scenario
 from fracas.io.render import RENDERERS
 from fracas.rulesets.d100 import Battle, BattleResult, play_battle
-from fracas.rulesets.d100.battle import AssessmentEvent, AttackEvent
+from fracas.rulesets.d100.play import AssessmentEvent, AttackEvent
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "d100"
 

@@ -13,7 +13,7 @@ from fracas.core.dice import SeededDice
 from fracas.core.errors import ScenarioError
 from fracas.io.render import RENDERERS
 from fracas.rulesets.d100 import D100Ruleset, play_battle
-from fracas.rulesets.d100.battle import (
+from fracas.rulesets.d100.play import (
     AssessmentEvent,
     AttackEvent,
     CasualtyEvent,

@@ -15,7 +15,7 @@ import pytest
 
 from fracas.core.dice import ScriptedDice
 from fracas.rulesets.d100 import Battle, D100Params, D100Ruleset, open_ended, play_battle
-from fracas.rulesets.d100.battle import (
+from fracas.rulesets.d100.play import (
     AssessmentEvent,
     AttackEvent,
     BattleResult,
@@ -25,7 +25,7 @@ from fracas.rulesets.d100.battle import (
     draw_loot,
     value_of_goods,
 )
-from fracas.rulesets.d100.setup import Unit
+from fracas.rulesets.d100.scenario import Unit
 
 Factory = Callable[..., Battle]
 

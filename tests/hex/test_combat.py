@@ -8,7 +8,7 @@ import pytest
 
 from fracas.core.errors import IllegalActionError
 from fracas.rulesets.hex import Board, HexParams, Unit, fight, play_turn
-from fracas.rulesets.hex.combat import illegal_reason
+from fracas.rulesets.hex.play import illegal_reason
 
 PARAMS = HexParams()
 

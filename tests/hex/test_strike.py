@@ -19,7 +19,7 @@ from fracas.rulesets.hex import (
     compute_strike,
     gather_strike,
 )
-from fracas.rulesets.hex.model import default_terrain
+from fracas.rulesets.hex.scenario import default_terrain
 from fracas.rulesets.hex.strike import (
     ROW_FLOOR,
     StrikeOutcome,

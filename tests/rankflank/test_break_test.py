@@ -8,10 +8,10 @@ import pytest
 
 from fracas.core.dice import ScriptedDice
 from fracas.rulesets.rankflank.breaktest import break_test, is_steadfast, roll_dice
-from fracas.rulesets.rankflank.engine import fight_round, play_combat
 from fracas.rulesets.rankflank.formation import initial_state, models_alive
-from fracas.rulesets.rankflank.model import Combat
+from fracas.rulesets.rankflank.play import fight_round, play_combat
 from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
+from fracas.rulesets.rankflank.scenario import Combat
 
 STILL = "4 3 3 3 3 1 3 0 7"  # no attacks: no dice are rolled for blows
 

@@ -10,7 +10,6 @@ from dataclasses import replace
 from typing import Any
 
 from fracas.rulesets.rankflank.formation import initial_state
-from fracas.rulesets.rankflank.model import Combat
 from fracas.rulesets.rankflank.result import (
     CombatResult,
     OverkillCredit,
@@ -18,6 +17,7 @@ from fracas.rulesets.rankflank.result import (
     combat_result,
 )
 from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
+from fracas.rulesets.rankflank.scenario import Combat
 
 SOLDIER = "4 3 3 3 3 1 3 1 7"
 

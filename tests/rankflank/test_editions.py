@@ -7,7 +7,7 @@ from dataclasses import asdict
 import pytest
 
 from fracas.rulesets.rankflank.document import RankflankParams
-from fracas.rulesets.rankflank.model import EDITIONS, Options
+from fracas.rulesets.rankflank.scenario import EDITIONS, Options
 
 # The edition table, written out option by option.
 TABLE = {

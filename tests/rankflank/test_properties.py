@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.core.dice import SeededDice
-from fracas.rulesets.rankflank.engine import play_combat
 from fracas.rulesets.rankflank.formation import models_alive
+from fracas.rulesets.rankflank.play import play_combat
 from fracas.rulesets.rankflank.samples import combat_from
 
 TROOPS = ["infantry", "cavalry", "monstrous_infantry", "monster", "chariot"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fracas.core.dice import ScriptedDice
 from fracas.io.render import RENDERERS
-from fracas.rulesets.rankflank.reporting import faces_summary
+from fracas.rulesets.rankflank.report import faces_summary
 from fracas.rulesets.rankflank.ruleset import RankflankRuleset, RankflankScenario
 from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
 

@@ -39,7 +39,6 @@ from fracas.core.dice import ScriptedDice
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.rulesets.base import Ruleset
 from fracas.rulesets.rankflank.breaktest import break_test
-from fracas.rulesets.rankflank.engine import CombatOutcome, apply_wounds, fighting_pairs
 from fracas.rulesets.rankflank.formation import (
     UnitStatus,
     characters_alive,
@@ -50,13 +49,14 @@ from fracas.rulesets.rankflank.formation import (
     models_alive,
     unit_strength,
 )
-from fracas.rulesets.rankflank.model import Combat, Unit
+from fracas.rulesets.rankflank.play import CombatOutcome, apply_wounds, fighting_pairs
 from fracas.rulesets.rankflank.result import (
     CombatResult,
     OverkillCredit,
     WoundCredit,
     combat_result,
 )
+from fracas.rulesets.rankflank.scenario import Combat, Unit
 from fracas.rulesets.rankflank.strikes import (
     challenge_opponent,
     initiative_steps,

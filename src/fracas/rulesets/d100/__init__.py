@@ -15,12 +15,12 @@
 True
 """
 
-from fracas.rulesets.d100.battle import BattleResult, play_battle
-from fracas.rulesets.d100.model import D100Document, EffectSpec, SideSpec, UnitSpec
+from fracas.rulesets.d100.document import D100Document, EffectSpec, SideSpec, UnitSpec
 from fracas.rulesets.d100.params import D100Params, ItemSpec, LootRow, MoraleBand
+from fracas.rulesets.d100.play import BattleResult, play_battle
 from fracas.rulesets.d100.rolls import Bonus, Roll, open_ended
 from fracas.rulesets.d100.ruleset import D100Ruleset
-from fracas.rulesets.d100.setup import Battle, build_battle, preset_effects
+from fracas.rulesets.d100.scenario import Battle, build_battle, preset_effects
 
 __all__ = [
     "Battle",

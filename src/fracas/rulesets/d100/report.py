@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from fracas.core.report import Block, Report, Section, Table, Text, breakdown_data, fmt, json_number
-from fracas.rulesets.d100.battle import (
+from fracas.rulesets.d100.params import ROLL_LABELS
+from fracas.rulesets.d100.play import (
     MELEE,
     RANGED,
     TOTALS,
@@ -25,9 +26,8 @@ from fracas.rulesets.d100.battle import (
     NullifyEvent,
     standing_bonuses,
 )
-from fracas.rulesets.d100.params import ROLL_LABELS
 from fracas.rulesets.d100.rolls import Roll
-from fracas.rulesets.d100.setup import Battle, HeldEffect, Side
+from fracas.rulesets.d100.scenario import Battle, HeldEffect, Side
 
 TALLY_ROLLS = (
     ("attack", "attack"),

@@ -7,11 +7,11 @@ from typing import ClassVar
 from fracas.core.dice import Dice
 from fracas.core.report import Report
 from fracas.rulesets.base import Ruleset, Summary
-from fracas.rulesets.d100.battle import BattleResult, play_battle
-from fracas.rulesets.d100.model import D100Document
+from fracas.rulesets.d100.document import D100Document
 from fracas.rulesets.d100.params import D100Params
+from fracas.rulesets.d100.play import BattleResult, play_battle
 from fracas.rulesets.d100.report import build_report, winner_name
-from fracas.rulesets.d100.setup import Battle, build_battle
+from fracas.rulesets.d100.scenario import Battle, build_battle
 
 
 class D100Ruleset(Ruleset[D100Document, Battle, BattleResult]):

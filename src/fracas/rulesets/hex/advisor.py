@@ -7,8 +7,8 @@ Score of an attack (higher is better)::
 Ties go to the attack whose attacker gains more levels, then to the order the units
 appear in the scenario (attacker, then target), so the ranking is always the same.
 
->>> from fracas.rulesets.hex.model import Board, Unit
->>> from fracas.rulesets.hex.schema import HexParams
+>>> from fracas.rulesets.hex.scenario import Board, Unit
+>>> from fracas.rulesets.hex.document import HexParams
 >>> board = Board.from_rows(["...."], [
 ...     Unit.make("gun", "blue", (0, 0), attack=10, defense=5, range=(2, 3)),
 ...     Unit.make("inf", "blue", (1, 0), attack=10, defense=10),
@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from fracas.core.modifiers import to_fraction
-from fracas.rulesets.hex.combat import Combat, forecast, illegal_reason
-from fracas.rulesets.hex.model import Board
-from fracas.rulesets.hex.schema import HexParams
+from fracas.rulesets.hex.document import HexParams
+from fracas.rulesets.hex.play import Combat, forecast, illegal_reason
+from fracas.rulesets.hex.scenario import Board
 
 
 def attacks(board: Board, side: str) -> list[tuple[str, str]]:

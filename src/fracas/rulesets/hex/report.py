@@ -23,8 +23,8 @@ from fracas.core.report import (
 )
 from fracas.core.report import json_number as number
 from fracas.rulesets.hex.advisor import Advice
-from fracas.rulesets.hex.combat import Combat, Turn
-from fracas.rulesets.hex.model import Board
+from fracas.rulesets.hex.play import Combat, Turn
+from fracas.rulesets.hex.scenario import Board
 from fracas.rulesets.hex.strike import ROW_ATTACK, ROW_DEFENSE, ROW_ORDER, StrikeOutcome
 
 RULESET = "hex"

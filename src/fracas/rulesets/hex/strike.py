@@ -7,8 +7,8 @@ that record alone: it builds the Effective Atk and Effective Def as
 :class:`~fracas.core.modifiers.Breakdown` rows (so the report's rows add up to the
 Effective values by construction), then the ratio, the loss fraction and the losses.
 
->>> from fracas.rulesets.hex.model import Board, Unit
->>> from fracas.rulesets.hex.schema import HexParams
+>>> from fracas.rulesets.hex.scenario import Board, Unit
+>>> from fracas.rulesets.hex.document import HexParams
 >>> board = Board.from_rows(["..."], [Unit.make("a", "blue", (0, 0), attack=10, defense=10),
 ...                                   Unit.make("b", "red", (1, 0), attack=10, defense=10)])
 >>> strike = compute_strike(gather_strike(board, "a", "b", HexParams()))
@@ -26,8 +26,8 @@ from fractions import Fraction
 
 from fracas.core.modifiers import Breakdown, to_fraction
 from fracas.core.report import fmt
-from fracas.rulesets.hex.model import Board, Unit
-from fracas.rulesets.hex.schema import HexParams
+from fracas.rulesets.hex.document import HexParams
+from fracas.rulesets.hex.scenario import Board, Unit
 
 #: Row labels in the order the seed lists the modifiers (the report keeps it).
 ROW_STRENGTH = "Strength"

@@ -9,7 +9,7 @@ supporters and the encircling enemies, and the forecast losses. A legend under t
 gives each terrain's attack and defence factors, each side's colour and what the rings
 mean. The same board gives the same bytes.
 
->>> from fracas.rulesets.hex.model import Board, Unit
+>>> from fracas.rulesets.hex.scenario import Board, Unit
 >>> board = Board.from_rows(["..", ".."], [Unit.make("a", "blue", (0, 0)),
 ...                                        Unit.make("b", "red", (1, 0))])
 >>> svg = board_svg(board, attacker="a", target="b")
@@ -23,9 +23,9 @@ import math
 from html import escape
 
 from fracas.core.errors import IllegalActionError
-from fracas.rulesets.hex.combat import Combat, forecast, illegal_reason
-from fracas.rulesets.hex.model import Board, Hex, Unit
-from fracas.rulesets.hex.schema import HexParams
+from fracas.rulesets.hex.document import HexParams
+from fracas.rulesets.hex.play import Combat, forecast, illegal_reason
+from fracas.rulesets.hex.scenario import Board, Hex, Unit
 
 #: Hex circumradius in pixels.
 SIZE = 40.0

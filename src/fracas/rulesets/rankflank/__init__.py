@@ -18,7 +18,8 @@ from fracas.rulesets.rankflank.breaktest import (
     passes_break_test,
 )
 from fracas.rulesets.rankflank.document import RankflankDocument, RankflankParams
-from fracas.rulesets.rankflank.engine import (
+from fracas.rulesets.rankflank.formation import UnitStatus, initial_state
+from fracas.rulesets.rankflank.play import (
     CombatOutcome,
     Round,
     Step,
@@ -26,8 +27,6 @@ from fracas.rulesets.rankflank.engine import (
     fight_round,
     play_combat,
 )
-from fracas.rulesets.rankflank.formation import UnitStatus, initial_state
-from fracas.rulesets.rankflank.model import EDITIONS, Combat, Options, Unit, build_combat
 from fracas.rulesets.rankflank.result import (
     CombatResult,
     OverkillCredit,
@@ -36,6 +35,7 @@ from fracas.rulesets.rankflank.result import (
     side_score,
 )
 from fracas.rulesets.rankflank.ruleset import RankflankRuleset, RankflankScenario
+from fracas.rulesets.rankflank.scenario import EDITIONS, Combat, Options, Unit, build_combat
 from fracas.rulesets.rankflank.strikes import (
     StrikeRecord,
     StrikeRoll,

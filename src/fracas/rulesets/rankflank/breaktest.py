@@ -20,7 +20,7 @@ from fracas.rulesets.rankflank.formation import (
     unit_rows,
     unit_strength,
 )
-from fracas.rulesets.rankflank.model import Combat, Unit
+from fracas.rulesets.rankflank.scenario import Combat, Unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ def is_steadfast(combat: Combat, state: State, unit: Unit) -> bool:
     ``steadfast_unit_strength``, and a rank of ``rank_width`` models. ``ranks``: more ranks
     of ``rank_width`` than any enemy it fights.
 
-    >>> from fracas.rulesets.rankflank.engine import apply_wounds
+    >>> from fracas.rulesets.rankflank.play import apply_wounds
     >>> from fracas.rulesets.rankflank.formation import initial_state
     >>> from fracas.rulesets.rankflank.samples import two_blocks
     >>> combat = two_blocks()

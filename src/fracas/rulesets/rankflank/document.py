@@ -1,6 +1,6 @@
 """The scenario file of the ``rankflank`` ruleset: units, engagements, parameters.
 
-This module checks *shapes* (types, ranges, unknown keys); :mod:`.model` checks meaning.
+This module checks *shapes* (types, ranges, unknown keys); :mod:`.scenario` checks meaning.
 
 >>> Profile.model_validate("4 3 3 3 3 1 3 1 7").WS
 3

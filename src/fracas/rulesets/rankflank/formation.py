@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from fracas.rulesets.rankflank.model import Character, Combat, Options, Unit
+from fracas.rulesets.rankflank.scenario import Character, Combat, Options, Unit
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from fracas.rulesets.rankflank.formation import (
     unit_rows,
     unit_strength,
 )
-from fracas.rulesets.rankflank.model import FLANKS, Combat, Unit
+from fracas.rulesets.rankflank.scenario import FLANKS, Combat, Unit
 
 ARC_NAMES = {"front": "front", "left": "left flank", "right": "right flank", "rear": "rear"}
 

@@ -8,9 +8,9 @@ from fracas.core.dice import Dice
 from fracas.core.report import Report
 from fracas.rulesets.base import Ruleset, Summary
 from fracas.rulesets.rankflank.document import RankflankDocument, RankflankParams
-from fracas.rulesets.rankflank.engine import CombatOutcome, play_combat
-from fracas.rulesets.rankflank.model import Combat, build_combat
-from fracas.rulesets.rankflank.reporting import build_report, casualties
+from fracas.rulesets.rankflank.play import CombatOutcome, play_combat
+from fracas.rulesets.rankflank.report import build_report, casualties
+from fracas.rulesets.rankflank.scenario import Combat, build_combat
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from typing import Any
 
 from fracas.core.schema import validate
 from fracas.rulesets.rankflank.document import RankflankDocument
-from fracas.rulesets.rankflank.model import Combat, build_combat
+from fracas.rulesets.rankflank.scenario import Combat, build_combat
 
 
 def combat_from(document: dict[str, Any]) -> Combat:

@@ -32,7 +32,7 @@ from fracas.rulesets.rankflank.formation import (
     in_combat,
     rank_and_file,
 )
-from fracas.rulesets.rankflank.model import Character, Combat, Unit
+from fracas.rulesets.rankflank.scenario import Character, Combat, Unit
 from fracas.rulesets.rankflank.tables import (
     armour_save_target,
     d6_success,

@@ -24,7 +24,7 @@ from typing import Literal, NamedTuple
 
 from fracas.core.errors import ScenarioError
 from fracas.core.modifiers import Number, to_fraction
-from fracas.rulesets.hex.schema import DEFAULT_TERRAIN
+from fracas.rulesets.hex.document import DEFAULT_TERRAIN, HexDocument, HexParams, UnitSpec
 
 DomainName = Literal["land", "air", "sea"]
 
@@ -294,3 +294,128 @@ class Board:
 def with_losses(unit: Unit, losses: int, levels: int) -> Unit:
     """``unit`` after losing ``losses`` soldiers and gaining ``levels`` (already capped)."""
     return replace(unit, strength=unit.strength - losses, level=unit.level + levels)
+
+
+@dataclass(frozen=True, slots=True)
+class HexScenario:
+    """A checked scenario: the board, the turn's orders and the parameters in force."""
+
+    board: Board
+    orders: tuple[tuple[str, str], ...]
+    params: HexParams
+    title: str = ""
+    description: str = ""
+
+
+def terrain_table(params: HexParams) -> dict[str, Terrain]:
+    table: dict[str, Terrain] = {}
+    seen: dict[str, str] = {}
+    for name, spec in params.terrain.items():
+        if spec.letter.isspace():
+            raise ScenarioError(
+                "a terrain letter cannot be a space", path=("parameters", "terrain", name)
+            )
+        if spec.letter in seen:
+            raise ScenarioError(
+                f"letter {spec.letter!r} already stands for {seen[spec.letter]!r}",
+                path=("parameters", "terrain", name, "letter"),
+            )
+        seen[spec.letter] = name
+        table[name] = Terrain(
+            name, to_fraction(spec.attack), to_fraction(spec.defense), spec.letter, spec.color
+        )
+    return table
+
+
+def terrain_map(document: HexDocument, table: dict[str, Terrain]) -> dict[Hex, Terrain]:
+    by_letter = {terrain.letter: terrain for terrain in table.values()}
+    hexes: dict[Hex, Terrain] = {}
+    if document.map.rows is not None:
+        for row, text in enumerate(document.map.rows):
+            for column, letter in enumerate(text.replace(" ", "")):
+                if letter not in by_letter:
+                    known = " ".join(sorted(by_letter))
+                    raise ScenarioError(
+                        f"unknown terrain letter {letter!r} in column {column} (known: {known})",
+                        path=("map", "rows", row),
+                    )
+                hexes[Hex.from_offset(column, row)] = by_letter[letter]
+    for index, spec in enumerate(document.map.hexes or ()):
+        place = Hex(spec.q, spec.r)
+        if place in hexes:
+            raise ScenarioError(f"hex {place} is listed twice", path=("map", "hexes", index))
+        if spec.terrain not in table:
+            raise ScenarioError(
+                f"unknown terrain {spec.terrain!r} (known: {', '.join(table)})",
+                path=("map", "hexes", index, "terrain"),
+            )
+        hexes[place] = table[spec.terrain]
+    if not hexes:
+        raise ScenarioError("the map has no hexes", path=("map",))
+    return hexes
+
+
+def _unit(spec: UnitSpec) -> Unit:
+    return Unit.make(
+        spec.id,
+        spec.side,
+        spec.hex,
+        strength=spec.strength,
+        attack=dict(spec.attack),
+        defense=spec.defense,
+        domain=spec.domain,
+        max_strength=spec.max_strength,
+        range=spec.range,
+        level=spec.level,
+        pierce=spec.pierce,
+        statuses=[
+            Status.make(
+                s.name,
+                s.kind,
+                atk_mul=s.atk_mul,
+                def_mul=s.def_mul,
+                atk_add=s.atk_add,
+                def_add=s.def_add,
+            )
+            for s in spec.statuses
+        ],
+    )
+
+
+def board_units(document: HexDocument, hexes: dict[Hex, Terrain]) -> list[Unit]:
+    units: list[Unit] = []
+    ids: dict[str, int] = {}
+    places: dict[Hex, str] = {}
+    for index, spec in enumerate(document.units):
+        if spec.id in ids:
+            raise ScenarioError(
+                f"id {spec.id!r} is already used by units[{ids[spec.id]}]",
+                path=("units", index, "id"),
+            )
+        place = Hex(*spec.hex)
+        if place not in hexes:
+            raise ScenarioError(
+                f"hex {place} is off the map",
+                path=("units", index, "hex"),
+                hint="hex is axial [q, r]; in map rows, column c of row r is q = c − floor(r/2)",
+            )
+        if place in places:
+            raise ScenarioError(
+                f"hex {place} is already taken by {places[place]!r} (one unit per hex)",
+                path=("units", index, "hex"),
+            )
+        if spec.max_strength is not None and spec.max_strength < spec.strength:
+            raise ScenarioError(
+                f"max_strength {spec.max_strength} is below strength {spec.strength}",
+                path=("units", index, "max_strength"),
+            )
+        ids[spec.id] = index
+        places[place] = spec.id
+        units.append(_unit(spec))
+    return units
+
+
+def build_board(document: HexDocument) -> Board:
+    """The board a document describes: its map, terrain letters and units, checked."""
+    hexes = terrain_map(document, terrain_table(document.parameters))
+    return Board(MappingProxyType(hexes), tuple(board_units(document, hexes)))

@@ -1,7 +1,7 @@
 """A combat (a strike and perhaps a counter, applied together) and a turn of combats.
 
->>> from fracas.rulesets.hex.model import Board, Unit
->>> from fracas.rulesets.hex.schema import HexParams
+>>> from fracas.rulesets.hex.scenario import Board, Unit
+>>> from fracas.rulesets.hex.document import HexParams
 >>> board = Board.from_rows(["..."], [Unit.make("a", "blue", (0, 0), attack=10, defense=10),
 ...                                   Unit.make("b", "red", (1, 0), attack=10, defense=10)])
 >>> combat = fight(board, "a", "b", HexParams())
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fracas.core.errors import IllegalActionError
-from fracas.rulesets.hex.model import Board, Unit, with_losses
-from fracas.rulesets.hex.schema import HexParams
+from fracas.rulesets.hex.document import HexParams
+from fracas.rulesets.hex.scenario import Board, Unit, with_losses
 from fracas.rulesets.hex.strike import StrikeOutcome, strike
 
 

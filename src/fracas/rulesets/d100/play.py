@@ -13,7 +13,7 @@ from fractions import Fraction
 from fracas.core.dice import D100, Dice, ScriptedDice, die
 from fracas.rulesets.d100.params import D100Params
 from fracas.rulesets.d100.rolls import Bonus, Roll, open_ended
-from fracas.rulesets.d100.setup import Battle, HeldEffect, Unit
+from fracas.rulesets.d100.scenario import Battle, HeldEffect, Unit
 
 FOUGHT = "fought"
 KILLED = "killed"
@@ -172,7 +172,7 @@ def value_of_goods(
     ``pax`` and ``fates`` are the final PAX and fate of each of ``units``, in the same order.
     Units that are still fighting add nothing.
 
-    >>> from fracas.rulesets.d100.setup import Unit
+    >>> from fracas.rulesets.d100.scenario import Unit
     >>> def unit(name, pax, cost, upkeep):
     ...     return Unit(0, 1, name, "human", pax, 10, 0, 0, 0, 0, 0, 0, (), (), False, 0, 1,
     ...                 cost, upkeep)

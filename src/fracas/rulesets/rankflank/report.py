@@ -1,6 +1,6 @@
 """The report of a played combat: tables for people, a JSON-ready mapping for programs.
 
-Everything is computed from the :class:`~.engine.CombatOutcome` alone, so playing stays
+Everything is computed from the :class:`~.play.CombatOutcome` alone, so playing stays
 fast when the odds analysis plays thousands of combats and never asks for a report.
 """
 
@@ -11,9 +11,9 @@ from dataclasses import asdict
 from typing import Any
 
 from fracas.core.report import Block, Report, Section, Table, Text, breakdown_data, breakdown_table
-from fracas.rulesets.rankflank.engine import CombatOutcome, Round, fighting_pairs
 from fracas.rulesets.rankflank.formation import models_alive
-from fracas.rulesets.rankflank.model import Combat
+from fracas.rulesets.rankflank.play import CombatOutcome, Round, fighting_pairs
+from fracas.rulesets.rankflank.scenario import Combat
 from fracas.rulesets.rankflank.strikes import StrikeRoll
 
 

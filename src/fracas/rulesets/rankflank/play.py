@@ -33,13 +33,13 @@ from fracas.rulesets.rankflank.formation import (
     models_alive,
     unit_strength,
 )
-from fracas.rulesets.rankflank.model import Combat, Unit
 from fracas.rulesets.rankflank.result import (
     CombatResult,
     OverkillCredit,
     WoundCredit,
     combat_result,
 )
+from fracas.rulesets.rankflank.scenario import Combat, Unit
 from fracas.rulesets.rankflank.strikes import (
     StrikeRoll,
     challenge_opponent,

@@ -1,7 +1,7 @@
 """The frozen battle set-up that :meth:`D100Ruleset.build` makes from a document.
 
 Everything the dice do not decide is settled here: the roles of both sides, the effects
-each side and unit holds, the equipment bonuses. :mod:`fracas.rulesets.d100.battle` then
+each side and unit holds, the equipment bonuses. :mod:`fracas.rulesets.d100.play` then
 plays it.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from fracas.core.errors import ScenarioError
-from fracas.rulesets.d100.model import D100Document, EffectSpec, SideSpec
+from fracas.rulesets.d100.document import D100Document, EffectSpec, SideSpec
 from fracas.rulesets.d100.params import D100Params, ItemSpec
 
 ATTACKING_ACTIONS = frozenset({"harass", "raid", "attack", "challenge"})

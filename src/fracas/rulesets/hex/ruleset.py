@@ -1,0 +1,104 @@
+"""The :class:`HexRuleset` class: metadata and hooks tying the hex pieces together."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from fracas.core.dice import Dice
+from fracas.core.errors import IllegalActionError, ScenarioError
+from fracas.core.report import Report
+from fracas.rulesets.base import Ruleset, Summary
+from fracas.rulesets.hex.advisor import advise
+from fracas.rulesets.hex.document import HexDocument, HexParams
+from fracas.rulesets.hex.play import Turn, forecast, illegal_reason, play_turn
+from fracas.rulesets.hex.report import advice_report, forecast_report, turn_report
+from fracas.rulesets.hex.scenario import Board, HexScenario, build_board
+from fracas.rulesets.hex.svg import board_svg
+
+
+class HexRuleset(Ruleset[HexDocument, HexScenario, Turn]):
+    """Deterministic hex-grid combat: forecast, resolve a turn, advise, draw."""
+
+    name: ClassVar[str] = "hex"
+    aliases: ClassVar[tuple[str, ...]] = ("hexgrid",)
+    title: ClassVar[str] = "Hex-grid combat without dice"
+    summary: ClassVar[str] = "deterministic hex combat: stack modifiers, then commit"
+    deterministic: ClassVar[bool] = True
+    exact_odds: ClassVar[bool] = False
+    document_model = HexDocument
+    params_model = HexParams
+
+    def build(self, document: HexDocument) -> HexScenario:
+        """Check the map, the units and every order (on the board as it evolves)."""
+        params = document.parameters
+        board = build_board(document)
+        orders: list[tuple[str, str]] = []
+        known = ", ".join(unit.id for unit in board.units)
+        for index, order in enumerate(document.orders):
+            for key, unit_id in (("attacker", order.attacker), ("target", order.target)):
+                if not board.has_unit(unit_id):
+                    raise ScenarioError(
+                        f"no unit with id {unit_id!r} (units: {known})",
+                        path=("orders", index, key),
+                    )
+            orders.append((order.attacker, order.target))
+        # Playing the turn here means an order made illegal by an earlier one (its unit was
+        # destroyed) is reported before anything is printed.
+        play_turn(board, orders, params)
+        return HexScenario(board, tuple(orders), params, document.title, document.description)
+
+    def play(self, scenario: HexScenario, dice: Dice) -> Turn:
+        """Resolve the orders; ``dice`` is never asked (there is no chance in this ruleset)."""
+        return play_turn(scenario.board, scenario.orders, scenario.params)
+
+    def report(self, scenario: HexScenario, result: Turn) -> Report:
+        """Every combat of the turn, strike by strike, then the board after it."""
+        return turn_report(result, scenario.title or "Hex combat", scenario.description)
+
+    def summarize(self, scenario: HexScenario, result: Turn) -> Summary:
+        """``losses.<id>``, ``strength.<id>``, ``level.<id>``, ``destroyed.<id>`` per unit."""
+        metrics: dict[str, int | float | str | bool] = {}
+        for unit in result.start.units:
+            after = result.end.unit(unit.id) if result.end.has_unit(unit.id) else None
+            strength = after.strength if after else 0
+            metrics[f"losses.{unit.id}"] = unit.strength - strength
+            metrics[f"strength.{unit.id}"] = strength
+            metrics[f"level.{unit.id}"] = after.level if after else unit.level
+            metrics[f"destroyed.{unit.id}"] = after is None
+        return metrics
+
+    def _check_ids(self, board: Board, attacker: str, target: str) -> None:
+        known = ", ".join(unit.id for unit in board.units)
+        for option, unit_id in (("--attacker", attacker), ("--target", target)):
+            if not board.has_unit(unit_id):
+                raise ScenarioError(f"no unit with id {unit_id!r} (units: {known})", path=(option,))
+        reason = illegal_reason(board, attacker, target)
+        if reason is not None:
+            raise IllegalActionError(f"illegal attack: {reason}", path=("--target",))
+
+    def forecast(self, scenario: HexScenario, attacker: str, target: str) -> Report:
+        """The report of one attack on the scenario's board, which stays as it was."""
+        self._check_ids(scenario.board, attacker, target)
+        combat = forecast(scenario.board, attacker, target, scenario.params)
+        return forecast_report(combat, scenario.title or "Hex combat")
+
+    def advise(self, scenario: HexScenario, side: str) -> Report:
+        """Every legal attack of ``side``, best first, each with its forecast."""
+        sides = scenario.board.sides()
+        if side not in sides:
+            raise ScenarioError(f"no side {side!r} (sides: {', '.join(sides)})", path=("--side",))
+        params = scenario.params
+        rule = (
+            f"score = {params.advisor_enemy_weight:g} × enemy soldiers lost − "
+            f"{params.advisor_own_weight:g} × own soldiers lost; ties: more levels gained first"
+        )
+        ranked = advise(scenario.board, side, params)
+        return advice_report(side, ranked, scenario.title or "Hex combat", rule)
+
+    def picture(
+        self, scenario: HexScenario, *, attacker: str | None = None, target: str | None = None
+    ) -> str:
+        """An SVG of the board; with an attacker and a target, their forecast drawn on it."""
+        if attacker is not None and target is not None:
+            self._check_ids(scenario.board, attacker, target)
+        return board_svg(scenario.board, attacker=attacker, target=target, params=scenario.params)
