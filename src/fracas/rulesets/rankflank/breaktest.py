@@ -9,8 +9,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from itertools import product
 
-from fracas.core.dice import D6, Dice
+from fracas.core.dice import D6, Dice, DiceGroup, draw
 from fracas.rulesets.rankflank.formation import (
     State,
     disrupting_enemy,
@@ -123,11 +126,66 @@ def roll_dice(dice: Dice, count: int, *, keep: int | None = None) -> tuple[int, 
     return tuple(faces)
 
 
-def move_roll(dice: Dice, unit: Unit) -> tuple[int, ...]:
-    """A flee or pursuit roll: 2D6, or 3D6 dropping the lowest with Swiftstride."""
-    if "swiftstride" in unit.rules:
-        return roll_dice(dice, 3, keep=2)
-    return roll_dice(dice, 2)
+@dataclass(frozen=True, slots=True)
+class TestRoll(DiceGroup[bool, tuple[int, ...]]):
+    """A Leadership test on 2D6: passed when the total is ``target`` or less, or a double 1.
+
+    >>> dict(TestRoll(7).law())[True], dict(TestRoll(-5).law())[True]
+    (Fraction(7, 12), Fraction(1, 36))
+    """
+
+    target: int
+    label = "2D6 test"
+
+    def roll(self, dice: Dice) -> tuple[bool, tuple[int, ...]]:
+        faces = roll_dice(dice, 2)
+        return passes_break_test(faces, target=self.target), faces
+
+    def law(self) -> tuple[tuple[bool, Fraction], ...]:
+        return _test_law(self.target)
+
+
+@cache
+def _test_law(target: int) -> tuple[tuple[bool, Fraction], ...]:
+    passing = sum(
+        passes_break_test(faces, target=target) for faces in product(range(1, 7), repeat=2)
+    )
+    return ((True, Fraction(passing, 36)), (False, Fraction(36 - passing, 36)))
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRoll(DiceGroup[int, tuple[int, ...]]):
+    """A flee or pursuit distance: 2D6, or 3D6 dropping the lowest with Swiftstride.
+
+    >>> dict(MoveRoll(False).law())[7], dict(MoveRoll(True).law())[12]
+    (Fraction(1, 6), Fraction(2, 27))
+    """
+
+    swiftstride: bool
+    label = "move roll"
+
+    def roll(self, dice: Dice) -> tuple[int, tuple[int, ...]]:
+        faces = roll_dice(dice, 3, keep=2) if self.swiftstride else roll_dice(dice, 2)
+        return sum(faces), faces
+
+    def law(self) -> tuple[tuple[int, Fraction], ...]:
+        return _move_law(self.swiftstride)
+
+
+@cache
+def _move_law(swiftstride: bool) -> tuple[tuple[int, Fraction], ...]:
+    count = 3 if swiftstride else 2
+    totals: dict[int, int] = {}
+    for faces in product(range(1, 7), repeat=count):
+        total = sum(sorted(faces)[-2:])
+        totals[total] = totals.get(total, 0) + 1
+    return tuple((total, Fraction(n, 6**count)) for total, n in sorted(totals.items()))
+
+
+def move_roll(dice: Dice, unit: Unit) -> tuple[int, tuple[int, ...]]:
+    """A flee or pursuit roll of ``unit``: ``(distance, faces)``; no faces when enumerating."""
+    distance, faces = draw(dice, MoveRoll("swiftstride" in unit.rules))
+    return distance, faces or ()
 
 
 def break_test(combat: Combat, state: State, unit: Unit, difference: int, dice: Dice) -> BreakTest:
@@ -157,7 +215,7 @@ def break_test(combat: Combat, state: State, unit: Unit, difference: int, dice: 
         return BreakTest(
             unit.name, ld, difference, steadfast, stubborn, True, disruptor, target, (), True
         )
-    faces = roll_dice(dice, 2)
+    passed, faces = draw(dice, TestRoll(target))
     return BreakTest(
         unit.name,
         ld,
@@ -167,6 +225,6 @@ def break_test(combat: Combat, state: State, unit: Unit, difference: int, dice: 
         False,
         disruptor,
         target,
-        faces,
-        passes_break_test(faces, target=target),
+        faces or (),
+        passed,
     )

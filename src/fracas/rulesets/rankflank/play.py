@@ -1,5 +1,12 @@
 """Fighting the combat: rounds of strikes, the combat result, break tests and pursuit.
 
+The combat is written once, as a :class:`~fracas.core.evaluate.Process`: a
+:class:`CombatProcess` moves a hashable :class:`Fight` on by one step at a time (one
+group of blows, the combat result, the break tests, one unit's flight). Seeded play runs
+the steps with seeded dice and keeps a log of every face for the report; exact odds run
+the very same steps through :func:`~fracas.core.evaluate.exact_states`, which merges equal
+fights between steps and replaces each group of dice by its closed form.
+
 >>> from fracas.core.dice import SeededDice
 >>> from fracas.rulesets.rankflank.samples import two_blocks
 >>> outcome = play_combat(two_blocks(), SeededDice(1))
@@ -10,17 +17,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import Literal
 
-from fracas.core.dice import Dice
+from fracas.core.dice import Dice, draw
+from fracas.core.evaluate import run
 from fracas.rulesets.rankflank.breaktest import (
     BreakTest,
     Pursuit,
     PursuitRoll,
+    TestRoll,
     break_test,
     move_roll,
-    passes_break_test,
-    roll_dice,
 )
 from fracas.rulesets.rankflank.formation import (
     State,
@@ -41,12 +49,55 @@ from fracas.rulesets.rankflank.result import (
 )
 from fracas.rulesets.rankflank.scenario import Combat, Unit
 from fracas.rulesets.rankflank.strikes import (
+    StrikeDice,
+    StrikeRecord,
     StrikeRoll,
     challenge_opponent,
     initiative_steps,
-    roll_strike,
     strike_records,
 )
+
+Phase = Literal["begin", "strike", "result", "break", "flee", "end", "over"]
+CreditKey = tuple[str, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Duel:
+    """A character fighting a challenge this round, and the wounds he has dealt in it."""
+
+    character: str
+    rival: str
+    rival_wounds: int
+    scored: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Fight:
+    """Where the combat stands between two steps: a value, so equal fights merge.
+
+    ``units`` follows the scenario's unit order. The fields from ``initiatives`` to
+    ``chases`` belong to the round being fought; ``first``, ``broken`` and ``caught``
+    are the history a summary needs.
+    """
+
+    units: tuple[UnitStatus, ...]
+    round: int = 0
+    phase: Phase = "begin"
+    initiatives: tuple[int, ...] = ()
+    pending: tuple[StrikeRecord, ...] = ()
+    #: Unsaved wounds per (side, source, target), in the order the blows were struck.
+    credits: tuple[tuple[CreditKey, int], ...] = ()
+    duels: tuple[Duel, ...] = ()
+    winner: str | None = None
+    difference: int = 0
+    testers: tuple[str, ...] = ()
+    fleeing: tuple[str, ...] = ()
+    #: Each winning unit's one pursuit roll of the round: (unit, restrained, distance).
+    chases: tuple[tuple[str, bool, int], ...] = ()
+    #: Round 1's result: winner ("draw" when none), both scores, the difference.
+    first: tuple[str, tuple[int, ...], int] | None = None
+    broken: frozenset[str] = frozenset()
+    caught: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +126,12 @@ class Round:
 
 @dataclass(frozen=True, slots=True)
 class CombatOutcome:
-    """Every round fought, and the units as they started and as they ended."""
+    """Every round fought, the units as they started and ended, and the final fight."""
 
     rounds: tuple[Round, ...]
     initial: Mapping[str, UnitStatus]
     final: Mapping[str, UnitStatus]
+    end: Fight | None = None
 
 
 def apply_wounds(
@@ -123,116 +175,346 @@ def fighting_pairs(combat: Combat, state: State) -> bool:
     )
 
 
-def _strike_phase(
-    combat: Combat, state: dict[str, UnitStatus], number: int, dice: Dice
-) -> tuple[dict[str, UnitStatus], tuple[Step, ...], list[WoundCredit], tuple[OverkillCredit, ...]]:
-    credits: list[WoundCredit] = []
-    if number == 1:
-        for other in combat.other_wounds:
-            state, taken = apply_wounds(state, combat.unit(other.target), None, other.wounds)
-            credits.append(WoundCredit(other.side, other.source, other.target, taken))
-    duelists: dict[str, tuple[str, int]] = {}
-    if combat.challenge is not None:
-        for name in combat.challenge:
-            opponent = challenge_opponent(combat, state, name)
-            if opponent is not None:
-                unit, character = opponent
-                index = unit.characters.index(character)
-                duelists[name] = (character.name, state[unit.name].character_wounds[index])
-    scored: dict[str, int] = dict.fromkeys(duelists, 0)
-    steps: list[Step] = []
-    for initiative in initiative_steps(combat, state, number):
-        records = strike_records(combat, state, number, initiative)
-        rolls = tuple(roll_strike(record, dice) for record in records)
-        for roll in rolls:
-            record = roll.record
-            target = combat.unit(record.target_unit)
-            state, taken = apply_wounds(state, target, record.target_character, roll.unsaved)
-            credits.append(WoundCredit(record.side, record.striker, target.name, taken))
-            if (
-                record.striker in duelists
-                and record.target_character == duelists[record.striker][0]
-            ):
-                scored[record.striker] += roll.unsaved
-        if rolls:
-            steps.append(Step(initiative, rolls))
-    overkill: list[OverkillCredit] = []
-    for name, (rival, wounds_left) in duelists.items():
-        winner_unit = combat.character_owner(name)
-        loser_unit = combat.character_owner(rival)
-        assert winner_unit is not None
-        assert loser_unit is not None
-        alive = {c.name for c in characters_alive(winner_unit, state[winner_unit.name])}
-        slain = rival not in {c.name for c in characters_alive(loser_unit, state[loser_unit.name])}
-        if name in alive and slain and scored[name] > wounds_left:
-            overkill.append(OverkillCredit(winner_unit.side, name, scored[name] - wounds_left))
-    return state, tuple(steps), credits, tuple(overkill)
+@dataclass
+class _Log:
+    """What seeded play keeps for the report; exact odds keep none of it."""
+
+    steps: list[Step] = field(default_factory=list)
+    blows: list[StrikeRoll] = field(default_factory=list)
+    initiative: int | None = None
+    credits: list[WoundCredit] = field(default_factory=list)
+    overkill: tuple[OverkillCredit, ...] = ()
+    result: CombatResult | None = None
+    tests: list[BreakTest] = field(default_factory=list)
+    pursuits: list[Pursuit] = field(default_factory=list)
+    aftermath: list[str] = field(default_factory=list)
+    after_blows: Mapping[str, UnitStatus] = field(default_factory=dict)
+    #: The faces of each pursuer's one roll this round, shown again for every unit it chases.
+    chase_faces: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict)
+    rounds: list[Round] = field(default_factory=list)
+
+    def close_step(self) -> None:
+        if self.blows and self.initiative is not None:
+            self.steps.append(Step(self.initiative, tuple(self.blows)))
+        self.blows = []
 
 
-def _pursuer_roll(
-    combat: Combat, state: State, pursuer: Unit, dice: Dice
-) -> tuple[tuple[int, ...], bool, tuple[int, ...]]:
-    """``(restrain faces, restrained, pursuit faces)`` of one winning unit."""
-    restrain_faces: tuple[int, ...] = ()
-    if pursuer.restrain:
-        restrain_faces = roll_dice(dice, 2)
-        ld = leadership(pursuer, state[pursuer.name])
-        if passes_break_test(restrain_faces, target=ld):
-            return restrain_faces, True, ()
-    return restrain_faces, False, move_roll(dice, pursuer)
+class CombatProcess:
+    """The combat as steps over :class:`Fight` values (a :class:`~fracas.core.evaluate.Process`).
 
+    Each step rolls at most one group of dice per unit involved: one record's blows, the
+    losers' break tests, or one broken unit's flight and the pursuit of it. With a log,
+    every face and every table is kept for the report; without one, the steps compute
+    only what the next state needs.
+    """
 
-def _pursue(
-    combat: Combat,
-    state: dict[str, UnitStatus],
-    fleeing: Unit,
-    winner: str,
-    dice: Dice,
-    pursuer_rolls: dict[str, tuple[tuple[int, ...], bool, tuple[int, ...]]],
-) -> tuple[dict[str, UnitStatus], Pursuit]:
-    """Flee ``fleeing``; each winning unit in contact rolls once per round, whoever it chases."""
-    options = combat.options
-    before = dict(state)
-    flee_faces = move_roll(dice, fleeing)
-    distance = sum(flee_faces)
-    rolls: list[PursuitRoll] = []
-    for contact in combat.contacts[fleeing.name]:
-        pursuer = combat.unit(contact.enemy)
-        if pursuer.side != winner or not in_combat(pursuer, state[pursuer.name]):
-            continue
-        if engaged_enemies(combat, state, pursuer):
-            continue  # still held in combat by another enemy
-        if pursuer.name not in pursuer_rolls:
-            pursuer_rolls[pursuer.name] = _pursuer_roll(combat, state, pursuer, dice)
-        restrain_faces, restrained, faces = pursuer_rolls[pursuer.name]
-        caught = not restrained and sum(faces) >= distance
-        rolls.append(
-            PursuitRoll(pursuer.name, restrain_faces, restrained, faces, sum(faces), caught)
+    def __init__(self, combat: Combat, *, log: bool = False) -> None:
+        self.combat = combat
+        self.names = tuple(unit.name for unit in combat.units)
+        self.log: _Log | None = _Log() if log else None
+
+    # The Process protocol ---------------------------------------------------------
+
+    def start(self) -> Fight:
+        state = initial_state(self.combat)
+        return self._next_round(Fight(self.key(state)), state)
+
+    def finished(self, fight: Fight) -> bool:
+        return fight.phase == "over"
+
+    def step(self, fight: Fight, dice: Dice) -> Fight:
+        state = self.state(fight)
+        if fight.phase == "begin":
+            return self._begin(fight, state)
+        if fight.phase == "strike":
+            return self._strike(fight, state, dice)
+        if fight.phase == "result":
+            return self._result(fight, state)
+        if fight.phase == "break":
+            return self._break(fight, state, dice)
+        if fight.phase == "flee":
+            return self._flee(fight, state, dice)
+        return self._end(fight, state)
+
+    # States ------------------------------------------------------------------------
+
+    def key(self, state: State) -> tuple[UnitStatus, ...]:
+        return tuple(state[name] for name in self.names)
+
+    def state(self, fight: Fight) -> dict[str, UnitStatus]:
+        return dict(zip(self.names, fight.units, strict=True))
+
+    # Steps -------------------------------------------------------------------------
+
+    def _next_round(self, fight: Fight, state: State) -> Fight:
+        if fight.round >= self.combat.options.max_rounds or not fighting_pairs(self.combat, state):
+            return replace(fight, phase="over")
+        return replace(fight, phase="begin")
+
+    def _begin(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
+        combat = self.combat
+        number = fight.round + 1
+        credits: list[tuple[CreditKey, int]] = []
+        if number == 1:
+            for other in combat.other_wounds:
+                state, taken = apply_wounds(state, combat.unit(other.target), None, other.wounds)
+                credits.append(((other.side, other.source, other.target), taken))
+                if self.log is not None:
+                    self.log.credits.append(
+                        WoundCredit(other.side, other.source, other.target, taken)
+                    )
+        duels: list[Duel] = []
+        if combat.challenge is not None:
+            for name in combat.challenge:
+                opponent = challenge_opponent(combat, state, name)
+                if opponent is not None:
+                    unit, character = opponent
+                    index = unit.characters.index(character)
+                    wounds = state[unit.name].character_wounds[index]
+                    duels.append(Duel(name, character.name, wounds))
+        return replace(
+            fight,
+            units=self.key(state),
+            round=number,
+            phase="strike",
+            initiatives=initiative_steps(combat, state, number),
+            pending=(),
+            credits=_merge_credits((), credits),
+            duels=tuple(duels),
         )
-    catchers = [r for r in rolls if r.caught]
-    fate = "flees"
-    if catchers:
-        if options.caught == "destroyed":
-            state = {
-                **state,
-                fleeing.name: replace(
+
+    def _strike(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
+        combat = self.combat
+        pending, initiatives = fight.pending, fight.initiatives
+        while not pending:
+            if self.log is not None:
+                self.log.close_step()
+            if not initiatives:
+                return replace(fight, phase="result", pending=(), initiatives=())
+            initiative, initiatives = initiatives[0], initiatives[1:]
+            pending = strike_records(combat, state, fight.round, initiative)
+            if self.log is not None:
+                self.log.initiative = initiative
+        record, pending = pending[0], pending[1:]
+        unsaved, rolled = draw(dice, StrikeDice(record))
+        target = combat.unit(record.target_unit)
+        state, taken = apply_wounds(state, target, record.target_character, unsaved)
+        duels = tuple(
+            replace(duel, scored=duel.scored + unsaved)
+            if duel.character == record.striker and record.target_character == duel.rival
+            else duel
+            for duel in fight.duels
+        )
+        if self.log is not None and rolled is not None:
+            self.log.blows.append(rolled)
+            self.log.credits.append(WoundCredit(record.side, record.striker, target.name, taken))
+        credit = ((record.side, record.striker, target.name), taken)
+        return replace(
+            fight,
+            units=self.key(state),
+            initiatives=initiatives,
+            pending=pending,
+            credits=_merge_credits(fight.credits, [credit]),
+            duels=duels,
+        )
+
+    def _overkill(self, fight: Fight, state: State) -> tuple[OverkillCredit, ...]:
+        combat = self.combat
+        overkill: list[OverkillCredit] = []
+        for duel in fight.duels:
+            winner_unit = combat.character_owner(duel.character)
+            loser_unit = combat.character_owner(duel.rival)
+            assert winner_unit is not None
+            assert loser_unit is not None
+            alive = {c.name for c in characters_alive(winner_unit, state[winner_unit.name])}
+            standing = {c.name for c in characters_alive(loser_unit, state[loser_unit.name])}
+            won = duel.character in alive and duel.rival not in standing
+            if won and duel.scored > duel.rival_wounds:
+                excess = duel.scored - duel.rival_wounds
+                overkill.append(OverkillCredit(winner_unit.side, duel.character, excess))
+        return tuple(overkill)
+
+    def _result(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
+        combat = self.combat
+        number = fight.round
+        overkill = self._overkill(fight, state)
+        credits = [WoundCredit(*key, wounds) for key, wounds in fight.credits]
+        result = combat_result(combat, state, credits, round_number=number, overkill=overkill)
+        first = fight.first
+        if number == 1:
+            scores = tuple(result.score(side) for side in combat.sides)
+            first = (result.winner or "draw", scores, result.difference)
+        testers: tuple[str, ...] = ()
+        aftermath: list[str] = []
+        if result.winner is None:
+            aftermath.append(
+                "A draw: the combat goes on next round."
+                if not result.wiped_out
+                else "Both sides are wiped out."
+            )
+        elif result.wiped_out:
+            for unit in combat.side_units(result.winner):
+                if not in_combat(unit, state[unit.name]):
+                    continue
+                if combat.options.overrun and unit.charged and number == 1:
+                    aftermath.append(f"{unit.name} overruns.")
+                else:
+                    aftermath.append(f"{unit.name} restrains pursuit and reforms.")
+        else:
+            loser = combat.enemy_of(result.winner)
+            testers = tuple(
+                unit.name for unit in combat.side_units(loser) if in_combat(unit, state[unit.name])
+            )
+        if self.log is not None:
+            self.log.overkill = overkill
+            self.log.result = result
+            self.log.after_blows = dict(state)
+            self.log.aftermath.extend(aftermath)
+        return replace(
+            fight,
+            phase="break" if testers else "end",
+            pending=(),
+            credits=(),
+            duels=(),
+            winner=result.winner,
+            difference=result.difference,
+            testers=testers,
+            first=first,
+        )
+
+    def _break(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
+        combat = self.combat
+        tests = [
+            break_test(combat, state, combat.unit(name), fight.difference, dice)
+            for name in fight.testers
+        ]
+        for test in tests:
+            if not test.passed:
+                state[test.unit] = replace(state[test.unit], fled=True)
+        fleeing = tuple(test.unit for test in tests if not test.passed)
+        if self.log is not None:
+            self.log.tests.extend(tests)
+        return replace(
+            fight,
+            units=self.key(state),
+            phase="flee" if fleeing else "end",
+            testers=(),
+            fleeing=fleeing,
+            broken=fight.broken | set(fleeing),
+        )
+
+    def _flee(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
+        """The first broken unit flees; each winning unit rolls once a round, whoever it chases."""
+        combat = self.combat
+        options = combat.options
+        fleeing = combat.unit(fight.fleeing[0])
+        assert fight.winner is not None
+        before = dict(state)
+        distance, flee_faces = move_roll(dice, fleeing)
+        chases = {name: (restrained, reach) for name, restrained, reach in fight.chases}
+        rolls: list[PursuitRoll] = []
+        for contact in combat.contacts[fleeing.name]:
+            pursuer = combat.unit(contact.enemy)
+            if pursuer.side != fight.winner or not in_combat(pursuer, state[pursuer.name]):
+                continue
+            if engaged_enemies(combat, state, pursuer):
+                continue  # still held in combat by another enemy
+            restrain_faces: tuple[int, ...] = ()
+            faces: tuple[int, ...] = ()
+            if pursuer.name not in chases:
+                restrained, reach = False, 0
+                if pursuer.restrain:
+                    ld = leadership(pursuer, state[pursuer.name])
+                    restrained, rolled = draw(dice, TestRoll(ld))
+                    restrain_faces = rolled or ()
+                if not restrained:
+                    reach, faces = move_roll(dice, pursuer)
+                chases[pursuer.name] = (restrained, reach)
+                if self.log is not None:
+                    self.log.chase_faces[pursuer.name] = (restrain_faces, faces)
+            elif self.log is not None:
+                restrain_faces, faces = self.log.chase_faces[pursuer.name]
+            restrained, reach = chases[pursuer.name]
+            caught = not restrained and reach >= distance
+            rolls.append(
+                PursuitRoll(pursuer.name, restrain_faces, restrained, faces, reach, caught)
+            )
+        catchers = [r for r in rolls if r.caught]
+        fate = "flees"
+        if catchers:
+            if options.caught == "destroyed":
+                state[fleeing.name] = replace(
                     state[fleeing.name],
                     rank_and_file_wounds=0,
                     character_wounds=tuple(0 for _ in fleeing.characters),
-                ),
-            }
-            fate = "is caught and destroyed"
-        else:
-            strength = sum(unit_strength(combat.unit(r.unit), before[r.unit]) for r in catchers)
-            wounds = options.caught_wounds_per_unit_strength * strength
-            remaining = wounds
-            while remaining and models_alive(fleeing, state[fleeing.name]):
-                state, taken = apply_wounds(state, fleeing, None, remaining)
-                remaining -= taken
-            fate = f"is caught: {wounds} wounds without saves"
-            if not models_alive(fleeing, state[fleeing.name]):
-                fate += ", destroyed"
-    return state, Pursuit(fleeing.name, flee_faces, distance, tuple(rolls), bool(catchers), fate)
+                )
+                fate = "is caught and destroyed"
+            else:
+                strength = sum(unit_strength(combat.unit(r.unit), before[r.unit]) for r in catchers)
+                wounds = options.caught_wounds_per_unit_strength * strength
+                remaining = wounds
+                while remaining and models_alive(fleeing, state[fleeing.name]):
+                    state, taken = apply_wounds(state, fleeing, None, remaining)
+                    remaining -= taken
+                fate = f"is caught: {wounds} wounds without saves"
+                if not models_alive(fleeing, state[fleeing.name]):
+                    fate += ", destroyed"
+        if self.log is not None:
+            self.log.pursuits.append(
+                Pursuit(fleeing.name, flee_faces, distance, tuple(rolls), bool(catchers), fate)
+            )
+        rest = fight.fleeing[1:]
+        return replace(
+            fight,
+            units=self.key(state),
+            phase="flee" if rest else "end",
+            fleeing=rest,
+            chases=tuple((name, r, d) for name, (r, d) in chases.items()),
+            caught=fight.caught | {fleeing.name} if catchers else fight.caught,
+        )
+
+    def _end(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
+        if self.log is not None:
+            self._close_round(fight, state)
+        ended = replace(fight, winner=None, difference=0, testers=(), fleeing=(), chases=())
+        return self._next_round(ended, state)
+
+    def _close_round(self, fight: Fight, state: State) -> None:
+        log = self.log
+        assert log is not None
+        assert log.result is not None
+        aftermath = list(log.aftermath)
+        pursuits = {p.unit: p for p in log.pursuits}
+        for test in log.tests:
+            if test.passed:
+                aftermath.append(f"{test.unit} holds.")
+            else:
+                aftermath.append(f"{test.unit} breaks and {pursuits[test.unit].fate}.")
+        log.rounds.append(
+            Round(
+                fight.round,
+                tuple(log.steps),
+                tuple(log.credits),
+                log.overkill,
+                log.result,
+                tuple(log.tests),
+                tuple(log.pursuits),
+                tuple(aftermath),
+                log.after_blows,
+                dict(state),
+            )
+        )
+        rounds = log.rounds
+        self.log = _Log(rounds=rounds)
+
+
+def _merge_credits(
+    credits: tuple[tuple[CreditKey, int], ...], new: list[tuple[CreditKey, int]]
+) -> tuple[tuple[CreditKey, int], ...]:
+    totals = dict(credits)
+    for key, wounds in new:
+        totals[key] = totals.get(key, 0) + wounds
+    return tuple(totals.items())
 
 
 def fight_round(combat: Combat, state: State, number: int, dice: Dice) -> Round:
@@ -247,69 +529,18 @@ def fight_round(combat: Combat, state: State, number: int, dice: Dice) -> Round:
     >>> fought.result.winner, fought.aftermath
     ('Greenskins', ('Spearmen breaks and flees.',))
     """
-    after, steps, credits, overkill = _strike_phase(combat, dict(state), number, dice)
-    result = combat_result(combat, after, credits, round_number=number, overkill=overkill)
-    tests: list[BreakTest] = []
-    pursuits: list[Pursuit] = []
-    aftermath: list[str] = []
-    current = dict(after)
-    if result.winner is None:
-        aftermath.append(
-            "A draw: the combat goes on next round."
-            if not result.wiped_out
-            else "Both sides are wiped out."
-        )
-    elif result.wiped_out:
-        for unit in combat.side_units(result.winner):
-            if not in_combat(unit, current[unit.name]):
-                continue
-            if combat.options.overrun and unit.charged and number == 1:
-                aftermath.append(f"{unit.name} overruns.")
-            else:
-                aftermath.append(f"{unit.name} restrains pursuit and reforms.")
-    else:
-        loser = combat.enemy_of(result.winner)
-        for unit in combat.side_units(loser):
-            if not in_combat(unit, current[unit.name]):
-                continue
-            test = break_test(combat, current, unit, result.difference, dice)
-            tests.append(test)
-        for test in tests:
-            if not test.passed:
-                current[test.unit] = replace(current[test.unit], fled=True)
-        pursuer_rolls: dict[str, tuple[tuple[int, ...], bool, tuple[int, ...]]] = {}
-        for test in tests:
-            if test.passed:
-                aftermath.append(f"{test.unit} holds.")
-                continue
-            current, pursuit = _pursue(
-                combat, current, combat.unit(test.unit), result.winner, dice, pursuer_rolls
-            )
-            pursuits.append(pursuit)
-            aftermath.append(f"{test.unit} breaks and {pursuit.fate}.")
-    return Round(
-        number,
-        steps,
-        tuple(credits),
-        overkill,
-        result,
-        tuple(tests),
-        tuple(pursuits),
-        tuple(aftermath),
-        after,
-        current,
-    )
+    process = CombatProcess(combat, log=True)
+    fight = Fight(process.key(state), round=number - 1, phase="begin")
+    while True:
+        fight = process.step(fight, dice)
+        assert process.log is not None
+        if process.log.rounds:
+            return process.log.rounds[0]
 
 
 def play_combat(combat: Combat, dice: Dice) -> CombatOutcome:
     """Fight rounds until one side breaks or is destroyed, or the round limit is reached."""
-    start = initial_state(combat)
-    state: dict[str, UnitStatus] = dict(start)
-    rounds: list[Round] = []
-    for number in range(1, combat.options.max_rounds + 1):
-        if not fighting_pairs(combat, state):
-            break
-        fought = fight_round(combat, state, number, dice)
-        rounds.append(fought)
-        state = dict(fought.state_after)
-    return CombatOutcome(tuple(rounds), start, state)
+    process = CombatProcess(combat, log=True)
+    end = run(process, dice)
+    assert process.log is not None
+    return CombatOutcome(tuple(process.log.rounds), initial_state(combat), process.state(end), end)

@@ -24,7 +24,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from fracas.core.dice import D6, Dice
+from fracas.core.dice import D6, Dice, DiceGroup
+from fracas.core.distribution import Distribution
 from fracas.rulesets.rankflank.formation import (
     State,
     characters_alive,
@@ -115,6 +116,31 @@ def roll_strike(record: StrikeRecord, dice: Dice) -> StrikeRoll:
     return StrikeRoll(
         record, hit_faces, wound_faces, armour_faces, ward_faces, hits, wounds, unsaved
     )
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeDice(DiceGroup[int, StrikeRoll]):
+    """The dice of one record: rolled face by face in play, a binomial for exact odds.
+
+    >>> record = StrikeRecord(round=1, initiative=3, side="a", attacker_unit="u",
+    ...     striker="u", target_unit="v", target_character=None, attacks=2, weapon_skill=3,
+    ...     target_weapon_skill=3, strength=3, toughness=3, to_hit=4, to_wound=4, armour=None,
+    ...     ward=None)
+    >>> dict(StrikeDice(record).law())[2]   # both blows hit (1/2) and wound (1/2)
+    Fraction(1, 16)
+    """
+
+    record: StrikeRecord
+    label = "blows"
+
+    def roll(self, dice: Dice) -> tuple[int, StrikeRoll]:
+        rolled = roll_strike(self.record, dice)
+        return rolled.unsaved, rolled
+
+    def law(self) -> tuple[tuple[int, Fraction], ...]:
+        return tuple(
+            Distribution.binomial(self.record.attacks, unsaved_wound_chance(self.record)).items()
+        )
 
 
 @dataclass(frozen=True, slots=True)
