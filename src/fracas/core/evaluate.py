@@ -230,3 +230,22 @@ def summarize_states(
         key = summarize(state)
         merged[key] = merged.get(key, 0) + probability
     return merged
+
+
+#: One metric's value in one outcome.
+Value = int | float | str | bool | None
+
+
+@dataclass(frozen=True)
+class ExactOdds:
+    """What a ruleset's exact method returns: summaries with their probabilities.
+
+    ``outcomes`` maps each summary (as ``(metric, value)`` pairs in the ruleset's order)
+    to its probability; ``work`` counts ``work_unit``; ``method`` names what ran.
+    """
+
+    outcomes: Mapping[tuple[tuple[str, Value], ...], Probability]
+    work: int
+    work_unit: str
+    method: str
+    metric_order: tuple[str, ...] = ()

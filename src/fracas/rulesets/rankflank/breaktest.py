@@ -182,6 +182,66 @@ def _move_law(swiftstride: bool) -> tuple[tuple[int, Fraction], ...]:
     return tuple((total, Fraction(n, 6**count)) for total, n in sorted(totals.items()))
 
 
+#: One pursuer's answer: (restrain faces, restrained, move faces, distance).
+PursuerFaces = tuple[tuple[int, ...], bool, tuple[int, ...], int]
+
+
+@dataclass(frozen=True, slots=True)
+class ChaseRoll(DiceGroup[tuple[bool, ...], tuple[int, tuple[int, ...], tuple[PursuerFaces, ...]]]):
+    """A broken unit's flight and the pursuit by units that chase nobody else this round.
+
+    Rolled in play order: the flight, then each pursuer's restraint test (``restrain`` is
+    its Leadership, or ``None`` when it pursues without a test) and its move. The key is
+    which pursuers catch the unit: a pursuer that is not restrained catches it when its
+    move is at least the flight's distance.
+
+    >>> chase = ChaseRoll(False, ((None, False),))
+    >>> dict(chase.law())[(True,)]   # 2D6 ≥ 2D6: (1 + 1/36) / 2
+    Fraction(37, 72)
+    """
+
+    fleeing_swiftstride: bool
+    pursuers: tuple[tuple[int | None, bool], ...]
+    label = "flight and pursuit"
+
+    def roll(
+        self, dice: Dice
+    ) -> tuple[tuple[bool, ...], tuple[int, tuple[int, ...], tuple[PursuerFaces, ...]]]:
+        distance, flee_faces = MoveRoll(self.fleeing_swiftstride).roll(dice)
+        answers: list[PursuerFaces] = []
+        for restrain, swiftstride in self.pursuers:
+            restrained, restrain_faces = False, tuple[int, ...]()
+            if restrain is not None:
+                restrained, restrain_faces = TestRoll(restrain).roll(dice)
+            reach, faces = (
+                (0, tuple[int, ...]()) if restrained else MoveRoll(swiftstride).roll(dice)
+            )
+            answers.append((restrain_faces, restrained, faces, reach))
+        caught = tuple(not a[1] and a[3] >= distance for a in answers)
+        return caught, (distance, flee_faces, tuple(answers))
+
+    def law(self) -> tuple[tuple[tuple[bool, ...], Fraction], ...]:
+        return _chase_law(self)
+
+
+@cache
+def _chase_law(chase: ChaseRoll) -> tuple[tuple[tuple[bool, ...], Fraction], ...]:
+    catches: dict[tuple[bool, ...], Fraction] = {}
+    for distance, p_distance in _move_law(chase.fleeing_swiftstride):
+        chances = []
+        for restrain, swiftstride in chase.pursuers:
+            free = 1 - (dict(_test_law(restrain))[True] if restrain is not None else 0)
+            reach = sum((q for d, q in _move_law(swiftstride) if d >= distance), Fraction(0))
+            chances.append(free * reach)
+        for caught in product((True, False), repeat=len(chances)):
+            chance = p_distance
+            for hit, c in zip(caught, chances, strict=True):
+                chance *= c if hit else 1 - c
+            if chance:
+                catches[caught] = catches.get(caught, Fraction(0)) + chance
+    return tuple(catches.items())
+
+
 def move_roll(dice: Dice, unit: Unit) -> tuple[int, tuple[int, ...]]:
     """A flee or pursuit roll of ``unit``: ``(distance, faces)``; no faces when enumerating."""
     distance, faces = draw(dice, MoveRoll("swiftstride" in unit.rules))

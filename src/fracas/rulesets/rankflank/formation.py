@@ -12,14 +12,16 @@ here reads a unit together with its status and changes nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from fracas.rulesets.rankflank.scenario import Character, Combat, Options, Unit
 
 
-@dataclass(frozen=True, slots=True)
-class UnitStatus:
-    """What is left of a unit: the rank-and-file's wound pool and each character's wounds."""
+class UnitStatus(NamedTuple):
+    """What is left of a unit: the rank-and-file's wound pool and each character's wounds.
+
+    A tuple, so that states of the combat hash and compare fast when exact odds merge them.
+    """
 
     rank_and_file_wounds: int
     character_wounds: tuple[int, ...]

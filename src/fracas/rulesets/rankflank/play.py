@@ -17,13 +17,14 @@ fights between steps and replaces each group of dice by its closed form.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
 
 from fracas.core.dice import Dice, draw
 from fracas.core.evaluate import run
 from fracas.rulesets.rankflank.breaktest import (
     BreakTest,
+    ChaseRoll,
     Pursuit,
     PursuitRoll,
     TestRoll,
@@ -58,11 +59,9 @@ from fracas.rulesets.rankflank.strikes import (
 )
 
 Phase = Literal["begin", "strike", "result", "break", "flee", "end", "over"]
-CreditKey = tuple[str, str, str]
 
 
-@dataclass(frozen=True, slots=True)
-class Duel:
+class Duel(NamedTuple):
     """A character fighting a challenge this round, and the wounds he has dealt in it."""
 
     character: str
@@ -71,11 +70,11 @@ class Duel:
     scored: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Fight:
+class Fight(NamedTuple):
     """Where the combat stands between two steps: a value, so equal fights merge.
 
-    ``units`` follows the scenario's unit order. The fields from ``initiatives`` to
+    A tuple, so that hashing and comparing it is fast. ``units`` follows the scenario's
+    unit order. The fields from ``initiatives`` to
     ``chases`` belong to the round being fought; ``first``, ``broken`` and ``caught``
     are the history a summary needs.
     """
@@ -85,8 +84,9 @@ class Fight:
     phase: Phase = "begin"
     initiatives: tuple[int, ...] = ()
     pending: tuple[StrikeRecord, ...] = ()
-    #: Unsaved wounds per (side, source, target), in the order the blows were struck.
-    credits: tuple[tuple[CreditKey, int], ...] = ()
+    #: Unsaved wounds on the enemy this round, per side: all the combat result needs
+    #: (the log keeps them per source for the report's rows).
+    credits: tuple[tuple[str, int], ...] = ()
     duels: tuple[Duel, ...] = ()
     winner: str | None = None
     difference: int = 0
@@ -157,13 +157,13 @@ def apply_wounds(
         character = standing[0].name if standing else None
     if character is None:
         taken = min(wounds, status.rank_and_file_wounds)
-        status = replace(status, rank_and_file_wounds=status.rank_and_file_wounds - taken)
+        status = status._replace(rank_and_file_wounds=status.rank_and_file_wounds - taken)
     else:
         index = next(i for i, c in enumerate(unit.characters) if c.name == character)
         left = list(status.character_wounds)
         taken = min(wounds, left[index])
         left[index] -= taken
-        status = replace(status, character_wounds=tuple(left))
+        status = status._replace(character_wounds=tuple(left))
     return {**state, unit.name: status}, taken
 
 
@@ -244,21 +244,45 @@ class CombatProcess:
     def state(self, fight: Fight) -> dict[str, UnitStatus]:
         return dict(zip(self.names, fight.units, strict=True))
 
+    def _credit(
+        self,
+        credits: tuple[tuple[str, int], ...],
+        side: str,
+        target: Unit,
+        wounds: int,
+        number: int,
+    ) -> tuple[tuple[str, int], ...]:
+        """Add wounds that count for ``side``: wounds on its own models never do.
+
+        After round 1 only the gap between the sides is kept: the winner and the
+        difference depend on nothing else, and only round 1's scores are reported, so
+        fights that differ by the same wounds on both sides merge.
+        """
+        if target.side == side or not wounds:
+            return credits
+        totals = dict(credits)
+        totals[side] = totals.get(side, 0) + wounds
+        if number > 1:
+            least = min(totals.get(s, 0) for s in self.combat.sides)
+            totals = {s: n - least for s, n in totals.items() if n > least}
+        return tuple(sorted(totals.items()))
+
     # Steps -------------------------------------------------------------------------
 
     def _next_round(self, fight: Fight, state: State) -> Fight:
         if fight.round >= self.combat.options.max_rounds or not fighting_pairs(self.combat, state):
-            return replace(fight, phase="over")
-        return replace(fight, phase="begin")
+            return fight._replace(phase="over")
+        return fight._replace(phase="begin")
 
     def _begin(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
         combat = self.combat
         number = fight.round + 1
-        credits: list[tuple[CreditKey, int]] = []
+        credits: tuple[tuple[str, int], ...] = ()
         if number == 1:
             for other in combat.other_wounds:
-                state, taken = apply_wounds(state, combat.unit(other.target), None, other.wounds)
-                credits.append(((other.side, other.source, other.target), taken))
+                target = combat.unit(other.target)
+                state, taken = apply_wounds(state, target, None, other.wounds)
+                credits = self._credit(credits, other.side, target, taken, number)
                 if self.log is not None:
                     self.log.credits.append(
                         WoundCredit(other.side, other.source, other.target, taken)
@@ -272,35 +296,37 @@ class CombatProcess:
                     index = unit.characters.index(character)
                     wounds = state[unit.name].character_wounds[index]
                     duels.append(Duel(name, character.name, wounds))
-        return replace(
-            fight,
+        return fight._replace(
             units=self.key(state),
             round=number,
             phase="strike",
             initiatives=initiative_steps(combat, state, number),
             pending=(),
-            credits=_merge_credits((), credits),
+            credits=credits,
             duels=tuple(duels),
         )
 
     def _strike(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
         combat = self.combat
         pending, initiatives = fight.pending, fight.initiatives
-        while not pending:
+        if not pending:
+            # Gathering the next step's records is a step of its own, without dice, so
+            # that enumeration does not gather them again for every face of the blows.
             if self.log is not None:
                 self.log.close_step()
             if not initiatives:
-                return replace(fight, phase="result", pending=(), initiatives=())
+                return fight._replace(phase="result", initiatives=())
             initiative, initiatives = initiatives[0], initiatives[1:]
-            pending = strike_records(combat, state, fight.round, initiative)
             if self.log is not None:
                 self.log.initiative = initiative
+            records = strike_records(combat, state, fight.round, initiative)
+            return fight._replace(initiatives=initiatives, pending=records)
         record, pending = pending[0], pending[1:]
         unsaved, rolled = draw(dice, StrikeDice(record))
         target = combat.unit(record.target_unit)
         state, taken = apply_wounds(state, target, record.target_character, unsaved)
         duels = tuple(
-            replace(duel, scored=duel.scored + unsaved)
+            duel._replace(scored=duel.scored + unsaved)
             if duel.character == record.striker and record.target_character == duel.rival
             else duel
             for duel in fight.duels
@@ -308,13 +334,11 @@ class CombatProcess:
         if self.log is not None and rolled is not None:
             self.log.blows.append(rolled)
             self.log.credits.append(WoundCredit(record.side, record.striker, target.name, taken))
-        credit = ((record.side, record.striker, target.name), taken)
-        return replace(
-            fight,
+        return fight._replace(
             units=self.key(state),
             initiatives=initiatives,
             pending=pending,
-            credits=_merge_credits(fight.credits, [credit]),
+            credits=self._credit(fight.credits, record.side, target, taken, fight.round),
             duels=duels,
         )
 
@@ -338,7 +362,16 @@ class CombatProcess:
         combat = self.combat
         number = fight.round
         overkill = self._overkill(fight, state)
-        credits = [WoundCredit(*key, wounds) for key, wounds in fight.credits]
+        # Without a log the totals per side stand in for the rows per source: the combat
+        # result adds them up to the same score.
+        credits = (
+            self.log.credits
+            if self.log is not None
+            else [
+                WoundCredit(side, "blows", combat.side_units(combat.enemy_of(side))[0].name, n)
+                for side, n in fight.credits
+            ]
+        )
         result = combat_result(combat, state, credits, round_number=number, overkill=overkill)
         first = fight.first
         if number == 1:
@@ -370,8 +403,7 @@ class CombatProcess:
             self.log.result = result
             self.log.after_blows = dict(state)
             self.log.aftermath.extend(aftermath)
-        return replace(
-            fight,
+        return fight._replace(
             phase="break" if testers else "end",
             pending=(),
             credits=(),
@@ -390,12 +422,11 @@ class CombatProcess:
         ]
         for test in tests:
             if not test.passed:
-                state[test.unit] = replace(state[test.unit], fled=True)
+                state[test.unit] = state[test.unit]._replace(fled=True)
         fleeing = tuple(test.unit for test in tests if not test.passed)
         if self.log is not None:
             self.log.tests.extend(tests)
-        return replace(
-            fight,
+        return fight._replace(
             units=self.key(state),
             phase="flee" if fleeing else "end",
             testers=(),
@@ -410,41 +441,18 @@ class CombatProcess:
         fleeing = combat.unit(fight.fleeing[0])
         assert fight.winner is not None
         before = dict(state)
-        distance, flee_faces = move_roll(dice, fleeing)
         chases = {name: (restrained, reach) for name, restrained, reach in fight.chases}
-        rolls: list[PursuitRoll] = []
-        for contact in combat.contacts[fleeing.name]:
-            pursuer = combat.unit(contact.enemy)
-            if pursuer.side != fight.winner or not in_combat(pursuer, state[pursuer.name]):
-                continue
-            if engaged_enemies(combat, state, pursuer):
-                continue  # still held in combat by another enemy
-            restrain_faces: tuple[int, ...] = ()
-            faces: tuple[int, ...] = ()
-            if pursuer.name not in chases:
-                restrained, reach = False, 0
-                if pursuer.restrain:
-                    ld = leadership(pursuer, state[pursuer.name])
-                    restrained, rolled = draw(dice, TestRoll(ld))
-                    restrain_faces = rolled or ()
-                if not restrained:
-                    reach, faces = move_roll(dice, pursuer)
-                chases[pursuer.name] = (restrained, reach)
-                if self.log is not None:
-                    self.log.chase_faces[pursuer.name] = (restrain_faces, faces)
-            elif self.log is not None:
-                restrain_faces, faces = self.log.chase_faces[pursuer.name]
-            restrained, reach = chases[pursuer.name]
-            caught = not restrained and reach >= distance
-            rolls.append(
-                PursuitRoll(pursuer.name, restrain_faces, restrained, faces, reach, caught)
-            )
+        pursuers = self._pursuers(fleeing, fight.winner, state)
+        later = {contact.enemy for name in fight.fleeing[1:] for contact in combat.contacts[name]}
+        if any(p.name in chases or p.name in later for p in pursuers):
+            distance, flee_faces, rolls = self._chase_shared(pursuers, fleeing, chases, state, dice)
+        else:
+            distance, flee_faces, rolls = self._chase_alone(pursuers, fleeing, state, dice)
         catchers = [r for r in rolls if r.caught]
         fate = "flees"
         if catchers:
             if options.caught == "destroyed":
-                state[fleeing.name] = replace(
-                    state[fleeing.name],
+                state[fleeing.name] = state[fleeing.name]._replace(
                     rank_and_file_wounds=0,
                     character_wounds=tuple(0 for _ in fleeing.characters),
                 )
@@ -464,8 +472,7 @@ class CombatProcess:
                 Pursuit(fleeing.name, flee_faces, distance, tuple(rolls), bool(catchers), fate)
             )
         rest = fight.fleeing[1:]
-        return replace(
-            fight,
+        return fight._replace(
             units=self.key(state),
             phase="flee" if rest else "end",
             fleeing=rest,
@@ -473,10 +480,84 @@ class CombatProcess:
             caught=fight.caught | {fleeing.name} if catchers else fight.caught,
         )
 
+    def _pursuers(self, fleeing: Unit, winner: str, state: State) -> list[Unit]:
+        """Winning units in contact with ``fleeing`` that are free to pursue it."""
+        combat = self.combat
+        pursuers = []
+        for contact in combat.contacts[fleeing.name]:
+            pursuer = combat.unit(contact.enemy)
+            if pursuer.side != winner or not in_combat(pursuer, state[pursuer.name]):
+                continue
+            if engaged_enemies(combat, state, pursuer):
+                continue  # still held in combat by another enemy
+            pursuers.append(pursuer)
+        return pursuers
+
+    def _restrain(self, pursuer: Unit, state: State) -> int | None:
+        return leadership(pursuer, state[pursuer.name]) if pursuer.restrain else None
+
+    def _chase_alone(
+        self, pursuers: list[Unit], fleeing: Unit, state: State, dice: Dice
+    ) -> tuple[int, tuple[int, ...], list[PursuitRoll]]:
+        """Flight and pursuit as one group: no pursuer's roll is needed again this round."""
+        chase = ChaseRoll(
+            "swiftstride" in fleeing.rules,
+            tuple((self._restrain(p, state), "swiftstride" in p.rules) for p in pursuers),
+        )
+        caught, rolled = draw(dice, chase)
+        if rolled is None:
+            rolls = [
+                PursuitRoll(p.name, (), False, (), 0, hit)
+                for p, hit in zip(pursuers, caught, strict=True)
+            ]
+            return 0, (), rolls
+        distance, flee_faces, answers = rolled
+        rolls = [
+            PursuitRoll(p.name, restrain_faces, restrained, faces, reach, hit)
+            for p, (restrain_faces, restrained, faces, reach), hit in zip(
+                pursuers, answers, caught, strict=True
+            )
+        ]
+        return distance, flee_faces, rolls
+
+    def _chase_shared(
+        self,
+        pursuers: list[Unit],
+        fleeing: Unit,
+        chases: dict[str, tuple[bool, int]],
+        state: State,
+        dice: Dice,
+    ) -> tuple[int, tuple[int, ...], list[PursuitRoll]]:
+        """Flight, then each pursuer's one roll of the round, kept for every unit it chases."""
+        distance, flee_faces = move_roll(dice, fleeing)
+        rolls: list[PursuitRoll] = []
+        for pursuer in pursuers:
+            restrain_faces: tuple[int, ...] = ()
+            faces: tuple[int, ...] = ()
+            if pursuer.name not in chases:
+                restrained, reach = False, 0
+                restrain = self._restrain(pursuer, state)
+                if restrain is not None:
+                    restrained, rolled = draw(dice, TestRoll(restrain))
+                    restrain_faces = rolled or ()
+                if not restrained:
+                    reach, faces = move_roll(dice, pursuer)
+                chases[pursuer.name] = (restrained, reach)
+                if self.log is not None:
+                    self.log.chase_faces[pursuer.name] = (restrain_faces, faces)
+            elif self.log is not None:
+                restrain_faces, faces = self.log.chase_faces[pursuer.name]
+            restrained, reach = chases[pursuer.name]
+            caught = not restrained and reach >= distance
+            rolls.append(
+                PursuitRoll(pursuer.name, restrain_faces, restrained, faces, reach, caught)
+            )
+        return distance, flee_faces, rolls
+
     def _end(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
         if self.log is not None:
             self._close_round(fight, state)
-        ended = replace(fight, winner=None, difference=0, testers=(), fleeing=(), chases=())
+        ended = fight._replace(winner=None, difference=0, testers=(), fleeing=(), chases=())
         return self._next_round(ended, state)
 
     def _close_round(self, fight: Fight, state: State) -> None:
@@ -506,15 +587,6 @@ class CombatProcess:
         )
         rounds = log.rounds
         self.log = _Log(rounds=rounds)
-
-
-def _merge_credits(
-    credits: tuple[tuple[CreditKey, int], ...], new: list[tuple[CreditKey, int]]
-) -> tuple[tuple[CreditKey, int], ...]:
-    totals = dict(credits)
-    for key, wounds in new:
-        totals[key] = totals.get(key, 0) + wounds
-    return tuple(totals.items())
 
 
 def fight_round(combat: Combat, state: State, number: int, dice: Dice) -> Round:
