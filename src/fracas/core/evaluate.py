@@ -30,7 +30,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -55,6 +55,17 @@ class Process(Protocol[S]):
     def finished(self, state: S) -> bool:
         """True when nothing is left to play."""
         ...
+
+
+class Settling(Process[S], Protocol[S]):
+    """A process whose states can hand over metrics that are already final.
+
+    ``settle(state)`` returns the state without them and the metrics, or ``None``. Exact
+    odds then count those metrics apart and merge the states that no longer differ; play
+    never calls it, so a played state keeps everything.
+    """
+
+    def settle(self, state: S) -> tuple[S, Mapping[str, Hashable]] | None: ...
 
 
 class WorkBudget:
@@ -106,14 +117,17 @@ def run(process: Process[S], dice: Dice) -> S:
 class ExactStates(Generic[S]):
     """The final states of a process with their probabilities, and the work it took.
 
-    ``work`` counts step plays: one for every path through one step from one merged state.
-    ``peak`` is the largest number of distinct live states between two steps.
+    ``settled`` holds the odds of the metrics a :class:`Settling` process handed over on
+    the way (metric → value → probability). ``work`` counts step plays: one for every path
+    through one step from one merged state. ``peak`` is the largest number of distinct
+    live states between two steps.
     """
 
     states: Mapping[S, Probability]
     work: int
     steps: int
     peak: int
+    settled: Mapping[str, Mapping[Hashable, Probability]] = field(default_factory=dict)
 
 
 def exact_states(process: Process[S], *, budget: int, fractions: bool = True) -> ExactStates[S]:
@@ -129,6 +143,10 @@ def exact_states(process: Process[S], *, budget: int, fractions: bool = True) ->
     frontier: dict[S, Probability] = {process.start(): one}
     done: dict[S, Probability] = {}
     laws = _Laws(fractions)
+    settle: Callable[[S], tuple[S, Mapping[str, Hashable]] | None] | None = getattr(
+        process, "settle", None
+    )
+    settled: dict[str, dict[Hashable, Probability]] = {}
     steps = peak = 0
     while frontier:
         following: dict[S, Probability] = {}
@@ -137,11 +155,18 @@ def exact_states(process: Process[S], *, budget: int, fractions: bool = True) ->
                 done[state] = done.get(state, 0) + probability
                 continue
             for after, chance in _step_paths(process, state, laws, work):
-                following[after] = following.get(after, 0) + probability * chance
+                p = probability * chance
+                handed = settle(after) if settle is not None else None
+                if handed is not None:
+                    after, metrics = handed
+                    for metric, value in metrics.items():
+                        bucket = settled.setdefault(metric, {})
+                        bucket[value] = bucket.get(value, 0) + p
+                following[after] = following.get(after, 0) + p
         steps += 1
         peak = max(peak, len(following))
         frontier = following
-    return ExactStates(done, work.used, steps, peak)
+    return ExactStates(done, work.used, steps, peak, settled)
 
 
 class _Laws:
@@ -249,3 +274,5 @@ class ExactOdds:
     work_unit: str
     method: str
     metric_order: tuple[str, ...] = ()
+    #: Odds of metrics counted apart from ``outcomes`` (see :class:`Settling`).
+    settled: Mapping[str, Mapping[Hashable, Probability]] = field(default_factory=dict)

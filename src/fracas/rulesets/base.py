@@ -118,6 +118,7 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
             f"exact evaluation of {answer.steps} steps over merged states "
             f"(at most {answer.peak:,} states at once)",
             order,
+            answer.settled,
         )
 
     def resolve(self, scenario: ScenarioT, *, seed: int = 0) -> Report:

@@ -47,6 +47,7 @@ from fracas.rulesets.rankflank.result import (
     OverkillCredit,
     WoundCredit,
     combat_result,
+    decide,
 )
 from fracas.rulesets.rankflank.scenario import Combat, Unit
 from fracas.rulesets.rankflank.strikes import (
@@ -94,9 +95,9 @@ class Fight(NamedTuple):
     fleeing: tuple[str, ...] = ()
     #: Each winning unit's one pursuit roll of the round: (unit, restrained, distance).
     chases: tuple[tuple[str, bool, int], ...] = ()
-    #: Round 1's result: winner ("draw" when none), both scores, the difference.
-    first: tuple[str, tuple[int, ...], int] | None = None
-    broken: frozenset[str] = frozenset()
+    #: Round 1's result: winner ("draw" when none), both scores, the difference; ``()``
+    #: once exact odds have settled its odds (:meth:`CombatProcess.settle`).
+    first: tuple[str, tuple[int, ...], int] | tuple[()] | None = None
     caught: frozenset[str] = frozenset()
 
 
@@ -212,6 +213,10 @@ class CombatProcess:
         self.combat = combat
         self.names = tuple(unit.name for unit in combat.units)
         self.log: _Log | None = _Log() if log else None
+        self._bonuses: dict[
+            tuple[tuple[UnitStatus, ...], bool, tuple[OverkillCredit, ...]],
+            tuple[dict[str, int], tuple[str, ...]],
+        ] = {}
 
     # The Process protocol ---------------------------------------------------------
 
@@ -222,6 +227,21 @@ class CombatProcess:
     def finished(self, fight: Fight) -> bool:
         return fight.phase == "over"
 
+    def settle(self, fight: Fight) -> tuple[Fight, dict[str, str | int]] | None:
+        """Round 1's metrics, once known, leave the fight: exact odds count them apart.
+
+        Carrying round 1's scores through every later round would split fights that are
+        otherwise equal, by as many ways as round 1 could end.
+        """
+        if not fight.first:
+            return None
+        winner, scores, difference = fight.first
+        metrics: dict[str, str | int] = {"round_winner": winner}
+        for side, score in zip(self.combat.sides, scores, strict=True):
+            metrics[f"cr.{side}"] = score
+        metrics["cr.difference"] = difference
+        return fight._replace(first=()), metrics
+
     def step(self, fight: Fight, dice: Dice) -> Fight:
         state = self.state(fight)
         if fight.phase == "begin":
@@ -229,9 +249,12 @@ class CombatProcess:
         if fight.phase == "strike":
             return self._strike(fight, state, dice)
         if fight.phase == "result":
-            return self._result(fight, state)
-        if fight.phase == "break":
-            return self._break(fight, state, dice)
+            # The result has no dice: the losers test at once, in the same step, and a
+            # round with nobody to test ends there too.
+            fight = self._result(fight, state)
+            if fight.phase == "break":
+                return self._break(fight, state, dice)
+            return self._end(fight, state)
         if fight.phase == "flee":
             return self._flee(fight, state, dice)
         return self._end(fight, state)
@@ -334,8 +357,12 @@ class CombatProcess:
         if self.log is not None and rolled is not None:
             self.log.blows.append(rolled)
             self.log.credits.append(WoundCredit(record.side, record.striker, target.name, taken))
+        last = not pending and not initiatives
+        if last and self.log is not None:
+            self.log.close_step()
         return fight._replace(
             units=self.key(state),
+            phase="result" if last else "strike",
             initiatives=initiatives,
             pending=pending,
             credits=self._credit(fight.credits, record.side, target, taken, fight.round),
@@ -358,35 +385,51 @@ class CombatProcess:
                 overkill.append(OverkillCredit(winner_unit.side, duel.character, excess))
         return tuple(overkill)
 
+    def _scores(
+        self, fight: Fight, state: dict[str, UnitStatus], overkill: tuple[OverkillCredit, ...]
+    ) -> tuple[CombatResult | None, dict[str, int], tuple[str, ...]]:
+        """Both sides' combat results: in full with a log, else from a cache.
+
+        A combat result is its bonuses (a function of the units after the blows) plus the
+        wounds each side caused. Without a log, the bonuses are computed once per fight
+        after the blows and the wound totals added to them.
+        """
+        combat = self.combat
+        if self.log is not None:
+            result = combat_result(
+                combat, state, self.log.credits, round_number=fight.round, overkill=overkill
+            )
+            return result, {side: result.score(side) for side in combat.sides}, result.wiped_out
+        key = (fight.units, fight.round == 1, overkill)
+        bonuses = self._bonuses.get(key)
+        if bonuses is None:
+            plain = combat_result(combat, state, (), round_number=fight.round, overkill=overkill)
+            bonuses = ({side: plain.score(side) for side in combat.sides}, plain.wiped_out)
+            self._bonuses[key] = bonuses
+        wounds = dict(fight.credits)
+        totals = {side: score + wounds.get(side, 0) for side, score in bonuses[0].items()}
+        return None, totals, bonuses[1]
+
     def _result(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
         combat = self.combat
         number = fight.round
         overkill = self._overkill(fight, state)
-        # Without a log the totals per side stand in for the rows per source: the combat
-        # result adds them up to the same score.
-        credits = (
-            self.log.credits
-            if self.log is not None
-            else [
-                WoundCredit(side, "blows", combat.side_units(combat.enemy_of(side))[0].name, n)
-                for side, n in fight.credits
-            ]
-        )
-        result = combat_result(combat, state, credits, round_number=number, overkill=overkill)
+        result, totals, wiped = self._scores(fight, state, overkill)
+        winner, difference = decide(combat, totals, wiped)
         first = fight.first
         if number == 1:
-            scores = tuple(result.score(side) for side in combat.sides)
-            first = (result.winner or "draw", scores, result.difference)
+            scores = tuple(totals[side] for side in combat.sides)
+            first = (winner or "draw", scores, difference)
         testers: tuple[str, ...] = ()
         aftermath: list[str] = []
-        if result.winner is None:
+        if winner is None:
             aftermath.append(
                 "A draw: the combat goes on next round."
-                if not result.wiped_out
+                if not wiped
                 else "Both sides are wiped out."
             )
-        elif result.wiped_out:
-            for unit in combat.side_units(result.winner):
+        elif wiped:
+            for unit in combat.side_units(winner):
                 if not in_combat(unit, state[unit.name]):
                     continue
                 if combat.options.overrun and unit.charged and number == 1:
@@ -394,11 +437,12 @@ class CombatProcess:
                 else:
                     aftermath.append(f"{unit.name} restrains pursuit and reforms.")
         else:
-            loser = combat.enemy_of(result.winner)
+            loser = combat.enemy_of(winner)
             testers = tuple(
                 unit.name for unit in combat.side_units(loser) if in_combat(unit, state[unit.name])
             )
         if self.log is not None:
+            assert result is not None
             self.log.overkill = overkill
             self.log.result = result
             self.log.after_blows = dict(state)
@@ -408,8 +452,8 @@ class CombatProcess:
             pending=(),
             credits=(),
             duels=(),
-            winner=result.winner,
-            difference=result.difference,
+            winner=winner,
+            difference=difference,
             testers=testers,
             first=first,
         )
@@ -426,13 +470,8 @@ class CombatProcess:
         fleeing = tuple(test.unit for test in tests if not test.passed)
         if self.log is not None:
             self.log.tests.extend(tests)
-        return fight._replace(
-            units=self.key(state),
-            phase="flee" if fleeing else "end",
-            testers=(),
-            fleeing=fleeing,
-            broken=fight.broken | set(fleeing),
-        )
+        fight = fight._replace(units=self.key(state), phase="flee", testers=(), fleeing=fleeing)
+        return fight if fleeing else self._end(fight, state)
 
     def _flee(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
         """The first broken unit flees; each winning unit rolls once a round, whoever it chases."""
@@ -472,13 +511,13 @@ class CombatProcess:
                 Pursuit(fleeing.name, flee_faces, distance, tuple(rolls), bool(catchers), fate)
             )
         rest = fight.fleeing[1:]
-        return fight._replace(
+        fight = fight._replace(
             units=self.key(state),
-            phase="flee" if rest else "end",
             fleeing=rest,
             chases=tuple((name, r, d) for name, (r, d) in chases.items()),
             caught=fight.caught | {fleeing.name} if catchers else fight.caught,
         )
+        return fight if rest else self._end(fight, state)
 
     def _pursuers(self, fleeing: Unit, winner: str, state: State) -> list[Unit]:
         """Winning units in contact with ``fleeing`` that are free to pursue it."""
@@ -558,7 +597,8 @@ class CombatProcess:
         if self.log is not None:
             self._close_round(fight, state)
         ended = fight._replace(winner=None, difference=0, testers=(), fleeing=(), chases=())
-        return self._next_round(ended, state)
+        following = self._next_round(ended, state)
+        return self._begin(following, state) if following.phase == "begin" else following
 
     def _close_round(self, fight: Fight, state: State) -> None:
         log = self.log

@@ -301,14 +301,27 @@ def combat_result(
         side: side_score(combat, state, side, credits, round_number=round_number, overkill=overkill)
         for side in combat.sides
     }
-    first, second = combat.sides
     wiped = tuple(side for side in combat.sides if not _standing(combat, state, side))
     totals = {side: int(score) for side, score in scores.items()}
-    winner: str | None
+    winner, difference = decide(combat, totals, wiped)
+    return CombatResult(scores, winner, difference, wiped)
+
+
+def decide(
+    combat: Combat, totals: Mapping[str, int], wiped: tuple[str, ...]
+) -> tuple[str | None, int]:
+    """The winner (``None`` on a draw) and the difference of two combat results.
+
+    A side wiped out loses whatever the scores; both wiped out, or equal scores, is a draw.
+
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> decide(two_blocks(), {"Empire": 5, "Greenskins": 8}, ())
+    ('Greenskins', 3)
+    """
+    first, second = combat.sides
+    difference = abs(totals[first] - totals[second])
     if len(wiped) == 1:
-        winner = combat.enemy_of(wiped[0])
-    elif wiped or totals[first] == totals[second]:
-        winner = None
-    else:
-        winner = first if totals[first] > totals[second] else second
-    return CombatResult(scores, winner, abs(totals[first] - totals[second]), wiped)
+        return combat.enemy_of(wiped[0]), difference
+    if wiped or totals[first] == totals[second]:
+        return None, difference
+    return (first if totals[first] > totals[second] else second), difference

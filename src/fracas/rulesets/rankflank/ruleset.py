@@ -79,14 +79,16 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, CombatOutco
         start = initial_state(combat)
         final = dict(zip((unit.name for unit in combat.units), state.units, strict=True))
         metrics: dict[str, int | float | str | bool] = {"winner": combat_winner(combat, final)}
-        first_winner, scores, difference = state.first or ("draw", (0, 0), 0)
-        metrics["round_winner"] = first_winner
-        for side, score in zip(combat.sides, scores, strict=True):
-            metrics[f"cr.{side}"] = score
-        metrics["cr.difference"] = difference
+        if state.first != ():
+            # Exact odds settle round 1's metrics apart (CombatProcess.settle).
+            first_winner, scores, difference = state.first or ("draw", (0, 0), 0)
+            metrics["round_winner"] = first_winner
+            for side, score in zip(combat.sides, scores, strict=True):
+                metrics[f"cr.{side}"] = score
+            metrics["cr.difference"] = difference
         for unit in combat.units:
             left = models_alive(unit, final[unit.name])
-            metrics[f"breaks.{unit.name}"] = unit.name in state.broken
+            metrics[f"breaks.{unit.name}"] = final[unit.name].fled
             metrics[f"caught.{unit.name}"] = unit.name in state.caught
             metrics[f"destroyed.{unit.name}"] = left == 0
             metrics[f"casualties.{unit.name}"] = models_alive(unit, start[unit.name]) - left
