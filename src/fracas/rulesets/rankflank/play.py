@@ -345,8 +345,16 @@ class CombatProcess:
             records = strike_records(combat, state, fight.round, initiative)
             return fight._replace(initiatives=initiatives, pending=records)
         record, pending = pending[0], pending[1:]
-        unsaved, rolled = draw(dice, StrikeDice(record))
         target = combat.unit(record.target_unit)
+        # Blows in a challenge count in full (overkill); others beyond what the target can
+        # lose change nothing, which exact odds use to merge them.
+        in_duel = any(duel.character == record.striker for duel in fight.duels)
+        cap = (
+            None
+            if in_duel
+            else apply_wounds(state, target, record.target_character, record.attacks)[1]
+        )
+        unsaved, rolled = draw(dice, StrikeDice(record, cap))
         state, taken = apply_wounds(state, target, record.target_character, unsaved)
         duels = tuple(
             duel._replace(scored=duel.scored + unsaved)

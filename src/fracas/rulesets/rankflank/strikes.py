@@ -131,6 +131,9 @@ class StrikeDice(DiceGroup[int, StrikeRoll]):
     """
 
     record: StrikeRecord
+    #: Unsaved wounds beyond this many change nothing (the target has no more to lose),
+    #: so exact odds count them as this many; ``None`` for no such limit.
+    cap: int | None = None
     label = "blows"
 
     def roll(self, dice: Dice) -> tuple[int, StrikeRoll]:
@@ -138,9 +141,11 @@ class StrikeDice(DiceGroup[int, StrikeRoll]):
         return rolled.unsaved, rolled
 
     def law(self) -> tuple[tuple[int, Fraction], ...]:
-        return tuple(
-            Distribution.binomial(self.record.attacks, unsaved_wound_chance(self.record)).items()
-        )
+        law = Distribution.binomial(self.record.attacks, unsaved_wound_chance(self.record))
+        if self.cap is None or self.cap >= self.record.attacks:
+            return tuple(law.items())
+        kept = [(k, p) for k, p in law.items() if k < self.cap]
+        return (*kept, (self.cap, law.probability(lambda k: k >= self.cap)))  # type: ignore[operator]
 
 
 @dataclass(frozen=True, slots=True)
