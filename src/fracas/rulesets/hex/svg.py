@@ -145,7 +145,7 @@ def _marker_layer(combat: Combat, shift: tuple[float, float]) -> list[str]:
     """Dashed rings around the supporters and the encirclers, drawn under the units."""
     board = combat.before
     parts = ['<g class="attack-markers">']
-    # The supporters of a strike are the allies next to the unit being struck.
+    # The supporters of both strikes are the allies next to the unit attacked.
     for side in (combat.strike.inputs.attacker, combat.strike.inputs.defender):
         for supporter in side.supporters:
             x, y = _centre(board.unit(supporter.unit).hex)
