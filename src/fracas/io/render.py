@@ -15,7 +15,9 @@ from typing import Any
 from rich import box
 from rich.console import Console
 from rich.table import Table as RichTable
+from rich.text import Text as RichText
 
+from fracas.core.escape import printable_lines
 from fracas.core.report import Report, Section, Table, Text
 
 TEXT_WIDTH = 100
@@ -78,8 +80,9 @@ def _text_section(console: Console, section: Section) -> None:
 
 
 def _rich_table(table: Table) -> RichTable:
+    # Cells are rich Text objects, never markup strings: a unit called "[/b]" is a name.
     rich = RichTable(
-        title=table.title or None,
+        title=RichText(table.title) if table.title else None,
         box=_BOX,
         title_justify="left",
         show_edge=False,
@@ -93,13 +96,13 @@ def _rich_table(table: Table) -> RichTable:
         zip(table.columns, numeric_columns(table), strict=True)
     ):
         rich.add_column(
-            column,
-            footer=footer[index] if footer else "",
+            RichText(column),
+            footer=RichText(footer[index]) if footer else "",
             justify="right" if numeric else "left",
             overflow="fold",
         )
     for row in table.rows[: body if footer else len(table.rows)]:
-        rich.add_row(*row)
+        rich.add_row(*(RichText(cell) for cell in row))
     return rich
 
 
@@ -197,12 +200,32 @@ def report_document(report: Report) -> dict[str, Any]:
 
 def render_json(report: Report) -> str:
     """Indented JSON; keys keep their documented order (never sorted alphabetically)."""
-    return json.dumps(report_document(report), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(report_document(report), indent=2, ensure_ascii=False) + "\n"
+    # A lone surrogate (from a JSON "\\ud800" or an undecodable command-line byte) cannot be
+    # written as UTF-8; JSON's own escape keeps it exactly.
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _printable_output(renderer: Callable[[Report], str]) -> Callable[[Report], str]:
+    """The renderer, with control characters and lone surrogates in its output spelled out.
+
+    User text may hold an ESC (terminal escape injection), a NUL or a lone surrogate (which
+    no UTF-8 output can hold); line breaks stay.
+    """
+
+    def render(report: Report) -> str:
+        return printable_lines(renderer(report))
+
+    render.__doc__ = renderer.__doc__
+    return render
 
 
 RENDERERS: dict[str, Callable[[Report], str]] = {
-    "text": render_text,
-    "markdown": render_markdown,
-    "bbcode": render_bbcode,
+    "text": _printable_output(render_text),
+    "markdown": _printable_output(render_markdown),
+    "bbcode": _printable_output(render_bbcode),
     "json": render_json,
 }

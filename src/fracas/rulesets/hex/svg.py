@@ -20,9 +20,9 @@ mean. The same board gives the same bytes.
 from __future__ import annotations
 
 import math
-from html import escape
 
 from fracas.core.errors import IllegalActionError
+from fracas.core.escape import escape_html as escape
 from fracas.rulesets.hex.document import HexParams
 from fracas.rulesets.hex.play import Combat, forecast, illegal_reason
 from fracas.rulesets.hex.scenario import Board, Hex, Unit
