@@ -247,27 +247,3 @@ def test_who_wins_the_combat_is_who_makes_the_other_side_break() -> None:
     assert decided["Empire"] == pytest.approx(answer.breaks[1], abs=1e-9)
     assert decided["Greenskins"] == pytest.approx(answer.breaks[0], abs=1e-9)
     assert decided["undecided"] == pytest.approx(1 - sum(answer.breaks), abs=1e-9)
-
-
-def test_a_side_is_out_once_every_unit_broke_or_was_wiped_out() -> None:
-    from fracas.analysis.views import rankflank_decided
-
-    scenario = parse_scenario(
-        LINE_AGAINST_LINE.replace(
-            "engagements:",
-            "  - {name: Wolves, side: Greenskins, models: 5, files: 5,\n"
-            '     profile: "9 3 0 3 3 1 3 1 3"}\n'
-            "engagements:\n  - {unit: Wolves, enemy: Spears, arc: left}",
-        )
-    )
-    derive = rankflank_decided(scenario.model)
-    base = {"breaks.Spears": False, "breaks.Orcs": False, "breaks.Wolves": False}
-    # Orcs broke but the five Wolves still fight: not decided yet.
-    assert derive({**base, "breaks.Orcs": True, "casualties.Wolves": 4})["decided"] == "undecided"
-    # Orcs broke and all five Wolves are dead: the Greenskins are out, Empire wins.
-    assert derive({**base, "breaks.Orcs": True, "casualties.Wolves": 5})["decided"] == "Empire"
-    # The Spears broke: the Greenskins win, whatever became of their own units.
-    assert derive({**base, "breaks.Spears": True})["decided"] == "Greenskins"
-    # Both sides out: a draw.
-    both = {"breaks.Spears": True, "breaks.Orcs": True, "breaks.Wolves": True}
-    assert derive(both)["decided"] == "draw"

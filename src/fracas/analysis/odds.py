@@ -47,10 +47,11 @@ from itertools import accumulate
 from typing import Any, Literal, Protocol
 
 from fracas.analysis.stats import mean_interval, wilson_interval
-from fracas.analysis.views import derived_metrics, headline
+from fracas.analysis.views import headline
 from fracas.core.dice import ChanceNode, Dice, SeededDice
 from fracas.core.distribution import EnumerationBudgetError, enumerate_outcomes
 from fracas.core.errors import FracasError, UnsupportedError
+from fracas.core.headline import Headline
 from fracas.rulesets import AnyRuleset
 
 #: One metric's value in one outcome (``None`` when an outcome lacks the metric).
@@ -167,6 +168,8 @@ class OddsResult:
     stopped_by: str = ""
     fallback: str = ""
     budget: int = 0
+    #: The ruleset's headline questions, answered by :func:`fracas.analysis.views.headline`.
+    headlines: tuple[Headline, ...] = field(default=(), repr=False)
 
     def metric(self, name: str) -> MetricOdds:
         """The distribution of metric ``name``."""
@@ -233,10 +236,12 @@ def odds(
     else:
         model = scenario
     _check_options(method, runs, precision, max_runs, confidence, exact_budget, sample_budget)
-    derive = derived_metrics(ruleset.name, model)
+    derive = ruleset.derived_metrics(model)
     fallback = ""
     wasted = 0
-    if method in ("auto", "exact"):
+    if method == "auto" and not (ruleset.exact_odds or ruleset.deterministic):
+        fallback = f"ruleset {ruleset.name!r} declares exact odds out of reach (exact_odds)"
+    elif method in ("auto", "exact"):
         try:
             answer, rolls = exact_outcomes(
                 ruleset, model, budget=exact_budget, fractions=exact_fractions
@@ -254,7 +259,8 @@ def odds(
                 raise
             fallback = str(exc)
         else:
-            return _exact_result(ruleset.name, answer, rolls, derive, exact_budget)
+            exact = _exact_result(ruleset.name, answer, rolls, derive, exact_budget)
+            return replace(exact, headlines=ruleset.headlines)
     return _sample(
         ruleset,
         model,
@@ -608,14 +614,14 @@ def _sample(
             precision is not None
             and tally.runs
             and tally.widest(confidence) < precision
-            and _widest_reported(_sampled_result(ruleset.name, tally, confidence)) < precision
+            and _widest_reported(_sampled_result(ruleset, tally, confidence)) < precision
         ):
             stopped_by = "precision"
     if tally.runs == 0:
         raise FracasError(
             f"a single play needs more than {budget:,} dice rolls; raise --sample-budget"
         )
-    result = _sampled_result(ruleset.name, tally, confidence)
+    result = _sampled_result(ruleset, tally, confidence)
     return replace(
         result,
         dice_rolls=min(counted.used, budget) + wasted,
@@ -628,13 +634,13 @@ def _sample(
     )
 
 
-def _sampled_result(name: str, tally: _Tally, confidence: float) -> OddsResult:
+def _sampled_result(ruleset: AnyRuleset, tally: _Tally, confidence: float) -> OddsResult:
     metrics = tuple(
         _sampled_metric(metric, counter, tally, confidence)
         for metric, counter in tally.counts.items()
     )
     return OddsResult(
-        ruleset=name,
+        ruleset=ruleset.name,
         method="monte-carlo",
         solver="seeded repetitions",
         work=tally.runs,
@@ -644,6 +650,7 @@ def _sampled_result(name: str, tally: _Tally, confidence: float) -> OddsResult:
         confidence=confidence,
         error_bar=tally.widest(confidence),
         runs=tally.runs,
+        headlines=ruleset.headlines,
     )
 
 

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 from fracas.core.dice import Dice
 from fracas.core.report import Report
-from fracas.rulesets.base import Ruleset, Summary
+from fracas.rulesets.base import DeriveMetrics, Ruleset, Summary
 from fracas.rulesets.rankflank.document import RankflankDocument, RankflankParams
+from fracas.rulesets.rankflank.odds import HEADLINES, decided
 from fracas.rulesets.rankflank.play import CombatOutcome, play_combat
 from fracas.rulesets.rankflank.report import build_report, casualties
 from fracas.rulesets.rankflank.scenario import Combat, build_combat
@@ -38,6 +39,8 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, CombatOutco
     title = "Rank-and-flank close combat"
     summary = "fantasy regiments: blows, combat result, break test, pursuit"
     deterministic = False
+    exact_odds = True
+    headlines = HEADLINES
     document_model = RankflankDocument
     params_model = RankflankParams
 
@@ -54,6 +57,10 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, CombatOutco
     def report(self, scenario: RankflankScenario, result: CombatOutcome) -> Report:
         """Blows, combat-result tables, break tests and pursuit of every round."""
         return build_report(scenario.combat, result, scenario.title)
+
+    def derived_metrics(self, scenario: RankflankScenario) -> DeriveMetrics:
+        """``decided``: who holds the field when the combat ends (see :func:`decided`)."""
+        return decided(scenario)
 
     def summarize(self, scenario: RankflankScenario, result: CombatOutcome) -> Summary:
         """Round 1's winner and scores; breaks, captures and casualties over the combat."""
