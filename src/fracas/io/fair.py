@@ -280,7 +280,12 @@ def read_seal(text: str) -> dict[str, Any]:
     marks, line breaks a forum added); a missing or damaged seal is :class:`UnreadablePost`."""
     match = _SEAL.search(text)
     if match is None:
-        raise UnreadablePost("no fracas seal in the post (was it made with --secret-file?)")
+        if re.search(r"ruleset \S+ .*fracas \S+", text):
+            raise UnreadablePost(
+                "the post has a fracas footer but no seal: it was cut short, or made "
+                "without --secret-file"
+            )
+        raise UnreadablePost("no fracas footer or seal: this is not a fracas post")
     if not match.group("end"):
         raise UnreadablePost("the seal has no end line: the post is truncated")
     body = re.sub(r"[^A-Za-z0-9+/=]", "", match.group("body"))
