@@ -61,7 +61,9 @@ def canonical_document(
         return int(document)
     if isinstance(document, float):
         if not math.isfinite(document):
-            raise ScenarioError(f"{document} is not a usable number", source=source, path=_path)
+            raise ScenarioError(
+                f"must be a finite number (got {document})", source=source, path=_path
+            )
         if document.is_integer() and abs(document) <= _EXACT_FLOAT_INTEGERS:
             return int(document)
         return document

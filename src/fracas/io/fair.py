@@ -476,8 +476,13 @@ def verify_post(
         raise UnreadablePost(f"the seal lacks a usable value ({exc})") from None
     if fmt not in RENDERERS or style.forum not in FORUM_SIZES:
         raise UnreadablePost(f"the seal names an unknown format {fmt!r} or forum {style.forum!r}")
-    version = "" if made_with == __version__ else f"; this is fracas {__version__}"
-    checks.append(Check("seal", True, f"{derivation}, made with fracas {made_with}{version}"))
+    version = (
+        ""
+        if made_with == __version__
+        else f", made with fracas {made_with} (this is {__version__}: a changed rule "
+        "changes the log)"
+    )
+    checks.append(Check("seal", True, f"{derivation}{version}"))
 
     try:
         sealed = scenario_from_document(document, source=str(payload.get("source", "post")))
