@@ -6,6 +6,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.d100.test_properties import documents as d100_battles
 
 from fracas.io.fair import commitment, fair_resolve, post, verify_post
 from fracas.io.render import FORUM_SIZES, RENDERERS, PostStyle
@@ -21,36 +22,22 @@ NAMES = st.text(
 
 @st.composite
 def d100_documents(draw: st.DrawFn) -> dict[str, Any]:
-    names = draw(st.lists(NAMES, min_size=2, max_size=4, unique_by=lambda n: " ".join(n.split())))
-    split = draw(st.integers(1, len(names) - 1))
-
-    def unit(name: str) -> dict[str, Any]:
-        max_pax = draw(st.integers(1, 12))
-        equipment = draw(
-            st.lists(st.sampled_from(["melee_weapon", "ranged_weapon", "shield"]), unique=True)
+    """The d100 property tests' random battles, renamed with hostile names."""
+    document = draw(d100_battles())
+    units = [unit for side in document["sides"] for unit in side["units"]]
+    names = draw(
+        st.lists(
+            NAMES,
+            min_size=len(units) + 3,
+            max_size=len(units) + 3,
+            unique_by=lambda n: " ".join(n.split()),
         )
-        return {
-            "name": name,
-            "pax": draw(st.integers(1, max_pax)),
-            "max_pax": max_pax,
-            "speed": draw(st.integers(0, 3)),
-            "offense": draw(st.integers(0, 4)),
-            "defense": draw(st.integers(0, 4)),
-            "strength": draw(st.integers(0, 4)),
-            "equipment": equipment,
-            "ranged_attacks": draw(st.integers(0, 2)) if "ranged_weapon" in equipment else 0,
-        }
-
-    return {
-        "fracas": 1,
-        "ruleset": "d100",
-        "title": draw(NAMES),
-        "parameters": {"round_limit": draw(st.integers(1, 4))},
-        "sides": [
-            {"name": "[b]North", "action": "raid", "units": [unit(n) for n in names[:split]]},
-            {"name": "South*", "action": "defend", "units": [unit(n) for n in names[split:]]},
-        ],
-    }
+    )
+    for unit, name in zip(units, names, strict=False):
+        unit["name"] = name
+    document["title"] = names[-3]
+    document["sides"][0]["name"], document["sides"][1]["name"] = names[-2:]
+    return document
 
 
 STYLES = st.builds(

@@ -296,3 +296,20 @@ def test_commit_names_the_scenario_and_keeps_the_secret_off_stdout(tmp_path: Pat
     result = runner.invoke(app, ["commit", str(hexes), "--secret-file", str(secret)])
     assert result.exit_code == 2
     assert "has no dice" in result.stderr
+
+
+def test_set_overrides_travel_in_the_seal_and_read_from_stdin(tmp_path: Path) -> None:
+    secret = tmp_path / "gm.secret"
+    secret.write_text(SECRET, encoding="utf-8")
+    args = ["resolve", str(LAIR_RAID), "--secret-file", str(secret), "--nonce", "owl"]
+    args += ["--set", "parameters.round_limit=1", "--format", "markdown", "--fold", "--ascii"]
+    made = runner.invoke(app, args)
+    assert made.exit_code == 0, made.output
+    assert "--set parameters.round\\_limit=1" in made.stdout
+    assert made.stdout.isascii()
+    result = runner.invoke(app, ["verify", "-"], input=made.stdout)
+    assert result.exit_code == 0, result.output
+    # The file without the override is another scenario, and verify says so.
+    result = runner.invoke(app, ["verify", "-", "--scenario", str(LAIR_RAID)], input=made.stdout)
+    assert result.exit_code == 1
+    assert "MISMATCH scenario" in result.stdout
