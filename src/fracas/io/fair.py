@@ -60,7 +60,7 @@ SEAL_WIDTH = 64
 MAX_SEAL_BYTES = 2_000_000
 
 #: Fewest hex digits of a usable secret (128 bits: nobody can guess it from the commitment).
-MIN_SECRET_HEX = 32
+MIN_SECRET_DIGITS = 32
 MAX_NONCE_CHARS = 200
 
 EXIT_MATCH, EXIT_MISMATCH, EXIT_UNREADABLE = 0, 1, 2
@@ -88,9 +88,9 @@ def check_secret(text: str, *, source: str = "secret") -> str:
     secret = text.strip().lower()
     if not re.fullmatch(r"[0-9a-f]+", secret):
         raise ScenarioError("a secret is hexadecimal digits only", source=source)
-    if len(secret) < MIN_SECRET_HEX:
+    if len(secret) < MIN_SECRET_DIGITS:
         raise ScenarioError(
-            f"a secret needs at least {MIN_SECRET_HEX} hex digits (it has {len(secret)}); "
+            f"a secret needs at least {MIN_SECRET_DIGITS} hex digits (it has {len(secret)}); "
             "let 'fracas commit' make one",
             source=source,
         )
