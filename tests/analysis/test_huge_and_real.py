@@ -10,13 +10,13 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from fracas.analysis import HeadlineRow, OddsResult, headline, odds, views
+from fracas.analysis import headline, odds
 from fracas.analysis.reporting import shown_rows
-from fracas.analysis.views import event_row
 from fracas.cli import app
+from fracas.core.headline import Headline
 from fracas.io.scenario import parse_scenario, scenario_from_document
 
-from .conftest import volley_yaml
+from .conftest import VolleyRuleset, volley_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 FRONTAL = ROOT / "examples" / "rankflank" / "frontal_charge.yaml"
@@ -163,17 +163,15 @@ def test_huge_document_loads_as_yaml_too(tmp_path: Path) -> None:
 
 
 def test_precision_covers_headline_events_made_of_several_values(
-    toy: object, monkeypatch: pytest.MonkeyPatch
+    toy: type[VolleyRuleset], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Three shots hitting on 4+ without a save: wounds 0, 1, 2, 3 with 1/8, 3/8, 3/8, 1/8.
     # A headline event "at most one wound" has 1/2, the widest interval of all: at 95 %,
     # 1.96·√(p(1−p)/n) is 0.98/√n at 1/2 but only 0.949/√n at 3/8. For ±0.0305 the values
     # alone would stop after 1,000 runs (0.949/√1000 = 0.0300); the event needs 2,000
     # (0.98/√1000 = 0.0310 is still too wide).
-    def at_most_one(result: OddsResult) -> list[HeadlineRow]:
-        return [event_row(result, "P(at most one wound)", "wounds", (0, 1))]
-
-    monkeypatch.setitem(views._HEADLINES, "volley", at_most_one)
+    at_most_one = Headline("event", "wounds", "P(at most one wound)", values=(0, 1))
+    monkeypatch.setattr(toy, "headlines", (at_most_one,))
     scenario = parse_scenario(volley_yaml(dice=3, hit_on=4, models=10, save=7))
     result = odds(scenario, method="mc", precision=0.0305, seed=3)
     assert result.stopped_by == "precision"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import pytest
 
 from fracas.core.errors import IllegalActionError
@@ -116,6 +114,47 @@ def test_a_flak_unit_does_counter_a_flier() -> None:
     assert combat.losses == {"jets": 50, "flak": 50}
 
 
+def support_board() -> Board:
+    # d stands behind a (next to a, not to b); e stands behind b (next to b, not to a).
+    return row(
+        Unit.make("d", "blue", (0, 0), attack=10, defense=10),
+        Unit.make("a", "blue", (1, 0), attack=10, defense=10),
+        Unit.make("b", "red", (2, 0), attack=10, defense=10),
+        Unit.make("e", "red", (3, 0), attack=10, defense=10),
+    )
+
+
+def test_in_both_strikes_the_supporters_stand_next_to_the_unit_attacked() -> None:
+    combat = fight(support_board(), "a", "b", PARAMS)
+    # a's attack: 100 × 10 = 1000, no blue unit next to b. b's defence: 100 × 10 = 1000
+    # + e's support 0.25 × 100 × 10 = 250 → 1250. r = 0.8, r² = 0.64, 0.64 / 1.64 = 0.3902
+    # → floor(39.02 + 0.5) = 39.
+    assert combat.strike.effective_attack.total == 1000
+    assert combat.strike.effective_defense.total == 1250
+    assert combat.losses["b"] == 39
+    # b's counter: 1000 + e's 250 (e stands next to b, the unit attacked) = 1250 against
+    # a's 1000: d stands next to a only, so it supports nobody. r = 1.25, r² = 1.5625,
+    # 1.5625 / 2.5625 = 0.6098 → floor(60.98 + 0.5) = 61.
+    assert combat.counter is not None
+    assert combat.counter.effective_attack.total == 1250
+    assert combat.counter.effective_defense.total == 1000
+    assert [s.unit for s in combat.counter.inputs.attacker.supporters] == ["e"]
+    assert combat.counter.inputs.defender.supporters == ()
+    assert combat.losses["a"] == 61
+
+
+def test_counter_support_attacker_takes_the_counters_supporters_next_to_the_attacker() -> None:
+    combat = fight(support_board(), "a", "b", HexParams(counter_support="attacker"))
+    # The attack is unchanged: 1000 against 1250 → 39.
+    assert combat.losses["b"] == 39
+    # b's counter: 1000 (no red unit next to a) against a's 1000 + d's 250 = 1250:
+    # r = 0.8 → 39 of a's 100, the mirror image of the attack.
+    assert combat.counter is not None
+    assert combat.counter.effective_attack.total == 1000
+    assert combat.counter.effective_defense.total == 1250
+    assert combat.losses["a"] == 39
+
+
 def test_a_kill_gives_two_levels_and_the_cap_is_99() -> None:
     board = row(
         Unit.make("a", "blue", (0, 0), attack=10, defense=10, level=5),
@@ -192,10 +231,11 @@ def test_a_turn_resolves_orders_on_the_evolving_board() -> None:
     # 1st: b is encircled by a and c (×0.9), and a is supported by c (0.25 × 100 × 10 = 250):
     # 1250 against 900 → r = 25/18, r² = 625/324, 625/949 × 100 = 65.86 → 66.
     assert first.losses["b"] == 66
-    # b's counter: 100 × 10 × 0.9 = 900 against a's 1000 → r = 0.9 → 45 of a's 100.
-    assert first.losses["a"] == 45
-    # 2nd: b has 34 soldiers left; c strikes with 1000 + a's support 0.25 × 55 × 10 = 1137.5.
-    assert second.strike.effective_attack.total == Fraction(11375, 10)
+    # b's counter: 100 × 10 × 0.9 = 900 against a's 1000 + c's support 250 (c stands next to
+    # b, the unit attacked) = 1250 → r = 0.72, r² = 0.5184, 0.5184 / 1.5184 = 0.3414 → 34.
+    assert first.losses["a"] == 34
+    # 2nd: b has 34 soldiers left; c strikes with 1000 + a's support 0.25 × 66 × 10 = 1165.
+    assert second.strike.effective_attack.total == 1165
     assert second.strike.inputs.defender.strength == 34
     assert turn.end.unit("b").strength == 34 - second.losses["b"]
     assert board.unit("b").strength == 100

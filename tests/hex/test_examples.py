@@ -67,5 +67,6 @@ def test_the_ring_turns_an_even_fight() -> None:
     ringed = scenario.resolve().data["combats"][0]
     # Ringed: 1000 + 250 + 250 = 1500 against 100 × 10 × 0.8 = 800: r = 1.875,
     # r² = 3.515625, 3.515625 / 4.515625 = 0.7785 → 78. The counter, 800 against
-    # 1000 + left's 250 = 1250: r = 0.64, 0.4096 / 1.4096 = 0.2906 → 29.
-    assert ringed["losses"] == {"lead": 29, "holdout": 78}
+    # 1000 + left's and right's 250 each (both stand next to the holdout) = 1500:
+    # r = 8/15, r² = 64/225, 64/289 = 0.2215 → 22.
+    assert ringed["losses"] == {"lead": 22, "holdout": 78}

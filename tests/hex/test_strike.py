@@ -17,6 +17,7 @@ from fracas.rulesets.hex import (
     Status,
     Unit,
     compute_strike,
+    fight,
     gather_strike,
 )
 from fracas.rulesets.hex.scenario import default_terrain
@@ -283,7 +284,7 @@ def test_encirclement_table() -> None:
     ]  # fmt: skip
 
 
-def test_encircled_attacker_fights_weaker_and_its_encircler_supports_the_counter() -> None:
+def test_encircled_attacker_fights_weaker_and_its_encircler_supports_attacks_on_it() -> None:
     board = plains(
         [
             Unit.make("a", "blue", (0, 0), attack=10, defense=10),
@@ -298,13 +299,23 @@ def test_encircled_attacker_fights_weaker_and_its_encircler_supports_the_counter
     assert outcome.effective_defense.total == 1000
     # r = 0.9, 0.81 / 1.81 = 0.4475 → floor(44.75 + 0.5) = 45.
     assert outcome.losses == 45
-    counter = hit(board, "b", "a")
-    # b's counter: 1000 + d's support 0.25 × 40 × 10 = 100 → 1100 (d stands next to a);
+    turned = hit(board, "b", "a")
+    # When b attacks a (a combat of its own, a the unit attacked): 1000 + d's support
+    # 0.25 × 40 × 10 = 100 → 1100 (d stands next to a and encircles it);
     # a's defence also suffers the ring: 100 × 10 × 0.9 = 900.
-    assert counter.effective_attack.total == 1100
-    assert counter.effective_defense.total == 900
+    assert turned.effective_attack.total == 1100
+    assert turned.effective_defense.total == 900
     # r = 11/9, r² = 121/81, 121/202 = 0.599 → floor(59.9 + 0.5) = 60.
-    assert counter.losses == 60
+    assert turned.losses == 60
+    # In the combat a → b, b's counter gets nothing from d: d is not next to b, the unit
+    # attacked. 1000 against 900: r = 10/9, r² = 100/81, 100/181 = 0.5525 → 55.
+    counter = fight(board, "a", "b", PARAMS).counter
+    assert counter is not None
+    assert (counter.effective_attack.total, counter.effective_defense.total) == (
+        Fraction(1000),
+        Fraction(900),
+    )
+    assert counter.losses == 55
 
 
 def test_encirclement_counts_at_range_and_deeper_rings_cost_more() -> None:

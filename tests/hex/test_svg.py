@@ -73,9 +73,10 @@ def test_an_attack_draws_arrow_supporters_encirclers_and_losses() -> None:
     # a strikes: 100 × 10 × 0.9 (b and e next to it) × 0.8 (Shaken) = 720, + c and d
     # 2 × 0.25 × 100 × 10 = 500, + Rally 50 → 1270. b: 100 × 10 × 0.8 (a, c, d) × 1.2
     # (Dug in) = 960, + e 250 → 1210. r = 127/121, r² = 16129/14641 → 0.5242 × 100 → 52.
-    # b counters: 100 × 10 × 0.8 = 800, + e (next to a) 250 → 1050 against a's
-    # 100 × 10 × 0.9 = 900 (no blue unit next to a): r = 7/6, 49/85 = 0.5765 → 58.
-    assert [m.text for m in losses] == ["−58", "−52"]
+    # b counters: 100 × 10 × 0.8 = 800, + e (next to b) 250 → 1050 against a's
+    # 100 × 10 × 0.9 = 900, + c and d (blue, next to b, the unit attacked) 500 → 1400:
+    # r = 3/4, r² = 9/16, 9/25 = 0.36 → 36.
+    assert [m.text for m in losses] == ["−36", "−52"]
     # The markers lie under the units, the arrow and the names over them.
     layers = [g.get("class") for g in root if g.tag.endswith("g")]
     assert layers == ["map", "legend", "attack-markers", "units", "attack", "labels"]

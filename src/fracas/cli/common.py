@@ -30,6 +30,14 @@ class Format(StrEnum):
     json = "json"
 
 
+class Forum(StrEnum):
+    """BBCode dialects (see ``fracas.io.render.FORUM_SIZES``)."""
+
+    phpbb = "phpbb"
+    vbulletin = "vbulletin"
+    plain = "plain"
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -112,6 +120,23 @@ SetOpt = Annotated[
         "--set",
         help="Override a scenario value before loading, e.g. --set units[0].level=5 "
         "or --set parameters.loss_exponent=3. Repeatable.",
+    ),
+]
+ForumOpt = Annotated[
+    Forum,
+    typer.Option(
+        help="BBCode dialect: phpbb ([size=150], percent), vbulletin ([size=5], 1–7; also "
+        "MyBB, SMF), plain (no [size])."
+    ),
+]
+AsciiOpt = Annotated[
+    bool,
+    typer.Option("--ascii", help="Only ASCII characters (x, -, -> for ×, −, →)."),
+]
+FoldOpt = Annotated[
+    bool,
+    typer.Option(
+        "--fold", help="Fold the step-by-step sections ([spoiler], <details>) under the outcome."
     ),
 ]
 SeedOpt = Annotated[

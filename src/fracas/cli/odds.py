@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from fracas.analysis.odds import (
+    AUTO_EXACT_BUDGET,
     DEFAULT_MAX_RUNS,
     EXACT_BUDGET,
     SAMPLE_BUDGET,
@@ -59,8 +60,12 @@ def odds_command(
     ] = DEFAULT_MAX_RUNS,
     confidence: Annotated[float, typer.Option(help="Level of the intervals.")] = 0.95,
     exact_budget: Annotated[
-        int, typer.Option(help="Most steps (dice decisions) exact odds may take.")
-    ] = EXACT_BUDGET,
+        int | None,
+        typer.Option(
+            help="Most step plays exact odds may take (default: "
+            f"{EXACT_BUDGET:,} with --method exact, {AUTO_EXACT_BUDGET:,} with auto)."
+        ),
+    ] = None,
     sample_budget: Annotated[
         int, typer.Option(help="Most dice rolls Monte Carlo may take over all runs.")
     ] = SAMPLE_BUDGET,

@@ -130,13 +130,16 @@ class ExactStates(Generic[S]):
     settled: Mapping[str, Mapping[Hashable, Probability]] = field(default_factory=dict)
 
 
-def exact_states(process: Process[S], *, budget: int, fractions: bool = True) -> ExactStates[S]:
+def exact_states(
+    process: Process[S], *, budget: int, fractions: bool = True, closed_forms: bool = True
+) -> ExactStates[S]:
     """Every way ``process`` can end, with its exact probability, merging states per step.
 
     Probabilities are :class:`~fractions.Fraction` values, or floats with
     ``fractions=False`` (faster; the sums then carry rounding errors of about 1e-15).
-    More than ``budget`` step plays raise
-    :class:`~fracas.core.distribution.EnumerationBudgetError`.
+    With ``closed_forms=False`` every die of a dice group is enumerated face by face (the
+    slow, independent check of the groups' closed forms). More than ``budget`` step plays
+    raise :class:`~fracas.core.distribution.EnumerationBudgetError`.
     """
     work = WorkBudget(budget, "step plays")
     one: Probability = Fraction(1) if fractions else 1.0
@@ -154,7 +157,7 @@ def exact_states(process: Process[S], *, budget: int, fractions: bool = True) ->
             if process.finished(state):
                 done[state] = done.get(state, 0) + probability
                 continue
-            for after, chance in _step_paths(process, state, laws, work):
+            for after, chance in _step_paths(process, state, laws, work, closed_forms):
                 p = probability * chance
                 handed = settle(after) if settle is not None else None
                 if handed is not None:
@@ -227,15 +230,40 @@ class _BranchDice:
         return self._take(self.laws.of_group(group))
 
 
+class _FaceDice:
+    """Branches on every face, dice groups included (no ``draw_group``: no closed forms)."""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, prefix: list[int], laws: _Laws, one: Probability) -> None:
+        self.inner = _BranchDice(prefix, laws, one)
+
+    def roll(self, node: ChanceNode) -> int:
+        return self.inner.roll(node)
+
+    @property
+    def choices(self) -> list[int]:
+        return self.inner.choices
+
+    @property
+    def widths(self) -> list[int]:
+        return self.inner.widths
+
+    @property
+    def chance(self) -> Probability:
+        return self.inner.chance
+
+
 def _step_paths(
-    process: Process[S], state: S, laws: _Laws, work: WorkBudget
+    process: Process[S], state: S, laws: _Laws, work: WorkBudget, closed_forms: bool = True
 ) -> list[tuple[S, Probability]]:
     one: Probability = Fraction(1) if laws.fractions else 1.0
     paths: list[tuple[S, Probability]] = []
     prefix: list[int] = []
+    branch = _BranchDice if closed_forms else _FaceDice
     while True:
         work.spend()
-        dice = _BranchDice(prefix, laws, one)
+        dice = branch(prefix, laws, one)
         paths.append((process.step(state, dice), dice.chance))
         choices, widths = dice.choices, dice.widths
         depth = len(choices) - 1

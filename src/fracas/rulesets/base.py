@@ -4,12 +4,17 @@ A ruleset is a class with class-level metadata (name, aliases, whether it is
 deterministic, its parameters model) and hook methods. Loading is two-stage: the
 document model (pydantic) checks shapes, then :meth:`Ruleset.build` checks meaning
 (unknown unit ids, two units on one hex…) and returns the ruleset's own frozen scenario.
+
+What a ruleset can do is read from the class, never from its name: the class variables
+``deterministic`` and ``exact_odds``, the ``headlines`` it declares, and which optional
+hooks it overrides (:meth:`Ruleset.implements`). Generic code — odds, the command line —
+asks these, so a third-party ruleset gets every feature a built-in has.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -19,6 +24,7 @@ from fracas._version import __version__
 from fracas.core.dice import Dice, SeededDice
 from fracas.core.errors import ScenarioError, UnsupportedError
 from fracas.core.evaluate import ExactOdds, Process, exact_states, summarize_states
+from fracas.core.headline import Headline
 from fracas.core.report import Report
 from fracas.core.schema import Document, parameter_table, validate
 
@@ -28,6 +34,11 @@ DocumentT = TypeVar("DocumentT", bound=Document)
 
 #: A flat summary of one played outcome, used by the odds analysis: metric → value.
 Summary = Mapping[str, int | float | str | bool]
+#: Extra metrics computed from one outcome's summary (see :meth:`Ruleset.derived_metrics`).
+DeriveMetrics = Callable[[Mapping[str, Any]], Summary]
+
+#: The hooks a ruleset may leave out (:meth:`Ruleset.implements` tells which it provides).
+OPTIONAL_HOOKS = ("summarize", "forecast", "advise", "picture")
 
 
 class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
@@ -39,11 +50,45 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
     summary: ClassVar[str]
     #: True when no dice are involved: the same scenario always gives the same result.
     deterministic: ClassVar[bool]
-    #: True when :meth:`exact` gives exact odds in reasonable time (through :meth:`process`
-    #: or its own method); odds then ask it before falling back to plain enumeration.
-    exact_odds: ClassVar[bool] = False
+    #: False when exact odds are out of reach for this ruleset's scenarios (open-ended
+    #: dice, say): ``odds`` in ``auto`` mode then samples at once instead of trying exact
+    #: first. Only ``--method exact`` still tries. A deterministic ruleset is always exact.
+    exact_odds: ClassVar[bool] = True
+    #: The headline questions of its odds, answered by ``fracas.analysis.views.headline``.
+    headlines: ClassVar[tuple[Headline, ...]] = ()
     document_model: ClassVar[type[Document]]
     params_model: ClassVar[type[BaseModel]]
+
+    @classmethod
+    def implements(cls, hook: str) -> bool:
+        """True when this ruleset provides the optional hook ``hook`` (overrides it).
+
+        >>> from fracas.rulesets import find_ruleset
+        >>> d100 = type(find_ruleset("d100"))
+        >>> d100.implements("summarize"), d100.implements("forecast")
+        (True, False)
+        """
+        if hook not in OPTIONAL_HOOKS:
+            raise ValueError(f"{hook!r} is not an optional hook ({', '.join(OPTIONAL_HOOKS)})")
+        return getattr(cls, hook) is not getattr(Ruleset, hook)
+
+    @classmethod
+    def capabilities(cls) -> tuple[str, ...]:
+        """What this ruleset can do, in words for listings, read from the class itself.
+
+        >>> from fracas.rulesets import find_ruleset
+        >>> print(", ".join(type(find_ruleset("hex")).capabilities()))
+        resolve, deterministic, odds, exact odds, headline odds, forecast, advise, picture
+        """
+        found = ["resolve", "deterministic" if cls.deterministic else "dice"]
+        if cls.implements("summarize"):
+            found.append("odds")
+            if cls.deterministic or cls.exact_odds:
+                found.append("exact odds")
+            if cls.headlines:
+                found.append("headline odds")
+        found += [hook for hook in ("forecast", "advise", "picture") if cls.implements(hook)]
+        return tuple(found)
 
     @classmethod
     def parameters(cls) -> list[tuple[str, Any, str]]:
@@ -77,7 +122,16 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
 
     def summarize(self, scenario: ScenarioT, result: ResultT) -> Summary:
         """Flat metrics of one outcome, for odds and batches. Override to enable ``odds``."""
-        raise UnsupportedError(f"ruleset {self.name!r} does not summarize outcomes")
+        raise self._missing("does not summarize outcomes")
+
+    def derived_metrics(self, scenario: ScenarioT) -> DeriveMetrics | None:
+        """A function adding metrics to each outcome's summary before odds are gathered.
+
+        Derived metrics work the same for exact and sampled odds (e.g. who holds the field
+        once every unit of a side broke). ``scenario`` is there because some need what the
+        summary leaves out (which side a unit fights for). ``None``: nothing to add.
+        """
+        return None
 
     def process(self, scenario: ScenarioT) -> Process[Any] | None:
         """The play as steps over hashable states, for exact odds that merge states.
@@ -121,6 +175,10 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
             answer.settled,
         )
 
+    def _missing(self, what: str) -> UnsupportedError:
+        can = ", ".join(self.capabilities())
+        return UnsupportedError(f"ruleset {self.name!r} {what} (it offers: {can})")
+
     def resolve(self, scenario: ScenarioT, *, seed: int = 0) -> Report:
         """Play with seeded dice and report. Deterministic rulesets record no seed."""
         result = self.play(scenario, SeededDice(seed))
@@ -135,14 +193,14 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
 
     def forecast(self, scenario: ScenarioT, attacker: str, target: str) -> Report:
         """Report one action without changing anything (a preview before committing)."""
-        raise UnsupportedError(f"ruleset {self.name!r} has no forecast")
+        raise self._missing("has no forecast")
 
     def advise(self, scenario: ScenarioT, side: str) -> Report:
         """Rank the actions available to ``side``."""
-        raise UnsupportedError(f"ruleset {self.name!r} has no advisor")
+        raise self._missing("has no advisor")
 
     def picture(
         self, scenario: ScenarioT, *, attacker: str | None = None, target: str | None = None
     ) -> str:
         """An SVG picture of the scenario."""
-        raise UnsupportedError(f"ruleset {self.name!r} has no picture")
+        raise self._missing("has no picture")

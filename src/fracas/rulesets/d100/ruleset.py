@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import ClassVar
 
 from fracas.core.dice import Dice
+from fracas.core.headline import Headline
 from fracas.core.report import Report
 from fracas.rulesets.base import Ruleset, Summary
 from fracas.rulesets.d100.document import D100Document
+from fracas.rulesets.d100.odds import HEADLINES
 from fracas.rulesets.d100.params import D100Params
 from fracas.rulesets.d100.play import BattleResult, play_battle
 from fracas.rulesets.d100.report import build_report, winner_name
@@ -26,7 +28,9 @@ class D100Ruleset(Ruleset[D100Document, Battle, BattleResult]):
     title: ClassVar[str] = "Play-by-post percentile battles"
     summary: ClassVar[str] = "open-ended d100 battles in seven steps, with a forum-ready log"
     deterministic: ClassVar[bool] = False
+    #: Open-ended percentile dice branch a hundred ways per roll: odds are sampled.
     exact_odds: ClassVar[bool] = False
+    headlines: ClassVar[tuple[Headline, ...]] = HEADLINES
     document_model: ClassVar[type[D100Document]] = D100Document
     params_model: ClassVar[type[D100Params]] = D100Params
 

@@ -14,10 +14,11 @@ appear in the scenario (attacker, then target), so the ranking is always the sam
 ...     Unit.make("inf", "blue", (1, 0), attack=10, defense=10),
 ...     Unit.make("foe", "red", (2, 0), attack=10, defense=10)])
 >>> [(a.attacker, a.target, int(a.score)) for a in advise(board, "blue", HexParams())]
-[('gun', 'foe', 61), ('inf', 'foe', 6)]
+[('gun', 'foe', 61), ('inf', 'foe', 0)]
 
 The gun fires from 2 hexes (no counter) with inf's support: 1000 + 250 against 1000
-takes 61; inf's own attack takes 50 but the counter costs it 44.
+takes 61; inf's own attack takes 50 and the counter costs it 50 (the gun stands next to
+inf, not next to foe, so it supports nobody).
 """
 
 from __future__ import annotations

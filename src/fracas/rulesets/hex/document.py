@@ -93,6 +93,12 @@ class HexParams(HexModel):
         description="Share of Strength × Attack (or Defense) that each adjacent ally adds as "
         "Support.",
     )
+    counter_support: Literal["target", "attacker"] = Field(
+        "target",
+        description="Whose neighbours support in the counter. target (the seed's reading): "
+        "in both strikes of a combat the supporters stand next to the unit attacked. "
+        "attacker: in the counter they stand next to the attacker, the unit it strikes.",
+    )
     defense_support_cap: Number = Field(
         2,
         ge=0,

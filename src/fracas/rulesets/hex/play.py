@@ -128,7 +128,12 @@ def fight(board: Board, attacker_id: str, target_id: str, params: HexParams) -> 
     attacker, target = board.unit(attacker_id), board.unit(target_id)
     forward = strike(board, attacker_id, target_id, params)
     note = counter_reason(attacker, target)
-    counter = strike(board, target_id, attacker_id, params) if note is None else None
+    counter = None
+    if note is None:
+        # The defending unit of the combat is the target, in the counter too; the old
+        # reading (supporters next to the unit the counter strikes) stays a parameter.
+        centre = target_id if params.counter_support == "target" else attacker_id
+        counter = strike(board, target_id, attacker_id, params, support_around=centre)
     losses = {attacker.id: counter.losses if counter else 0, target.id: forward.losses}
     target_left = target.strength - forward.losses
     attacker_left = attacker.strength - losses[attacker.id]

@@ -6,10 +6,12 @@ from typing import ClassVar
 
 from fracas.core.dice import Dice
 from fracas.core.errors import IllegalActionError, ScenarioError
+from fracas.core.headline import Headline
 from fracas.core.report import Report
 from fracas.rulesets.base import Ruleset, Summary
 from fracas.rulesets.hex.advisor import advise
 from fracas.rulesets.hex.document import HexDocument, HexParams
+from fracas.rulesets.hex.odds import HEADLINES
 from fracas.rulesets.hex.play import Turn, forecast, illegal_reason, play_turn
 from fracas.rulesets.hex.report import advice_report, forecast_report, turn_report
 from fracas.rulesets.hex.scenario import Board, HexScenario, build_board
@@ -24,7 +26,7 @@ class HexRuleset(Ruleset[HexDocument, HexScenario, Turn]):
     title: ClassVar[str] = "Hex-grid combat without dice"
     summary: ClassVar[str] = "deterministic hex combat: stack modifiers, then commit"
     deterministic: ClassVar[bool] = True
-    exact_odds: ClassVar[bool] = False
+    headlines: ClassVar[tuple[Headline, ...]] = HEADLINES
     document_model = HexDocument
     params_model = HexParams
 

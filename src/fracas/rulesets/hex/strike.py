@@ -147,17 +147,19 @@ def _side(
     struck: Unit,
     attacking: bool,
     params: HexParams,
+    support_around: Unit,
 ) -> SideInputs:
     encirclers = tuple(enemy.id for enemy in board.adjacent_enemies(unit))
     terrain = board.terrain_at(unit.hex)
-    # Supporters are always the allies standing next to the unit being struck.
+    # Supporters are the allies standing next to the combat's defending unit, in its attack
+    # and in its counter alike (seed 000, "Support: … Either way, the allies who count…").
     supporters = tuple(
         Supporter(
             ally.id,
             ally.strength,
             ally.attack_vs(struck.domain) if attacking else ally.defense,
         )
-        for ally in board.adjacent_units(struck.hex)
+        for ally in board.adjacent_units(support_around.hex)
         if ally.side == unit.side and ally.id != unit.id
     )
     return SideInputs(
@@ -175,13 +177,28 @@ def _side(
     )
 
 
-def gather_strike(board: Board, striker_id: str, target_id: str, params: HexParams) -> StrikeInputs:
-    """Phase 1: read the board and freeze the inputs of ``striker_id`` striking ``target_id``."""
+def gather_strike(
+    board: Board,
+    striker_id: str,
+    target_id: str,
+    params: HexParams,
+    *,
+    support_around: str | None = None,
+) -> StrikeInputs:
+    """Phase 1: read the board and freeze the inputs of ``striker_id`` striking ``target_id``.
+
+    Both sides' supporters are their allies next to ``support_around``: the defending unit
+    of the combat, which is ``target_id`` (the default) for an attack and ``striker_id``
+    for a counter (see :func:`fracas.rulesets.hex.play.fight`).
+    """
     striker = board.unit(striker_id)
     target = board.unit(target_id)
+    centre = target if support_around is None else board.unit(support_around)
     return StrikeInputs(
-        attacker=_side(board, striker, striker.attack_vs(target.domain), target, True, params),
-        defender=_side(board, target, target.defense, target, False, params),
+        attacker=_side(
+            board, striker, striker.attack_vs(target.domain), target, True, params, centre
+        ),
+        defender=_side(board, target, target.defense, target, False, params, centre),
         target_domain=target.domain,
         distance=striker.hex.distance(target.hex),
         pierce=striker.pierce,
@@ -346,6 +363,15 @@ def compute_strike(inputs: StrikeInputs) -> StrikeOutcome:
     )
 
 
-def strike(board: Board, striker_id: str, target_id: str, params: HexParams) -> StrikeOutcome:
+def strike(
+    board: Board,
+    striker_id: str,
+    target_id: str,
+    params: HexParams,
+    *,
+    support_around: str | None = None,
+) -> StrikeOutcome:
     """Both phases at once."""
-    return compute_strike(gather_strike(board, striker_id, target_id, params))
+    return compute_strike(
+        gather_strike(board, striker_id, target_id, params, support_around=support_around)
+    )

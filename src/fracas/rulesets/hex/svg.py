@@ -20,9 +20,9 @@ mean. The same board gives the same bytes.
 from __future__ import annotations
 
 import math
-from html import escape
 
 from fracas.core.errors import IllegalActionError
+from fracas.core.escape import escape_html as escape
 from fracas.rulesets.hex.document import HexParams
 from fracas.rulesets.hex.play import Combat, forecast, illegal_reason
 from fracas.rulesets.hex.scenario import Board, Hex, Unit
@@ -145,7 +145,7 @@ def _marker_layer(combat: Combat, shift: tuple[float, float]) -> list[str]:
     """Dashed rings around the supporters and the encirclers, drawn under the units."""
     board = combat.before
     parts = ['<g class="attack-markers">']
-    # The supporters of a strike are the allies next to the unit being struck.
+    # The supporters of both strikes are the allies next to the unit attacked.
     for side in (combat.strike.inputs.attacker, combat.strike.inputs.defender):
         for supporter in side.supporters:
             x, y = _centre(board.unit(supporter.unit).hex)

@@ -127,10 +127,10 @@ def roll_dice(dice: Dice, count: int, *, keep: int | None = None) -> tuple[int, 
 
 
 @dataclass(frozen=True, slots=True)
-class TestRoll(DiceGroup[bool, tuple[int, ...]]):
+class LeadershipTest(DiceGroup[bool, tuple[int, ...]]):
     """A Leadership test on 2D6: passed when the total is ``target`` or less, or a double 1.
 
-    >>> dict(TestRoll(7).law())[True], dict(TestRoll(-5).law())[True]
+    >>> dict(LeadershipTest(7).law())[True], dict(LeadershipTest(-5).law())[True]
     (Fraction(7, 12), Fraction(1, 36))
     """
 
@@ -196,8 +196,8 @@ class ChaseRoll(DiceGroup[tuple[bool, ...], tuple[int, tuple[int, ...], tuple[Pu
     move is at least the flight's distance.
 
     >>> chase = ChaseRoll(False, ((None, False),))
-    >>> dict(chase.law())[(True,)]   # 2D6 ≥ 2D6: (1 + 1/36) / 2
-    Fraction(37, 72)
+    >>> dict(chase.law())[(True,)]   # 2D6 ≥ 2D6: (1 + P(tie) 146/1296) / 2
+    Fraction(721, 1296)
     """
 
     fleeing_swiftstride: bool
@@ -212,7 +212,7 @@ class ChaseRoll(DiceGroup[tuple[bool, ...], tuple[int, tuple[int, ...], tuple[Pu
         for restrain, swiftstride in self.pursuers:
             restrained, restrain_faces = False, tuple[int, ...]()
             if restrain is not None:
-                restrained, restrain_faces = TestRoll(restrain).roll(dice)
+                restrained, restrain_faces = LeadershipTest(restrain).roll(dice)
             reach, faces = (
                 (0, tuple[int, ...]()) if restrained else MoveRoll(swiftstride).roll(dice)
             )
@@ -275,7 +275,7 @@ def break_test(combat: Combat, state: State, unit: Unit, difference: int, dice: 
         return BreakTest(
             unit.name, ld, difference, steadfast, stubborn, True, disruptor, target, (), True
         )
-    passed, faces = draw(dice, TestRoll(target))
+    passed, faces = draw(dice, LeadershipTest(target))
     return BreakTest(
         unit.name,
         ld,

@@ -25,9 +25,9 @@ from fracas.core.evaluate import run
 from fracas.rulesets.rankflank.breaktest import (
     BreakTest,
     ChaseRoll,
+    LeadershipTest,
     Pursuit,
     PursuitRoll,
-    TestRoll,
     break_test,
     move_roll,
 )
@@ -585,7 +585,7 @@ class CombatProcess:
                 restrained, reach = False, 0
                 restrain = self._restrain(pursuer, state)
                 if restrain is not None:
-                    restrained, rolled = draw(dice, TestRoll(restrain))
+                    restrained, rolled = draw(dice, LeadershipTest(restrain))
                     restrain_faces = rolled or ()
                 if not restrained:
                     reach, faces = move_roll(dice, pursuer)

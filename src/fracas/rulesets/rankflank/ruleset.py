@@ -10,6 +10,7 @@ from fracas.core.report import Report
 from fracas.rulesets.base import Ruleset, Summary
 from fracas.rulesets.rankflank.document import RankflankDocument, RankflankParams
 from fracas.rulesets.rankflank.formation import in_combat, initial_state, models_alive
+from fracas.rulesets.rankflank.odds import HEADLINES
 from fracas.rulesets.rankflank.play import CombatOutcome, CombatProcess, Fight, play_combat
 from fracas.rulesets.rankflank.report import build_report
 from fracas.rulesets.rankflank.scenario import Combat, build_combat
@@ -41,6 +42,7 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, CombatOutco
     summary = "fantasy regiments: blows, combat result, break test, pursuit"
     deterministic = False
     exact_odds = True
+    headlines = HEADLINES
     document_model = RankflankDocument
     params_model = RankflankParams
 

@@ -138,7 +138,8 @@ class StrikeDice(DiceGroup[int, StrikeRoll]):
 
     def roll(self, dice: Dice) -> tuple[int, StrikeRoll]:
         rolled = roll_strike(self.record, dice)
-        return rolled.unsaved, rolled
+        key = rolled.unsaved if self.cap is None else min(rolled.unsaved, self.cap)
+        return key, rolled
 
     def law(self) -> tuple[tuple[int, Fraction], ...]:
         law = Distribution.binomial(self.record.attacks, unsaved_wound_chance(self.record))

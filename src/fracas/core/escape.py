@@ -1,0 +1,128 @@
+"""Escaping user text for every output format, and short excerpts for error messages.
+
+Reports hold plain text: unit names, side names, titles exactly as the scenario spells them.
+A renderer that wraps them in markup escapes them first with the function of its format, so
+a unit called ``[url=x]`` or ``<b>`` prints literally everywhere and cannot inject markup.
+Here: HTML/XML/SVG and rich console markup, and the spelling-out of control characters
+(BBCode and Markdown escapes live with the forum renderers in :mod:`fracas.io`).
+
+>>> escape_html('<b class="x">Tom & Jerry</b>')
+'&lt;b class=&quot;x&quot;&gt;Tom &amp; Jerry&lt;/b&gt;'
+>>> excerpt("line one\\nline two\\x1b[31m")
+"'line one\\\\nline two\\\\x1b[31m'"
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+#: An error message quotes at most this many characters of a bad value.
+EXCERPT_LENGTH = 40
+
+# C0 and C1 controls, DEL, lone surrogates and the Unicode line/paragraph separators: none of
+# them may reach a terminal raw (escape sequences) or split a one-line message.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def _visible(char: str) -> str:
+    code = ord(char)
+    named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char)
+    if named:
+        return named
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character, line break and lone surrogate spelled out.
+
+    >>> printable("a\\tb\\x00c\\ud800")
+    'a\\\\tb\\\\x00c\\\\ud800'
+    """
+    return _UNPRINTABLE.sub(lambda match: _visible(match.group()), text)
+
+
+def excerpt(value: Any, limit: int = EXCERPT_LENGTH) -> str:
+    """A short, one-line, printable quotation of ``value`` for an error message.
+
+    Strings are quoted, numbers shown plainly, containers by their kind and size: the
+    message never walks a deep or huge value (a ``repr`` of a nested or aliased document
+    can take minutes and megabytes), never prints a control character, and stays short.
+
+    >>> excerpt("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'"
+    >>> excerpt(10**5000)
+    'an integer of 5001 digits'
+    >>> excerpt([[[[1]]]]), excerpt({"a": 1, "b": 2})
+    ('a list of 1 item', 'a mapping of 2 keys')
+    """
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        digits = _digit_count(value)
+        if digits > limit:
+            return f"an integer of {digits} digits"
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        shown = printable(value[: limit * 2])
+        if len(shown) > limit - 2 or len(value) > limit * 2:
+            shown = shown[: limit - 3] + "…"
+        return f"'{shown}'"
+    if isinstance(value, list | tuple):
+        count = len(value)
+        return f"a list of {count} item{'' if count == 1 else 's'}"
+    if isinstance(value, dict):
+        count = len(value)
+        return f"a mapping of {count} key{'' if count == 1 else 's'}"
+    return f"a value of type {type(value).__name__}"
+
+
+def _digit_count(value: int) -> int:
+    # str() of a huge integer is refused (and slow); bit_length gives the digits closely.
+    bits = abs(value).bit_length()
+    if bits < 10_000:
+        return len(str(abs(value)))
+    return int(bits * 0.30103) + 1
+
+
+def printable_lines(text: str) -> str:
+    """Like :func:`printable`, but keeps line breaks (for multi-line paragraphs).
+
+    >>> printable_lines("a\\nb\\x1b")
+    'a\\nb\\\\x1b'
+    """
+    return "\n".join(printable(line) for line in text.split("\n"))
+
+
+def escape_html(text: str) -> str:
+    """Text for HTML, XML and SVG content and attribute values.
+
+    Besides ``& < > " '``, characters that XML 1.0 forbids (controls, lone surrogates)
+    are spelled out, so the document stays well-formed.
+
+    >>> escape_html("it's <x>\\x07")
+    'it&#x27;s &lt;x&gt;\\\\x07'
+    """
+    return (
+        printable_lines(text)
+        .replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&#x27;")
+    )
+
+
+def escape_rich(text: str) -> str:
+    """Text for rich console markup: every ``[`` is escaped, so no tag can open or close.
+
+    >>> escape_rich("[/b] [bold]x")
+    '\\\\[/b] \\\\[bold]x'
+    """
+    # rich reads backslashes only before a "[" (or at the end, before markup that follows):
+    # those are doubled so they print as themselves, then the "[" gets its own.
+    text = re.sub(r"(\\*)\[", lambda match: match.group(1) * 2 + "\\[", printable_lines(text))
+    trailing = len(text) - len(text.rstrip("\\"))
+    return text + "\\" * trailing

@@ -1,0 +1,103 @@
+"""User text reaches every output format literally: markup in names is shown, never obeyed."""
+
+from __future__ import annotations
+
+import io
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fracas.core.escape import escape_html, escape_rich, excerpt, printable
+from fracas.core.report import Report, Section, Table, Text
+from fracas.io.render import RENDERERS, render_text
+from fracas.io.scenario import scenario_from_document
+
+ROOT = Path(__file__).resolve().parents[2]
+HOSTILE = ("[/b]", "[bold]x", "[url=http://evil.example]click[/url]", "*a* _b_ `c` <i>d</i>")
+
+
+def report_with(name: str) -> Report:
+    return Report(
+        ruleset="demo",
+        title=f"Battle of {name}",
+        sections=(
+            Section(
+                name,
+                (
+                    Text(f"{name} wins", strong=True),
+                    Text(f"a line about {name}"),
+                    Table(("unit", "PAX"), ((name, "3"), ("total", "3")), title=name, total_rows=1),
+                ),
+            ),
+        ),
+        seed=1,
+        version="0",
+    )
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_text_renderer_prints_markup_in_names_literally(name: str) -> None:
+    # "[/b]" used to raise rich's MarkupError; "[bold]x" used to print as a bold "x".
+    text = render_text(report_with(name))
+    assert f"Battle of {name}" in text
+    assert f"» {name} wins" in text
+    assert text.count(name) >= 5  # title, section, headline, paragraph, table title and cell
+
+
+def test_lone_surrogates_and_controls_never_reach_the_output_raw() -> None:
+    # "x\ud800" used to raise UnicodeEncodeError when the report was written.
+    for render in RENDERERS.values():
+        out = render(report_with("x\ud800\x1b[31m"))
+        out.encode("utf-8")  # does not raise
+        assert "\x1b" not in out
+
+
+def test_json_keeps_a_lone_surrogate_as_an_escape() -> None:
+    import json
+
+    out = RENDERERS["json"](report_with("x\ud800"))
+    assert json.loads(out)["title"] == "Battle of x\ud800"
+
+
+def test_svg_shows_a_hostile_unit_id_literally() -> None:
+    document = yaml.safe_load((ROOT / "examples/hex/encirclement.yaml").read_text())
+    document["units"][0]["id"] = "<b>&[url=x]\x07"
+    document["orders"] = []
+    scenario = scenario_from_document(document)
+    svg = scenario.ruleset.picture(scenario.model)
+    tree = ET.fromstring(svg)  # well-formed: the id did not break the XML
+    texts = ["".join(node.itertext()) for node in tree.iter() if node.tag.endswith("text")]
+    assert any("<b>&[url=x]" in text for text in texts)
+
+
+@given(st.text())
+def test_escape_functions_keep_one_line_text_on_one_line(text: str) -> None:
+    one_line = text.replace("\n", "")
+    for escape in (escape_html, escape_rich, printable):
+        assert "\n" not in escape(one_line)
+        escape(one_line).encode("utf-8")
+
+
+@given(st.text(max_size=30))
+def test_rich_escape_round_trips_through_rich(text: str) -> None:
+    from rich.console import Console
+
+    console = Console(color_system=None, width=1000, record=True, file=io.StringIO())
+    one_line = printable(text.replace("\n", " "))
+    # Escaped text is followed by markup where it is used (a trailing backslash would
+    # otherwise escape the tag after it), so the check prints it before a tag too.
+    console.print(escape_rich(one_line) + "[b][/b]", end="", highlight=False, soft_wrap=True)
+    assert console.export_text() == one_line
+
+
+def test_excerpt_is_short_and_never_walks_a_value() -> None:
+    deep: list[object] = []
+    for _ in range(100_000):
+        deep = [deep]
+    assert excerpt(deep) == "a list of 1 item"
+    assert len(excerpt("y" * 10**6)) <= 45
+    assert excerpt("a\nb") == "'a\\nb'"
