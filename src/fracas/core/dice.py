@@ -186,6 +186,11 @@ class DiceGroup(ABC, Generic[K, D]):
     def law(self) -> tuple[tuple[K, Fraction], ...]:
         """Every key with its exact probability (they sum to 1)."""
 
+    def float_law(self) -> tuple[tuple[K, float], ...]:
+        """The law in floats, for exact odds computed in floats. Override when the
+        fractions themselves would be too costly to compute (a binomial of 10,000 blows)."""
+        return tuple((key, float(p)) for key, p in self.law())
+
 
 def draw(dice: Dice, group: DiceGroup[K, D]) -> tuple[K, D | None]:
     """Ask ``dice`` for a group: die by die, or one branch per key when enumerating.

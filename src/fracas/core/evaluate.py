@@ -193,7 +193,10 @@ class _Laws:
     def of_group(self, group: DiceGroup[Any, Any]) -> tuple[tuple[Any, Probability], ...]:
         table = self.groups.get(group)
         if table is None:
-            table = tuple((key, self._number(p)) for key, p in group.law() if p)
+            if self.fractions:
+                table = tuple((key, p) for key, p in group.law() if p)
+            else:
+                table = tuple((key, p) for key, p in group.float_law() if p)
             self.groups[group] = table
         return table
 

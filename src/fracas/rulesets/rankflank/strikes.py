@@ -20,6 +20,7 @@ Fraction(1, 6)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -147,6 +148,12 @@ class StrikeDice(DiceGroup[int, StrikeRoll]):
             return tuple(law.items())
         kept = [(k, p) for k, p in law.items() if k < self.cap]
         return (*kept, (self.cap, law.probability(lambda k: k >= self.cap)))  # type: ignore[operator]
+
+    def float_law(self) -> tuple[tuple[int, float], ...]:
+        terms = Distribution.binomial_floats(self.record.attacks, unsaved_wound_chance(self.record))
+        if self.cap is None or self.cap >= self.record.attacks:
+            return tuple(enumerate(terms))
+        return (*enumerate(terms[: self.cap]), (self.cap, math.fsum(terms[self.cap :])))
 
 
 @dataclass(frozen=True, slots=True)
