@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -15,6 +17,8 @@ from fracas.cli.common import (
     FileArg,
     Format,
     FormatOpt,
+    ListFormat,
+    ListFormatOpt,
     OutputOpt,
     SeedOpt,
     SetOpt,
@@ -22,60 +26,173 @@ from fracas.cli.common import (
     load,
     located,
     render,
+    terminal_width,
     write_output,
 )
+from fracas.cli.examples import examples_command
 from fracas.cli.odds import odds_command
-from fracas.core.errors import ScenarioError
-from fracas.rulesets import available_rulesets, find_ruleset
+from fracas.core.errors import FracasError, ScenarioError, format_path
+from fracas.core.schema import ScenarioProblems
+from fracas.rulesets import AnyRuleset, available_rulesets, find_ruleset
 
 app = typer.Typer(
     name="fracas",
     help=(
         "Resolve and forecast wargame combat: exact, explained, reproducible.\n\n"
-        "Examples:\n\n"
-        "  fracas rulesets\n\n"
-        "  fracas resolve examples/hex/river_crossing.yaml\n\n"
-        "  fracas resolve examples/d100/lair_raid.yaml --seed 7 --format bbcode\n\n"
-        "  fracas schema hex > hex.schema.json"
+        "\b\n"
+        "Examples:\n"
+        "  fracas examples -o examples\n"
+        "  fracas rulesets\n"
+        "  fracas resolve examples/hex/river_crossing.yaml\n"
+        "  fracas resolve examples/d100/lair_raid.yaml --seed 7 --format bbcode\n"
+        "  fracas schema hex -o hex.schema.json\n\n"
+        "Shell completion (bash, zsh, fish): fracas --install-completion"
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
 
 
+class SchemaFormat(StrEnum):
+    json = "json"
+
+
+def _json(document: object) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def ruleset_sentence(cls: type[AnyRuleset]) -> str:
+    """One ruleset as a sentence: its name, what it is for, whether it rolls dice, aliases.
+
+    The summary is the ruleset's own words; "deterministic" is added only when they don't
+    say it already.
+    """
+    summary = cls.summary.rstrip(".")
+    if cls.deterministic:
+        kind = "" if "deterministic" in summary.lower() else " No dice: every result is certain."
+    else:
+        kind = " Rolls seeded dice (--seed picks them)."
+    aliases = f" Also called {', '.join(cls.aliases)}." if cls.aliases else ""
+    return f"{cls.name} — {summary}.{kind}{aliases}"
+
+
 @app.command("rulesets")
 @friendly_errors
 def rulesets_command(
-    name: Annotated[str | None, typer.Argument(help="Show one ruleset's parameters.")] = None,
+    name: Annotated[
+        str | None, typer.Argument(metavar="NAME", help="Show one ruleset's parameters.")
+    ] = None,
+    fmt: ListFormatOpt = ListFormat.text,
+    output: OutputOpt = None,
 ) -> None:
     """List the registered rulesets, or the parameters of one.
 
-    Example: fracas rulesets hex
+    \b
+    Examples:
+      fracas rulesets
+      fracas rulesets hex
+      fracas rulesets rankflank --format json
     """
     if name is None:
-        for cls in available_rulesets():
-            kind = "deterministic" if cls.deterministic else "dice"
-            aliases = f" (aliases: {', '.join(cls.aliases)})" if cls.aliases else ""
-            typer.echo(f"{cls.name:<10} {kind:<13} {cls.summary}{aliases}")
+        classes = available_rulesets()
+        if fmt is ListFormat.json:
+            listing = [
+                {
+                    "name": cls.name,
+                    "title": cls.title,
+                    "summary": cls.summary,
+                    "deterministic": cls.deterministic,
+                    "aliases": list(cls.aliases),
+                }
+                for cls in classes
+            ]
+            write_output(_json(listing), output)
+            return
+        width = terminal_width()
+        lines = [
+            textwrap.fill(ruleset_sentence(cls), width=width, subsequent_indent="    ")
+            for cls in classes
+        ]
+        write_output("\n".join(lines) + "\n", output)
         return
     ruleset = find_ruleset(name)
-    typer.echo(f"{ruleset.name} — {ruleset.title}\n")
-    for param, default, description in ruleset.parameters():
-        typer.echo(f"  {param} = {json.dumps(default, ensure_ascii=False)}")
-        typer.echo(f"      {description}")
+    parameters = ruleset.parameters()
+    if fmt is ListFormat.json:
+        document = {
+            "name": ruleset.name,
+            "title": ruleset.title,
+            "parameters": [
+                {"name": param, "default": default, "description": description}
+                for param, default, description in parameters
+            ],
+        }
+        write_output(_json(document), output)
+        return
+    lines = [f"{ruleset.name} — {ruleset.title}", ""]
+    for param, default, description in parameters:
+        lines.append(f"  {param} = {json.dumps(default, ensure_ascii=False)}")
+        lines.append(
+            textwrap.fill(
+                description,
+                width=terminal_width(),
+                initial_indent=" " * 6,
+                subsequent_indent=" " * 6,
+            )
+        )
+    write_output("\n".join(lines) + "\n", output)
 
 
 @app.command("validate")
-@friendly_errors
-def validate_command(file: FileArg, settings: SetOpt = None) -> None:
-    """Check a scenario file without resolving it.
+def validate_command(
+    file: FileArg,
+    settings: SetOpt = None,
+    fmt: ListFormatOpt = ListFormat.text,
+    output: OutputOpt = None,
+) -> None:
+    """Check a scenario file without resolving it; list every problem, one a line.
 
-    Example: fracas validate examples/hex/river_crossing.yaml
+    Exit code 0 when the file is valid, 2 when it is not.
+
+    \b
+    Examples:
+      fracas validate examples/hex/river_crossing.yaml
+      fracas validate examples/d100/lair_raid.yaml --format json
     """
-    scenario = load(file, settings)
-    typer.echo(f"ok: {file} (ruleset {scenario.ruleset.name}, sha256:{scenario.sha256})")
+    try:
+        scenario = load(file, settings)
+    except ScenarioError as exc:
+        problems = exc.problems if isinstance(exc, ScenarioProblems) else (exc,)
+        if fmt is ListFormat.json:
+            document = {
+                "source": str(file),
+                "valid": False,
+                "problems": [
+                    {"path": format_path(problem.path), "problem": str(problem.problem)}
+                    for problem in problems
+                ],
+            }
+            friendly_errors(write_output)(_json(document), output)
+        else:
+            for problem in problems:
+                typer.echo(f"fracas: error: {problem}", err=True)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except FracasError as exc:
+        typer.echo(f"fracas: error: {exc}", err=True)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    if fmt is ListFormat.json:
+        document = {
+            "source": str(file),
+            "valid": True,
+            "ruleset": scenario.ruleset.name,
+            "scenario_sha256": scenario.sha256,
+            "problems": [],
+        }
+        friendly_errors(write_output)(_json(document), output)
+        return
+    text = f"ok: {file} (ruleset {scenario.ruleset.name}, sha256:{scenario.sha256})\n"
+    friendly_errors(write_output)(text, output)
 
 
 @app.command("resolve")
@@ -89,8 +206,10 @@ def resolve_command(
 ) -> None:
     """Resolve a scenario and print the report.
 
-    Examples: fracas resolve examples/hex/river_crossing.yaml --format markdown;
-    fracas resolve examples/d100/lair_raid.yaml --seed 42 --format bbcode -o post.txt
+    \b
+    Examples:
+      fracas resolve examples/hex/river_crossing.yaml --format markdown
+      fracas resolve examples/d100/lair_raid.yaml --seed 42 --format bbcode -o post.txt
     """
     scenario = load(file, settings)
     write_output(render(scenario.resolve(seed=seed), fmt), output)
@@ -100,15 +219,17 @@ def resolve_command(
 @friendly_errors
 def forecast_command(
     file: FileArg,
-    attacker: Annotated[str, typer.Option(help="Id of the attacking unit.")],
-    target: Annotated[str, typer.Option(help="Id of the unit attacked.")],
+    attacker: Annotated[str, typer.Option(metavar="ID", help="Id of the attacking unit.")],
+    target: Annotated[str, typer.Option(metavar="ID", help="Id of the unit attacked.")],
     fmt: FormatOpt = Format.text,
     output: OutputOpt = None,
     settings: SetOpt = None,
 ) -> None:
     """Preview one attack without changing the board.
 
-    Example: fracas forecast examples/hex/river_crossing.yaml --attacker tanks --target mg
+    \b
+    Example:
+      fracas forecast examples/hex/river_crossing.yaml --attacker assault --target grenadiers
     """
     scenario = load(file, settings)
     with located(file):
@@ -120,14 +241,16 @@ def forecast_command(
 @friendly_errors
 def advise_command(
     file: FileArg,
-    side: Annotated[str, typer.Option(help="The side to advise.")],
+    side: Annotated[str, typer.Option(metavar="SIDE", help="The side to advise.")],
     fmt: FormatOpt = Format.text,
     output: OutputOpt = None,
     settings: SetOpt = None,
 ) -> None:
     """Rank every legal attack of a side by its forecast.
 
-    Example: fracas advise examples/hex/encirclement.yaml --side blue
+    \b
+    Example:
+      fracas advise examples/hex/encirclement.yaml --side blue
     """
     scenario = load(file, settings)
     with located(file):
@@ -138,12 +261,18 @@ def advise_command(
 @app.command("schema")
 @friendly_errors
 def schema_command(
-    ruleset: Annotated[str, typer.Argument(help="Ruleset name or alias.")],
+    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="Ruleset name or alias.")],
+    fmt: Annotated[
+        SchemaFormat,
+        typer.Option("--format", "-f", metavar="json", help="Output format (JSON Schema)."),
+    ] = SchemaFormat.json,
     output: OutputOpt = None,
 ) -> None:
     """Print the JSON Schema of a ruleset's scenario files.
 
-    Example: fracas schema hex > hex.schema.json
+    \b
+    Example:
+      fracas schema hex -o hex.schema.json
     """
     schema = find_ruleset(ruleset).json_schema()
     write_output(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", output)
@@ -153,14 +282,20 @@ def schema_command(
 @friendly_errors
 def render_command(
     file: FileArg,
-    output: Annotated[Path, typer.Option("--output", "-o", help="SVG file to write.")],
-    attacker: Annotated[str | None, typer.Option(help="Draw this unit's attack.")] = None,
-    target: Annotated[str | None, typer.Option(help="The unit it attacks.")] = None,
+    output: Annotated[
+        Path, typer.Option("--output", "-o", metavar="PATH", help="SVG file to write.")
+    ],
+    attacker: Annotated[
+        str | None, typer.Option(metavar="ID", help="Draw this unit's attack.")
+    ] = None,
+    target: Annotated[str | None, typer.Option(metavar="ID", help="The unit it attacks.")] = None,
     settings: SetOpt = None,
 ) -> None:
     """Draw the scenario as an SVG picture.
 
-    Example: fracas render examples/hex/encirclement.yaml -o board.svg --attacker a --target b
+    \b
+    Example:
+      fracas render examples/hex/encirclement.yaml -o board.svg --attacker lead --target holdout
     """
     if (attacker is None) != (target is None):
         raise ScenarioError("give both --attacker and --target, or neither", source=str(file))
@@ -172,6 +307,7 @@ def render_command(
 
 
 app.command("odds")(friendly_errors(odds_command))
+app.command("examples")(friendly_errors(examples_command))
 
 
 def version_callback(value: bool) -> None:
@@ -190,6 +326,36 @@ def root(
     """Resolve and forecast wargame combat: exact, explained, reproducible."""
 
 
+def _no_type(ctx: Any) -> None:
+    return None
+
+
+def _plain_metavars(command: Any) -> None:
+    """Show an argument as its metavariable alone (``FILE``), not ``{FILE}`` and ``<path>``.
+
+    typer's help adds the type to each argument; the metavariable says it better. The
+    change is made on this command's own parameter objects, never on typer's classes.
+    """
+    for param in getattr(command, "params", ()):
+        metavar = getattr(param, "metavar", None)
+        if not isinstance(param, typer.core.TyperArgument) or not metavar:
+            continue
+        if hasattr(param, "display_type_rich"):
+            param.display_type_rich = _no_type  # type: ignore[method-assign]
+        if hasattr(param, "_usage_display_name"):
+            shown = metavar if param.required else f"[{metavar}]"
+            param._usage_display_name = lambda shown=shown: shown  # type: ignore[method-assign]
+    for sub in getattr(command, "commands", {}).values():
+        _plain_metavars(sub)
+
+
+def cli_command() -> Any:
+    """The command behind ``fracas`` (click's), with plain metavariables in its help."""
+    command = typer.main.get_command(app)
+    _plain_metavars(command)
+    return command
+
+
 def main() -> None:
     """Entry point of the ``fracas`` script and ``python -m fracas``.
 
@@ -199,7 +365,7 @@ def main() -> None:
     if len(sys.argv) < 2:
         app()  # prints the help
         return
-    command = typer.main.get_command(app)
+    command = cli_command()
     try:
         code = command.main(prog_name="fracas", standalone_mode=False)
     except typer.Abort:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -28,6 +29,26 @@ class Format(StrEnum):
     markdown = "markdown"
     bbcode = "bbcode"
     json = "json"
+
+
+class ListFormat(StrEnum):
+    """Formats of the listings (rulesets, examples, validate): for people or for programs."""
+
+    text = "text"
+    json = "json"
+
+
+#: Width of text output when it is not a terminal (a pipe, a file): reproducible bytes.
+DEFAULT_WIDTH = 100
+
+
+def terminal_width() -> int:
+    """Columns of the terminal on stdout; ``COLUMNS`` if set; else :data:`DEFAULT_WIDTH`.
+
+    Never narrower than 40 columns, so a table keeps its words whole.
+    """
+    columns = shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+    return max(40, columns)
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -101,22 +122,34 @@ def render(report: Report, fmt: Format) -> str:
     return RENDERERS[fmt.value](report)
 
 
-FileArg = Annotated[Path, typer.Argument(help="Scenario file (.yaml, .json or .toml).")]
-FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
+FileArg = Annotated[
+    Path, typer.Argument(metavar="FILE", help="Scenario file (.yaml, .json or .toml).")
+]
+ListFormatOpt = Annotated[
+    ListFormat, typer.Option("--format", "-f", metavar="text|json", help="Output format.")
+]
+FormatOpt = Annotated[
+    Format,
+    typer.Option("--format", "-f", metavar="text|markdown|bbcode|json", help="Output format."),
+]
 OutputOpt = Annotated[
-    Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")
+    Path | None,
+    typer.Option("--output", "-o", metavar="PATH", help="Write to this file instead of stdout."),
 ]
 SetOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--set",
+        metavar="KEY=VALUE",
         help="Override a scenario value before loading, e.g. --set units[0].level=5 "
         "or --set parameters.loss_exponent=3. Repeatable.",
     ),
 ]
 SeedOpt = Annotated[
     int | None,
-    typer.Option(min=0, help="Seed for the dice (default: the scenario's seed, else 0)."),
+    typer.Option(
+        min=0, metavar="N", help="Seed for the dice (default: the scenario's seed, else 0)."
+    ),
 ]
 
 

@@ -1,0 +1,84 @@
+"""The example scenarios that ship with fracas, found without a clone of the repository.
+
+The wheel and the source archive carry the repository's ``examples/`` folder as
+``fracas/examples`` (package data); in a checkout (an editable install) the folder at the
+root of the repository is used. Either way ``example_files()`` lists the scenarios and
+``example_path(name)`` finds one by its name.
+
+>>> names = [name for name, _ in example_files()]
+>>> "hex/river_crossing.yaml" in names
+True
+>>> example_path("river_crossing").name
+'river_crossing.yaml'
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from fracas.core.errors import FracasError
+
+#: Suffixes of scenario files (what ``load_scenario`` reads).
+SCENARIO_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
+
+
+def examples_root() -> Path:
+    """The folder holding the examples: inside the installed package, else the checkout's."""
+    package = Path(__file__).resolve().parent.parent
+    for candidate in (package / "examples", package.parent.parent / "examples"):
+        if candidate.is_dir():
+            return candidate
+    raise FracasError("the example scenarios are not installed with this copy of fracas")
+
+
+def example_files() -> list[tuple[str, Path]]:
+    """``(name, path)`` of every example scenario, sorted; ``name`` is ``folder/file``.
+
+    Scenarios sit one folder deep (``hex/river_crossing.yaml``); deeper files (an example
+    plugin package and its own files) are not scenarios.
+    """
+    root = examples_root()
+    return [
+        (path.relative_to(root).as_posix(), path)
+        for path in sorted(root.glob("*/*"))
+        if path.suffix in SCENARIO_SUFFIXES and path.is_file() and path.name != "pyproject.toml"
+    ]
+
+
+def example_path(name: str) -> Path:
+    """The example called ``name``: ``hex/river_crossing.yaml``, ``hex/river_crossing``, or
+    ``river_crossing`` when only one folder has it."""
+    wanted = name.strip().strip("/")
+    matches = [
+        path
+        for full, path in example_files()
+        if wanted in (full, full.rsplit(".", 1)[0], path.name, path.stem)
+    ]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise FracasError(f"no example called {name!r} (list them with: fracas examples)")
+    choices = ", ".join(path.parent.name + "/" + path.name for path in matches)
+    raise FracasError(f"{name!r} names several examples: {choices}")
+
+
+def copy_examples(destination: Path, names: list[str] | None = None) -> list[Path]:
+    """Copy examples (all when ``names`` is None) into ``destination``, keeping their folders.
+
+    Existing files are never overwritten: the copy stops with an error before writing.
+    """
+    root = examples_root()
+    sources = (
+        [path for _, path in example_files()]
+        if names is None
+        else [example_path(name) for name in names]
+    )
+    targets = [destination / path.relative_to(root) for path in sources]
+    existing = [target for target in targets if target.exists()]
+    if existing:
+        raise FracasError(f"{existing[0]} exists already; not overwriting it")
+    for source, target in zip(sources, targets, strict=True):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+    return targets
