@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import textwrap
@@ -344,7 +345,7 @@ def _plain_metavars(command: Any) -> None:
             param.display_type_rich = _no_type  # type: ignore[method-assign]
         if hasattr(param, "_usage_display_name"):
             shown = metavar if param.required else f"[{metavar}]"
-            param._usage_display_name = lambda shown=shown: shown  # type: ignore[method-assign]
+            param._usage_display_name = functools.partial(str, shown)  # type: ignore[method-assign]
     for sub in getattr(command, "commands", {}).values():
         _plain_metavars(sub)
 

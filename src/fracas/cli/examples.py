@@ -50,7 +50,12 @@ def examples_command(
     if name is None:
         if output is not None:
             copied = copy_examples(output)
-            typer.echo(f"copied {len(copied)} examples into {output}")
+            total = len(example_files())
+            typer.echo(
+                f"copied {len(copied)} of {total} examples into {output} (the rest were there)"
+                if len(copied) < total
+                else f"copied {total} examples into {output}"
+            )
             return
         files = example_files()
         if fmt is ListFormat.json:
@@ -65,7 +70,7 @@ def examples_command(
     source = example_path(name)
     if output is not None and output.is_dir():
         copied = copy_examples(output, [name])
-        typer.echo(f"wrote {copied[0]}")
+        typer.echo(f"wrote {copied[0]}" if copied else f"{name} is already in {output}")
         return
     if output is not None and output.exists():
         raise FracasError(f"{output} exists already; not overwriting it")

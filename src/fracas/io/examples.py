@@ -66,7 +66,9 @@ def example_path(name: str) -> Path:
 def copy_examples(destination: Path, names: list[str] | None = None) -> list[Path]:
     """Copy examples (all when ``names`` is None) into ``destination``, keeping their folders.
 
-    Existing files are never overwritten: the copy stops with an error before writing.
+    Returns the files written. A file already there with the same text is left as it is
+    (copying twice is harmless); one with other text is never overwritten: the copy stops
+    with an error before writing anything.
     """
     root = examples_root()
     sources = (
@@ -74,11 +76,15 @@ def copy_examples(destination: Path, names: list[str] | None = None) -> list[Pat
         if names is None
         else [example_path(name) for name in names]
     )
-    targets = [destination / path.relative_to(root) for path in sources]
-    existing = [target for target in targets if target.exists()]
-    if existing:
-        raise FracasError(f"{existing[0]} exists already; not overwriting it")
-    for source, target in zip(sources, targets, strict=True):
+    pairs = [(source, destination / source.relative_to(root)) for source in sources]
+    for source, target in pairs:
+        if target.exists() and (not target.is_file() or target.read_bytes() != source.read_bytes()):
+            raise FracasError(f"{target} exists already (with other text); not overwriting it")
+    written = []
+    for source, target in pairs:
+        if target.exists():
+            continue
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
-    return targets
+        written.append(target)
+    return written
