@@ -213,7 +213,7 @@ def resolve_command(
       fracas resolve examples/d100/lair_raid.yaml --seed 42 --format bbcode -o post.txt
     """
     scenario = load(file, settings)
-    write_output(render(scenario.resolve(seed=seed), fmt), output)
+    write_output(render(scenario.resolve(seed=seed), fmt, output), output)
 
 
 @app.command("forecast")
@@ -235,7 +235,7 @@ def forecast_command(
     scenario = load(file, settings)
     with located(file):
         report = scenario.stamp(scenario.ruleset.forecast(scenario.model, attacker, target))
-    write_output(render(report, fmt), output)
+    write_output(render(report, fmt, output), output)
 
 
 @app.command("advise")
@@ -256,7 +256,7 @@ def advise_command(
     scenario = load(file, settings)
     with located(file):
         report = scenario.stamp(scenario.ruleset.advise(scenario.model, side))
-    write_output(render(report, fmt), output)
+    write_output(render(report, fmt, output), output)
 
 
 @app.command("schema")

@@ -18,7 +18,7 @@ import yaml
 
 from fracas.core.errors import FracasError, ScenarioError
 from fracas.core.report import Report
-from fracas.io.render import RENDERERS
+from fracas.io.render import RENDERERS, render_text
 from fracas.io.scenario import Scenario, load_scenario
 
 EXIT_BAD_INPUT = 2
@@ -118,7 +118,15 @@ def parse_overrides(settings: list[str] | None) -> list[tuple[str, Any]]:
     return pairs
 
 
-def render(report: Report, fmt: Format) -> str:
+def output_width(output: Path | None) -> int:
+    """Text width for ``output``: the terminal's for stdout, the default for a file."""
+    return terminal_width() if output is None or str(output) == "-" else DEFAULT_WIDTH
+
+
+def render(report: Report, fmt: Format, output: Path | None = None) -> str:
+    """``report`` in ``fmt``; text fits the terminal when it goes to stdout."""
+    if fmt is Format.text:
+        return render_text(report, width=output_width(output))
     return RENDERERS[fmt.value](report)
 
 

@@ -156,7 +156,7 @@ def odds_command(
             extra=extra,
             extra_data=extra_data,
         )
-        text = render(scenario.stamp(report), fmt)
+        text = render(scenario.stamp(report), fmt, output)
         drawn = None if plot is None else _chart(result, plot, title)
     except ScenarioError:
         raise
