@@ -364,7 +364,7 @@ def main() -> None:
     ``fracas: error: …`` and exit code 2 as a bad scenario.
     """
     if len(sys.argv) < 2:
-        app()  # prints the help
+        app(prog_name="fracas")  # the help, or a shell completion script
         return
     command = cli_command()
     try:

@@ -84,7 +84,10 @@ def _text_section(console: Console, section: Section) -> None:
             needed = sum(column.width or 0 for column in table.columns) + _GAP * (
                 len(table.columns) - 1
             )
-            console.print(table, width=max(needed, console.width), crop=False)
+            page = console.width
+            console.width = max(needed, page)
+            console.print(table)
+            console.width = page
             console.print(highlight=False)
 
 
