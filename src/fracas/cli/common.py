@@ -18,7 +18,7 @@ import yaml
 
 from fracas.core.errors import FracasError, ScenarioError
 from fracas.core.report import Report
-from fracas.io.render import RENDERERS, render_text
+from fracas.io.render import render_report
 from fracas.io.scenario import Scenario, load_scenario
 
 EXIT_BAD_INPUT = 2
@@ -125,9 +125,7 @@ def output_width(output: Path | None) -> int:
 
 def render(report: Report, fmt: Format, output: Path | None = None) -> str:
     """``report`` in ``fmt``; text fits the terminal when it goes to stdout."""
-    if fmt is Format.text:
-        return render_text(report, width=output_width(output))
-    return RENDERERS[fmt.value](report)
+    return render_report(report, fmt.value, width=output_width(output))
 
 
 FileArg = Annotated[

@@ -314,3 +314,10 @@ RENDERERS: dict[str, Callable[[Report], str]] = {
     "bbcode": _printable_output(render_bbcode),
     "json": render_json,
 }
+
+
+def render_report(report: Report, fmt: str, *, width: int = TEXT_WIDTH) -> str:
+    """``report`` in the format called ``fmt``; text ``width`` columns wide (see RENDERERS)."""
+    if fmt == "text":
+        return printable_lines(render_text(report, width=width))
+    return RENDERERS[fmt](report)
