@@ -280,3 +280,30 @@ def test_the_terminal_width_is_used_and_piped_output_has_the_default() -> None:
     ).stdout
     assert max(len(line) for line in narrow.splitlines()) <= 60
     assert 60 < max(len(line) for line in piped.splitlines()) <= 100
+
+
+# ── reprs ─────────────────────────────────────────────────────────────────────────────
+
+
+def test_reports_odds_and_scenarios_have_short_useful_reprs() -> None:
+    import fracas as api
+    from fracas.analysis import odds
+
+    for name, path in example_files():
+        scenario = api.load_scenario(path)
+        shown = repr(scenario)
+        assert shown.startswith(f"Scenario({scenario.ruleset.name} ")
+        assert str(path) in shown
+        assert scenario.sha256 in shown
+        report = repr(scenario.resolve())
+        assert report.startswith(f"Report({scenario.ruleset.name}, "), name
+        assert len(report) < 300, (name, report)
+    charge = api.load_scenario(
+        "examples/rankflank/frontal_charge.yaml", overrides=[("parameters.max_rounds", 1)]
+    )
+    result = odds(charge)
+    assert repr(result).startswith("OddsResult(rankflank, exact, ")
+    assert "P(Empire wins round 1) 83.42%" in repr(result)
+    assert len(repr(result)) < 300
+    winner = repr(result.metric("winner"))
+    assert winner == "MetricOdds('winner': Empire 83.42%, Greenskins 8.58%, draw 8.00%)"

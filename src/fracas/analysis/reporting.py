@@ -92,6 +92,37 @@ def number(value: Value | Fraction) -> str:
     return str(value)
 
 
+def metric_repr(metric: MetricOdds, *, most: int = 4) -> str:
+    """A metric's odds in one short line: its likeliest values first.
+
+    >>> from fracas.analysis.odds import MetricOdds, ValueOdds
+    >>> coin = MetricOdds("side", False, (ValueOdds("heads", Fraction(1, 2), 0.5, 0.5),
+    ...                                   ValueOdds("tails", Fraction(1, 2), 0.5, 0.5)))
+    >>> coin
+    MetricOdds('side': heads 50.00%, tails 50.00%)
+    """
+    likeliest = sorted(metric.values, key=lambda entry: -float(entry.probability))
+    shown = [f"{number(entry.value)} {percent(entry.probability)}" for entry in likeliest[:most]]
+    if len(likeliest) > most:
+        shown.append(f"… {len(likeliest) - most} more")
+    mean = "" if metric.mean is None else f"; mean {number(metric.mean)}"
+    return f"MetricOdds({metric.name!r}: {', '.join(shown)}{mean})"
+
+
+def odds_repr(result: OddsResult, *, most: int = 3) -> str:
+    """The odds in one short line: method, work, the first headline numbers."""
+    how = "exact" if result.exact else f"Monte Carlo, {result.runs or 0:,} runs"
+    rows = headline(result)
+    shown = [
+        f"{row.label} {percent(row.value) if row.kind == 'probability' else number(row.value)}"
+        for row in rows[:most]
+    ]
+    if len(rows) > most:
+        shown.append(f"… {len(rows) - most} more")
+    told = f"; {', '.join(shown)}" if shown else ""
+    return f"OddsResult({result.ruleset}, {how}, {len(result.metrics)} metrics{told})"
+
+
 def method_lines(result: OddsResult) -> list[str]:
     """One-line statements of the method, the work done and the error bar."""
     if result.exact:
