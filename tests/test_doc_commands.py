@@ -26,6 +26,8 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -206,7 +208,13 @@ def _folder_for(document: str, factory: pytest.TempPathFactory) -> Path:
     return _FOLDERS[document]
 
 
-@pytest.mark.parametrize("command", COMMANDS, ids=[c.where for c in COMMANDS])
+# The README's tour is run by test_the_wheel_brings_the_tour, by a fracas installed from
+# the wheel into a fresh environment, as a new user runs it.
+OTHERS = [command for command in COMMANDS if command.document != "README.md"]
+README = [command for command in COMMANDS if command.document == "README.md"]
+
+
+@pytest.mark.parametrize("command", OTHERS, ids=[c.where for c in OTHERS])
 def test_documented_command_runs(
     command: DocCommand, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
@@ -265,9 +273,7 @@ def test_the_tour_leaves_nothing_untracked_in_a_clone(
         pytest.skip("not a git checkout")
     # The commands that write files (the others are run by test_documented_command_runs).
     writes = re.compile(r"\s(-o|--output|--plot)\s|>")
-    readme = [
-        c for c in COMMANDS if c.document == "README.md" and not c.not_run and writes.search(c.line)
-    ]
+    readme = [c for c in README if not c.not_run and writes.search(c.line)]
     folder = tmp_path_factory.mktemp("tour")
     shutil.copytree(ROOT / "examples", folder / "examples")
     for command in readme:
@@ -286,3 +292,59 @@ def test_the_tour_leaves_nothing_untracked_in_a_clone(
         check=False,
     ).stdout.split()
     assert sorted(ignored) == sorted(written)
+
+
+def test_the_wheel_brings_the_tour(tmp_path: Path) -> None:
+    """Build the sdist and the wheel from it, install the wheel in a fresh environment with
+    pip (dependencies from the package index, as a user gets them), and run the README's
+    tour there, in an empty folder: no clone, no make."""
+    dist = tmp_path / "dist"
+    built = subprocess.run(
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(dist), str(ROOT)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
+    (wheel,) = dist.glob("*.whl")
+    (sdist,) = dist.glob("*.tar.gz")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert wheel.name in readme, f"the README's install line names another wheel than {wheel.name}"
+    with zipfile.ZipFile(wheel) as archive:
+        in_wheel = [name for name in archive.namelist() if name.startswith("fracas/examples/")]
+    with tarfile.open(sdist) as archive:
+        in_sdist = [name for name in archive.getnames() if "/examples/" in name]
+    scenarios = list((ROOT / "examples").glob("*/*.yaml"))
+    assert len([name for name in in_wheel if name.endswith(".yaml")]) == len(scenarios)
+    assert len([name for name in in_sdist if name.endswith(".yaml")]) == len(scenarios)
+
+    fresh = tmp_path / "fresh"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(fresh)], check=True)
+    bin_dir = fresh / ("Scripts" if os.name == "nt" else "bin")
+    python = next(bin_dir.glob("python*"))
+    installed = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", str(wheel)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    where = subprocess.run(
+        [str(python), "-c", "import fracas; print(fracas.__file__)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert str(fresh) in where, f"the tour would test the checkout, not the wheel: {where}"
+
+    folder = tmp_path / "anywhere"
+    folder.mkdir()
+    environment = fracas_environment(bin_dir)
+    ran = 0
+    for command in README:
+        if command.not_run:
+            continue
+        check_result(command, run_documented(command, folder, environment))
+        ran += 1
+    assert ran >= 10, "the tour has shrunk: is the README's command block still collected?"
+    assert (folder / "board.svg").read_text(encoding="utf-8").startswith("<svg")
