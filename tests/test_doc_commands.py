@@ -3,10 +3,11 @@
 Collected automatically, so a new document is checked without touching this file:
 
 * Markdown: ``README.md``, ``ARCHITECTURE.md``, ``docs/**/*.md`` and ``examples/**/*.md``;
-  in fenced blocks marked ``sh``, ``bash``, ``shell``, ``console`` or unmarked, every
-  line that starts with ``fracas `` (after an optional ``$ `` prompt or ``NAME=value``
-  variables); a line ending in ``\\`` continues on the next.
-* ``--help``: the lines under "Example:" / "Examples:" of every command.
+  in fenced blocks marked ``sh``, ``bash``, ``shell`` or unmarked, every line that starts
+  with ``fracas `` (after optional ``NAME=value`` variables); in ``console`` blocks, every
+  line after a ``$ `` prompt, whatever its command (the lines without one are output);
+  a line ending in ``\\`` continues on the next.
+* ``--help``: the lines under "Example:" / "Examples:" (or "Example, …:") of every command.
 
 Each line runs in bash in a fresh folder per document (``examples/`` copied into it, so the
 files the tour writes never land in the clone), with this environment's ``fracas`` first on
@@ -36,8 +37,8 @@ import pytest
 from fracas.cli.commands import cli_command
 
 ROOT = Path(__file__).resolve().parent.parent
-SHELL_BLOCKS = {"", "sh", "bash", "shell", "console", "zsh"}
-_COMMAND = re.compile(r"^(?:\$\s+)?(?:[A-Z_][A-Z0-9_]*=\S*\s+)*fracas(?:\s|$)")
+SHELL_BLOCKS = {"", "sh", "bash", "shell", "zsh"}
+_COMMAND = re.compile(r"^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*fracas(?:\s|$)")
 _FENCE = re.compile(r"^\s*(```+|~~~+)\s*([\w+-]*)")
 _EXIT = re.compile(r"\(exit (\d+)\)")
 _NOT_RUN = re.compile(r"\(not run: ([^)]+)\)")
@@ -115,9 +116,14 @@ def markdown_commands(path: Path) -> list[DocCommand]:
             block_not_run = marker.group(1) if marker else ""
             block = []
         elif fence and text.strip().startswith(fence):
-            if language in SHELL_BLOCKS:
+            if language in SHELL_BLOCKS or language == "console":
                 for start, line in _joined(block):
-                    if _COMMAND.match(line.strip()):
+                    wanted = (
+                        line.strip().startswith("$ ")
+                        if language == "console"
+                        else _COMMAND.match(line.strip())
+                    )
+                    if wanted:
                         commands.append(_command(f"{name}:{start}", name, line, block_not_run))
             fence = ""
         elif fence:
@@ -135,7 +141,11 @@ def help_commands() -> list[DocCommand]:
     commands: list[DocCommand] = []
     for where, text in helps:
         lines = text.splitlines()
-        starts = [i for i, line in enumerate(lines) if line.strip() in ("Example:", "Examples:")]
+        starts = [
+            i
+            for i, line in enumerate(lines)
+            if line.strip().startswith("Example") and line.strip().endswith(":")
+        ]
         for start in starts:
             block: list[tuple[int, str]] = []
             for number, line in enumerate(lines[start + 1 :], start=start + 2):
@@ -238,9 +248,13 @@ def test_markers_of_error_examples_and_lines_not_run(tmp_path: Path) -> None:
     doc.write_text(
         "```sh\n"
         "fracas validate broken.yaml   # every problem at once (exit 2)\n"
-        "$ fracas serve examples \\\n"
+        "fracas serve examples \\\n"
         "    --port 8000               # (not run: starts a server)\n"
         "echo 'fracas is not the first word'\n"
+        "```\n"
+        "```console\n"
+        "$ echo hi > gm.secret\n"
+        "output, not a command\n"
         "```\n"
         "<!-- commands: not run (needs the network) -->\n"
         "```\n"
@@ -260,9 +274,10 @@ def test_markers_of_error_examples_and_lines_not_run(tmp_path: Path) -> None:
     assert [(c.line, c.exit_code, c.not_run) for c in found] == [
         ("fracas validate broken.yaml", 2, ""),
         ("fracas serve examples --port 8000", 0, "starts a server"),
+        ("echo hi > gm.secret", 0, ""),
         ("COLUMNS=60 fracas rulesets", 0, "needs the network"),
     ]
-    assert [c.where for c in found] == ["doc.md:2", "doc.md:3", "doc.md:9"]
+    assert [c.where for c in found] == ["doc.md:2", "doc.md:3", "doc.md:8", "doc.md:13"]
 
 
 def test_the_tour_leaves_nothing_untracked_in_a_clone(

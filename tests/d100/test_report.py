@@ -205,3 +205,66 @@ def test_step_two_lists_only_effects_of_units_still_there(battle_of: Factory) ->
     text = section_text(report_of(battle, [10, 60]), "Step 2 — Attackers and defenders")
     assert "Mounted (Riders, Horses): +10 attack on itself" in text
     assert "Banner" not in text
+
+
+def test_outcome_comes_first_with_winner_losses_and_loot() -> None:
+    from pathlib import Path
+
+    from fracas.io.scenario import load_scenario
+
+    example = Path(__file__).parents[2] / "examples" / "d100" / "lair_raid.yaml"
+    report = load_scenario(example).resolve(seed=0)
+    outcome = report.sections[0]
+    assert outcome.title == "Outcome"
+    assert not outcome.fold
+    assert all(section.fold for section in report.sections if section.title.startswith("Step"))
+    lines = "\n".join(b.text for b in outcome.blocks if isinstance(b, Text)).splitlines()
+    # Seed 0: Wall Guard 6 → 2 PAX and flees (6 − 2 = 4), Tower Archers 4 → 0, killed; goods:
+    # the archers' 100 in full plus the guards' 130 × 2/10 = 26 → 126, the loot die splits it.
+    assert lines == [
+        "Red Fang wins: Thornwall has no unit left.",
+        "Red Fang losses: none",
+        "Thornwall losses: Wall Guard −4 PAX (fled), Tower Archers −4 PAX (completely killed)",
+        "Red Fang takes goods worth 126; loot: gold 126, resources 0, items worth 0.",
+    ]
+    units = {row[0]: row for row in report.sections[-1].blocks[1].rows}  # type: ignore[union-attr]
+    assert units["Wall Guard"][2:] == ("6/10", "2/10", "fled")
+    assert units["Tower Archers"][2:] == ("4/10", "0/10", "completely killed")
+
+
+def test_open_ended_rolls_are_explained_once(battle_of: Factory) -> None:
+    battle = battle_of(
+        [{"name": "A", "pax": 10}], [{"name": "B", "pax": 10}], parameters={"round_limit": 1}
+    )
+    # A attacks: 98 rolls again (+54) = 152; B defends 10; damage 99+3; reduction 40;
+    # morale 97+5 = 102 holds. B's own attack follows with plain faces.
+    report = report_of(battle, [98, 54, 10, 99, 3, 40, 97, 5, *([50] * 12)])
+    text = section_text(report, "Step 6 — Melee round 1")
+    assert "  Attack 152 = 98+54 (d100)\n  (98+54: 96–100 rolls again and adds)\n" in text
+    full = "\n".join(b.text for s in report.sections for b in s.blocks if isinstance(b, Text))
+    assert full.count("rolls again and adds") == 1
+    assert "99+3 (d100)" in full
+
+
+def test_names_with_markup_stay_text_in_forum_posts(battle_of: Factory) -> None:
+    from fracas.io.render import render_bbcode, render_markdown
+
+    battle = battle_of(
+        [{"name": "[url=http://x]A[/url]", "pax": 10}],
+        [{"name": "**B** <img src=x>", "pax": 10}],
+        parameters={"round_limit": 1},
+        title="[size=200]Raid[/size]",
+    )
+    report = report_of(battle, [50] * 40)
+    bbcode = render_bbcode(report, fold=True)
+    # Boards show [code] blocks as they are; outside them no user tag may survive.
+    outside = re.sub(r"\[code\].*?\[/code\]", "", bbcode, flags=re.DOTALL)
+    assert "[url=" not in outside
+    assert "[size=200]" not in outside
+    assert "[[i][/i]url=http://x]A[[i][/i]/url]" in bbcode
+    assert bbcode.count("[spoiler]") == bbcode.count("[/spoiler]") >= 7
+    markdown = render_markdown(report, fold=True)
+    assert "**B**" not in markdown
+    assert re.search(r"(?<!\\)<img", markdown) is None  # only the escaped \<img
+    assert "\\*\\*B\\*\\* \\<img src=x\\>" in markdown
+    assert markdown.count("<details>") == markdown.count("</details>") >= 7

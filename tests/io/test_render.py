@@ -34,7 +34,8 @@ def test_markdown_tables_escape_pipes_and_bold_totals() -> None:
     md = render_markdown(REPORT)
     assert "| row | source | value | running |" in md
     assert "| **Effective Atk** |  |  | **105** |" in md
-    assert "a \\| pipe" not in md  # paragraphs are not table cells
+    # User text is escaped everywhere; a "\\|" displays as "|" in a paragraph too.
+    assert "a \\| pipe" in md
     assert "**Attacker wins**" in md
 
 

@@ -15,9 +15,13 @@ import typer
 from fracas._version import __version__
 from fracas.cli.common import (
     EXIT_BAD_INPUT,
+    AsciiOpt,
     FileArg,
+    FoldOpt,
     Format,
     FormatOpt,
+    Forum,
+    ForumOpt,
     ListFormat,
     ListFormatOpt,
     OutputOpt,
@@ -26,14 +30,19 @@ from fracas.cli.common import (
     friendly_errors,
     load,
     located,
+    output_width,
     render,
     terminal_width,
     write_output,
 )
 from fracas.cli.examples import examples_command
+from fracas.cli.fair import commit_command, verify_command
 from fracas.cli.odds import odds_command
 from fracas.core.errors import FracasError, ScenarioError, format_path
 from fracas.core.schema import ScenarioProblems
+from fracas.io.fair import fair_resolve, secret_from_file
+from fracas.io.fair import post as fair_post
+from fracas.io.render import PostStyle, render_report
 from fracas.rulesets import AnyRuleset, available_rulesets, find_ruleset
 
 app = typer.Typer(
@@ -204,6 +213,24 @@ def resolve_command(
     fmt: FormatOpt = Format.text,
     output: OutputOpt = None,
     settings: SetOpt = None,
+    secret_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--secret-file",
+            metavar="PATH",
+            help="Fair dice: derive the seed from this secret (see 'fracas commit'), the "
+            "scenario and the --nonce texts, and seal the post for 'fracas verify'.",
+        ),
+    ] = None,
+    nonces: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--nonce", metavar="TEXT", help="A player's nonce, in thread order. Repeatable."
+        ),
+    ] = None,
+    forum: ForumOpt = Forum.phpbb,
+    ascii_only: AsciiOpt = False,
+    fold: FoldOpt = False,
 ) -> None:
     """Resolve a scenario and print the report.
 
@@ -211,9 +238,27 @@ def resolve_command(
     Examples:
       fracas resolve examples/hex/river_crossing.yaml --format markdown
       fracas resolve examples/d100/lair_raid.yaml --seed 42 --format bbcode -o post.txt
+      fracas commit examples/d100/lair_raid.yaml --secret-file raid.secret
+      fracas resolve examples/d100/lair_raid.yaml --secret-file raid.secret --nonce owl \\
+          -f bbcode --fold -o post.txt
     """
     scenario = load(file, settings)
-    write_output(render(scenario.resolve(seed=seed), fmt, output), output)
+    style = PostStyle(forum=forum.value, ascii_only=ascii_only, fold=fold)
+    if secret_file is None:
+        if nonces:
+            raise ScenarioError("--nonce needs --secret-file", source="command line")
+        report = scenario.resolve(seed=seed)
+        write_output(render_report(report, fmt.value, style, width=output_width(output)), output)
+        return
+    if seed is not None:
+        raise ScenarioError(
+            "--seed and --secret-file exclude each other: the seed is derived",
+            source="command line",
+        )
+    secret, _ = secret_from_file(secret_file)
+    with located(file):
+        report = fair_resolve(scenario, secret, nonces or [])
+    write_output(fair_post(scenario, report, fmt.value, style), output)
 
 
 @app.command("forecast")
@@ -309,6 +354,8 @@ def render_command(
 
 app.command("odds")(friendly_errors(odds_command))
 app.command("examples")(friendly_errors(examples_command))
+app.command("commit")(friendly_errors(commit_command))
+app.command("verify")(friendly_errors(verify_command))
 
 
 def version_callback(value: bool) -> None:

@@ -51,6 +51,14 @@ def terminal_width() -> int:
     return max(40, columns)
 
 
+class Forum(StrEnum):
+    """BBCode dialects (see ``fracas.io.render.FORUM_SIZES``)."""
+
+    phpbb = "phpbb"
+    vbulletin = "vbulletin"
+    plain = "plain"
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -149,6 +157,24 @@ SetOpt = Annotated[
         metavar="KEY=VALUE",
         help="Override a scenario value before loading, e.g. --set units[0].level=5 "
         "or --set parameters.loss_exponent=3. Repeatable.",
+    ),
+]
+ForumOpt = Annotated[
+    Forum,
+    typer.Option(
+        metavar="phpbb|vbulletin|plain",
+        help="BBCode dialect: phpbb ([size=150], percent), vbulletin ([size=5], 1–7; also "
+        "MyBB, SMF), plain (no [size]).",
+    ),
+]
+AsciiOpt = Annotated[
+    bool,
+    typer.Option("--ascii", help="Only ASCII characters (x, -, -> for ×, −, →)."),
+]
+FoldOpt = Annotated[
+    bool,
+    typer.Option(
+        "--fold", help="Fold the step-by-step sections ([spoiler], <details>) under the outcome."
     ),
 ]
 SeedOpt = Annotated[

@@ -13,6 +13,7 @@ a forum post or a JSON pipe.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, localcontext
@@ -49,6 +50,8 @@ class Section:
 
     title: str
     blocks: tuple[Block, ...] = ()
+    #: A detail a forum post may fold away (``[spoiler]``, ``<details>``) under the outcome.
+    fold: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +72,8 @@ class Report:
     source: str = ""
     #: Changes applied on top of the scenario file (``--set path=value``), in order.
     overrides: tuple[str, ...] = ()
+    #: The fair-dice record (``fracas.io.fair``): derivation, commitment, nonces, secret.
+    fair: Mapping[str, Any] | None = None
 
     def __repr__(self) -> str:
         """Short: what, which ruleset, the first sections; the rest is in ``sections``/``data``.
@@ -92,6 +97,25 @@ class Report:
         parts += [f"--set {override}" for override in self.overrides]
         parts.append(f"fracas {self.version}")
         return " · ".join(parts)
+
+    def fair_lines(self) -> tuple[str, ...]:
+        """The lines under the footer that let anyone check the dice were fair (or none).
+
+        >>> report = Report("d100", "T", (), fair={"derivation": "fracas-fair-v1",
+        ...     "commitment": "ab12", "nonces": ["owl", "7"], "secret": "cd34"})
+        >>> print("\\n".join(report.fair_lines()))
+        fair dice fracas-fair-v1 · commitment ab12
+        nonces "owl", "7"
+        secret cd34
+        """
+        if not self.fair:
+            return ()
+        nonces = ", ".join(json.dumps(nonce, ensure_ascii=False) for nonce in self.fair["nonces"])
+        return (
+            f"fair dice {self.fair['derivation']} · commitment {self.fair['commitment']}",
+            f"nonces {nonces}",
+            f"secret {self.fair['secret']}",
+        )
 
 
 def scientific(value: Fraction | int, digits: int = 3) -> str:

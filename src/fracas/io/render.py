@@ -11,6 +11,7 @@ import json
 import re
 import textwrap
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from rich import box
@@ -21,6 +22,7 @@ from rich.text import Text as RichText
 
 from fracas.core.escape import printable_lines
 from fracas.core.report import Report, Section, Table, Text
+from fracas.io.markup import escape_bbcode, escape_bbcode_code, escape_markdown, to_ascii
 
 TEXT_WIDTH = 100
 
@@ -50,9 +52,12 @@ def numeric_columns(table: Table) -> tuple[bool, ...]:
     )
 
 
-def render_text(report: Report, *, width: int = TEXT_WIDTH) -> str:
+def render_text(report: Report, *, width: int = TEXT_WIDTH, ascii_only: bool = False) -> str:
     """Plain text with box-drawn tables, ``width`` columns wide; the same bytes for the same
-    report and width. Words are never split: a table too wide wraps within its cells."""
+    report and width. Words are never split: a table too wide wraps within its cells.
+
+    ``ascii_only`` spells ×, −, → and the box lines in ASCII (``x``, ``-``, ``->``).
+    """
     buffer = io.StringIO()
     console = Console(
         file=buffer, width=width, color_system=None, force_terminal=False, emoji=False
@@ -63,7 +68,10 @@ def render_text(report: Report, *, width: int = TEXT_WIDTH) -> str:
         _text_section(console, section)
     console.print(highlight=False)
     console.print(report.footer(), markup=False, highlight=False)
-    return _strip_trailing(buffer.getvalue())
+    for line in report.fair_lines():
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+    text = _strip_trailing(buffer.getvalue())
+    return to_ascii(text) if ascii_only else text
 
 
 def _strip_trailing(text: str) -> str:
@@ -191,34 +199,46 @@ def _wrap(text: str, width: int) -> str:
     return "\n".join(lines)
 
 
-def _md_escape(cell: str) -> str:
-    return cell.replace("|", "\\|").replace("\n", "<br>")
+def _md_cell(cell: str) -> str:
+    return escape_markdown(cell).replace("\n", "<br>")
 
 
-def render_markdown(report: Report) -> str:
-    """GitHub-flavoured Markdown."""
-    lines = [f"# {report.title}", ""]
+def render_markdown(report: Report, *, ascii_only: bool = False, fold: bool = False) -> str:
+    """GitHub-flavoured Markdown; user text is escaped so it never becomes markup.
+
+    ``fold`` puts the sections a report marks as details in ``<details>`` blocks, so a
+    post shows the outcome first and the steps one click away.
+    """
+    lines = [f"# {escape_markdown(report.title)}", ""]
     for section in report.sections:
-        lines += [f"## {section.title}", ""]
+        folded = fold and section.fold
+        if folded:
+            lines += ["<details>", f"<summary>{escape_markdown(section.title)}</summary>", ""]
+        else:
+            lines += [f"## {escape_markdown(section.title)}", ""]
         for block in section.blocks:
             if isinstance(block, Text):
-                text = block.text.replace("\n", "  \n")
+                text = escape_markdown(block.text).replace("\n", "  \n")
                 lines += [f"**{text}**" if block.strong else text, ""]
                 continue
             if block.title:
-                lines += [f"*{block.title}*", ""]
-            lines.append("| " + " | ".join(_md_escape(c) for c in block.columns) + " |")
+                lines += [f"*{escape_markdown(block.title)}*", ""]
+            lines.append("| " + " | ".join(_md_cell(c) for c in block.columns) + " |")
             aligns = ["---:" if numeric else "---" for numeric in numeric_columns(block)]
             lines.append("|" + "|".join(aligns) + "|")
             body = len(block.rows) - block.total_rows
             for index, row in enumerate(block.rows):
-                cells = [_md_escape(c) for c in row]
+                cells = [_md_cell(c) for c in row]
                 if index >= body:
                     cells = [f"**{c}**" if c else c for c in cells]
                 lines.append("| " + " | ".join(cells) + " |")
             lines.append("")
-    lines.append(f"<sub>{report.footer()}</sub>")
-    return "\n".join(lines) + "\n"
+        if folded:
+            lines += ["</details>", ""]
+    footer = [report.footer(), *report.fair_lines()]
+    lines.append("<sub>" + "<br>".join(escape_markdown(line) for line in footer) + "</sub>")
+    text = "\n".join(lines) + "\n"
+    return to_ascii(text) if ascii_only else text
 
 
 def plain_table(table: Table) -> str:
@@ -252,21 +272,50 @@ def plain_table(table: Table) -> str:
     return "\n".join(lines)
 
 
-def render_bbcode(report: Report) -> str:
-    """BBCode for forum posts. Tables go in [code] blocks, which every board displays."""
-    lines = [f"[size=150][b]{report.title}[/b][/size]", ""]
+#: BBCode dialects: the sizes of the title and of the footer. phpBB takes percentages,
+#: vBulletin, MyBB, SMF and most older boards 1–7; ``plain`` uses no [size] at all.
+FORUM_SIZES: dict[str, tuple[str, str] | None] = {
+    "phpbb": ("150", "85"),
+    "vbulletin": ("5", "1"),
+    "plain": None,
+}
+
+
+def render_bbcode(
+    report: Report, *, forum: str = "phpbb", ascii_only: bool = False, fold: bool = False
+) -> str:
+    """BBCode for forum posts. Tables go in [code] blocks, which every board displays.
+
+    User text is escaped so it never becomes a tag; ``forum`` picks the [size] dialect
+    (:data:`FORUM_SIZES`); ``fold`` puts the detail sections in ``[spoiler]`` blocks.
+    """
+    if forum not in FORUM_SIZES:
+        raise ValueError(f"unknown forum dialect {forum!r}; known: {', '.join(FORUM_SIZES)}")
+    sizes = FORUM_SIZES[forum]
+
+    def sized(text: str, which: int) -> str:
+        return f"[size={sizes[which]}]{text}[/size]" if sizes else text
+
+    lines = [sized(f"[b]{escape_bbcode(report.title)}[/b]", 0), ""]
     for section in report.sections:
-        lines += [f"[b][u]{section.title}[/u][/b]"]
+        folded = fold and section.fold
+        lines += [f"[b][u]{escape_bbcode(section.title)}[/u][/b]"]
+        if folded:
+            lines.append("[spoiler]")
         for block in section.blocks:
             if isinstance(block, Text):
-                lines.append(f"[b]{block.text}[/b]" if block.strong else block.text)
+                text = escape_bbcode(block.text)
+                lines.append(f"[b]{text}[/b]" if block.strong else text)
                 continue
             if block.title:
-                lines.append(f"[i]{block.title}[/i]")
-            lines.append(f"[code]{plain_table(block)}[/code]")
+                lines.append(f"[i]{escape_bbcode(block.title)}[/i]")
+            lines.append(f"[code]{escape_bbcode_code(plain_table(block))}[/code]")
+        if folded:
+            lines.append("[/spoiler]")
         lines.append("")
-    lines.append(f"[size=85]{report.footer()}[/size]")
-    return "\n".join(lines) + "\n"
+    lines += [sized(escape_bbcode(line), 1) for line in (report.footer(), *report.fair_lines())]
+    text = "\n".join(lines) + "\n"
+    return to_ascii(text) if ascii_only else text
 
 
 def report_document(report: Report) -> dict[str, Any]:
@@ -280,12 +329,17 @@ def report_document(report: Report) -> dict[str, Any]:
         "overrides": list(report.overrides),
         "title": report.title,
         "result": report.data,
+        # Only with the fair-dice protocol (docs/fair-dice.md).
+        **({"fair": dict(report.fair)} if report.fair else {}),
     }
 
 
-def render_json(report: Report) -> str:
-    """Indented JSON; keys keep their documented order (never sorted alphabetically)."""
-    text = json.dumps(report_document(report), indent=2, ensure_ascii=False) + "\n"
+def render_json(report: Report, *, ascii_only: bool = False) -> str:
+    """Indented JSON; keys keep their documented order (never sorted alphabetically).
+
+    ``ascii_only`` writes every other character as a ``\\u`` escape (the data is the same).
+    """
+    text = json.dumps(report_document(report), indent=2, ensure_ascii=ascii_only) + "\n"
     # A lone surrogate (from a JSON "\\ud800" or an undecodable command-line byte) cannot be
     # written as UTF-8; JSON's own escape keeps it exactly.
     return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
@@ -316,8 +370,39 @@ RENDERERS: dict[str, Callable[[Report], str]] = {
 }
 
 
-def render_report(report: Report, fmt: str, *, width: int = TEXT_WIDTH) -> str:
-    """``report`` in the format called ``fmt``; text ``width`` columns wide (see RENDERERS)."""
-    if fmt == "text":
-        return printable_lines(render_text(report, width=width))
-    return RENDERERS[fmt](report)
+@dataclass(frozen=True)
+class PostStyle:
+    """How a report is written for a forum thread (ignored where it does not apply)."""
+
+    #: The BBCode dialect, a key of :data:`FORUM_SIZES`.
+    forum: str = "phpbb"
+    #: Only ASCII characters (for boards that mangle ×, − and →).
+    ascii_only: bool = False
+    #: Fold the step-by-step sections ([spoiler], <details>) under the outcome.
+    fold: bool = False
+
+
+def render_report(
+    report: Report, fmt: str, style: PostStyle = PostStyle(), *, width: int = TEXT_WIDTH
+) -> str:
+    """Render ``report`` in format ``fmt`` (a key of :data:`RENDERERS`) with ``style``;
+    text ``width`` columns wide.
+
+    >>> report = Report("demo", "[b]Raid[/b]", ())
+    >>> render_report(report, "bbcode", PostStyle(forum="vbulletin")).splitlines()[0]
+    '[size=5][b][[i][/i]b]Raid[[i][/i]/b][/b][/size]'
+    """
+    if fmt == "json":
+        return render_json(report, ascii_only=style.ascii_only)
+    if fmt == "bbcode":
+        text = render_bbcode(
+            report, forum=style.forum, ascii_only=style.ascii_only, fold=style.fold
+        )
+    elif fmt == "markdown":
+        text = render_markdown(report, ascii_only=style.ascii_only, fold=style.fold)
+    elif fmt == "text":
+        text = render_text(report, width=width, ascii_only=style.ascii_only)
+    else:
+        raise ValueError(f"unknown format {fmt!r}; known: {', '.join(RENDERERS)}")
+    # As RENDERERS do: control characters and lone surrogates in user text are spelled out.
+    return printable_lines(text)

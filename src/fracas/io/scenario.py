@@ -10,7 +10,6 @@ old.yaml ('fracas',) unsupported schema version 2; this fracas reads 1
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import re
 import tomllib
@@ -24,6 +23,7 @@ import yaml
 from fracas.core.errors import FracasError, ScenarioError
 from fracas.core.report import Report
 from fracas.core.schema import SCHEMA_VERSION, Document, validate
+from fracas.io.canonical import canonical_document, scenario_sha256
 from fracas.rulesets import AnyRuleset, find_ruleset
 
 FORMATS = ("yaml", "json", "toml")
@@ -37,10 +37,14 @@ class Scenario:
     header: Document
     model: Any
     source: str
+    #: First 16 hex digits of :attr:`canonical_sha256`, as reports print it.
     sha256: str
+    #: The canonical document (``--set`` overrides applied), the one that is played.
     document: Mapping[str, Any]
     #: ``--set`` overrides applied on top of the file, as ``path=value`` (JSON values).
     overrides: tuple[str, ...] = ()
+    #: SHA-256 of the canonical document (see :mod:`fracas.io.canonical`), 64 hex digits.
+    canonical_sha256: str = ""
 
     def __repr__(self) -> str:
         """Short: ruleset, title, file and hash (the model and document are attributes)."""
@@ -85,20 +89,18 @@ def _parse_text(text: str, fmt: str, source: str) -> Any:
         raise ScenarioError(f"not valid {fmt.upper()}: {detail}", source=source) from None
 
 
-def document_digest(text: str) -> str:
-    """First 16 hex digits of the SHA-256 of the scenario text (what `sha256sum` shows)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+def scenario_from_document(document: Any, *, source: str = "<memory>") -> Scenario:
+    """Validate an already parsed document (a dict) and load it with its ruleset.
 
-
-def scenario_from_document(
-    document: Any, *, source: str = "<memory>", digest: str | None = None
-) -> Scenario:
-    """Validate an already parsed document (a dict) and load it with its ruleset."""
+    The document is first put in canonical form (:mod:`fracas.io.canonical`); that form is
+    what is validated, played and hashed.
+    """
     if not isinstance(document, Mapping):
         raise ScenarioError(
             f"a scenario must be a mapping of keys, not {type(document).__name__}",
             source=source,
         )
+    document = canonical_document(document, source=source)
     if "ruleset" not in document:
         raise ScenarioError("missing key", source=source, path=("ruleset",))
     if document.get("fracas") != SCHEMA_VERSION:
@@ -116,10 +118,8 @@ def scenario_from_document(
         Document, {k: document[k] for k in Document.model_fields if k in document}, source=source
     )
     model = ruleset.load(document, source=source)
-    if digest is None:
-        canonical = json.dumps(document, sort_keys=True, default=str)
-        digest = document_digest(canonical)
-    return Scenario(ruleset, header, model, source, digest, document)
+    digest = scenario_sha256(document)
+    return Scenario(ruleset, header, model, source, digest[:16], document, (), digest)
 
 
 def parse_scenario(
@@ -131,8 +131,8 @@ def parse_scenario(
     for path, value in overrides:
         document = set_path(document, path, value, source=source)
         applied.append(f"{path}={json.dumps(value, ensure_ascii=False, default=str)}")
-    scenario = scenario_from_document(document, source=source, digest=document_digest(text))
-    # The hash stays the file's own (checkable with sha256sum); the overrides travel beside it.
+    scenario = scenario_from_document(document, source=source)
+    # The overrides are part of the document (and its hash); they are also listed for reports.
     return replace(scenario, overrides=tuple(applied))
 
 

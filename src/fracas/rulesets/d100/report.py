@@ -8,7 +8,9 @@ mapping holds the same log for programs; its key order is documented in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from fracas.core.report import Block, Report, Section, Table, Text, breakdown_data, fmt, json_number
@@ -329,20 +331,76 @@ def _ranged(battle: Battle, events: Sequence[Event]) -> Section:
     return Section(title, tuple(_exchange_blocks(events)))
 
 
-def _winner(battle: Battle, result: BattleResult) -> Section:
-    blocks: list[Block] = []
+def _headline(battle: Battle, result: BattleResult) -> str:
     limit = battle.params.round_limit
     if result.winner is not None:
         loser = battle.sides[1 - result.winner].name
-        headline = f"{battle.sides[result.winner].name} wins: {loser} has no unit left."
-    elif result.outcome == "draw":
-        headline = "Draw: neither side has a unit left."
+        return f"{battle.sides[result.winner].name} wins: {loser} has no unit left."
+    if result.outcome == "draw":
+        return "Draw: neither side has a unit left."
+    attackers = [s.name for s in battle.sides if s.attacker]
+    verb = "withdraws" if len(attackers) == 1 else "withdraw"
+    rounds = f"{limit} melee round" + ("s" if limit != 1 else "")
+    return f"After {rounds} {' and '.join(attackers)} {verb}: no one wins."
+
+
+def _outcome(battle: Battle, result: BattleResult) -> Section:
+    """The result in three lines, for the top of a post: winner, losses, goods and loot."""
+    lines = []
+    for side in battle.sides:
+        losses = []
+        for unit in side.units:
+            lost = unit.pax - result.pax[unit.index]
+            fate = result.fates[unit.index]
+            if not lost and fate == "fought":
+                continue
+            text = f"{unit.name} −{lost} PAX" if lost else unit.name
+            if fate != "fought":
+                text += f" ({_FATE_CELL[fate]})"
+            losses.append(text)
+        lines.append(f"{side.name} losses: " + (", ".join(losses) if losses else "none"))
+    blocks: list[Block] = [Text(_headline(battle, result), strong=True), Text("\n".join(lines))]
+    if result.winner is None or not result.goods:
+        blocks.append(Text("No goods are taken."))
     else:
-        attackers = [s.name for s in battle.sides if s.attacker]
-        verb = "withdraws" if len(attackers) == 1 else "withdraw"
-        rounds = f"{limit} melee round" + ("s" if limit != 1 else "")
-        headline = f"After {rounds} {' and '.join(attackers)} {verb}: no one wins."
-    blocks.append(Text(headline, strong=True))
+        goods = f"{battle.sides[result.winner].name} takes goods worth {fmt(result.goods_value)}"
+        if result.loot is not None:
+            loot = result.loot
+            goods += (
+                f"; loot: gold {fmt(loot.gold)}, resources {loot.resources}, "
+                f"items worth {loot.items}"
+            )
+        blocks.append(Text(goods + "."))
+    return Section("Outcome", tuple(blocks))
+
+
+def _explain_open_ended(sections: list[Section], from_face: int) -> list[Section]:
+    """Add, under the first open-ended roll of the log, how such a roll works (once)."""
+    pattern = re.compile(r"\b(\d+(?:\+\d+)+) \(d100\)")
+    for index, section in enumerate(sections):
+        for position, block in enumerate(section.blocks):
+            if not isinstance(block, Text):
+                continue
+            lines = block.text.split("\n")
+            for number, line in enumerate(lines):
+                match = pattern.search(line)
+                if match is None:
+                    continue
+                indent = line[: len(line) - len(line.lstrip())]
+                note = f"{indent}({match.group(1)}: {from_face}–100 rolls again and adds)"
+                if from_face == 100:
+                    note = f"{indent}({match.group(1)}: 100 rolls again and adds)"
+                lines.insert(number + 1, note)
+                blocks = list(section.blocks)
+                blocks[position] = replace(block, text="\n".join(lines))
+                sections[index] = replace(section, blocks=tuple(blocks))
+                return sections
+    return sections
+
+
+def _winner(battle: Battle, result: BattleResult) -> Section:
+    blocks: list[Block] = []
+    blocks.append(Text(_headline(battle, result), strong=True))
     rows = tuple(
         (
             unit.name,
@@ -356,10 +414,10 @@ def _winner(battle: Battle, result: BattleResult) -> Section:
     blocks.append(Table(("unit", "side", "PAX before", "PAX after", "fate"), rows, title="Units"))
     if result.winner is None:
         blocks.append(Text("No winner, so no goods are taken."))
-        return Section("Step 7 — Winner and loot", tuple(blocks))
+        return Section("Step 7 — Winner and loot", tuple(blocks), fold=True)
     if not result.goods:
         blocks.append(Text("No enemy unit was defeated: no goods."))
-        return Section("Step 7 — Winner and loot", tuple(blocks))
+        return Section("Step 7 — Winner and loot", tuple(blocks), fold=True)
     goods_rows = [
         (
             share.unit,
@@ -394,11 +452,14 @@ def _winner(battle: Battle, result: BattleResult) -> Section:
                 f"resources {loot.resources}, items worth {loot.items}."
             )
         )
-    return Section("Step 7 — Winner and loot", tuple(blocks))
+    return Section("Step 7 — Winner and loot", tuple(blocks), fold=True)
 
 
 def build_report(battle: Battle, result: BattleResult, ruleset: str) -> Report:
-    """The full battle log of ``result``, step by step.
+    """The full battle log of ``result``: the outcome first, then step by step.
+
+    The steps are marked as details (``fold``) so a forum post can fold them under the
+    outcome; the first open-ended roll (``98+54``) gets a line saying how such rolls work.
 
     >>> from fracas.core.dice import ScriptedDice
     >>> from fracas.rulesets.d100 import D100Ruleset, play_battle
@@ -407,7 +468,9 @@ def build_report(battle: Battle, result: BattleResult, ruleset: str) -> Report:
     ...      "units": [{"name": "Scouts", "pax": 10, "dangerous_missions": 6}]},
     ...     {"name": "B", "action": "defend", "units": [{"name": "Guards", "pax": 10}]}]})
     >>> report = build_report(battle, play_battle(battle, ScriptedDice([90, 30])), "d100")
-    >>> print(report.sections[1].blocks[0].text)  # doctest: +NORMALIZE_WHITESPACE
+    >>> print(report.sections[0].blocks[0].text)
+    B wins: A has no unit left.
+    >>> print(report.sections[2].blocks[0].text)  # doctest: +NORMALIZE_WHITESPACE
     Scouts (6 Dangerous Mission Penalties):
       Morale assessment 65 = 90 (d100) − 25 (Dangerous missions) → bottles out
       Loyalty 30 = 30 (d100) → disbands, leaving its equipment
@@ -442,9 +505,13 @@ def build_report(battle: Battle, result: BattleResult, ruleset: str) -> Report:
         blocks = _exchange_blocks(events) or [Text("No unit strikes.")]
         sections.append(Section(f"Step 6 — Melee round {round_no}", tuple(blocks)))
     sections.append(_winner(battle, result))
+    # The steps are details under the outcome: a forum post may fold them away.
+    sections = [sections[0], *(replace(section, fold=True) for section in sections[1:])]
+    sections = _explain_open_ended(sections, battle.params.open_ended_from)
     title = battle.title or "d100 battle: " + " v ".join(side.name for side in battle.sides)
     if battle.description:
         sections.insert(0, Section("About", (Text(battle.description),)))
+    sections.insert(0, _outcome(battle, result))
     return Report(
         ruleset=ruleset,
         title=title,

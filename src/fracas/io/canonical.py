@@ -1,0 +1,115 @@
+"""The canonical form of a scenario document, and the hash taken over it.
+
+Two files that mean the same scenario get the same hash: the hash is taken over the
+parsed document (after ``--set`` overrides) rewritten in one canonical form, not over the
+file's bytes. Comments, key order, quoting, indentation, YAML vs JSON vs TOML, line endings
+and a missing final newline therefore do not change it; any change of a value does.
+
+The canonical form (``fracas-canonical-1``) is compact JSON, UTF-8, keys sorted, with
+
+* text in Unicode NFC with ``\\n`` line ends (``\\r\\n`` and ``\\r`` become ``\\n``),
+* whole numbers written as integers (``3.0`` is ``3``; ``-0.0`` is ``0``), other numbers in
+  the shortest form that reads back to the same float,
+* dates and times as ISO 8601 text, integer keys as text.
+
+A scenario is built *from* its canonical document, so the hash names exactly what is played.
+
+>>> canonical_json(canonical_document({"b": 1.0, "a": "x\\r\\ny", "c": [2.50, -0.0]}))
+'{"a":"x\\\\ny","b":1,"c":[2.5,0]}'
+>>> scenario_sha256({"b": 1, "a": 2}) == scenario_sha256({"a": 2, "b": 1.0})
+True
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import math
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+from fracas.core.errors import ScenarioError
+
+CANONICAL_FORM = "fracas-canonical-1"
+
+#: Floats beyond this size are not turned into integers (they are not exact integers).
+_EXACT_FLOAT_INTEGERS = 2**53
+
+
+def _text(value: str) -> str:
+    return unicodedata.normalize("NFC", value.replace("\r\n", "\n").replace("\r", "\n"))
+
+
+def canonical_document(
+    document: Any, *, source: str | None = None, _path: tuple[str | int, ...] = ()
+) -> Any:
+    """``document`` rewritten in canonical form (a new object; the input is not changed).
+
+    Raises one :class:`ScenarioError` naming the key path of a value JSON cannot carry
+    (a NaN or infinite number, binary data, a key that is neither text nor integer).
+
+    >>> canonical_document({"when": datetime.date(2024, 5, 1), 3: "Cafe\\u0301"})
+    {'when': '2024-05-01', '3': 'Café'}
+    """
+    if isinstance(document, str):
+        return _text(document)
+    if document is None or isinstance(document, bool):
+        return document
+    if isinstance(document, int):
+        return int(document)
+    if isinstance(document, float):
+        if not math.isfinite(document):
+            raise ScenarioError(
+                f"must be a finite number (got {document})", source=source, path=_path
+            )
+        if document.is_integer() and abs(document) <= _EXACT_FLOAT_INTEGERS:
+            return int(document)
+        return document
+    if isinstance(document, Mapping):
+        result: dict[str, Any] = {}
+        for key, value in document.items():
+            if isinstance(key, bool) or not isinstance(key, str | int):
+                raise ScenarioError(
+                    f"a key must be text, not {type(key).__name__} {key!r}",
+                    source=source,
+                    path=_path,
+                )
+            name = _text(key) if isinstance(key, str) else str(key)
+            if name in result:
+                raise ScenarioError(
+                    "the same key twice (once as text, once as a number)",
+                    source=source,
+                    path=(*_path, name),
+                )
+            result[name] = canonical_document(value, source=source, _path=(*_path, name))
+        return result
+    if isinstance(document, list | tuple):
+        return [
+            canonical_document(item, source=source, _path=(*_path, index))
+            for index, item in enumerate(document)
+        ]
+    if isinstance(document, datetime.date | datetime.time):
+        return document.isoformat()
+    raise ScenarioError(
+        f"a value of type {type(document).__name__} cannot be part of a scenario",
+        source=source,
+        path=_path,
+    )
+
+
+def canonical_json(document: Any) -> str:
+    """The canonical JSON text of an already canonical document."""
+    return json.dumps(
+        document, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+
+
+def scenario_sha256(document: Any) -> str:
+    """The full SHA-256 (64 hex digits) of the canonical form of ``document``.
+
+    Reports print its first 16 digits; the fair-dice protocol uses all 64.
+    """
+    text = canonical_json(canonical_document(document))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

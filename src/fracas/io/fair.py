@@ -1,0 +1,575 @@
+"""Fair dice for play-by-post: commit, reveal, verify.
+
+The game master commits to a secret and a scenario before any player speaks; players add
+nonces; the seed is derived from all three, so neither side can steer it, and anyone can
+check the posted log offline. ``docs/fair-dice.md`` walks through a thread.
+
+Derivation ``fracas-fair-v1`` (the only one so far):
+
+* ``commitment = SHA-256("fracas-fair-v1 commitment\\n" + secret + "\\n" + scenario)``
+* ``seed = first 8 bytes, big-endian, of
+  HMAC-SHA256(key = secret, message = "fracas-fair-v1 seed\\n" + scenario + "\\n" + nonces)``
+
+where ``secret`` is the secret's lower-case hex text, ``scenario`` the 64 hex digits of the
+scenario's canonical SHA-256 (:mod:`fracas.io.canonical`) and ``nonces`` the JSON list of
+the nonces (each NFC, outer whitespace removed, inner runs of whitespace as one space),
+written compact with non-ASCII characters kept (UTF-8).
+
+>>> secret = "00" * 32
+>>> scenario = "ab" * 32
+>>> commitment(secret, scenario)[:16]
+'ab30c0f42b162105'
+>>> derive_seed(secret, scenario, ["owl", "7"])
+14590465346406816354
+
+Nothing here names a ruleset: the protocol works for any scenario whose ruleset has dice.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+import unicodedata
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from fracas._version import __version__
+from fracas.core.errors import FracasError, ScenarioError
+from fracas.core.report import Report
+from fracas.io.canonical import canonical_json
+from fracas.io.render import FORUM_SIZES, RENDERERS, PostStyle, render_report
+from fracas.io.scenario import Scenario, scenario_from_document
+
+DERIVATION = "fracas-fair-v1"
+DERIVATIONS = (DERIVATION,)
+
+SEAL_BEGIN = "-----BEGIN FRACAS SEAL-----"
+SEAL_END = "-----END FRACAS SEAL-----"
+#: Base64 characters per line of a seal (short lines survive forums that wrap long ones).
+SEAL_WIDTH = 64
+#: The largest seal payload verify will unpack (a bound against hostile posts).
+MAX_SEAL_BYTES = 2_000_000
+
+#: Fewest hex digits of a usable secret (128 bits: nobody can guess it from the commitment).
+MIN_SECRET_DIGITS = 32
+MAX_NONCE_CHARS = 200
+
+EXIT_MATCH, EXIT_MISMATCH, EXIT_UNREADABLE = 0, 1, 2
+
+
+class UnreadablePost(FracasError):
+    """The post cannot be checked at all (no seal, truncated, damaged, unknown derivation)."""
+
+
+# ---------------------------------------------------------------------------------------
+# The protocol
+
+
+def new_secret() -> str:
+    """A fresh secret: 64 hex digits (256 bits) from the operating system's random source."""
+    return secrets.token_hex(32)
+
+
+def check_secret(text: str, *, source: str = "secret") -> str:
+    """The secret in ``text`` (surrounding whitespace ignored), lower case, or one clear error.
+
+    >>> check_secret("  ABCDEF0123456789abcdef0123456789\\n")
+    'abcdef0123456789abcdef0123456789'
+    """
+    secret = text.strip().lower()
+    if not re.fullmatch(r"[0-9a-f]+", secret):
+        raise ScenarioError("a secret is hexadecimal digits only", source=source)
+    if len(secret) < MIN_SECRET_DIGITS:
+        raise ScenarioError(
+            f"a secret needs at least {MIN_SECRET_DIGITS} hex digits (it has {len(secret)}); "
+            "let 'fracas commit' make one",
+            source=source,
+        )
+    return secret
+
+
+def secret_from_file(path: Path, *, create: bool = False) -> tuple[str, bool]:
+    """Read the secret in ``path``; with ``create``, make one there first if it is missing.
+
+    Returns the secret and whether it was created. A created file is readable by its owner
+    only, and never overwrites an existing file.
+    """
+    if create:
+        secret = new_secret()
+        try:
+            handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise ScenarioError(f"cannot create secret: {exc.strerror}", source=str(path)) from None
+        else:
+            with os.fdopen(handle, "w", encoding="ascii") as stream:
+                stream.write(secret + "\n")
+            return secret, True
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"cannot read secret: {exc.strerror}", source=str(path)) from None
+    except UnicodeDecodeError:
+        raise ScenarioError("a secret file holds hex digits only", source=str(path)) from None
+    return check_secret(text, source=str(path)), False
+
+
+def normalise_nonce(nonce: str) -> str:
+    """A nonce as the derivation uses it: NFC, outer whitespace gone, inner runs as one space.
+
+    Forums collapse and trim whitespace; the derivation must not depend on it.
+
+    >>> normalise_nonce("  red\\t  dragon \\r\\n")
+    'red dragon'
+    """
+    return " ".join(unicodedata.normalize("NFC", nonce).split())
+
+
+def check_nonces(nonces: Sequence[str]) -> tuple[str, ...]:
+    """Normalised nonces, in the order given; an empty or over-long one is an error."""
+    result = []
+    for index, nonce in enumerate(nonces, start=1):
+        clean = normalise_nonce(nonce)
+        if not clean:
+            raise ScenarioError(f"nonce {index} is empty", source="command line")
+        if len(clean) > MAX_NONCE_CHARS:
+            raise ScenarioError(
+                f"nonce {index} is longer than {MAX_NONCE_CHARS} characters",
+                source="command line",
+            )
+        result.append(clean)
+    return tuple(result)
+
+
+def commitment(secret: str, scenario_sha256: str) -> str:
+    """The commitment a game master posts before the nonces (64 hex digits)."""
+    message = f"{DERIVATION} commitment\n{secret}\n{scenario_sha256}"
+    return hashlib.sha256(message.encode("ascii")).hexdigest()
+
+
+def derive_seed(secret: str, scenario_sha256: str, nonces: Sequence[str]) -> int:
+    """The dice seed (an integer below 2**64) from the secret, the scenario and the nonces."""
+    nonce_list = json.dumps(list(nonces), ensure_ascii=False, separators=(",", ":"))
+    message = f"{DERIVATION} seed\n{scenario_sha256}\n{nonce_list}".encode()
+    digest = hmac.new(secret.encode("ascii"), message, hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@dataclass(frozen=True)
+class FairRoll:
+    """Everything the protocol fixes for one resolution."""
+
+    secret: str
+    scenario_sha256: str
+    nonces: tuple[str, ...]
+    derivation: str = DERIVATION
+    commitment: str = field(init=False)
+    seed: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "commitment", commitment(self.secret, self.scenario_sha256))
+        object.__setattr__(
+            self, "seed", derive_seed(self.secret, self.scenario_sha256, self.nonces)
+        )
+
+    def record(self) -> dict[str, Any]:
+        """The report's ``fair`` record (printed under the footer, and in JSON)."""
+        return {
+            "derivation": self.derivation,
+            "commitment": self.commitment,
+            "nonces": list(self.nonces),
+            "secret": self.secret,
+        }
+
+
+def fair_resolve(scenario: Scenario, secret: str, nonces: Sequence[str]) -> Report:
+    """Resolve ``scenario`` with the seed the protocol derives; the report carries the record.
+
+    >>> from fracas.io.scenario import parse_scenario
+    >>> scenario = parse_scenario('''fracas: 1
+    ... ruleset: d100
+    ... sides:
+    ... - {name: A, action: raid, units: [{name: X, pax: 5}]}
+    ... - {name: B, action: defend, units: [{name: Y, pax: 5}]}''')
+    >>> report = fair_resolve(scenario, "0" * 64, ["owl"])
+    >>> report.seed == derive_seed("0" * 64, scenario.canonical_sha256, ["owl"])
+    True
+    >>> report.fair_lines()[1]
+    'nonces "owl"'
+    """
+    if scenario.ruleset.deterministic:
+        raise ScenarioError(
+            f"ruleset {scenario.ruleset.name!r} has no dice: there is nothing to make fair",
+            source=scenario.source,
+        )
+    roll = FairRoll(check_secret(secret), scenario.canonical_sha256, check_nonces(nonces))
+    report = scenario.resolve(seed=roll.seed)
+    return replace(report, fair=roll.record())
+
+
+# ---------------------------------------------------------------------------------------
+# The seal: the scenario and the protocol's inputs, packed into the post
+
+
+def seal_payload(scenario: Scenario, report: Report, fmt: str, style: PostStyle) -> dict[str, Any]:
+    """What a verifier needs besides the log: the canonical scenario and how it was written."""
+    if report.fair is None:
+        raise ValueError("only a report made with the fair-dice protocol can be sealed")
+    return {
+        "seal": 1,
+        "derivation": report.fair["derivation"],
+        "fracas": report.version,
+        "source": report.source,
+        "overrides": list(report.overrides),
+        "scenario": scenario.document,
+        "scenario_sha256": scenario.canonical_sha256,
+        "secret": report.fair["secret"],
+        "nonces": report.fair["nonces"],
+        "commitment": report.fair["commitment"],
+        "seed": report.seed,
+        "format": fmt,
+        "style": {"forum": style.forum, "ascii_only": style.ascii_only, "fold": style.fold},
+    }
+
+
+def seal_text(payload: dict[str, Any]) -> str:
+    """The payload as compressed base64 lines between the BEGIN and END lines."""
+    packed = zlib.compress(canonical_json(payload).encode("utf-8"), 9)
+    encoded = base64.b64encode(packed).decode("ascii")
+    lines = [encoded[i : i + SEAL_WIDTH] for i in range(0, len(encoded), SEAL_WIDTH)]
+    return "\n".join([SEAL_BEGIN, *lines, SEAL_END])
+
+
+def seal_block(fmt: str, seal: str) -> str:
+    """The seal in a block the format's forums keep as it is (code, collapsed where possible)."""
+    if fmt == "bbcode":
+        return f"[spoiler][code]{seal}[/code][/spoiler]\n"
+    if fmt == "markdown":
+        return f"<details><summary>fracas seal</summary>\n\n```\n{seal}\n```\n\n</details>\n"
+    return f"{seal}\n"
+
+
+def post(scenario: Scenario, report: Report, fmt: str, style: PostStyle | None = None) -> str:
+    """The whole post: the log in ``fmt`` and, after it, the seal (for JSON: a ``seal`` key)."""
+    style = style or PostStyle()
+    payload = seal_payload(scenario, report, fmt, style)
+    seal = seal_text(payload)
+    if fmt == "json":
+        fair = {**dict(report.fair or {}), "seal": seal.splitlines()}
+        return render_report(replace(report, fair=fair), fmt, style)
+    return render_report(report, fmt, style) + "\n" + seal_block(fmt, seal)
+
+
+_SEAL = re.compile(
+    re.escape(SEAL_BEGIN) + r"(?P<body>.*?)(?P<end>" + re.escape(SEAL_END) + r"|\Z)", re.DOTALL
+)
+
+
+def read_seal(text: str) -> dict[str, Any]:
+    """Unpack the seal in a post. Anything but base64 between the lines is ignored (quote
+    marks, line breaks a forum added); a missing or damaged seal is :class:`UnreadablePost`."""
+    match = _SEAL.search(text)
+    if match is None:
+        if re.search(r"ruleset \S+ .*fracas \S+", text):
+            raise UnreadablePost(
+                "the post has a fracas footer but no seal: it was cut short, or made "
+                "without --secret-file"
+            )
+        raise UnreadablePost("no fracas footer or seal: this is not a fracas post")
+    if not match.group("end"):
+        raise UnreadablePost("the seal has no end line: the post is truncated")
+    body = re.sub(r"[^A-Za-z0-9+/=]", "", match.group("body"))
+    try:
+        packed = base64.b64decode(body, validate=True)
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, MAX_SEAL_BYTES)
+        if inflater.unconsumed_tail:
+            raise UnreadablePost(f"the seal unpacks to more than {MAX_SEAL_BYTES} bytes")
+        if not inflater.eof:
+            raise UnreadablePost("the seal is cut short: the post is truncated or damaged")
+        payload = json.loads(raw.decode("utf-8"))
+    except (binascii.Error, zlib.error, UnicodeDecodeError, json.JSONDecodeError):
+        raise UnreadablePost("the seal is damaged (a character changed or missing)") from None
+    if not isinstance(payload, dict) or payload.get("seal") != 1:
+        raise UnreadablePost("the seal is not one this fracas reads")
+    return payload
+
+
+# ---------------------------------------------------------------------------------------
+# Verification
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of a verification: what was checked, whether it holds, and how it reads."""
+
+    name: str
+    ok: bool
+    detail: str
+
+    def line(self) -> str:
+        return f"{'ok' if self.ok else 'MISMATCH'} {self.name}: {self.detail}"
+
+
+@dataclass(frozen=True)
+class Verification:
+    """Every check of a post, in order; the post verifies when all hold."""
+
+    checks: tuple[Check, ...]
+
+    @property
+    def ok(self) -> bool:
+        return all(check.ok for check in self.checks)
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_MATCH if self.ok else EXIT_MISMATCH
+
+    def lines(self) -> list[str]:
+        verdict = "verified" if self.ok else "NOT VERIFIED"
+        failed = [check.name for check in self.checks if not check.ok]
+        summary = f"{verdict}: every check holds" if self.ok else f"{verdict}: {', '.join(failed)}"
+        return [check.line() for check in self.checks] + [summary]
+
+
+_QUOTE_TAG = re.compile(r"\[/?quote(?:[= ][^\]]*)?\]", re.IGNORECASE)
+_QUOTE_MARK = re.compile(r"^(?:[ \t]*>)+[ \t]?")
+
+
+def comparable_lines(text: str) -> list[str]:
+    """The lines of a post as verify compares them: without quote marks ([quote] tags,
+    Markdown ``>``), line-end differences, runs of spaces and blank lines.
+
+    >>> comparable_lines('[quote="GM"]Raid\\r\\n\\n> 1  +  2  \\r\\n[/quote]')
+    ['Raid', '1 + 2']
+    """
+    text = _QUOTE_TAG.sub("\n", text.replace("\r\n", "\n").replace("\r", "\n"))
+    lines = []
+    for raw in text.split("\n"):
+        line = " ".join(_QUOTE_MARK.sub("", raw).split())
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _log_lines(text: str) -> list[str]:
+    """The comparable lines of a post up to its seal (JSON: the document without the seal)."""
+    return comparable_lines(text.split(SEAL_BEGIN, 1)[0])
+
+
+#: What a differing footer part is about, by how it starts.
+_PART_NAMES = (
+    ("fair dice", "derivation"),
+    ("commitment", "commitment"),
+    ("nonces", "nonces"),
+    ("secret", "secret"),
+    ("scenario sha256", "scenario"),
+    ("seed", "seed"),
+    ("ruleset", "ruleset"),
+    ("fracas", "version"),
+    ("--set", "overrides"),
+)
+_PARTS = re.compile(r"<br>| · | \| ")
+
+
+def _difference_name(posted: str, expected: str) -> str:
+    """Which footer part (nonces, secret, …) two differing lines disagree on, if any."""
+    for mine, theirs in zip(_PARTS.split(posted), _PARTS.split(expected), strict=False):
+        if mine != theirs:
+            plain = _plain(theirs)
+            return next((name for prefix, name in _PART_NAMES if plain.startswith(prefix)), "")
+    return ""
+
+
+def _first_difference(posted: list[str], expected: list[str]) -> Check:
+    """The log check: the first line where the post and the re-run part ways."""
+    start = next((i for i, line in enumerate(posted) if expected and line == expected[0]), 0)
+    posted = posted[start:]
+    for number, (mine, theirs) in enumerate(zip(posted, expected, strict=False), start=1):
+        if mine != theirs:
+            what = _difference_name(mine, theirs)
+            where = f" ({what})" if what else ""
+            return Check(
+                "log",
+                False,
+                f"line {number}{where} differs: posted {_clip(mine)!r}, re-run {_clip(theirs)!r}",
+            )
+    if len(posted) < len(expected):
+        return Check(
+            "log",
+            False,
+            f"the post stops after line {len(posted)}; the re-run goes on with "
+            f"{_clip(expected[len(posted)])!r} (a truncated post?)",
+        )
+    return Check("log", True, f"all {len(expected)} lines match the re-run")
+
+
+def _plain(part: str) -> str:
+    return re.sub(r"\[/?size[^\]]*\]|</?sub>", "", part).lstrip("\\ ")
+
+
+def _clip(line: str, width: int = 90) -> str:
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def _posted_json(text: str) -> dict[str, Any] | None:
+    """A JSON report in the post (as it is, or inside a code block), or None."""
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end < start:
+        return None
+    candidate = "\n".join(_QUOTE_MARK.sub("", line) for line in text[start : end + 1].splitlines())
+    try:
+        document = json.loads(_QUOTE_TAG.sub("", candidate))
+    except json.JSONDecodeError:
+        return None
+    return document if isinstance(document, dict) and "fair" in document else None
+
+
+def verify_post(
+    text: str,
+    *,
+    scenario: Scenario | None = None,
+    expected_commitment: str | None = None,
+    expected_nonces: Sequence[str] | None = None,
+) -> Verification:
+    """Check a posted log: seal, scenario, commitment, nonces, seed, then the log line by line.
+
+    Raises :class:`UnreadablePost` when the post cannot be checked at all; ``scenario``,
+    ``expected_commitment`` and ``expected_nonces`` are what the thread showed before the
+    result (each adds a check when given).
+    """
+    text = text.lstrip("\ufeff")
+    json_post = _posted_json(text)
+    if json_post is not None:
+        seal_lines = json_post.get("fair", {}).get("seal")
+        if not isinstance(seal_lines, list):
+            raise UnreadablePost("the JSON post has no fair.seal")
+        payload = read_seal("\n".join(str(line) for line in seal_lines))
+    else:
+        payload = read_seal(text)
+    checks: list[Check] = []
+    derivation = payload.get("derivation")
+    if derivation not in DERIVATIONS:
+        raise UnreadablePost(
+            f"unknown derivation {derivation!r}; this fracas knows {', '.join(DERIVATIONS)}"
+        )
+    try:
+        fmt = str(payload["format"])
+        style = PostStyle(**payload["style"])
+        secret = check_secret(str(payload["secret"]))
+        nonces = tuple(str(nonce) for nonce in payload["nonces"])
+        claimed_commitment = str(payload["commitment"])
+        claimed_seed = payload["seed"]
+        made_with = str(payload["fracas"])
+        document = payload["scenario"]
+    except (KeyError, TypeError, ScenarioError) as exc:
+        raise UnreadablePost(f"the seal lacks a usable value ({exc})") from None
+    if fmt not in RENDERERS or style.forum not in FORUM_SIZES:
+        raise UnreadablePost(f"the seal names an unknown format {fmt!r} or forum {style.forum!r}")
+    version = (
+        ""
+        if made_with == __version__
+        else f", made with fracas {made_with} (this is {__version__}: a changed rule "
+        "changes the log)"
+    )
+    checks.append(Check("seal", True, f"{derivation}{version}"))
+
+    try:
+        sealed = scenario_from_document(document, source=str(payload.get("source", "post")))
+    except ScenarioError as exc:
+        raise UnreadablePost(f"the scenario in the seal does not load: {exc}") from None
+    sealed = replace(sealed, overrides=tuple(str(o) for o in payload.get("overrides", ())))
+    title = sealed.header.title or sealed.ruleset.name
+    recorded = str(payload.get("scenario_sha256", ""))
+    if recorded != sealed.canonical_sha256:
+        checks.append(
+            Check(
+                "scenario",
+                False,
+                f"the post's scenario hashes to sha256:{sealed.sha256}, but it was sealed "
+                f"as sha256:{recorded[:16]}: the scenario changed",
+            )
+        )
+    elif scenario is not None and scenario.canonical_sha256 != sealed.canonical_sha256:
+        checks.append(
+            Check(
+                "scenario",
+                False,
+                f"{scenario.source} is sha256:{scenario.sha256}, the post's scenario "
+                f"sha256:{sealed.sha256}",
+            )
+        )
+    else:
+        given = f", same as {scenario.source}" if scenario is not None else ""
+        checks.append(Check("scenario", True, f"{title!r} sha256:{sealed.sha256}{given}"))
+
+    opened = commitment(secret, sealed.canonical_sha256)
+    if opened != claimed_commitment:
+        cause = "the scenario" if recorded != sealed.canonical_sha256 else "the revealed secret"
+        checks.append(
+            Check(
+                "commitment",
+                False,
+                f"{claimed_commitment[:16]}… is not opened by the revealed secret and the "
+                f"scenario (they give {opened[:16]}…): {cause} is not the one committed to",
+            )
+        )
+    elif expected_commitment is not None and expected_commitment.strip().lower() != opened:
+        checks.append(
+            Check(
+                "commitment",
+                False,
+                f"the post's {opened[:16]}… is not the {expected_commitment.strip()[:16]}… "
+                "posted before the nonces",
+            )
+        )
+    else:
+        before = ", the one posted before the nonces" if expected_commitment else ""
+        checks.append(
+            Check(
+                "commitment",
+                True,
+                f"{opened[:16]}… opens with the revealed secret and the scenario{before}",
+            )
+        )
+
+    shown = ", ".join(json.dumps(n, ensure_ascii=False) for n in nonces)
+    if expected_nonces is not None and tuple(check_nonces(expected_nonces)) != nonces:
+        wanted = ", ".join(json.dumps(n, ensure_ascii=False) for n in check_nonces(expected_nonces))
+        checks.append(Check("nonces", False, f"the post used {shown}, the thread has {wanted}"))
+    else:
+        checks.append(Check("nonces", True, f"{len(nonces)}: {shown}" if nonces else "none"))
+
+    seed = derive_seed(secret, sealed.canonical_sha256, nonces)
+    if seed != claimed_seed:
+        checks.append(Check("seed", False, f"the post claims {claimed_seed}, derived {seed}"))
+    else:
+        checks.append(Check("seed", True, f"{seed}, derived from secret, scenario and nonces"))
+
+    roll = FairRoll(secret, sealed.canonical_sha256, nonces)
+    report = replace(sealed.resolve(seed=seed), fair=roll.record())
+    if json_post is not None:
+        rerun = json.loads(post(sealed, report, "json", style))
+        # The seal was checked by what it holds; its bytes may differ from one zlib to another.
+        rerun["fair"]["seal"] = json_post["fair"]["seal"]
+        expected = json.dumps(rerun, indent=2, ensure_ascii=False).splitlines()
+        posted = json.dumps(json_post, indent=2, ensure_ascii=False).splitlines()
+        checks.append(
+            _first_difference(
+                comparable_lines("\n".join(posted)), comparable_lines("\n".join(expected))
+            )
+        )
+    else:
+        expected_text = render_report(report, fmt, style) + "\n" + seal_block(fmt, SEAL_BEGIN)
+        checks.append(_first_difference(_log_lines(text), _log_lines(expected_text)))
+    return Verification(tuple(checks))

@@ -1,0 +1,315 @@
+"""fracas verify: a posted log checks out, a tampered one is caught and named, a mangled
+copy still reads, an unreadable one says why."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from fracas.cli import app
+from fracas.io.fair import UnreadablePost, Verification, commitment, verify_post
+from fracas.io.render import PostStyle
+from fracas.io.scenario import load_scenario, parse_scenario
+
+from .conftest import LAIR_RAID, NONCES, ROOT, SECRET, dice_examples, make_post, reseal
+
+FORMATS = ("bbcode", "markdown", "text", "json")
+
+
+def failed(verification: Verification) -> list[str]:
+    return [check.name for check in verification.checks if not check.ok]
+
+
+def detail(verification: Verification, name: str) -> str:
+    return next(check.detail for check in verification.checks if check.name == name)
+
+
+@pytest.mark.parametrize("path", dice_examples(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_dice_example_verifies_in_every_format(path: Path, fmt: str) -> None:
+    scenario = load_scenario(path)
+    verification = verify_post(
+        make_post(scenario, fmt, PostStyle(fold=True)),
+        scenario=scenario,
+        expected_commitment=commitment(SECRET, scenario.canonical_sha256),
+        expected_nonces=NONCES,
+    )
+    assert verification.ok, verification.lines()
+    assert [check.name for check in verification.checks] == [
+        "seal",
+        "scenario",
+        "commitment",
+        "nonces",
+        "seed",
+        "log",
+    ]
+
+
+# --- tampering with what the post shows -------------------------------------------------
+
+
+def edit_line(text: str, pattern: str, change: Any) -> str:
+    """Apply ``change`` to the first line matching ``pattern`` (it must exist)."""
+    lines = text.split("\n")
+    index = next(i for i, line in enumerate(lines) if re.search(pattern, line))
+    lines[index] = change(lines[index])
+    return "\n".join(lines)
+
+
+def test_one_digit_of_a_roll_is_caught_at_its_line() -> None:
+    text = make_post()
+    # "Ranged attack 182 = 98+54 (d100) + …" → the total's last digit changed by one.
+    tampered = edit_line(
+        text,
+        r"^\s+\S.* \d+ = .*\(d100\)",
+        lambda line: re.sub(r"(\d)( = )", lambda m: f"{(int(m[1]) + 1) % 10}{m[2]}", line, count=1),
+    )
+    verification = verify_post(tampered)
+    assert failed(verification) == ["log"]
+    assert "differs" in detail(verification, "log")
+    assert "(d100)" in detail(verification, "log")
+
+
+def test_one_name_is_caught() -> None:
+    text = make_post(fmt="markdown")
+    tampered = edit_line(
+        text,
+        r"Tower Archers losses|losses: .*Tower Archers",
+        lambda line: line.replace("Tower Archers", "Tower Guards"),
+    )
+    verification = verify_post(tampered)
+    assert failed(verification) == ["log"]
+    assert "Tower Guards" in detail(verification, "log")
+
+
+@pytest.mark.parametrize("fmt", ["bbcode", "markdown", "text"])
+def test_the_nonce_list_shown_in_the_post_is_caught_and_named(fmt: str) -> None:
+    tampered = make_post(fmt=fmt).replace('"1729"', '"1730"', 1)
+    verification = verify_post(tampered)
+    assert failed(verification) == ["log"]
+    assert "(nonces)" in detail(verification, "log")
+
+
+def test_the_nonces_the_thread_shows_are_checked() -> None:
+    verification = verify_post(make_post(), expected_nonces=["owlbear at dawn", "1730"])
+    assert failed(verification) == ["nonces"]
+    # A nonce dropped by the game master is caught the same way.
+    dropped = make_post(nonces=("owlbear at dawn",))
+    assert failed(verify_post(dropped, expected_nonces=NONCES)) == ["nonces"]
+
+
+def test_the_secret_shown_in_the_post_is_caught_and_named() -> None:
+    tampered = make_post(fmt="text").replace(f"secret {SECRET}", f"secret {SECRET[::-1]}")
+    verification = verify_post(tampered)
+    assert failed(verification) == ["log"]
+    assert "(secret)" in detail(verification, "log")
+
+
+# --- tampering with the seal ---------------------------------------------------------------
+
+
+def test_another_secret_in_the_seal_does_not_open_the_commitment() -> None:
+    def swap(payload: dict[str, Any]) -> None:
+        payload["secret"] = SECRET[::-1]
+
+    verification = verify_post(reseal(make_post(), swap))
+    assert "commitment" in failed(verification)
+    assert "the revealed secret is not the one committed to" in detail(verification, "commitment")
+
+
+def test_an_edited_scenario_in_the_seal_is_caught_and_named() -> None:
+    def stronger(payload: dict[str, Any]) -> None:
+        payload["scenario"]["sides"][0]["units"][0]["pax"] = 9
+
+    verification = verify_post(reseal(make_post(), stronger))
+    assert failed(verification)[:2] == ["scenario", "commitment"]
+    assert "the scenario changed" in detail(verification, "scenario")
+
+
+def test_a_post_of_another_scenario_than_the_file_is_named() -> None:
+    other = parse_scenario(
+        LAIR_RAID.read_text(encoding="utf-8"), source="mine.yaml", overrides=[("seed", 3)]
+    )
+    verification = verify_post(make_post(), scenario=other)
+    assert failed(verification) == ["scenario"]
+    assert "mine.yaml" in detail(verification, "scenario")
+
+
+def test_a_commitment_other_than_the_one_posted_first_is_a_mismatch() -> None:
+    verification = verify_post(make_post(), expected_commitment="0" * 64)
+    assert failed(verification) == ["commitment"]
+    assert "posted before the nonces" in detail(verification, "commitment")
+
+
+def test_a_claimed_seed_that_is_not_derived_is_named() -> None:
+    def claim(payload: dict[str, Any]) -> None:
+        payload["seed"] = 7
+
+    assert failed(verify_post(reseal(make_post(), claim))) == ["seed"]
+
+
+# --- what forums do to a post ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_crlf_trailing_spaces_and_quoting_do_not_matter(fmt: str) -> None:
+    text = make_post(fmt=fmt, style=PostStyle(fold=True))
+    crlf = text.replace("\n", "\r\n")
+    trailing = "\n".join(line + "   " for line in text.split("\n"))
+    bbquote = f'Here it is:\n[quote="GM" post_id=12 time=1700000000]{text}[/quote]\nNice!'
+    mdquote = "GM wrote:\n\n" + "\n".join("> " + line for line in text.split("\n"))
+    for mangled in (crlf, trailing, bbquote, mdquote):
+        verification = verify_post(mangled)
+        assert verification.ok, verification.lines()
+
+
+def test_rewrapped_seal_lines_still_read() -> None:
+    text = make_post()
+    begin = text.index("-----BEGIN")
+    seal = text[begin:]
+    body = seal.split("\n", 1)[1]
+    rewrapped = body.replace("\n", "", 3).replace("A", "A\n", 2)
+    assert verify_post(text[:begin] + seal.split("\n", 1)[0] + "\n" + rewrapped).ok
+
+
+# --- unreadable and bad posts ---------------------------------------------------------------
+
+
+def test_a_post_without_footer_or_seal_is_unreadable() -> None:
+    with pytest.raises(UnreadablePost, match="not a fracas post"):
+        verify_post("I rolled a 100, trust me.")
+
+
+def test_a_post_cut_before_its_seal_is_unreadable() -> None:
+    text = make_post()
+    with pytest.raises(UnreadablePost, match="cut short"):
+        verify_post(text[: text.index("[spoiler][code]-----BEGIN")])
+
+
+def test_a_post_cut_inside_its_seal_is_unreadable() -> None:
+    text = make_post()
+    with pytest.raises(UnreadablePost, match="truncated"):
+        verify_post(text[: text.index("-----END")])
+    end = text.index("-----END")
+    with pytest.raises(UnreadablePost, match=r"truncated|damaged"):
+        verify_post(text[: end - 70] + text[end:])
+
+
+def test_a_damaged_seal_is_unreadable() -> None:
+    text = make_post()
+    start = text.index("-----BEGIN FRACAS SEAL-----\n") + 28
+    flipped = "B" if text[start + 10] != "B" else "C"
+    with pytest.raises(UnreadablePost):
+        verify_post(text[: start + 10] + flipped + text[start + 11 :])
+
+
+def test_an_unknown_derivation_is_unreadable() -> None:
+    def newer(payload: dict[str, Any]) -> None:
+        payload["derivation"] = "fracas-fair-v9"
+
+    with pytest.raises(UnreadablePost, match="unknown derivation 'fracas-fair-v9'"):
+        verify_post(reseal(make_post(), newer))
+
+
+def test_a_seal_that_unpacks_to_too_much_is_refused() -> None:
+    def huge(payload: dict[str, Any]) -> None:
+        payload["padding"] = "x" * 3_000_000
+
+    with pytest.raises(UnreadablePost, match="more than"):
+        verify_post(reseal(make_post(), huge))
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+runner = CliRunner()
+
+
+def test_verify_command_exit_codes_and_one_line_per_check(tmp_path: Path) -> None:
+    good = tmp_path / "post.txt"
+    good.write_text(make_post(), encoding="utf-8")
+    result = runner.invoke(app, ["verify", str(good), "--nonce", NONCES[0], "--nonce", NONCES[1]])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == "verified: every check holds"
+    assert len(result.stdout.splitlines()) == 7  # six checks and the verdict
+
+    bad = tmp_path / "bad.txt"
+    bad.write_text(make_post().replace('"1729"', '"1730"'), encoding="utf-8")
+    result = runner.invoke(app, ["verify", str(bad)])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[-1] == "NOT VERIFIED: log"
+
+    result = runner.invoke(app, ["verify", str(good), "--commitment", "0" * 64])
+    assert result.exit_code == 1
+    assert "MISMATCH commitment" in result.stdout
+
+    truncated = tmp_path / "cut.txt"
+    truncated.write_text(make_post()[:2000], encoding="utf-8")
+    result = runner.invoke(app, ["verify", str(truncated)])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "cut.txt" in result.stderr
+
+
+def test_json_posts_carry_the_protocol_record(tmp_path: Path) -> None:
+    document = json.loads(make_post(fmt="json"))
+    assert list(document)[-1] == "fair"
+    assert document["fair"]["nonces"] == list(NONCES)
+    assert document["fair"]["secret"] == SECRET
+    document["result"]["winner"] = "nobody"
+    assert failed(verify_post(json.dumps(document, indent=2))) == ["log"]
+
+
+def test_resolve_refuses_a_seed_with_a_secret_and_nonces_without_one(tmp_path: Path) -> None:
+    secret = tmp_path / "gm.secret"
+    secret.write_text(SECRET, encoding="utf-8")
+    result = runner.invoke(
+        app, ["resolve", str(LAIR_RAID), "--secret-file", str(secret), "--seed", "3"]
+    )
+    assert result.exit_code == 2
+    assert "exclude each other" in result.stderr
+    result = runner.invoke(app, ["resolve", str(LAIR_RAID), "--nonce", "owl"])
+    assert result.exit_code == 2
+    assert "--nonce needs --secret-file" in result.stderr
+
+
+def test_commit_names_the_scenario_and_keeps_the_secret_off_stdout(tmp_path: Path) -> None:
+    secret = tmp_path / "gm.secret"
+    result = runner.invoke(app, ["commit", str(LAIR_RAID), "--secret-file", str(secret)])
+    assert result.exit_code == 0, result.output
+    made = secret.read_text(encoding="utf-8").strip()
+    scenario = load_scenario(LAIR_RAID)
+    assert result.stdout.split()[:3] == [
+        "fracas-fair-v1",
+        "commitment",
+        commitment(made, scenario.canonical_sha256),
+    ]
+    assert made not in result.stdout
+    assert f"scenario sha256:{scenario.sha256}" in result.stdout
+    hexes = ROOT / "examples" / "hex" / "encirclement.yaml"
+    result = runner.invoke(app, ["commit", str(hexes), "--secret-file", str(secret)])
+    assert result.exit_code == 2
+    assert "has no dice" in result.stderr
+
+
+def test_set_overrides_travel_in_the_seal_and_read_from_stdin(tmp_path: Path) -> None:
+    secret = tmp_path / "gm.secret"
+    secret.write_text(SECRET, encoding="utf-8")
+    args = ["resolve", str(LAIR_RAID), "--secret-file", str(secret), "--nonce", "owl"]
+    args += ["--set", "parameters.round_limit=1", "--format", "markdown", "--fold", "--ascii"]
+    made = runner.invoke(app, args)
+    assert made.exit_code == 0, made.output
+    assert "--set parameters.round\\_limit=1" in made.stdout
+    assert made.stdout.isascii()
+    result = runner.invoke(app, ["verify", "-"], input=made.stdout)
+    assert result.exit_code == 0, result.output
+    # The file without the override is another scenario, and verify says so.
+    result = runner.invoke(app, ["verify", "-", "--scenario", str(LAIR_RAID)], input=made.stdout)
+    assert result.exit_code == 1
+    assert "MISMATCH scenario" in result.stdout
