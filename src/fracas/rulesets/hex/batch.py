@@ -140,33 +140,17 @@ class StrikeArrays:
             loss_exponent=self.loss_exponent,
         )
 
-    def exact_numbers(self, index: int) -> StrikeNumbers[Fraction]:
-        """Strike ``index`` in fractions, each float read by its shortest decimal form."""
-
-        def read(name: str) -> Fraction:
+    def exact_fields(self, indices: NDArray[np.intp]) -> dict[str, list[Fraction]]:
+        """Strikes ``indices`` in fractions, each float read by its shortest decimal form."""
+        fractions: dict[str, list[Fraction]] = {}
+        for name in FIELDS:
             values = getattr(self, name)
-            return to_fraction(float(values[index] if values.ndim else values))
-
-        def side(prefix: str, printed: str, support: str) -> SideNumbers[Fraction]:
-            return SideNumbers(
-                read(f"{prefix}_strength"),
-                read(printed),
-                read(f"{prefix}_level"),
-                read(f"{prefix}_encirclement"),
-                read(f"{prefix}_terrain"),
-                read(f"{prefix}_status_mul"),
-                read(support),
-                read(f"{prefix}_status_add"),
-            )
-
-        return StrikeNumbers(
-            attacker=side("attacker", "attack", "attack_support"),
-            defender=side("target", "defense", "defense_support"),
-            pierce=read("pierce"),
-            level_percent=read("level_percent"),
-            defense_support_cap=read("defense_support_cap"),
-            loss_exponent=read("loss_exponent"),
-        )
+            picked = values[indices] if values.ndim else np.broadcast_to(values, indices.shape)
+            # Few distinct values repeat across strikes: read each once.
+            distinct, where = np.unique(picked, return_inverse=True)
+            read = [to_fraction(float(v)) for v in distinct]
+            fractions[name] = [read[i] for i in where.tolist()]
+        return fractions
 
 
 #: The input fields, in order.
@@ -389,6 +373,208 @@ def exact_losses(numbers: StrikeNumbers[Fraction]) -> tuple[int, Fraction]:
     return int(totals.losses), totals.fraction
 
 
+Objects = NDArray[np.object_]
+
+
+class Rationals:
+    """Exact rationals in arrays: numerators and positive denominators as Python integers.
+
+    The number type of the exact decisions: the strike formula runs on it unchanged.
+    Fractions are never reduced (a gcd per operation would cost more than it saves over
+    the twenty-odd operations of a strike).
+    """
+
+    __slots__ = ("den", "num")
+
+    def __init__(self, num: Objects, den: Objects) -> None:
+        self.num = num
+        self.den = den
+
+    @staticmethod
+    def of(values: list[Fraction]) -> Rationals:
+        """An array of the given fractions."""
+        num = np.empty(len(values), dtype=object)
+        den = np.empty(len(values), dtype=object)
+        num[:] = [v.numerator for v in values]
+        den[:] = [v.denominator for v in values]
+        return Rationals(num, den)
+
+    @staticmethod
+    def _of(other: Any) -> Rationals:
+        if isinstance(other, Rationals):
+            return other
+        value = to_fraction(other)
+        return Rationals(np.asarray(value.numerator, object), np.asarray(value.denominator, object))
+
+    def __add__(self, other: Any) -> Rationals:
+        o = Rationals._of(other)
+        return Rationals(self.num * o.den + o.num * self.den, self.den * o.den)
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any) -> Rationals:
+        o = Rationals._of(other)
+        return Rationals(self.num * o.den - o.num * self.den, self.den * o.den)
+
+    def __rsub__(self, other: Any) -> Rationals:
+        return Rationals._of(other) - self
+
+    def __mul__(self, other: Any) -> Rationals:
+        o = Rationals._of(other)
+        return Rationals(self.num * o.num, self.den * o.den)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Any) -> Rationals:
+        o = Rationals._of(other)
+        sign = np.where(o.num < 0, -1, 1)
+        return Rationals(self.num * o.den * sign, self.den * o.num * sign)
+
+    def __rtruediv__(self, other: Any) -> Rationals:
+        return Rationals._of(other) / self
+
+    def positive(self) -> NDArray[np.bool_]:
+        """Where the value is above 0."""
+        return np.asarray(self.num > 0, dtype=np.bool_)
+
+    def below(self, other: Rationals) -> NDArray[np.bool_]:
+        """Where this value is below ``other``."""
+        return np.asarray(self.num * other.den < other.num * self.den, dtype=np.bool_)
+
+    def fractions(self) -> list[Fraction]:
+        """The values as fractions."""
+        return [Fraction(n, d) for n, d in zip(self.num.tolist(), self.den.tolist(), strict=True)]
+
+
+def _choose(test: NDArray[np.bool_], then: Rationals, otherwise: Rationals) -> Rationals:
+    return Rationals(
+        np.where(test, then.num, otherwise.num), np.where(test, then.den, otherwise.den)
+    )
+
+
+def _minimum(a: Rationals, b: Rationals) -> Rationals:
+    return _choose(a.below(b), a, b)
+
+
+def _maximum(a: Rationals, b: Rationals) -> Rationals:
+    return _choose(a.below(b), b, a)
+
+
+class RationalArithmetic:
+    """:class:`~fracas.rulesets.hex.strike.Arithmetic` on :class:`Rationals`.
+
+    Exact for a whole loss exponent (a fractional one is left to :func:`exact_losses`).
+    """
+
+    def ratio(self, numerator: Rationals, denominator: Rationals) -> Rationals:
+        positive = denominator.positive()
+        zero = Rationals._of(0)
+        safe = _choose(positive, denominator, Rationals._of(1))
+        return _choose(positive, numerator / safe, zero * numerator)
+
+    def power(self, base: Rationals, exponent: Rationals) -> Rationals:
+        return Rationals(base.num**exponent.num, base.den**exponent.num)
+
+    def where_positive(self, test: Rationals, then: Rationals, otherwise: Rationals) -> Rationals:
+        return _choose(test.positive(), then, otherwise)
+
+    def round_half_up(self, value: Rationals) -> Rationals:
+        whole = (2 * value.num + value.den) // (2 * value.den)
+        return Rationals(whole, np.ones_like(whole))
+
+    def clamp(self, value: Rationals, low: Rationals, high: Rationals) -> Rationals:
+        return _minimum(_maximum(value, low), high)
+
+
+RATIONALS = RationalArithmetic()
+
+
+@dataclass(frozen=True, slots=True)
+class RationalFold:
+    """:class:`~fracas.rulesets.hex.strike.Fold` on :class:`Rationals`, without rows."""
+
+    total: Rationals
+
+    def times(self, row: str, value: Rationals) -> RationalFold:
+        return RationalFold(self.total * value)
+
+    def plus(self, row: str, value: Rationals) -> RationalFold:
+        return RationalFold(self.total + value)
+
+    def plus_at_most(self, row: str, value: Rationals, cap: Rationals) -> RationalFold:
+        return RationalFold(self.total + _minimum(value, cap))
+
+    def floor_at_zero(self) -> RationalFold:
+        return RationalFold(_maximum(self.total, Rationals._of(0) * self.total))
+
+
+def _begin_rational(row: str, value: Rationals) -> RationalFold:
+    return RationalFold(value)
+
+
+_SIDE_FIELDS = (
+    "strength",
+    "printed",
+    "level",
+    "encirclement",
+    "terrain",
+    "status_mul",
+    "support",
+    "status_add",
+)
+
+
+def numbers_from_fields(
+    fields_: Mapping[str, Any], convert: Callable[[Any], Any] = lambda v: v
+) -> StrikeNumbers[Any]:
+    """:class:`StrikeNumbers` from a mapping keyed by :data:`FIELDS`."""
+
+    def side(prefix: str, printed: str, support: str) -> SideNumbers[Any]:
+        names = {"printed": printed, "support": support}
+        return SideNumbers(
+            *(convert(fields_[names.get(key, f"{prefix}_{key}")]) for key in _SIDE_FIELDS)
+        )
+
+    return StrikeNumbers(
+        attacker=side("attacker", "attack", "attack_support"),
+        defender=side("target", "defense", "defense_support"),
+        pierce=convert(fields_["pierce"]),
+        level_percent=convert(fields_["level_percent"]),
+        defense_support_cap=convert(fields_["defense_support_cap"]),
+        loss_exponent=convert(fields_["loss_exponent"]),
+    )
+
+
+#: Reads strikes (by index) as fractions, field by field: the exact inputs of a batch.
+ExactReader = Callable[[NDArray[np.intp]], Mapping[str, list[Fraction]]]
+
+
+def decide_exactly(fractions: Mapping[str, list[Fraction]]) -> tuple[list[int], list[Fraction]]:
+    """Losses and fractions of strikes given in fractions, by the formula on exact numbers."""
+    size = len(fractions["pierce"])
+    losses: list[int] = [0] * size
+    shares: list[Fraction] = [Fraction(0)] * size
+    whole = [i for i, k in enumerate(fractions["loss_exponent"]) if k.denominator == 1]
+    if whole:
+        picked = {name: [values[i] for i in whole] for name, values in fractions.items()}
+        totals = strike_totals(
+            RATIONALS,
+            numbers_from_fields(picked, Rationals.of),
+            _begin_rational,
+            _begin_rational,
+        )
+        assert isinstance(totals.losses, Rationals)
+        assert isinstance(totals.fraction, Rationals)
+        for i, n, f in zip(
+            whole, totals.losses.num.tolist(), totals.fraction.fractions(), strict=True
+        ):
+            losses[i], shares[i] = int(n), f
+    for i in sorted(set(range(size)) - set(whole)):
+        one = numbers_from_fields({name: values[i] for name, values in fractions.items()})
+        losses[i], shares[i] = exact_losses(one)
+    return losses, shares
+
+
 def _undecided(
     attack: ArrayFold, defense: ArrayFold, arrays: StrikeArrays, fraction: Floats
 ) -> NDArray[np.bool_]:
@@ -425,7 +611,7 @@ def _undecided(
 
 def _evaluate_part(
     arrays: StrikeArrays,
-    exact: Callable[[int], StrikeNumbers[Fraction]],
+    exact: ExactReader,
     offset: int,
     out: tuple[Floats, Floats, Floats, Ints],
 ) -> int:
@@ -435,32 +621,32 @@ def _evaluate_part(
         attack, defense = totals.attack, totals.defense
         assert isinstance(attack, ArrayFold)
         assert isinstance(defense, ArrayFold)
-        undecided = _undecided(attack, defense, arrays, totals.fraction)
+        undecided = np.flatnonzero(_undecided(attack, defense, arrays, totals.fraction))
     stop = offset + len(arrays)
     out[0][offset:stop] = attack.total
     out[1][offset:stop] = defense.total
     out[2][offset:stop] = totals.fraction
     out[3][offset:stop] = totals.losses
-    for local in np.flatnonzero(undecided).tolist():
-        losses, fraction = exact_losses(exact(offset + local))
-        out[3][offset + local] = losses
-        out[2][offset + local] = float(fraction)
-    return int(np.count_nonzero(undecided))
+    if undecided.size:
+        losses, fractions = decide_exactly(exact(undecided + offset))
+        out[3][undecided + offset] = losses
+        out[2][undecided + offset] = [float(f) for f in fractions]
+    return int(undecided.size)
 
 
 def evaluate(
     arrays: StrikeArrays,
     *,
-    exact: Callable[[int], StrikeNumbers[Fraction]] | None = None,
+    exact: ExactReader | None = None,
     chunk: int = CHUNK,
 ) -> StrikeResults:
     """Evaluate checked :class:`StrikeArrays`; see :func:`strikes`.
 
-    ``exact(i)`` gives strike ``i`` in fractions for the rare strikes the floats cannot
-    round with certainty; by default each float is read by its shortest decimal form.
+    ``exact(indices)`` gives those strikes in fractions, for the few whose rounding the
+    floats cannot vouch for; by default each float is read by its shortest decimal form.
     """
     size = len(arrays)
-    decide = exact if exact is not None else arrays.exact_numbers
+    decide = exact if exact is not None else arrays.exact_fields
     out = (
         np.empty(size, np.float64),
         np.empty(size, np.float64),
@@ -502,8 +688,8 @@ def combats(
     counter: StrikeArrays,
     countered: ArrayLike,
     *,
-    exact_attack: Callable[[int], StrikeNumbers[Fraction]] | None = None,
-    exact_counter: Callable[[int], StrikeNumbers[Fraction]] | None = None,
+    exact_attack: ExactReader | None = None,
+    exact_counter: ExactReader | None = None,
 ) -> CombatResults:
     """Evaluate many combats: ``attack[i]``, and ``counter[i]`` where ``countered[i]``.
 
