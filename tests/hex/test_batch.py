@@ -15,6 +15,7 @@ Three layers of evidence:
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -157,7 +158,7 @@ def oracle_losses(columns: dict[str, NDArray[np.int64]], exponent: int) -> Objec
         return columns[name].astype(object)
 
     def base(prefix: str, printed: str) -> Objects:
-        return (
+        product: Objects = (
             obj(f"{prefix}_strength")
             * obj(printed)
             * (100 + obj(f"{prefix}_level"))
@@ -165,6 +166,7 @@ def oracle_losses(columns: dict[str, NDArray[np.int64]], exponent: int) -> Objec
             * obj(f"{prefix}_terrain")
             * obj(f"{prefix}_status_mul")
         )
+        return product
 
     zero = np.zeros(len(columns["attack"]), dtype=object)
     raw_attack = (
@@ -262,10 +264,10 @@ DENOMINATORS = {
 }
 
 
-def as_floats(columns: dict[str, NDArray[np.int64]], exponent: int) -> dict[str, object]:
+def as_floats(columns: dict[str, NDArray[np.int64]], exponent: int) -> dict[str, Any]:
     # Dividing an integer by 10 or 100 in floats gives the double nearest to the decimal,
     # which is what a scenario file's number becomes.
-    floats: dict[str, object] = {
+    floats: dict[str, Any] = {
         name: values / DENOMINATORS.get(name, 1) for name, values in columns.items()
     }
     floats["loss_exponent"] = exponent
@@ -347,7 +349,7 @@ def test_a_million_strikes_agree_with_exact_integer_arithmetic() -> None:
 def test_bad_input_names_the_field_and_the_first_bad_index(
     field: str, values: list[float], message: str
 ) -> None:
-    good: dict[str, object] = {
+    good: dict[str, Any] = {
         "attacker_strength": [1, 2, 3],
         "attack": 1,
         "target_strength": 5,
