@@ -253,8 +253,10 @@ def _score(value: Fraction) -> str:
     return fmt(value)
 
 
-def advice_report(side: str, ranked: Sequence[Advice], title: str, score_rule: str) -> Report:
-    """The advisor's ranking, best first, each with its forecast."""
+def advice_report(
+    side: str, ranked: Sequence[Advice], title: str, score_rule: str, detail: int = 10
+) -> Report:
+    """The advisor's ranking, best first; the first ``detail`` with their full forecast."""
     rows = tuple(
         (
             str(rank),
@@ -273,12 +275,17 @@ def advice_report(side: str, ranked: Sequence[Advice], title: str, score_rule: s
         summary.append(Table(columns, rows, title=f"Attacks of {side}, best first"))
     else:
         summary.append(Text(f"{side} has no legal attack"))
+    if len(ranked) > detail:
+        summary.append(
+            Text(f"The {detail} best are shown in full below (parameter advisor_detail).")
+        )
     sections = [Section(f"Advice for {side}", tuple(summary))]
-    for rank, advice in enumerate(ranked, start=1):
+    combats = [advice.forecast for advice in ranked[:detail]]
+    for rank, (advice, combat) in enumerate(zip(ranked, combats, strict=False), start=1):
         heading = (
             f"#{rank} {advice.attacker} attacks {advice.target} (score {_score(advice.score)})"
         )
-        sections.append(Section(heading, combat_blocks(advice.forecast)))
+        sections.append(Section(heading, combat_blocks(combat)))
     data = {
         "kind": "advice",
         "side": side,
@@ -291,7 +298,7 @@ def advice_report(side: str, ranked: Sequence[Advice], title: str, score_rule: s
                 "enemy_lost": a.enemy_lost,
                 "own_lost": a.own_lost,
                 "levels_gained": a.levels_gained,
-                "combat": combat_data(a.forecast),
+                "combat": combat_data(combats[rank - 1]) if rank <= detail else None,
             }
             for rank, a in enumerate(ranked, start=1)
         ],

@@ -95,7 +95,8 @@ class HexRuleset(Ruleset[HexDocument, HexScenario, Turn]):
             f"{params.advisor_own_weight:g} × own soldiers lost; ties: more levels gained first"
         )
         ranked = advise(scenario.board, side, params)
-        return advice_report(side, ranked, scenario.title or "Hex combat", rule)
+        title = scenario.title or "Hex combat"
+        return advice_report(side, ranked, title, rule, params.advisor_detail)
 
     def picture(
         self, scenario: HexScenario, *, attacker: str | None = None, target: str | None = None
