@@ -69,6 +69,21 @@ def scores(outcome: SideOutcome, params: HexParams) -> list[Fraction]:
     ]
 
 
+def ranked_rows(side_attacks: SideAttacks, outcome: SideOutcome) -> list[int]:
+    """Rows of ``side_attacks`` best first: score, then levels gained, then scenario order."""
+    keyed = sorted(
+        (-score, -gained, row)
+        for row, (score, gained) in enumerate(
+            zip(
+                scores(outcome, side_attacks.params),
+                outcome.attacker_level_gain.tolist(),
+                strict=True,
+            )
+        )
+    )
+    return [row for _, _, row in keyed]
+
+
 def advise(board: Board, side: str, params: HexParams) -> list[Advice]:
     """Every legal attack of ``side``, best first (see the module doc for the score).
 
@@ -77,18 +92,16 @@ def advise(board: Board, side: str, params: HexParams) -> list[Advice]:
     """
     side_attacks = SideAttacks.gather(board, side, params)
     outcome = side_attacks.evaluate(side_attacks.start)
-    ranked: list[tuple[tuple[Fraction, int, int], Advice]] = []
-    for position, ((attacker_id, target_id), score, enemy, own, gained) in enumerate(
-        zip(
-            side_attacks.pairs,
-            scores(outcome, params),
-            outcome.target_losses.tolist(),
-            outcome.attacker_losses.tolist(),
-            outcome.attacker_level_gain.tolist(),
-            strict=True,
+    all_scores = scores(outcome, params)
+    return [
+        Advice(
+            *side_attacks.pairs[row],
+            all_scores[row],
+            int(outcome.target_losses[row]),
+            int(outcome.attacker_losses[row]),
+            int(outcome.attacker_level_gain[row]),
+            board,
+            params,
         )
-    ):
-        advice = Advice(attacker_id, target_id, score, enemy, own, gained, board, params)
-        ranked.append(((-score, -gained, position), advice))
-    ranked.sort(key=lambda pair: pair[0])
-    return [advice for _, advice in ranked]
+        for row in ranked_rows(side_attacks, outcome)
+    ]

@@ -23,6 +23,7 @@ from fracas.core.report import (
 )
 from fracas.core.report import json_number as number
 from fracas.rulesets.hex.advisor import Advice
+from fracas.rulesets.hex.plan import Plan
 from fracas.rulesets.hex.play import Combat, Turn
 from fracas.rulesets.hex.scenario import Board
 from fracas.rulesets.hex.strike import ROW_ATTACK, ROW_DEFENSE, ROW_ORDER, StrikeOutcome
@@ -304,3 +305,64 @@ def advice_report(
         ],
     }
     return Report(RULESET, title, tuple(sections), data, version=__version__)
+
+
+def plan_report(plan: Plan, title: str, value_rule: str) -> Report:
+    """A proposed turn: the attacks in order, the value, the search, the board after."""
+    end = plan.end()
+    running = Fraction(0)
+    rows = []
+    for order, attack in enumerate(plan.attacks, start=1):
+        running += attack.value
+        rows.append(
+            (
+                str(order),
+                attack.attacker,
+                attack.target,
+                str(attack.enemy_lost),
+                str(attack.own_lost),
+                _score(attack.value),
+                _score(running),
+            )
+        )
+    summary: list[Block] = [
+        Text(value_rule),
+        Text(f"Search: {plan.method}."),
+        Text(
+            f"Value of the plan: {_score(plan.value)}. Following the single-attack ranking "
+            f"of advise (its attacks that score above 0, in order) gives "
+            f"{_score(plan.ranking_value)}."
+        ),
+    ]
+    if rows:
+        columns = ("#", "attacker", "target", "enemy lost", "own lost", "value", "total")
+        summary.append(Table(columns, tuple(rows), title=f"Attacks of {plan.side}, in order"))
+    else:
+        summary.append(Text(f"no attack is worth making for {plan.side}"))
+    sections = (
+        Section(f"Plan for {plan.side}", tuple(summary)),
+        Section("Board after the plan", (board_table(plan.board, end),)),
+    )
+    data = {
+        "kind": "plan",
+        "side": plan.side,
+        "value_rule": value_rule,
+        "method": plan.method,
+        "width": plan.width,
+        "plans_evaluated": plan.plans_evaluated,
+        "value": number(plan.value),
+        "ranking_value": number(plan.ranking_value),
+        "attacks": [
+            {
+                "order": order,
+                "attacker": a.attacker,
+                "target": a.target,
+                "enemy_lost": a.enemy_lost,
+                "own_lost": a.own_lost,
+                "value": number(a.value),
+            }
+            for order, a in enumerate(plan.attacks, start=1)
+        ],
+        "units": board_data(plan.board, end),
+    }
+    return Report(RULESET, title, sections, data, version=__version__)
