@@ -56,6 +56,8 @@ Ints = NDArray[np.int64]
 CHUNK = 8192
 #: Unit roundoff of float64.
 _U = 2.0**-53
+#: Every input is 0 or lies between these in size.
+SMALLEST, LARGEST = 1e-12, 1e12
 #: Level cap of the rules: no level above it is valid input.
 LEVEL_CAP = 99
 #: Error of an Effective value, in units of its magnitude (see :class:`ArrayFold`).
@@ -203,8 +205,15 @@ def _first(mask: NDArray[np.bool_]) -> int | None:
 
 def _check(name: str, values: Floats) -> None:
     """Raise for the first value of ``name`` that the rules cannot take."""
+    size = np.abs(values)
     problems: list[tuple[NDArray[np.bool_], str]] = [
-        (~np.isfinite(values), "is not a finite number")
+        (~np.isfinite(values), "is not a finite number"),
+        # Inside this range no product of the formula can underflow or overflow, which the
+        # error bound relies on.
+        (
+            (values != 0) & ((size < SMALLEST) | (size > LARGEST)),
+            f"is outside the range the batch takes (0, or {SMALLEST:g} to {LARGEST:g} in size)",
+        ),
     ]
     if name.endswith("_strength"):
         problems += [
@@ -308,8 +317,8 @@ class ArrayFold:
 
     ``magnitude`` is the sum of the absolute values of everything added so far, scaled by
     every factor since: the float error of ``total`` is a small multiple of
-    ``magnitude × 2⁻⁵³`` (every factor is ≥ 0, so products do not cancel). Until the
-    first addition it is the total itself, kept as ``None`` to save the work.
+    ``magnitude × 2⁻⁵³`` (every factor is ≥ 0, so products do not cancel). While nothing
+    negative has been added, it is the total itself, kept as ``None`` to save the work.
     """
 
     total: Floats
@@ -325,13 +334,19 @@ class ArrayFold:
         return ArrayFold(self.total * value, scale)
 
     def plus(self, row: str, value: Floats) -> ArrayFold:
+        if self.scale is None and value.min(initial=0.0) >= 0:
+            return ArrayFold(self.total + value)
         return ArrayFold(self.total + value, self.magnitude + np.abs(value))
 
     def plus_at_most(self, row: str, value: Floats, cap: Floats) -> ArrayFold:
         added = np.minimum(value, cap)
-        return ArrayFold(self.total + added, self.magnitude + added)
+        if self.scale is None and added.min(initial=0.0) >= 0:
+            return ArrayFold(self.total + added)
+        return ArrayFold(self.total + added, self.magnitude + np.abs(added))
 
     def floor_at_zero(self) -> ArrayFold:
+        if self.scale is None:
+            return self  # nothing negative was added: the total is ≥ 0 already
         # Below −(its error bound) the exact value is negative too, so the floor is an
         # exact 0 with no error left.
         magnitude = self.magnitude
@@ -585,26 +600,30 @@ def _undecided(
     every factor is ≥ 0, and every input is within u of the decimal it stands for), and
     Pierce's ``1 − p`` adds ``4 u / (1 − p)`` relative. ``f = 1 / (1 + (d/a)^k)`` then
     moves by at most ``f (1 − f) k (δa/a + δd/d)`` plus a few u, and
-    ``x = f × strength`` by ``strength`` times that; the bound is doubled. A strike is
+    ``x = f × strength`` by ``strength`` times that; the bound is doubled, and taken at
+    its largest over ``f`` (``f (1 − f) ≤ 1/4``). A strike is
     undecided when ``x + 1/2`` lies within the bound of a whole number, or when the
     relative error is too large for a first-order bound (1e-3, which also catches an
     Effective value that cannot be told from 0).
     """
     tiny = np.finfo(np.float64).tiny
+
+    def spread_of(fold: ArrayFold) -> Floats | float:
+        # Without cancellation the magnitude is the total: a relative error of 1 × slack.
+        if fold.scale is None:
+            return 1.0
+        return fold.magnitude / np.maximum(fold.total, tiny)
+
     relative = (
-        _SLACK
-        * (
-            attack.magnitude / np.maximum(attack.total, tiny)
-            + defense.magnitude / np.maximum(defense.total, tiny)
-        )
+        _SLACK * (spread_of(attack) + spread_of(defense))
         + 4 * _U / (1.0 - arrays.pierce)
         + np.where(arrays.loss_exponent % 1 == 0, 4 * _U, _FRACTIONAL_POWER_SLACK)
     )
+    # f (1 − f) ≤ 1/4 and x ≤ strength: a bound that needs no per-strike fraction, so
+    # that without cancellation it costs two operations.
     strength = arrays.target_strength
-    x = fraction * strength
-    spread = strength * fraction * ((1 - fraction) * arrays.loss_exponent * relative + 8 * _U)
-    bound = 2 * spread + 8 * _U * (x + 1)
-    shifted = x + 0.5
+    bound = strength * (arrays.loss_exponent * relative * 0.5 + 24 * _U) + 8 * _U
+    shifted = fraction * strength + 0.5
     distance = np.abs(shifted - np.rint(shifted))
     return np.asarray(~(distance > bound) | ~(relative < 1e-3), dtype=np.bool_)
 

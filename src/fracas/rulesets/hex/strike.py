@@ -340,7 +340,7 @@ def _multiplied(fold: Fold[N], side: SideNumbers[N], printed_row: str, level_per
     # Seed: "All the multiplying is done first, then the adding."
     return (
         fold.times(printed_row, side.printed)
-        .times(ROW_LEVEL, 1 + side.level * level_percent / 100)
+        .times(ROW_LEVEL, 1 + side.level * (level_percent / 100))
         .times(ROW_ENCIRCLED, side.encirclement)
         .times(ROW_TERRAIN, side.terrain)
         .times(ROW_STATUS_MUL, side.status_mul)
