@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import random
-import resource
 import subprocess
 import sys
 import tempfile
@@ -143,16 +142,32 @@ def big_board(units: int = 1000, seed: int = 7) -> dict[str, Any]:
             "units": made}  # fmt: skip
 
 
-def command(*args: str) -> tuple[float, float, str]:
-    """Wall time, peak memory (MB) and stdout of ``fracas ARGS`` in a fresh process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+#: Runs the command in this interpreter, then reports the process's own peak memory
+#: (VmHWM starts afresh at exec, unlike the rusage of a forked child) and CPU time.
+RUNNER = """
+import os, resource, sys
+from fracas.cli import main
+sys.argv = ["fracas", *sys.argv[1:]]
+try:
+    main()
+finally:
+    peak = next(l for l in open("/proc/self/status") if l.startswith("VmHWM")).split()[1]
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"@@ {int(peak) / 1024:.0f} {usage.ru_utime + usage.ru_stime:.3f}", file=sys.stderr)
+"""
+
+
+def command(*args: str) -> tuple[float, float, float, str]:
+    """Wall time, CPU time, peak memory (MB) and stdout of ``fracas ARGS``, a fresh process."""
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "fracas", *args], capture_output=True, text=True, check=True
+        [sys.executable, "-c", RUNNER, *args], capture_output=True, text=True, check=False
     )
     elapsed = time.perf_counter() - start
-    peak = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
-    return elapsed, peak, done.stdout
+    marks = [line.split() for line in done.stderr.splitlines() if line.startswith("@@")]
+    if done.returncode != 0 or not marks:
+        raise SystemExit(f"fracas {' '.join(args)} failed: {done.stderr}")
+    return elapsed, float(marks[-1][2]), float(marks[-1][1]), done.stdout
 
 
 def main() -> None:
@@ -161,6 +176,7 @@ def main() -> None:
     arrays = strike_arrays(**columns)
     batch_time = best_of(3, lambda: evaluate(arrays))
     batch_rate = STRIKES / batch_time
+    two_rate = STRIKES / best_of(3, lambda: evaluate(arrays, workers=2))
     sample = [exact_inputs(arrays, i) for i in range(SAMPLE)]
     exact_time = best_of(2, lambda: [compute_strike(s) for s in sample])
     exact_rate = SAMPLE / exact_time
@@ -183,34 +199,38 @@ def main() -> None:
 
     print(f"hex batch: {STRIKES:,} random strikes")
     print(f"  batch (numpy)          {batch_rate:12.3g} strikes/s   (floor 1e7)")
+    print(f"  batch, 2 threads       {two_rate:12.3g} strikes/s   (2 cores; both busy elsewhere "
+          f"shows no gain)")  # fmt: skip
     print(f"  per strike (exact)     {exact_rate:12.3g} strikes/s   ({SAMPLE:,} sampled)")
     print(f"  ratio                  {batch_rate / exact_rate:12,.0f} ×           (floor 1,000 ×)")
     print(f"  same losses on the sample: {agree}; decided exactly: {result.decided_exactly}")
     print(f"  plain copy             {bandwidth / 1e9:12.3g} GB/s read + written")
     print(f"  bandwidth ceiling      {ceiling:12.3g} strikes/s   ({bytes_per_strike} B a strike)")
-    print(f"  share of the ceiling   {batch_rate / ceiling:12.1%}")
+    print(f"  share of the ceiling   {batch_rate / ceiling:12.1%} (one thread)")
     print(f"  with 10 % exact halves {STRIKES / half_time:12.3g} strikes/s   ({decided:,} exact)")
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "thousand.json"
         path.write_text(json.dumps(big_board()))
-        startup, _, _ = command("--help")
-        advise_time, advise_memory, text = command(
+        startup, startup_cpu, _, _ = command("--help")
+        advise_time, advise_cpu, advise_memory, text = command(
             "advise", str(path), "--side", "blue", "-f", "json", "-o", "-"
         )
         attacks = len(json.loads(text)["result"]["attacks"])
-        plan_time, plan_memory, text = command(
+        plan_time, plan_cpu, plan_memory, text = command(
             "advise", str(path), "--side", "blue", "--plan", "-f", "json", "-o", "-"
         )
         planned = json.loads(text)["result"]
-    print("1,000-unit board (the command in a fresh process; wall clock)")
-    print(f"  fracas --help (start-up)  {startup:8.2f} s")
-    print(f"  advise --side          {advise_time:8.2f} s   (floor 1 s)  {attacks} attacks "
-          f"ranked, peak {advise_memory:.0f} MB")  # fmt: skip
-    print(f"  advise --plan (width {planned['width']}) {plan_time:7.2f} s   (floor 10 s) "
-          f"{len(planned['attacks'])} attacks, value {planned['value']} against "
-          f"{planned['ranking_value']} for the ranking, peak {plan_memory:.0f} MB "
-          f"(floor 500 MB)")  # fmt: skip
+    print("1,000-unit board: the command in a fresh process (wall clock, and CPU time of the")
+    print("process; on a busy machine the CPU time is the steadier number)")
+    print(f"  fracas --help (start-up)  {startup:6.2f} s wall {startup_cpu:6.2f} s CPU")
+    print(f"  advise --side             {advise_time:6.2f} s wall {advise_cpu:6.2f} s CPU"
+          f"   (floor 1 s)   {attacks} attacks ranked, peak {advise_memory:.0f} MB")  # fmt: skip
+    print(f"  advise --side --plan      {plan_time:6.2f} s wall {plan_cpu:6.2f} s CPU"
+          f"   (floor 10 s)  width {planned['width']}, {len(planned['attacks'])} attacks, "
+          f"peak {plan_memory:.0f} MB (floor 500 MB)")  # fmt: skip
+    print(f"  plan value {planned['value']}; the advise ranking played in order gives "
+          f"{planned['ranking_value']}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -370,3 +370,17 @@ def test_missing_and_unknown_fields_are_refused() -> None:
     with pytest.raises(ValueError, match=r"^atack: unknown field"):
         strikes(attacker_strength=1, atack=1, attack=1, target_strength=1, defense=1)
     assert "attacker_strength" in FIELDS
+
+
+def test_threads_and_chunks_do_not_change_the_results() -> None:
+    rng = np.random.default_rng(3)
+    columns = random_columns(rng, 20_000)
+    halves = exact_halves(rng, 2_000, 2)
+    both = {name: np.concatenate([columns[name], halves[name]]) for name in columns}
+    arrays = strike_arrays(**as_floats(both, 2))
+    alone = evaluate(arrays)
+    shared = evaluate(arrays, chunk=1000, workers=2)
+    assert np.array_equal(alone.losses, shared.losses)
+    assert np.array_equal(alone.fraction, shared.fraction)
+    assert alone.decided_exactly == shared.decided_exactly >= 1800
+    assert np.array_equal(alone.losses, oracle_losses(both, 2).astype(np.int64))

@@ -32,6 +32,7 @@ fracas.core.errors.ScenarioError: attacker_strength[1]: -5.0 is negative (streng
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any
@@ -53,7 +54,7 @@ Floats = NDArray[np.float64]
 Ints = NDArray[np.int64]
 
 #: Strikes evaluated together; small enough that every temporary array stays in cache.
-CHUNK = 8192
+CHUNK = 16384
 #: Unit roundoff of float64.
 _U = 2.0**-53
 #: Every input is 0 or lies between these in size.
@@ -658,12 +659,17 @@ def evaluate(
     *,
     exact: ExactReader | None = None,
     chunk: int = CHUNK,
+    workers: int = 1,
 ) -> StrikeResults:
     """Evaluate checked :class:`StrikeArrays`; see :func:`strikes`.
 
     ``exact(indices)`` gives those strikes in fractions, for the few whose rounding the
     floats cannot vouch for; by default each float is read by its shortest decimal form.
+    ``workers`` threads share the chunks (numpy lets go of the interpreter lock inside its
+    loops, so two cores can both work); the results do not depend on it.
     """
+    if chunk < 1 or workers < 1:
+        raise ValueError(f"chunk and workers must be at least 1, not {chunk} and {workers}")
     size = len(arrays)
     decide = exact if exact is not None else arrays.exact_fields
     out = (
@@ -672,9 +678,16 @@ def evaluate(
         np.empty(size, np.float64),
         np.empty(size, np.int64),
     )
-    decided = 0
-    for start in range(0, size, chunk):
-        decided += _evaluate_part(arrays.part(start, start + chunk), decide, start, out)
+
+    def run(start: int) -> int:
+        return _evaluate_part(arrays.part(start, start + chunk), decide, start, out)
+
+    starts = range(0, size, chunk)
+    if workers == 1 or len(starts) == 1:
+        decided = sum(run(start) for start in starts)
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            decided = sum(pool.map(run, starts))
     return StrikeResults(*out, decided_exactly=decided)
 
 
