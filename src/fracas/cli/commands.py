@@ -162,14 +162,26 @@ def advise_command(
     fmt: FormatOpt = Format.text,
     output: OutputOpt = None,
     settings: SetOpt = None,
+    plan: Annotated[
+        bool, typer.Option("--plan", help="Propose an order of attacks for the whole side.")
+    ] = False,
+    width: Annotated[
+        int | None, typer.Option(help="With --plan: the search width (default: the ruleset's).")
+    ] = None,
 ) -> None:
-    """Rank every legal attack of a side by its forecast.
+    """Rank every legal attack of a side by its forecast, or plan the side's whole turn.
 
-    Example: fracas advise examples/hex/encirclement.yaml --side blue
+    Example: fracas advise examples/hex/encirclement.yaml --side blue --plan
     """
     scenario = load(file, settings)
     with located(file):
-        report = scenario.stamp(scenario.ruleset.advise(scenario.model, side))
+        if plan:
+            found = scenario.ruleset.plan(scenario.model, side, width=width)
+        elif width is not None:
+            raise ScenarioError("only goes with --plan", path=("--width",))
+        else:
+            found = scenario.ruleset.advise(scenario.model, side)
+        report = scenario.stamp(found)
     write_output(render(report, fmt), output)
 
 
