@@ -85,11 +85,13 @@ def _block(block: Block) -> str:
     return _table(block)
 
 
-def render_html(report: Report, *, standalone: bool = False, extra: str = "") -> str:
+def render_html(
+    report: Report, *, standalone: bool = False, extra: str = "", extra_after: int = 0
+) -> str:
     """``report`` as an HTML fragment: title, sections, tables, and the reproducing footer.
 
     ``standalone`` adds the stylesheet (for notebooks; the web page has its own copy).
-    ``extra`` is trusted HTML (a chart) placed after the first section.
+    ``extra`` is trusted HTML (a chart) placed after section number ``extra_after``.
     """
     parts = []
     if standalone:
@@ -100,7 +102,7 @@ def render_html(report: Report, *, standalone: bool = False, extra: str = "") ->
         parts.append(f"<section><h3>{escape(section.title)}</h3>")
         parts += [_block(block) for block in section.blocks]
         parts.append("</section>")
-        if index == 0 and extra:
+        if index == extra_after and extra:
             parts.append(extra)
     parts.append(f'<p class="fracas-footer"><code>{escape(report.footer())}</code></p>')
     parts.append("</article>")
@@ -189,7 +191,7 @@ def _distribution_panel(metric: MetricOdds, result: OddsResult, x: float, y: flo
                 f'<path d="M{_f(centre)} {_f(low_y)}V{_f(high_y)}M{_f(centre - 2)} {_f(low_y)}'
                 f'h4M{_f(centre - 2)} {_f(high_y)}h4" stroke="#1d2330" fill="none"/>'
             )
-        if index % every == 0 or spaced and index == len(labels) - 1 and every == 1:
+        if index % every == 0 or (spaced and index == len(labels) - 1 and every == 1):
             out.append(
                 f'<text x="{_f(centre)}" y="{_f(y + height + 13)}" text-anchor="middle">'
                 f"{escape(labels[index])}</text>"
@@ -245,7 +247,7 @@ def odds_chart_svg(result: OddsResult, *, title: str = "") -> str:
 
     Each metric gets its distribution (bars, with the interval of each bar when sampled)
     and, when numeric, the "at least" curve P(metric ≥ value). Hovering a bar or a point
-    shows its number.
+    shows its number. Metrics with a single, certain value are left to the tables.
 
     >>> from fracas.analysis.odds import MetricOdds, OddsResult, ValueOdds
     >>> hits = MetricOdds("hits", True, (ValueOdds(0, 0.25, 0.25, 0.25),
@@ -254,10 +256,12 @@ def odds_chart_svg(result: OddsResult, *, title: str = "") -> str:
     >>> svg.startswith("<svg") and svg.count("<rect") == 1 + 2 + 1  # frame, 2 bars, frame
     True
     """
+    # A metric with one value is certain: its row of the table says all a chart could.
+    drawn = [metric for metric in result.metrics if len(metric.values) > 1]
     row_height = _MARGIN_TOP + _PANEL_HEIGHT + _MARGIN_BOTTOM
-    header = 26
+    header = 26 if drawn else 40
     total_width = 2 * (_MARGIN_LEFT + _PANEL_WIDTH) + _GAP
-    total_height = header + row_height * len(result.metrics)
+    total_height = header + row_height * len(drawn)
     method = "exact" if result.exact else f"Monte Carlo, {result.runs or result.work:,} runs"
     heading = f"{title or 'Odds'} ({method})"
     out = [
@@ -270,7 +274,12 @@ def odds_chart_svg(result: OddsResult, *, title: str = "") -> str:
         f'<text x="{_f(total_width / 2)}" y="16" text-anchor="middle" class="t">'
         f"{escape(heading)}</text>",
     ]
-    for row, metric in enumerate(result.metrics):
+    if not drawn:
+        out.append(
+            f'<text x="{_f(total_width / 2)}" y="32" text-anchor="middle">'
+            "Every metric is certain: one value each, nothing to chart.</text>",
+        )
+    for row, metric in enumerate(drawn):
         y = header + row * row_height + _MARGIN_TOP
         out += _distribution_panel(metric, result, _MARGIN_LEFT, y)
         if metric.numeric:
@@ -289,7 +298,10 @@ def odds_html(
     """
     shown = report if report is not None else odds_report(result, title=title, chart=False)
     chart = f'<figure class="fracas-chart-box">{odds_chart_svg(result, title=title)}</figure>'
-    return render_html(shown, standalone=standalone, extra=chart)
+    # The chart goes under the headline table (the numbers people read first), if any.
+    titles = [section.title for section in shown.sections]
+    after = titles.index("Headline") if "Headline" in titles else 0
+    return render_html(shown, standalone=standalone, extra=chart, extra_after=after)
 
 
 def _report_repr_html(report: Report) -> str:
