@@ -140,7 +140,8 @@ def test_odds_are_the_librarys_with_a_chart(client: TestClient) -> None:
     assert [row["label"] for row in answer["headline"]] == [
         row.label for row in fracas.analysis.headline(result)
     ]
-    assert answer["chart"].startswith("<svg") and answer["chart"] in answer["html"]
+    assert answer["chart"].startswith("<svg")
+    assert answer["chart"] in answer["html"]
     assert answer["command"] == "fracas odds flank_charge.yaml --method mc --seed 3 --runs 500"
 
 
@@ -154,7 +155,8 @@ def test_odds_say_when_a_budget_cut_the_work_short(client: TestClient) -> None:
 
 def test_validate_offers_the_numbers_of_each_unit(client: TestClient) -> None:
     answer = client.post("/api/validate", json=body(ENCIRCLEMENT)).json()
-    assert answer["ruleset"] == "hex" and answer["ok"]
+    assert answer["ruleset"] == "hex"
+    assert answer["ok"]
     lead = answer["fields"][0]
     assert lead["title"] == "lead"
     assert {f["path"]: f["value"] for f in lead["fields"]} == {
@@ -274,7 +276,7 @@ def test_a_job_past_the_time_limit_is_answered_503_and_keeps_its_slot() -> None:
     release = threading.Event()
 
     async def scenario() -> None:
-        with pytest.raises(LimitError, match="time limit of 0.05 s"):
+        with pytest.raises(LimitError, match=r"time limit of 0\.05 s"):
             await worker.run(release.wait)
         # The abandoned job still holds the only slot: the next request is turned away.
         with pytest.raises(LimitError, match="busy"):
@@ -292,7 +294,8 @@ def test_a_job_past_the_time_limit_is_answered_503_and_keeps_its_slot() -> None:
 
 def test_the_page_and_its_assets_are_served(client: TestClient) -> None:
     page = client.get("/")
-    assert page.status_code == 200 and fracas.__version__ in page.text
+    assert page.status_code == 200
+    assert fracas.__version__ in page.text
     for name in ("app.js", "app.css", "favicon.svg"):
         assert client.get(f"/static/{name}").status_code == 200
     # No asset comes from elsewhere: the page works offline.

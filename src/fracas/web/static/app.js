@@ -101,6 +101,9 @@ function setScenario(text, name, format) {
   $("text").value = text;
   $("name").value = name;
   $("format").value = format || "";
+  // A new scenario starts from its own seed, not from the last one's.
+  $("seed").value = "";
+  $("odds-seed").value = "";
   state.overrides = {};
 }
 
