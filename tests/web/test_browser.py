@@ -9,13 +9,13 @@ and say so.
 from __future__ import annotations
 
 import json
-from html import escape
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from html import escape
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
