@@ -135,6 +135,23 @@ def _positions(metric: MetricOdds) -> tuple[list[float], bool]:
     return [float(index) for index in range(len(metric.values))], False
 
 
+#: Tops of the probability axis: the smallest one above the tallest bar is used.
+_TOPS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0)
+
+
+def _nice_top(highest: float) -> float:
+    """The top of a probability axis: a round number just above ``highest``.
+
+    >>> _nice_top(0.885), _nice_top(0.07), _nice_top(0.0)
+    (1.0, 0.1, 0.01)
+    """
+    return next((top for top in _TOPS if top >= highest), 1.0)
+
+
+def _axis_label(probability: float) -> str:
+    return f"{probability * 100:g}%"
+
+
 def _axes(x: float, y: float, width: float, height: float, top: float) -> list[str]:
     """The frame of a panel and its probability gridlines (0, top/2, top)."""
     out = [
@@ -143,7 +160,7 @@ def _axes(x: float, y: float, width: float, height: float, top: float) -> list[s
     ]
     for fraction in (0.0, 0.5, 1.0):
         line_y = y + height - fraction * height
-        label = percent(top * fraction) if top else "0.00%"
+        label = _axis_label(top * fraction)
         out.append(
             f'<line x1="{_f(x)}" x2="{_f(x + width)}" y1="{_f(line_y)}" y2="{_f(line_y)}" '
             'stroke="#eceff4"/>'
@@ -158,7 +175,7 @@ def _distribution_panel(metric: MetricOdds, result: OddsResult, x: float, y: flo
     width, height = _PANEL_WIDTH, _PANEL_HEIGHT
     positions, spaced = _positions(metric)
     highs = [max(float(e.probability), e.high if not result.exact else 0.0) for e in metric.values]
-    top = max(highs, default=0.0) or 1.0
+    top = _nice_top(max(highs, default=0.0))
     low_x, high_x = min(positions, default=0.0), max(positions, default=0.0)
     gaps = [b - a for a, b in pairwise(positions)]
     step = min(gaps, default=1.0)

@@ -145,6 +145,8 @@ function showScenarioError(error) {
   document.querySelectorAll(".fields input.invalid").forEach((input) => input.classList.remove("invalid"));
   document.querySelectorAll(".field-error").forEach((note) => note.remove());
   $("text").classList.toggle("invalid", Boolean(error));
+  // An answer shown beside a scenario that no longer loads is an old answer: say so.
+  $("result").classList.toggle("stale", Boolean(error) && Boolean(state.answer));
   if (!error) {
     box.hidden = true;
     box.textContent = "";
@@ -174,14 +176,17 @@ function buildForm(groups) {
     box.className = "group";
     const title = document.createElement("h3");
     title.textContent = group.title + " ";
-    const where = document.createElement("small");
-    where.textContent = group.path;
-    title.append(where);
+    if (group.path !== group.title) {
+      const where = document.createElement("small");
+      where.textContent = group.path;
+      title.append(where);
+    }
     const fields = document.createElement("div");
     fields.className = "fields";
     for (const field of group.fields) {
       const label = document.createElement("label");
-      label.textContent = field.label;
+      // Long keys (caught_wounds_per_unit_strength) may break after an underscore.
+      label.textContent = field.label.replaceAll("_", "_\u200b");
       if (field.help) label.title = field.help;
       const input = document.createElement("input");
       input.type = "number";
