@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -32,11 +33,6 @@ pytestmark = pytest.mark.skipif(
     reason=f"Chromium is not installed at {CHROMIUM}: `make chromium` installs Debian's "
     "package (it needs root); the browser tests cannot run without it",
 )
-
-if CHROMIUM.exists():
-    from playwright.sync_api import Browser, Page, sync_playwright
-else:  # pragma: no cover - the module is skipped
-    Browser = Page = Any
 
 
 def free_port() -> int:

@@ -7,6 +7,7 @@ answer must match the status codes and shapes the document promises.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import schemathesis
 from hypothesis import HealthCheck, settings
@@ -39,13 +40,13 @@ CHECKS = [
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
-def test_no_request_makes_a_server_error(case: schemathesis.Case) -> None:
+def test_no_request_makes_a_server_error(case: schemathesis.Case[Any]) -> None:
     case.call_and_validate(checks=CHECKS)
 
 
 @schema.parametrize()
 @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
-def test_real_scenarios_with_fuzzed_options(case: schemathesis.Case) -> None:
+def test_real_scenarios_with_fuzzed_options(case: schemathesis.Case[Any]) -> None:
     """The same, with a real example as the scenario, so the options reach the engine."""
     if isinstance(case.body, dict):
         example = ROOT / "examples" / "hex" / "encirclement.yaml"

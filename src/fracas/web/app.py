@@ -130,7 +130,6 @@ class ReportAnswer(BaseModel):
     html: str
     markdown: str
     bbcode: str
-    text: str
     document: dict[str, Any] = Field(description="The JSON report, as `--format json` writes it.")
     picture: str | None = Field(description="An SVG picture (data URL), when the ruleset draws.")
     limits: list[str] = Field(description="Where a limit cut the work short.")

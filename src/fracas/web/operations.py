@@ -3,7 +3,7 @@
 Each operation loads the scenario text the way the command line loads a file (same
 parser, same hash, same ``--set`` overrides), asks the ruleset — never a ruleset by name —
 and returns JSON-ready answers that carry every rendering the page offers: HTML from
-:mod:`fracas.io.html`, Markdown, BBCode, text and the JSON document, plus the footer and
+:mod:`fracas.io.html`, Markdown, BBCode and the JSON document, plus the footer and
 the command line that reproduce the answer.
 """
 
@@ -24,7 +24,7 @@ from fracas.analysis.views import headline
 from fracas.core.errors import FracasError, ScenarioError, UnsupportedError
 from fracas.core.report import Report
 from fracas.io.html import odds_chart_svg, odds_html, render_html
-from fracas.io.render import render_bbcode, render_markdown, render_text, report_document
+from fracas.io.render import render_bbcode, render_markdown, report_document
 from fracas.io.scenario import Scenario, parse_scenario
 from fracas.rulesets import AnyRuleset, Ruleset, available_rulesets
 from fracas.web.form import form_fields, unit_choices
@@ -170,7 +170,6 @@ def _report_answer(
         "html": render_html(report),
         "markdown": render_markdown(report),
         "bbcode": render_bbcode(report),
-        "text": render_text(report),
         "document": report_document(report),
         "picture": None,
         "limits": [],
