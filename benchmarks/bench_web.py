@@ -21,6 +21,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +96,7 @@ def round_trips(url: str) -> None:
         direct = best(scenario.resolve)
         body = {"scenario": path.read_text(encoding="utf-8"), "name": path.name}
         post(url + "/api/resolve", body)  # warm up
-        remote = best(lambda body=body: post(url + "/api/resolve", body))
+        remote = best(partial(post, url + "/api/resolve", body))
         worst = max(worst, remote)
         name = f"{path.parent.name}/{path.name}"
         print(

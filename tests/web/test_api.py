@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+import yaml
 from fastapi.testclient import TestClient
 
 import fracas
@@ -80,6 +82,17 @@ def test_resolve_of_every_example_is_the_library_report(client: TestClient, path
     assert answer["markdown"] == render_markdown(report)
     assert answer["footer"] == report.footer()
     assert answer["document"]["result"] == report.data
+
+
+def test_json_and_toml_scenarios_give_the_same_answer(client: TestClient) -> None:
+    document = yaml.safe_load(ENCIRCLEMENT.read_text(encoding="utf-8"))
+    expected = client.post("/api/resolve", json=body(ENCIRCLEMENT)).json()["document"]["result"]
+    as_json = {"scenario": json.dumps(document), "name": "ring.json"}
+    assert client.post("/api/resolve", json=as_json).json()["document"]["result"] == expected
+    toml = 'fracas = 1\nruleset = "hex"\nunits = []\n[map]\nrows = [". ."]\n'
+    answer = client.post("/api/validate", json={"scenario": toml, "format": "toml"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["ruleset"] == "hex"
 
 
 def test_the_hash_is_the_files_own(client: TestClient) -> None:

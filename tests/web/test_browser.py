@@ -278,3 +278,26 @@ def test_a_bad_scenario_shows_its_error_beside_the_field(page: Page, server: str
     page.fill("#text", "fracas: 1\nruleset: hex\nunits: [\n")
     page.wait_for_selector("#scenario-error:has-text('not valid YAML')")
     shot(page, "09-not-yaml")
+
+
+def test_forecast_draws_the_attack_on_the_board(page: Page, server: str) -> None:
+    page.goto(server + "/")
+    pick(page, "hex/encirclement.yaml")
+    page.click(".tabs button[data-op=forecast]")
+    page.select_option("#attacker", "lead")
+    page.select_option("#target", "holdout")
+    page.click("#run-forecast")
+    page.wait_for_function(
+        "document.querySelector('#command').textContent.includes('--attacker lead')"
+    )
+    assert page.is_visible("#picture img")
+    assert "lead" in page.inner_text("#report h3")
+    page.click(".tabs button[data-op=advise]")
+    page.select_option("#side", "blue")
+    page.click("#run-advise")
+    page.wait_for_function("document.querySelector('#command').textContent.includes('--side')")
+    # Advice has no picture of its own; the tabs a ruleset lacks are not shown at all.
+    assert not page.is_visible("#picture img")
+    shot(page, "10-advise")
+    pick(page, "d100/lair_raid.yaml")
+    assert not page.is_visible(".tabs button[data-op=forecast]")

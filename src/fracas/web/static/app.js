@@ -378,6 +378,8 @@ async function openLink() {
     return true;
   }
   setScenario(saved.scenario || "", saved.name || "scenario.yaml", saved.format || "");
+  const bundled = state.examples.find((e) => e.scenario === saved.scenario && e.name === saved.name);
+  $("example").value = bundled ? bundled.id : "";
   state.overrides = saved.overrides || {};
   const options = saved.options || {};
   if (options.seed !== undefined) $(saved.op === "odds" ? "odds-seed" : "seed").value = options.seed;
