@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from html import escape
 from itertools import pairwise
 
 from fracas.analysis.odds import MetricOdds, OddsResult
 from fracas.analysis.reporting import number, odds_report, percent
+from fracas.core.escape import escape_html as escape
 from fracas.core.report import Block, Report, Table, Text
 from fracas.io.render import numeric_columns
 
