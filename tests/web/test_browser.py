@@ -282,6 +282,7 @@ def test_a_bad_scenario_shows_its_error_beside_the_field(page: Page, server: str
 
 def test_forecast_draws_the_attack_on_the_board(page: Page, server: str) -> None:
     page.goto(server + "/")
+    page.wait_for_selector("#report .fracas-report")
     pick(page, "hex/encirclement.yaml")
     page.click(".tabs button[data-op=forecast]")
     page.select_option("#attacker", "lead")
@@ -301,3 +302,12 @@ def test_forecast_draws_the_attack_on_the_board(page: Page, server: str) -> None
     shot(page, "10-advise")
     pick(page, "d100/lair_raid.yaml")
     assert not page.is_visible(".tabs button[data-op=forecast]")
+
+
+def test_a_quick_second_pick_wins_over_the_first_load(page: Page, server: str) -> None:
+    # The page loads its first example on start; choosing another at once must leave the
+    # page showing the second one (tabs included), whatever order the answers arrive in.
+    page.goto(server + "/")
+    pick(page, "hex/encirclement.yaml")
+    page.wait_for_selector(".tabs button[data-op=forecast]:not([hidden])")
+    assert page.inner_text("#ruleset") == "hex"

@@ -26,7 +26,7 @@ from fracas.core.report import Report
 from fracas.io.html import odds_chart_svg, odds_html, render_html
 from fracas.io.render import render_bbcode, render_markdown, report_document
 from fracas.io.scenario import Scenario, parse_scenario
-from fracas.rulesets import AnyRuleset, Ruleset, available_rulesets
+from fracas.rulesets import AnyRuleset, available_rulesets
 from fracas.web.form import form_fields, unit_choices
 
 EXAMPLE_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
@@ -52,18 +52,14 @@ class Limits:
 # ── capabilities ───────────────────────────────────────────────────────────────────────
 
 
-def _overrides_hook(ruleset: type[AnyRuleset], hook: str) -> bool:
-    return getattr(ruleset, hook) is not getattr(Ruleset, hook)
-
-
 def capabilities(ruleset: type[AnyRuleset]) -> dict[str, bool]:
     """What the page may offer for ``ruleset``: the optional hooks it implements."""
     return {
         "resolve": True,
-        "odds": _overrides_hook(ruleset, "summarize"),
-        "forecast": _overrides_hook(ruleset, "forecast"),
-        "advise": _overrides_hook(ruleset, "advise"),
-        "picture": _overrides_hook(ruleset, "picture"),
+        "odds": ruleset.implements("summarize"),
+        "forecast": ruleset.implements("forecast"),
+        "advise": ruleset.implements("advise"),
+        "picture": ruleset.implements("picture"),
         "seed": not ruleset.deterministic,
     }
 

@@ -125,6 +125,8 @@ async function validate() {
   const key = JSON.stringify(request);
   try {
     const answer = await api("/api/validate", request);
+    // The scenario changed while this answer was on its way: a newer one will follow.
+    if (JSON.stringify(scenarioRequest()) !== key) return false;
     state.validated = key;
     state.capabilities = answer.capabilities;
     showScenarioError(null);
@@ -135,7 +137,7 @@ async function validate() {
     showTabs();
     return true;
   } catch (error) {
-    showScenarioError(error);
+    if (JSON.stringify(scenarioRequest()) === key) showScenarioError(error);
     return false;
   }
 }
@@ -260,8 +262,11 @@ async function run(op) {
   $("option-error").hidden = true;
   $("status").textContent = op === "odds" ? "Working out the odds…" : "Working…";
   const started = performance.now();
+  const sent = JSON.stringify(scenarioRequest());
+  const current = () => JSON.stringify(scenarioRequest()) === sent;
   try {
     const answer = await api(`/api/${op}`, operationRequest(op));
+    if (!current()) return;  // an answer for a scenario no longer on the page
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
     state.answer = answer;
     showScenarioError(null);
@@ -269,8 +274,9 @@ async function run(op) {
     $("status").textContent = `${answer.title} — answered in ${seconds} s`;
     await writeLink();
   } catch (error) {
-    $("status").textContent = "";
     if (!(error instanceof ApiError)) throw error;
+    if (!current()) return;
+    $("status").textContent = "";
     // A bad scenario goes beside the scenario; a bad option (seed, runs…) beside the options.
     if (error.detail.source || (error.detail.path && !isOption(error.detail.path))) {
       showScenarioError(error);
