@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import threading
 from pathlib import Path
@@ -96,9 +95,9 @@ def test_json_and_toml_scenarios_give_the_same_answer(client: TestClient) -> Non
     assert answer.json()["ruleset"] == "hex"
 
 
-def test_the_hash_is_the_files_own(client: TestClient) -> None:
+def test_the_hash_is_the_command_lines(client: TestClient) -> None:
     answer = client.post("/api/resolve", json=body(LAIR_RAID)).json()
-    digest = hashlib.sha256(LAIR_RAID.read_bytes()).hexdigest()[:16]
+    digest = fracas.load_scenario(LAIR_RAID).sha256
     assert f"scenario sha256:{digest}" in answer["footer"]
 
 
@@ -122,6 +121,18 @@ def test_overrides_are_the_command_lines_set(client: TestClient) -> None:
     assert answer["command"] == "fracas resolve encirclement.yaml --set 'units[3].strength=50'"
     plain = client.post("/api/resolve", json=body(ENCIRCLEMENT)).json()
     assert plain["document"]["result"] != answer["document"]["result"]
+
+
+def test_forum_post_options_are_the_command_lines(client: TestClient) -> None:
+    scenario = fracas.load_scenario(LAIR_RAID)
+    report = scenario.resolve()
+    answer = client.post(
+        "/api/resolve", json=body(LAIR_RAID, forum="plain", ascii_only=True, fold=True)
+    ).json()
+    assert answer["bbcode"] == render_bbcode(report, forum="plain", ascii_only=True, fold=True)
+    assert answer["markdown"] == render_markdown(report, ascii_only=True, fold=True)
+    assert answer["post_options"] == ["--forum", "plain", "--ascii", "--fold"]
+    assert "<details" in answer["html"]
 
 
 def test_a_picture_comes_with_the_rulesets_that_draw(client: TestClient) -> None:

@@ -257,6 +257,22 @@ def test_copy_buttons_copy_the_forum_post(page: Page, server: str) -> None:
     page.click("#copy-markdown")
     page.wait_for_selector("#copied:has-text('Markdown copied')")
     assert page.evaluate("navigator.clipboard.readText()") == expected["markdown"]
+    # The post options travel with the request and show in the answer as they would on
+    # the command line.
+    page.select_option("#forum", "vbulletin")
+    page.check("#fold")
+    page.wait_for_function("document.querySelector('#report details.fold') !== null")
+    page.click("#copy-bbcode")
+    folded = get_json(
+        server + "/api/resolve",
+        {"scenario": dice["scenario"], "name": dice["name"], "forum": "vbulletin", "fold": True},
+    )
+    page.wait_for_function(
+        "text => navigator.clipboard.readText().then(copied => copied === text)",
+        arg=folded["bbcode"],
+    )
+    assert "[spoiler" in folded["bbcode"]
+    shot(page, "11-folded-post")
     with page.expect_download() as download:
         page.click("#download-json")
     saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))

@@ -46,6 +46,9 @@ REPORT_CSS = """
 .fracas-report th{border-bottom:2px solid #c5ccd8}
 .fracas-report .num{text-align:right;font-variant-numeric:tabular-nums}
 .fracas-report tfoot td{font-weight:600;border-top:2px solid #c5ccd8}
+.fracas-report details.fold{margin:.4rem 0;border:1px solid #d8dde6;border-radius:6px;
+  padding:.2rem .6rem}
+.fracas-report details.fold summary{cursor:pointer;font-weight:600}
 .fracas-report .fracas-footer{color:#5b6577;font-size:.8rem;margin-top:1rem}
 .fracas-report svg{max-width:100%;height:auto}
 """.strip()
@@ -86,12 +89,19 @@ def _block(block: Block) -> str:
 
 
 def render_html(
-    report: Report, *, standalone: bool = False, extra: str = "", extra_after: int = 0
+    report: Report,
+    *,
+    standalone: bool = False,
+    extra: str = "",
+    extra_after: int = 0,
+    fold: bool = False,
 ) -> str:
     """``report`` as an HTML fragment: title, sections, tables, and the reproducing footer.
 
     ``standalone`` adds the stylesheet (for notebooks; the web page has its own copy).
     ``extra`` is trusted HTML (a chart) placed after section number ``extra_after``.
+    ``fold`` puts the sections a report marks as details in closed ``<details>`` blocks,
+    so the outcome comes first and the steps are one click away (as ``--fold`` does).
     """
     parts = []
     if standalone:
@@ -99,9 +109,14 @@ def render_html(
     parts.append(f'<article class="fracas-report" data-ruleset="{escape(report.ruleset)}">')
     parts.append(f"<h2>{escape(report.title)}</h2>")
     for index, section in enumerate(report.sections):
-        parts.append(f"<section><h3>{escape(section.title)}</h3>")
-        parts += [_block(block) for block in section.blocks]
-        parts.append("</section>")
+        if fold and section.fold:
+            parts.append(f'<details class="fold"><summary>{escape(section.title)}</summary>')
+            parts += [_block(block) for block in section.blocks]
+            parts.append("</details>")
+        else:
+            parts.append(f"<section><h3>{escape(section.title)}</h3>")
+            parts += [_block(block) for block in section.blocks]
+            parts.append("</section>")
         if index == extra_after and extra:
             parts.append(extra)
     parts.append(f'<p class="fracas-footer"><code>{escape(report.footer())}</code></p>')

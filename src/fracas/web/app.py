@@ -26,10 +26,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fracas._version import __version__
 from fracas.core.errors import FracasError, ScenarioError, format_path
+from fracas.io.render import FORUM_SIZES
 from fracas.web import operations
-from fracas.web.operations import Limits, OddsOptions, ScenarioInput
+from fracas.web.operations import Limits, OddsOptions, PostOptions, ScenarioInput
 
 T = TypeVar("T")
+
+FORUMS = tuple(FORUM_SIZES)
 
 #: The largest seed the page can hold exactly (JavaScript numbers).
 MAX_SEED = 2**53 - 1
@@ -65,9 +68,15 @@ class ScenarioRequest(BaseModel):
         description="Key path → value, applied before loading like `--set PATH=VALUE`.",
         examples=[{"units[0].models": 25}],
     )
+    forum: Literal[FORUMS] = Field(  # type: ignore[valid-type]
+        "phpbb", description="BBCode dialect of the `bbcode` post, like `--forum`."
+    )
+    ascii_only: bool = Field(False, description="Posts in ASCII only, like `--ascii`.")
+    fold: bool = Field(False, description="Fold the step-by-step sections, like `--fold`.")
 
     def given(self) -> ScenarioInput:
-        return ScenarioInput(self.scenario, self.name, self.format, self.overrides)
+        post = PostOptions(self.forum, self.ascii_only, self.fold)
+        return ScenarioInput(self.scenario, self.name, self.format, self.overrides, post)
 
 
 class ResolveRequest(ScenarioRequest):
@@ -127,6 +136,9 @@ class ReportAnswer(BaseModel):
     seed: int | None
     footer: str = Field(description="The line that reproduces this answer.")
     command: str = Field(description="The command line that gives the same answer.")
+    post_options: list[str] = Field(
+        description="Command-line options that write the same `bbcode` and `markdown` posts."
+    )
     html: str
     markdown: str
     bbcode: str

@@ -131,6 +131,20 @@ def examples() -> list[dict[str, Any]]:
 
 
 @dataclass(frozen=True)
+class PostOptions:
+    """How the copied forum posts are written: ``--forum``, ``--ascii``, ``--fold``."""
+
+    forum: str = "phpbb"
+    ascii_only: bool = False
+    fold: bool = False
+
+    def words(self) -> list[str]:
+        """The command-line options that write the same posts."""
+        words = [] if self.forum == "phpbb" else ["--forum", self.forum]
+        return words + (["--ascii"] if self.ascii_only else []) + (["--fold"] if self.fold else [])
+
+
+@dataclass(frozen=True)
 class ScenarioInput:
     """A scenario as the page sends it: text, format, file name, ``--set`` overrides."""
 
@@ -138,6 +152,7 @@ class ScenarioInput:
     name: str = "scenario.yaml"
     format: str | None = None
     overrides: Mapping[str, Any] | None = None
+    post: PostOptions = PostOptions()
 
 
 def load(given: ScenarioInput) -> Scenario:
@@ -155,17 +170,23 @@ def _command(verb: str, scenario: Scenario, options: Sequence[str] = ()) -> str:
 
 
 def _report_answer(
-    scenario: Scenario, report: Report, verb: str, options: Sequence[str] = ()
+    scenario: Scenario,
+    report: Report,
+    verb: str,
+    options: Sequence[str] = (),
+    post: PostOptions = PostOptions(),
 ) -> dict[str, Any]:
+    bbcode = render_bbcode(report, forum=post.forum, ascii_only=post.ascii_only, fold=post.fold)
     return {
         "ruleset": report.ruleset,
         "title": report.title,
         "seed": report.seed,
         "footer": report.footer(),
         "command": _command(verb, scenario, options),
-        "html": render_html(report),
-        "markdown": render_markdown(report),
-        "bbcode": render_bbcode(report),
+        "post_options": post.words(),
+        "html": render_html(report, fold=post.fold),
+        "markdown": render_markdown(report, ascii_only=post.ascii_only, fold=post.fold),
+        "bbcode": bbcode,
         "document": report_document(report),
         "picture": None,
         "limits": [],
@@ -203,7 +224,7 @@ def resolve(given: ScenarioInput, seed: int | None) -> dict[str, Any]:
     scenario = load(given)
     report = scenario.resolve(seed=seed)
     options = [] if report.seed is None else ["--seed", str(report.seed)]
-    answer = _report_answer(scenario, report, "resolve", options)
+    answer = _report_answer(scenario, report, "resolve", options, given.post)
     answer["picture"] = _picture(scenario)
     return answer
 
@@ -213,7 +234,7 @@ def forecast(given: ScenarioInput, attacker: str, target: str) -> dict[str, Any]
     scenario = load(given)
     report = scenario.stamp(scenario.ruleset.forecast(scenario.model, attacker, target))
     options = ["--attacker", attacker, "--target", target]
-    answer = _report_answer(scenario, report, "forecast", options)
+    answer = _report_answer(scenario, report, "forecast", options, given.post)
     answer["picture"] = _picture(scenario, attacker=attacker, target=target)
     return answer
 
@@ -222,7 +243,7 @@ def advise(given: ScenarioInput, side: str) -> dict[str, Any]:
     """The actions of ``side``, best first (for rulesets that can)."""
     scenario = load(given)
     report = scenario.stamp(scenario.ruleset.advise(scenario.model, side))
-    return _report_answer(scenario, report, "advise", ["--side", side])
+    return _report_answer(scenario, report, "advise", ["--side", side], given.post)
 
 
 @dataclass(frozen=True)
@@ -307,7 +328,7 @@ def odds_answer(given: ScenarioInput, options: OddsOptions, limits: Limits) -> d
         words += ["--confidence", str(options.confidence)]
     if options.exact_fractions:
         words.append("--exact-fractions")
-    answer = _report_answer(scenario, report, "odds", words)
+    answer = _report_answer(scenario, report, "odds", words, given.post)
     plain = scenario.stamp(
         odds_report(result, title=title, fractions=options.exact_fractions, chart=False)
     )

@@ -59,6 +59,9 @@ function numberOrNull(input) {
 
 function operationRequest(op) {
   const request = scenarioRequest();
+  if ($("forum").value !== "phpbb") request.forum = $("forum").value;
+  if ($("fold").checked) request.fold = true;
+  if ($("ascii").checked) request.ascii_only = true;
   if (op === "resolve") {
     const seed = numberOrNull($("seed"));
     if (seed !== null) request.seed = seed;
@@ -297,6 +300,9 @@ function isOption(path) {
 function showAnswer(answer) {
   $("result").hidden = false;
   $("command").textContent = answer.command;
+  const post = [answer.command, ...answer.post_options].join(" ");
+  $("copy-bbcode").title = `The same post: ${post} --format bbcode`;
+  $("copy-markdown").title = `The same post: ${post} --format markdown`;
   $("footer").textContent = answer.footer;
   const limits = $("limits");
   limits.hidden = answer.limits.length === 0;
@@ -391,6 +397,9 @@ async function openLink() {
   if (options.seed !== undefined) $(saved.op === "odds" ? "odds-seed" : "seed").value = options.seed;
   if (options.method) $("method").value = options.method;
   if (options.runs) $("runs").value = options.runs;
+  if (options.forum) $("forum").value = options.forum;
+  $("fold").checked = Boolean(options.fold);
+  $("ascii").checked = Boolean(options.ascii_only);
   if (await validate()) {
     if (options.attacker) $("attacker").value = options.attacker;
     if (options.target) $("target").value = options.target;
@@ -446,6 +455,11 @@ function wire() {
   $("copy-markdown").addEventListener("click", () => copyText(state.answer.markdown, "Markdown"));
   $("download-json").addEventListener("click", downloadJson);
   $("copy-link").addEventListener("click", () => copyText(location.href, "Link"));
+  for (const id of ["forum", "fold", "ascii"]) {
+    $(id).addEventListener("change", () => {
+      if (state.answer && state.op !== "odds") run(state.op);
+    });
+  }
 }
 
 async function start() {
