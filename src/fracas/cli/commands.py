@@ -30,7 +30,7 @@ from fracas.cli.common import (
 )
 from fracas.cli.fair import commit_command, verify_command
 from fracas.cli.odds import odds_command
-from fracas.core.errors import ScenarioError
+from fracas.core.errors import FracasError, ScenarioError
 from fracas.io.fair import fair_resolve, secret_from_file
 from fracas.io.fair import post as fair_post
 from fracas.io.render import PostStyle, render_report
@@ -224,6 +224,47 @@ def render_command(
 app.command("odds")(friendly_errors(odds_command))
 app.command("commit")(friendly_errors(commit_command))
 app.command("verify")(friendly_errors(verify_command))
+
+
+@app.command("serve")
+@friendly_errors
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
+    time_limit: Annotated[
+        float, typer.Option(min=0.1, help="Seconds the server works on one answer at most.")
+    ] = 20.0,
+    max_body: Annotated[int, typer.Option(min=1, help="Largest request body, in bytes.")] = (
+        256 * 1024
+    ),
+    exact_budget: Annotated[
+        int | None, typer.Option(min=1, help="Most exact-odds steps a request may ask for.")
+    ] = None,
+    sample_budget: Annotated[
+        int | None, typer.Option(min=1, help="Most sampled dice rolls a request may ask for.")
+    ] = None,
+    workers: Annotated[int, typer.Option(min=1, help="Computations at once.")] = 2,
+) -> None:
+    """Start the web calculator (needs the web extra: pip install 'fracas[web]').
+
+    Example: fracas serve --port 8000, then open http://127.0.0.1:8000
+    """
+    try:
+        from fracas.web import Limits, serve
+    except ImportError as exc:
+        raise FracasError(
+            f"fracas serve needs the web extra ({exc.name} is missing): pip install 'fracas[web]'"
+        ) from None
+    defaults = Limits()
+    limits = Limits(
+        body_bytes=max_body,
+        time_limit=time_limit,
+        exact_budget=exact_budget or defaults.exact_budget,
+        sample_budget=sample_budget or defaults.sample_budget,
+        workers=workers,
+    )
+    typer.echo(f"fracas {__version__}: serving on http://{host}:{port} (Ctrl+C stops)")
+    serve(host, port, limits)
 
 
 def version_callback(value: bool) -> None:
