@@ -291,16 +291,30 @@ def advise_command(
     fmt: FormatOpt = Format.text,
     output: OutputOpt = None,
     settings: SetOpt = None,
+    plan: Annotated[
+        bool, typer.Option("--plan", help="Propose an order of attacks for the whole side.")
+    ] = False,
+    width: Annotated[
+        int | None,
+        typer.Option(metavar="N", help="With --plan: the search width (default: the ruleset's)."),
+    ] = None,
 ) -> None:
-    """Rank every legal attack of a side by its forecast.
+    """Rank every legal attack of a side by its forecast, or plan the side's whole turn.
 
     \b
-    Example:
+    Examples:
       fracas advise examples/hex/encirclement.yaml --side blue
+      fracas advise examples/hex/encirclement.yaml --side blue --plan
     """
     scenario = load(file, settings)
     with located(file):
-        report = scenario.stamp(scenario.ruleset.advise(scenario.model, side))
+        if plan:
+            found = scenario.ruleset.plan(scenario.model, side, width=width)
+        elif width is not None:
+            raise ScenarioError("only goes with --plan", path=("--width",))
+        else:
+            found = scenario.ruleset.advise(scenario.model, side)
+        report = scenario.stamp(found)
     write_output(render(report, fmt, output), output)
 
 
@@ -356,6 +370,56 @@ app.command("odds")(friendly_errors(odds_command))
 app.command("examples")(friendly_errors(examples_command))
 app.command("commit")(friendly_errors(commit_command))
 app.command("verify")(friendly_errors(verify_command))
+
+
+@app.command("serve")
+@friendly_errors
+def serve_command(
+    host: Annotated[str, typer.Option(metavar="HOST", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option(min=0, max=65535, metavar="PORT", help="Port to listen on.")
+    ] = 8000,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            min=0.1, metavar="SECONDS", help="Seconds the server works on one answer at most."
+        ),
+    ] = 20.0,
+    max_body: Annotated[
+        int, typer.Option(min=1, metavar="BYTES", help="Largest request body, in bytes.")
+    ] = (256 * 1024),
+    exact_budget: Annotated[
+        int | None,
+        typer.Option(min=1, metavar="N", help="Most exact-odds steps a request may ask for."),
+    ] = None,
+    sample_budget: Annotated[
+        int | None,
+        typer.Option(min=1, metavar="N", help="Most sampled dice rolls a request may ask for."),
+    ] = None,
+    workers: Annotated[int, typer.Option(min=1, metavar="N", help="Computations at once.")] = 2,
+) -> None:
+    """Start the web calculator (needs the web extra: pip install 'fracas[web]').
+
+    \b
+    Example, then open http://127.0.0.1:8000:
+      fracas serve --port 8000  # (not run: starts a server)
+    """
+    try:
+        from fracas.web import Limits, serve
+    except ImportError as exc:
+        raise FracasError(
+            f"fracas serve needs the web extra ({exc.name} is missing): pip install 'fracas[web]'"
+        ) from None
+    defaults = Limits()
+    limits = Limits(
+        body_bytes=max_body,
+        time_limit=time_limit,
+        exact_budget=exact_budget or defaults.exact_budget,
+        sample_budget=sample_budget or defaults.sample_budget,
+        workers=workers,
+    )
+    typer.echo(f"fracas {__version__}: serving on http://{host}:{port} (Ctrl+C stops)")
+    serve(host, port, limits)
 
 
 def version_callback(value: bool) -> None:

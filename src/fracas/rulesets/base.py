@@ -165,6 +165,10 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
         """Rank the actions available to ``side``."""
         raise self._missing("has no advisor")
 
+    def plan(self, scenario: ScenarioT, side: str, *, width: int | None = None) -> Report:
+        """Propose a whole turn of actions for ``side``; ``width`` sizes the search."""
+        raise UnsupportedError(f"ruleset {self.name!r} has no turn planner")
+
     def picture(
         self, scenario: ScenarioT, *, attacker: str | None = None, target: str | None = None
     ) -> str:
