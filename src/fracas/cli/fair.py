@@ -79,7 +79,7 @@ def verify_command(
     expected_commitment: Annotated[
         str | None,
         typer.Option(
-            "--commitment", metavar="HEX", help="The commitment posted before the nonces."
+            "--commitment", metavar="COMMITMENT", help="The commitment posted before the nonces."
         ),
     ] = None,
     nonces: Annotated[
