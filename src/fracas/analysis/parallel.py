@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import random
 import signal
+import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
@@ -233,6 +234,8 @@ class Question:
     model: Any
     seed_of: Callable[[int], int]
     derive: Callable[[], Derive | None] | None = None
+    #: Tells a worker process that a chunk belongs to a question it has set up already.
+    key: str = field(default_factory=lambda: uuid.uuid4().hex, compare=False)
 
 
 @dataclass(frozen=True)
@@ -253,10 +256,19 @@ class Chunk:
 Prepared = tuple[Callable[[Any], Mapping[str, Value]], Derive | None]
 
 
+_PREPARED: dict[str, Prepared] = {}
+
+
 def _prepare(question: Question) -> Prepared:
     """The set-up of a question, done once per process: its sampler and derived metrics."""
-    derive = question.derive() if question.derive is not None else None
-    return question.ruleset.sampler(question.model), derive
+    prepared = _PREPARED.get(question.key)
+    if prepared is None:
+        derive = question.derive() if question.derive is not None else None
+        prepared = (question.ruleset.sampler(question.model), derive)
+        if len(_PREPARED) >= 4:  # a worker serves one question at a time, or a few
+            _PREPARED.pop(next(iter(_PREPARED)))
+        _PREPARED[question.key] = prepared
+    return prepared
 
 
 def play_chunk(
@@ -305,8 +317,8 @@ class ProgressSink(Protocol):
     def start(self, total: int, unit: str, label: str) -> None:
         """New work of ``total`` ``unit`` (runs, cells) begins."""
 
-    def advance(self, done: int) -> None:
-        """``done`` more units have finished."""
+    def advance(self, done: int, unit: str = "runs") -> None:
+        """``done`` more ``unit`` have finished."""
 
 
 class Pool(Protocol):
@@ -321,14 +333,27 @@ class Pool(Protocol):
 
 @dataclass
 class Runner:
-    """Where :func:`sample` plays its runs and what it tells about its progress."""
+    """Where :func:`sample` plays its runs and what it tells about its progress.
 
-    pool: Pool | None = None
+    Local processes start when work first needs them (an exact answer needs none).
+    """
+
+    connected: Pool | None = None
     progress: ProgressSink | None = None
+    local_workers: int = 1
 
     @property
     def workers(self) -> int:
-        return 1 if self.pool is None else self.pool.workers
+        if self.connected is not None:
+            return self.connected.workers
+        return self.local_workers
+
+    @property
+    def pool(self) -> Pool | None:
+        """Where work goes: ``None`` for this process."""
+        if self.connected is None and self.local_workers > 1:
+            self.connected = _LocalPool(self.local_workers)
+        return self.connected
 
 
 _RUNNER: ContextVar[Runner] = ContextVar("fracas_runner", default=Runner())  # noqa: B039
@@ -429,20 +454,18 @@ def running(
     """
     if workers < 1:
         raise FracasError(f"--workers must be at least 1, not {workers}")
-    pool: Pool | None = None
-    if scheduler is not None:
-        pool = _DaskPool(scheduler)
-    elif workers > 1:
-        pool = _LocalPool(workers)
-    token = _RUNNER.set(Runner(pool, progress))
+    runner = Runner(
+        _DaskPool(scheduler) if scheduler is not None else None, progress, local_workers=workers
+    )
+    token = _RUNNER.set(runner)
     abandon = True
     try:
-        yield _RUNNER.get()
+        yield runner
         abandon = False
     finally:
         _RUNNER.reset(token)
-        if pool is not None:
-            pool.close(abandon=abandon)
+        if runner.connected is not None:
+            runner.connected.close(abandon=abandon)
 
 
 def gather_in_order(
