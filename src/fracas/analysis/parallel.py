@@ -404,7 +404,8 @@ class _DaskPool:
         except ImportError:
             raise FracasError("--scheduler needs Dask: pip install 'fracas[dask]'") from None
         try:
-            self._client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+            connect: Any = Client  # distributed is only partly typed
+            self._client: Any = connect(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise FracasError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
@@ -416,7 +417,7 @@ class _DaskPool:
 
     def submit(self, function: Callable[..., T], *args: Any) -> Future[T]:
         future: Future[T] = Future()
-        remote = self._client.submit(function, *args, pure=False)
+        remote: Any = self._client.submit(function, *args, pure=False)
 
         def settle(done: Any) -> None:
             try:
