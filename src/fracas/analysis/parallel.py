@@ -162,8 +162,9 @@ class Tally:
     def add(self, summary: Mapping[str, Value]) -> None:
         counts = self.counts
         if self.runs and summary.keys() != counts.keys():
-            for metric in summary.keys() - counts.keys():
-                counts[metric] = Counter({None: self.runs})
+            for metric in summary:  # in the summary's order: a set's order changes by process
+                if metric not in counts:
+                    counts[metric] = Counter({None: self.runs})
             for metric in counts.keys() - summary.keys():
                 counts[metric][None] += 1
         for metric, value in summary.items():
