@@ -357,7 +357,8 @@ def to_json(result: SweepResult, *, source: str = "") -> str:
 
 def to_text(result: SweepResult) -> str:
     """A table for the terminal: the varied values, the metric with its interval, the method."""
-    header = [axis.path for axis in result.axes] + [result.metric, "95 % interval", "method"]
+    level = f"{float(result.options.get('confidence', 0.95)) * 100:g} % interval"
+    header = [axis.path for axis in result.axes] + [result.metric, level, "method"]
     lines = [header]
     for cell in result.cells:
         settings = [_scalar_text(value) for _, value in cell.settings]
