@@ -17,7 +17,7 @@ from fracas.analysis.parallel import SamplingDice
 from fracas.core.dice import SeededDice
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.d100 import D100Ruleset, play_battle
-from fracas.rulesets.d100.battle import sampling_player
+from fracas.rulesets.d100.play import sampling_player
 
 from .test_properties import documents
 

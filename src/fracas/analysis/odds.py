@@ -41,7 +41,7 @@ import random
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
 from itertools import accumulate
