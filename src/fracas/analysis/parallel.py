@@ -39,7 +39,7 @@ from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
 from fracas.analysis.stats import wilson_interval
-from fracas.core.dice import D100, ChanceNode
+from fracas.core.dice import ChanceNode
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.errors import FracasError
 
@@ -88,12 +88,11 @@ class SamplingDice:
         self.used += 1
         if self.used > self.limit:
             raise EnumerationBudgetError(f"more than {self.limit:,} dice rolls")
-        if node is D100:  # most rolls of most games: no look-up
-            pick = self._bits(7)
-            while pick >= 100:
-                pick = self._bits(7)
-            return pick + 1
-        total, bits, cumulative = _shape(node)
+        last = _LAST  # the die rolled last time: most rolls repeat it, so no look-up
+        if last[0] is node:
+            _, total, bits, cumulative = last
+        else:
+            total, bits, cumulative = _shape(node)
         # random.Random.randrange(n): draw n.bit_length() bits until the number is below n.
         pick = self._bits(bits)
         while pick >= total:
@@ -111,6 +110,8 @@ class SamplingDice:
 
 
 _SHAPES: dict[int, tuple[ChanceNode, int, int, tuple[int, ...] | None]] = {}
+#: The entry of the node looked up last; one tuple, replaced whole, so threads may share it.
+_LAST: tuple[ChanceNode | None, int, int, tuple[int, ...] | None] = (None, 1, 1, None)
 
 
 def _shape(node: ChanceNode) -> tuple[int, int, tuple[int, ...] | None]:
@@ -132,6 +133,8 @@ def _shape(node: ChanceNode) -> tuple[int, int, tuple[int, ...] | None]:
             cumulative = tuple(sums)
         entry = (node, total, total.bit_length(), cumulative)
         _SHAPES[id(node)] = entry
+    global _LAST
+    _LAST = entry
     return entry[1], entry[2], entry[3]
 
 
