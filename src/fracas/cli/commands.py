@@ -30,6 +30,7 @@ from fracas.cli.common import (
 )
 from fracas.cli.fair import commit_command, verify_command
 from fracas.cli.odds import odds_command
+from fracas.cli.sweep import sweep_command
 from fracas.core.errors import FracasError, ScenarioError
 from fracas.io.fair import fair_resolve, secret_from_file
 from fracas.io.fair import post as fair_post
@@ -224,6 +225,7 @@ def render_command(
 app.command("odds")(friendly_errors(odds_command))
 app.command("commit")(friendly_errors(commit_command))
 app.command("verify")(friendly_errors(verify_command))
+app.command("sweep")(friendly_errors(sweep_command))
 
 
 @app.command("serve")
