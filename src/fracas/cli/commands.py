@@ -38,6 +38,7 @@ from fracas.cli.common import (
 from fracas.cli.examples import examples_command
 from fracas.cli.fair import commit_command, verify_command
 from fracas.cli.odds import odds_command
+from fracas.cli.sweep import sweep_command
 from fracas.core.errors import FracasError, ScenarioError, format_path
 from fracas.core.schema import ScenarioProblems
 from fracas.io.fair import fair_resolve, secret_from_file
@@ -370,6 +371,7 @@ app.command("odds")(friendly_errors(odds_command))
 app.command("examples")(friendly_errors(examples_command))
 app.command("commit")(friendly_errors(commit_command))
 app.command("verify")(friendly_errors(verify_command))
+app.command("sweep")(friendly_errors(sweep_command))
 
 
 @app.command("serve")

@@ -30,6 +30,7 @@ from fracas.cli.common import (
     render,
     write_output,
 )
+from fracas.cli.progress import QuietOpt, SchedulerOpt, WorkersOpt, long_work
 from fracas.core.errors import FracasError, ScenarioError
 from fracas.core.report import Section, Table, Text
 from fracas.io.scenario import Scenario, get_path, scenario_from_document, set_path
@@ -113,6 +114,9 @@ def odds_command(
     fmt: FormatOpt = Format.text,
     output: OutputOpt = None,
     settings: SetOpt = None,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Outcome probabilities of a scenario: exact where tractable, sampled otherwise.
 
@@ -137,17 +141,23 @@ def odds_command(
     }
     title = scenario.header.title or file.name
     try:
-        if solve_path is None:
-            if target is not None or metric is not None:
-                raise FracasError("--target and --metric need --solve FIELD")
-            result = odds(scenario, **options)
-            extra: tuple[Section, ...] = ()
-            extra_data: dict[str, Any] = {}
-        else:
-            answer = _solve(scenario, solve_path, target, metric, solve_from, solve_to, options)
-            result = answer.result
-            extra = (_solve_section(answer),)
-            extra_data = {"solve": _solve_data(answer)}
+        with long_work(
+            workers=workers,
+            scheduler=scheduler,
+            quiet=quiet,
+            interrupted=lambda done: f"{done.finished('runs')} of the last odds finished",
+        ):
+            if solve_path is None:
+                if target is not None or metric is not None:
+                    raise FracasError("--target and --metric need --solve FIELD")
+                result = odds(scenario, **options)
+                extra: tuple[Section, ...] = ()
+                extra_data: dict[str, Any] = {}
+            else:
+                answer = _solve(scenario, solve_path, target, metric, solve_from, solve_to, options)
+                result = answer.result
+                extra = (_solve_section(answer),)
+                extra_data = {"solve": _solve_data(answer)}
         report = odds_report(
             result,
             title=title,
