@@ -86,6 +86,8 @@ def test_the_command_lists_the_installed_ruleset_and_its_parameters(installed: P
     assert one.returncode == 0, one.stderr
     assert "max_exchanges = 3" in one.stdout
     assert "die = 6" in one.stdout
+    # Read from the class: dice, summarize (odds), exact_odds, headlines; no forecast.
+    assert "Offers: resolve, dice, odds, exact odds, headline odds\n" in one.stdout
 
 
 def test_resolve_reports_every_roll_and_a_winner_that_follows_from_them(installed: Path) -> None:
