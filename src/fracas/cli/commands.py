@@ -74,6 +74,7 @@ def rulesets_command(
     for param, default, description in ruleset.parameters():
         typer.echo(f"  {param} = {json.dumps(default, ensure_ascii=False)}")
         typer.echo(f"      {description}")
+    typer.echo(f"\nOffers: {', '.join(ruleset.capabilities())}")
 
 
 @app.command("validate")
