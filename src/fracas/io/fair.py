@@ -98,8 +98,13 @@ def check_secret(text: str, *, source: str = "secret") -> str:
     return secret
 
 
+#: The line ``fracas resolve`` adds to a secret file once the secret is in a post.
+REVEALED = "revealed"
+
+
 def secret_from_file(path: Path, *, create: bool = False) -> tuple[str, bool]:
-    """Read the secret in ``path``; with ``create``, make one there first if it is missing.
+    """Read the secret in ``path``; with ``create`` (for ``fracas commit``), make one there
+    first if it is missing, and refuse one that a post has already revealed.
 
     Returns the secret and whether it was created. A created file is readable by its owner
     only, and never overwrites an existing file.
@@ -122,7 +127,24 @@ def secret_from_file(path: Path, *, create: bool = False) -> tuple[str, bool]:
         raise ScenarioError(f"cannot read secret: {exc.strerror}", source=str(path)) from None
     except UnicodeDecodeError:
         raise ScenarioError("a secret file holds hex digits only", source=str(path)) from None
-    return check_secret(text, source=str(path)), False
+    first, _, rest = text.strip().partition("\n")
+    if create and rest.strip() == REVEALED:
+        # Players who saw the secret could choose their nonces to steer the next seed.
+        raise ScenarioError(
+            "this secret was revealed by an earlier 'fracas resolve'; a new battle needs a "
+            "new secret: delete the file or name another --secret-file",
+            source=str(path),
+        )
+    return check_secret(first, source=str(path)), False
+
+
+def mark_revealed(path: Path) -> None:
+    """Note in the secret file that a post now shows the secret, so it is never committed
+    to again (re-running the same resolution with it stays possible)."""
+    text = path.read_text(encoding="utf-8")
+    if text.strip().partition("\n")[2].strip() != REVEALED:
+        with path.open("a", encoding="ascii") as stream:
+            stream.write(("" if text.endswith("\n") else "\n") + REVEALED + "\n")
 
 
 def normalise_nonce(nonce: str) -> str:
