@@ -32,7 +32,7 @@ from fracas.cli.fair import commit_command, verify_command
 from fracas.cli.odds import odds_command
 from fracas.cli.sweep import sweep_command
 from fracas.core.errors import FracasError, ScenarioError
-from fracas.io.fair import fair_resolve, secret_from_file
+from fracas.io.fair import fair_resolve, mark_revealed, secret_from_file
 from fracas.io.fair import post as fair_post
 from fracas.io.render import PostStyle, render_report
 from fracas.rulesets import available_rulesets, find_ruleset
@@ -134,6 +134,7 @@ def resolve_command(
     with located(file):
         report = fair_resolve(scenario, secret, nonces or [])
     write_output(fair_post(scenario, report, fmt.value, style), output)
+    mark_revealed(secret_file)
 
 
 @app.command("forecast")
