@@ -24,8 +24,8 @@ demo: $(STAMP)
 	done
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples/plugin
+	$(BIN)/ruff format --check src tests benchmarks examples/plugin
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

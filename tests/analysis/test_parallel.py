@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 from collections import Counter
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from fracas.analysis.parallel import (
     Question,
     SamplingDice,
     Tally,
+    gather_in_order,
     plan,
     play_chunk,
     running,
@@ -149,3 +152,28 @@ def test_repetition_results_do_not_depend_on_what_ran_before() -> None:
 def test_workers_must_be_at_least_one() -> None:
     with pytest.raises(FracasError, match="at least 1"), running(workers=0):
         pass
+
+
+def nap(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def test_work_no_longer_wanted_is_stopped_and_the_pool_still_works() -> None:
+    # The first result is enough; the long naps behind it must not hold the pool (or its
+    # closing) until they end, and a result arriving after its future was given up must
+    # not break the pool's result thread.
+    calls: list[tuple[Callable[..., float], tuple[Any, ...]]] = [
+        (nap, (0.0,)),
+        (nap, (0.3,)),
+        (nap, (60.0,)),
+        (nap, (60.0,)),
+    ]
+    started = time.monotonic()
+    with running(workers=2) as runner:
+        pool = runner.pool
+        assert pool is not None
+        first = gather_in_order(pool, calls, done=lambda index, _value: index == 0)
+        assert first == [0.0]
+        assert gather_in_order(pool, [(nap, (0.0,)), (nap, (0.1,))]) == [0.0, 0.1]
+    assert time.monotonic() - started < 30

@@ -21,7 +21,7 @@ from fracas.analysis.odds import (
 from fracas.analysis.reporting import odds_data, odds_report
 from fracas.analysis.solve import Goal, SolveResult, parse_goal, solve
 from fracas.analysis.stats import wilson_interval
-from fracas.analysis.views import HeadlineRow, headline
+from fracas.analysis.views import HeadlineRow, headline, headline_rows
 
 __all__ = [
     "DEFAULT_MAX_RUNS",
@@ -37,6 +37,7 @@ __all__ = [
     "ValueOdds",
     "exact_outcomes",
     "headline",
+    "headline_rows",
     "odds",
     "odds_data",
     "odds_report",

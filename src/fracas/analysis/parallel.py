@@ -31,8 +31,8 @@ import signal
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
-from contextlib import contextmanager
+from concurrent.futures import FIRST_COMPLETED, Future, InvalidStateError, wait
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -332,6 +332,9 @@ class Pool(Protocol):
 
     def submit(self, function: Callable[..., T], *args: Any) -> Future[T]: ...
 
+    def forget(self) -> None:
+        """Stop every task not finished yet (its result will not be read)."""
+
     def close(self, *, abandon: bool) -> None: ...
 
 
@@ -368,25 +371,61 @@ def current() -> Runner:
     return _RUNNER.get()
 
 
+def _deliver(future: Future[T], value: T) -> None:
+    # A callback runs in the pool's own thread and must never raise (that thread would
+    # die and the pool hang), so a future given up meanwhile is simply left alone.
+    with suppress(InvalidStateError):
+        future.set_result(value)
+
+
+def _fail(future: Future[Any], error: BaseException) -> None:
+    with suppress(InvalidStateError):
+        future.set_exception(error)
+
+
 class _LocalPool:
     """``workers`` processes of this machine (forked where the platform can)."""
 
     def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._tasks = 0
+        #: Tasks sent whose result has not come back (given up on or not).
+        self._outstanding: set[int] = set()
+        self._pool = self._start()
+
+    def _start(self) -> Any:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        self.workers = workers
         # All processes start here, before any progress display starts a thread.
-        self._pool = context.Pool(workers, initializer=_worker_started)
+        return context.Pool(self.workers, initializer=_worker_started)
 
     def submit(self, function: Callable[..., T], *args: Any) -> Future[T]:
         future: Future[T] = Future()
-        self._pool.apply_async(
-            function, args, callback=future.set_result, error_callback=future.set_exception
-        )
+        self._tasks += 1
+        task = self._tasks
+        self._outstanding.add(task)
+
+        def delivered(value: T) -> None:
+            self._outstanding.discard(task)
+            _deliver(future, value)
+
+        def failed(error: BaseException) -> None:
+            self._outstanding.discard(task)
+            _fail(future, error)
+
+        self._pool.apply_async(function, args, callback=delivered, error_callback=failed)
         return future
 
+    def forget(self) -> None:
+        """Stop the work still queued or running: its results are no longer wanted."""
+        if self._outstanding:
+            self._pool.terminate()
+            self._pool.join()
+            self._outstanding.clear()
+            self._pool = self._start()
+
     def close(self, *, abandon: bool) -> None:
-        if abandon:
+        if abandon or self._outstanding:
             self._pool.terminate()
         else:
             self._pool.close()
@@ -418,21 +457,34 @@ class _DaskPool:
             for worker in self._client.scheduler_info().get("workers", {}).values()
         )
         self.workers = max(1, threads)
+        self._remote: dict[Future[Any], Any] = {}
 
     def submit(self, function: Callable[..., T], *args: Any) -> Future[T]:
         future: Future[T] = Future()
         remote: Any = self._client.submit(function, *args, pure=False)
+        self._remote[future] = remote
+        future.add_done_callback(lambda done: self._remote.pop(done, None))
 
         def settle(done: Any) -> None:
             try:
-                future.set_result(done.result())
+                value = done.result()
             except BaseException as exc:  # the task's own error, or its cancellation
-                future.set_exception(exc)
+                _fail(future, exc)
+            else:
+                _deliver(future, value)
 
         remote.add_done_callback(settle)
         return future
 
+    def forget(self) -> None:
+        """Cancel the tasks whose results are no longer wanted."""
+        remote = list(self._remote.values())
+        self._remote.clear()
+        if remote:
+            self._client.cancel(remote)
+
     def close(self, *, abandon: bool) -> None:
+        self.forget()
         self._client.close()
 
 
@@ -507,8 +559,10 @@ def gather_in_order(
                 if done is not None and done(index, finished[index]):
                     stop = True
     finally:
-        for future in pending:
-            future.cancel()
+        if pending:
+            for future in pending:
+                future.cancel()
+            pool.forget()
     ordered: list[T] = []
     for index in range(len(calls)):
         if index not in finished:

@@ -41,7 +41,7 @@ from fracas.cli.odds import odds_command
 from fracas.cli.sweep import sweep_command
 from fracas.core.errors import FracasError, ScenarioError, format_path
 from fracas.core.schema import ScenarioProblems
-from fracas.io.fair import fair_resolve, secret_from_file
+from fracas.io.fair import fair_resolve, mark_revealed, secret_from_file
 from fracas.io.fair import post as fair_post
 from fracas.io.render import PostStyle, render_report
 from fracas.rulesets import AnyRuleset, available_rulesets, find_ruleset
@@ -134,6 +134,7 @@ def rulesets_command(
         document = {
             "name": ruleset.name,
             "title": ruleset.title,
+            "offers": list(ruleset.capabilities()),
             "parameters": [
                 {"name": param, "default": default, "description": description}
                 for param, default, description in parameters
@@ -152,6 +153,7 @@ def rulesets_command(
                 subsequent_indent=" " * 6,
             )
         )
+    lines += ["", f"Offers: {', '.join(ruleset.capabilities())}"]
     write_output("\n".join(lines) + "\n", output)
 
 
@@ -260,6 +262,7 @@ def resolve_command(
     with located(file):
         report = fair_resolve(scenario, secret, nonces or [])
     write_output(fair_post(scenario, report, fmt.value, style), output)
+    mark_revealed(secret_file)
 
 
 @app.command("forecast")
