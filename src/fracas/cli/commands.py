@@ -237,7 +237,7 @@ def serve_command(
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
     time_limit: Annotated[
         float, typer.Option(min=0.1, help="Seconds the server works on one answer at most.")
-    ] = 20.0,
+    ] = 30.0,
     max_body: Annotated[int, typer.Option(min=1, help="Largest request body, in bytes.")] = (
         256 * 1024
     ),
