@@ -389,7 +389,7 @@ def serve_command(
         typer.Option(
             min=0.1, metavar="SECONDS", help="Seconds the server works on one answer at most."
         ),
-    ] = 20.0,
+    ] = 30.0,
     max_body: Annotated[
         int, typer.Option(min=1, metavar="BYTES", help="Largest request body, in bytes.")
     ] = (256 * 1024),

@@ -42,7 +42,7 @@ class Limits:
     """
 
     body_bytes: int = 256 * 1024
-    time_limit: float = 20.0
+    time_limit: float = 30.0
     exact_budget: int = EXACT_BUDGET
     sample_budget: int = 5_000_000
     max_runs: int = DEFAULT_MAX_RUNS
