@@ -23,6 +23,7 @@ from fracas.cli.common import (
     FileArg,
     Format,
     FormatOpt,
+    LimitOpt,
     OutputOpt,
     SeedOpt,
     SetOpt,
@@ -100,6 +101,7 @@ def odds_command(
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     quiet: QuietOpt = False,
+    limits: LimitOpt = None,
 ) -> None:
     """Outcome probabilities of a scenario: exact where tractable, sampled otherwise.
 
@@ -108,7 +110,7 @@ def odds_command(
     fracas odds examples/rankflank/frontal_charge.yaml --set parameters.max_rounds=1
     --solve units[0].models --target 0.9 --metric winner=Empire
     """
-    scenario = load(file, settings)
+    scenario = load(file, settings, limits)
     options: dict[str, Any] = {
         "method": method.value,
         "seed": seed if seed is not None else (scenario.header.seed or 0),

@@ -53,13 +53,13 @@ def excerpt(value: Any, limit: int = EXCERPT_LENGTH) -> str:
     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'"
     >>> excerpt(10**5000)
     'an integer of 5001 digits'
-    >>> excerpt([[[[1]]]]), excerpt({"a": 1, "b": 2})
-    ('a list of 1 item', 'a mapping of 2 keys')
+    >>> excerpt([[[[1]]]]), excerpt([3, 1]), excerpt({"a": 1}), excerpt(list(range(9)))
+    ('a list of 1 item', '[3, 1]', "{'a': 1}", 'a list of 9 items')
     """
     if isinstance(value, bool) or value is None:
         return repr(value)
     if isinstance(value, int):
-        digits = _digit_count(value)
+        digits = digit_count(value)
         if digits > limit:
             return f"an integer of {digits} digits"
         return str(value)
@@ -72,14 +72,53 @@ def excerpt(value: Any, limit: int = EXCERPT_LENGTH) -> str:
         return f"'{shown}'"
     if isinstance(value, list | tuple):
         count = len(value)
+        if count <= _SHOWN_ITEMS and all(map(_is_scalar, value)):
+            shown = "[" + ", ".join(excerpt(item, _ITEM_LENGTH) for item in value) + "]"
+            if len(shown) <= limit:
+                return shown
         return f"a list of {count} item{'' if count == 1 else 's'}"
     if isinstance(value, dict):
         count = len(value)
+        if count <= _SHOWN_ITEMS and all(map(_is_scalar, [*value, *value.values()])):
+            pairs = (
+                f"{excerpt(key, _ITEM_LENGTH)}: {excerpt(item, _ITEM_LENGTH)}"
+                for key, item in value.items()
+            )
+            shown = "{" + ", ".join(pairs) + "}"
+            if len(shown) <= limit:
+                return shown
         return f"a mapping of {count} key{'' if count == 1 else 's'}"
     return f"a value of type {type(value).__name__}"
 
 
-def _digit_count(value: int) -> int:
+_SHOWN_ITEMS = 6
+_ITEM_LENGTH = 12
+
+
+def _is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, bool | int | float | str)
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    r"""``text`` as one printable line of at most ``limit`` characters (for messages).
+
+    >>> print(one_line("two\nlines\x1b[0m"))
+    two\nlines\x1b[0m
+    >>> one_line("x" * 500, 10)
+    'xxxxxxxxx…'
+    """
+    shown = printable(text[: limit * 4])
+    if len(shown) > limit:
+        return shown[: limit - 1] + "…"
+    return shown
+
+
+def digit_count(value: int) -> int:
+    """Decimal digits of ``value``, also for integers too long for ``str()``.
+
+    >>> digit_count(-12345), digit_count(10**5000) in (5000, 5001, 5002)
+    (5, True)
+    """
     # str() of a huge integer is refused (and slow); bit_length gives the digits closely.
     bits = abs(value).bit_length()
     if bits < 10_000:
