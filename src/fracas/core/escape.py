@@ -20,9 +20,10 @@ from typing import Any
 #: An error message quotes at most this many characters of a bad value.
 EXCERPT_LENGTH = 40
 
-# C0 and C1 controls, DEL, lone surrogates and the Unicode line/paragraph separators: none of
-# them may reach a terminal raw (escape sequences) or split a one-line message.
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+# C0 and C1 controls, DEL, lone surrogates, the Unicode line/paragraph separators and the
+# bidirectional overrides: none of them may reach a terminal raw (escape sequences, text
+# shown in another order than it is) or split a one-line message.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _visible(char: str) -> str:
@@ -30,7 +31,9 @@ def _visible(char: str) -> str:
     named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char)
     if named:
         return named
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def printable(text: str) -> str:
@@ -107,7 +110,11 @@ def one_line(text: str, limit: int = 300) -> str:
     >>> one_line("x" * 500, 10)
     'xxxxxxxxx…'
     """
-    shown = printable(text[: limit * 4])
+    # Stricter than printable(): a message shows no format or unassigned character either.
+    shown = "".join(
+        char if char.isprintable() or char == " " else _visible(char)
+        for char in printable(text[: limit * 4])
+    )
     if len(shown) > limit:
         return shown[: limit - 1] + "…"
     return shown
@@ -160,8 +167,6 @@ def escape_rich(text: str) -> str:
     >>> escape_rich("[/b] [bold]x")
     '\\\\[/b] \\\\[bold]x'
     """
-    # rich reads backslashes only before a "[" (or at the end, before markup that follows):
-    # those are doubled so they print as themselves, then the "[" gets its own.
-    text = re.sub(r"(\\*)\[", lambda match: match.group(1) * 2 + "\\[", printable_lines(text))
-    trailing = len(text) - len(text.rstrip("\\"))
-    return text + "\\" * trailing
+    # rich reads backslashes only before a "[": those are doubled so they print as
+    # themselves, then the "[" gets its own.
+    return re.sub(r"(\\*)\[", lambda match: match.group(1) * 2 + "\\[", printable_lines(text))
