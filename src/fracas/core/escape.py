@@ -167,6 +167,8 @@ def escape_rich(text: str) -> str:
     >>> escape_rich("[/b] [bold]x")
     '\\\\[/b] \\\\[bold]x'
     """
-    # rich reads backslashes only before a "[": those are doubled so they print as
-    # themselves, then the "[" gets its own.
-    return re.sub(r"(\\*)\[", lambda match: match.group(1) * 2 + "\\[", printable_lines(text))
+    # rich reads backslashes only before a "[" (or at the end, before markup that follows):
+    # those are doubled so they print as themselves, then the "[" gets its own.
+    text = re.sub(r"(\\*)\[", lambda match: match.group(1) * 2 + "\\[", printable_lines(text))
+    trailing = len(text) - len(text.rstrip("\\"))
+    return text + "\\" * trailing
