@@ -19,9 +19,11 @@ from fracas.cli.common import (
     FormatOpt,
     Forum,
     ForumOpt,
+    LimitOpt,
     OutputOpt,
     SeedOpt,
     SetOpt,
+    error_line,
     friendly_errors,
     load,
     located,
@@ -35,6 +37,7 @@ from fracas.core.errors import FracasError, ScenarioError
 from fracas.io.fair import fair_resolve, mark_revealed, secret_from_file
 from fracas.io.fair import post as fair_post
 from fracas.io.render import PostStyle, render_report
+from fracas.io.scenario import ADVISE_BUDGET
 from fracas.rulesets import available_rulesets, find_ruleset
 
 app = typer.Typer(
@@ -79,12 +82,12 @@ def rulesets_command(
 
 @app.command("validate")
 @friendly_errors
-def validate_command(file: FileArg, settings: SetOpt = None) -> None:
+def validate_command(file: FileArg, settings: SetOpt = None, limits: LimitOpt = None) -> None:
     """Check a scenario file without resolving it.
 
     Example: fracas validate examples/hex/river_crossing.yaml
     """
-    scenario = load(file, settings)
+    scenario = load(file, settings, limits)
     typer.echo(f"ok: {file} (ruleset {scenario.ruleset.name}, sha256:{scenario.sha256})")
 
 
@@ -111,6 +114,7 @@ def resolve_command(
     forum: ForumOpt = Forum.phpbb,
     ascii_only: AsciiOpt = False,
     fold: FoldOpt = False,
+    limits: LimitOpt = None,
 ) -> None:
     """Resolve a scenario and print the report.
 
@@ -118,7 +122,7 @@ def resolve_command(
     fracas resolve examples/d100/lair_raid.yaml --seed 42 --format bbcode -o post.txt;
     fracas resolve raid.yaml --secret-file raid.secret --nonce owl --nonce 7 -f bbcode --fold
     """
-    scenario = load(file, settings)
+    scenario = load(file, settings, limits)
     style = PostStyle(forum=forum.value, ascii_only=ascii_only, fold=fold)
     if secret_file is None:
         if nonces:
@@ -146,14 +150,15 @@ def forecast_command(
     fmt: FormatOpt = Format.text,
     output: OutputOpt = None,
     settings: SetOpt = None,
+    limits: LimitOpt = None,
 ) -> None:
     """Preview one attack without changing the board.
 
     Example: fracas forecast examples/hex/river_crossing.yaml --attacker tanks --target mg
     """
-    scenario = load(file, settings)
+    scenario = load(file, settings, limits)
     with located(file):
-        report = scenario.stamp(scenario.ruleset.forecast(scenario.model, attacker, target))
+        report = scenario.forecast(attacker, target)
     write_output(render(report, fmt), output)
 
 
@@ -171,20 +176,23 @@ def advise_command(
     width: Annotated[
         int | None, typer.Option(help="With --plan: the search width (default: the ruleset's).")
     ] = None,
+    limits: LimitOpt = None,
 ) -> None:
     """Rank every legal attack of a side by its forecast, or plan the side's whole turn.
 
     Example: fracas advise examples/hex/encirclement.yaml --side blue --plan
     """
-    scenario = load(file, settings)
+    scenario = load(file, settings, limits)
     with located(file):
         if plan:
-            found = scenario.ruleset.plan(scenario.model, side, width=width)
+            # A plan is advice for the whole turn: the same budget bounds it.
+            with scenario.budget(ADVISE_BUDGET.name):
+                found = scenario.ruleset.plan(scenario.model, side, width=width)
+            report = scenario.stamp(found)
         elif width is not None:
             raise ScenarioError("only goes with --plan", path=("--width",))
         else:
-            found = scenario.ruleset.advise(scenario.model, side)
-        report = scenario.stamp(found)
+            report = scenario.advise(side)
     write_output(render(report, fmt), output)
 
 
@@ -210,6 +218,7 @@ def render_command(
     attacker: Annotated[str | None, typer.Option(help="Draw this unit's attack.")] = None,
     target: Annotated[str | None, typer.Option(help="The unit it attacks.")] = None,
     settings: SetOpt = None,
+    limits: LimitOpt = None,
 ) -> None:
     """Draw the scenario as an SVG picture.
 
@@ -217,7 +226,7 @@ def render_command(
     """
     if (attacker is None) != (target is None):
         raise ScenarioError("give both --attacker and --target, or neither", source=str(file))
-    scenario = load(file, settings)
+    scenario = load(file, settings, limits)
     with located(file):
         svg = scenario.ruleset.picture(scenario.model, attacker=attacker, target=target)
     write_output(svg, output)
@@ -306,6 +315,6 @@ def main() -> None:
         context = getattr(exc, "ctx", None)
         where = context.command_path if context is not None else "fracas"
         message = exc.format_message().replace("Value error, ", "")
-        typer.echo(f"fracas: error: {message} (see '{where} --help')", err=True)
+        typer.echo(error_line(f"{message} (see '{where} --help')"), err=True)
         sys.exit(getattr(exc, "exit_code", EXIT_BAD_INPUT))
     sys.exit(code if isinstance(code, int) else 0)
