@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint typecheck bench clean venv chromium
+.PHONY: demo test lint typecheck bench fuzz clean venv chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ chromium:
 
 test: lint typecheck chromium
 	$(BIN)/pytest
+
+# 100,000 generated hostile scenarios; prints the count of each outcome class (docs/limits.md).
+fuzz: $(STAMP)
+	$(BIN)/python tests/fuzz/fuzzer.py --cases $${FUZZ_CASES:-100000} --workers $${FUZZ_WORKERS:-2}
 
 bench: $(STAMP)
 	@for b in benchmarks/bench_*.py; do $(BIN)/python "$$b" || exit $$?; done

@@ -22,11 +22,13 @@ from fracas.cli.common import (
     FormatOpt,
     Forum,
     ForumOpt,
+    LimitOpt,
     ListFormat,
     ListFormatOpt,
     OutputOpt,
     SeedOpt,
     SetOpt,
+    error_line,
     friendly_errors,
     load,
     located,
@@ -44,6 +46,7 @@ from fracas.core.schema import ScenarioProblems
 from fracas.io.fair import fair_resolve, mark_revealed, secret_from_file
 from fracas.io.fair import post as fair_post
 from fracas.io.render import PostStyle, render_report
+from fracas.io.scenario import ADVISE_BUDGET
 from fracas.rulesets import AnyRuleset, available_rulesets, find_ruleset
 
 app = typer.Typer(
@@ -158,9 +161,11 @@ def rulesets_command(
 
 
 @app.command("validate")
+@friendly_errors
 def validate_command(
     file: FileArg,
     settings: SetOpt = None,
+    limits: LimitOpt = None,
     fmt: ListFormatOpt = ListFormat.text,
     output: OutputOpt = None,
 ) -> None:
@@ -174,7 +179,7 @@ def validate_command(
       fracas validate examples/d100/lair_raid.yaml --format json
     """
     try:
-        scenario = load(file, settings)
+        scenario = load(file, settings, limits)
     except ScenarioError as exc:
         problems = exc.problems if isinstance(exc, ScenarioProblems) else (exc,)
         if fmt is ListFormat.json:
@@ -189,10 +194,10 @@ def validate_command(
             friendly_errors(write_output)(_json(document), output)
         else:
             for problem in problems:
-                typer.echo(f"fracas: error: {problem}", err=True)
+                typer.echo(error_line(str(problem)), err=True)
         raise typer.Exit(EXIT_BAD_INPUT) from None
     except FracasError as exc:
-        typer.echo(f"fracas: error: {exc}", err=True)
+        typer.echo(error_line(str(exc)), err=True)
         raise typer.Exit(EXIT_BAD_INPUT) from None
     if fmt is ListFormat.json:
         document = {
@@ -234,6 +239,7 @@ def resolve_command(
     forum: ForumOpt = Forum.phpbb,
     ascii_only: AsciiOpt = False,
     fold: FoldOpt = False,
+    limits: LimitOpt = None,
 ) -> None:
     """Resolve a scenario and print the report.
 
@@ -245,7 +251,7 @@ def resolve_command(
       fracas resolve examples/d100/lair_raid.yaml --secret-file raid.secret --nonce owl \\
           -f bbcode --fold -o post.txt
     """
-    scenario = load(file, settings)
+    scenario = load(file, settings, limits)
     style = PostStyle(forum=forum.value, ascii_only=ascii_only, fold=fold)
     if secret_file is None:
         if nonces:
@@ -274,6 +280,7 @@ def forecast_command(
     fmt: FormatOpt = Format.text,
     output: OutputOpt = None,
     settings: SetOpt = None,
+    limits: LimitOpt = None,
 ) -> None:
     """Preview one attack without changing the board.
 
@@ -281,9 +288,9 @@ def forecast_command(
     Example:
       fracas forecast examples/hex/river_crossing.yaml --attacker assault --target grenadiers
     """
-    scenario = load(file, settings)
+    scenario = load(file, settings, limits)
     with located(file):
-        report = scenario.stamp(scenario.ruleset.forecast(scenario.model, attacker, target))
+        report = scenario.forecast(attacker, target)
     write_output(render(report, fmt, output), output)
 
 
@@ -302,6 +309,7 @@ def advise_command(
         int | None,
         typer.Option(metavar="N", help="With --plan: the search width (default: the ruleset's)."),
     ] = None,
+    limits: LimitOpt = None,
 ) -> None:
     """Rank every legal attack of a side by its forecast, or plan the side's whole turn.
 
@@ -310,15 +318,17 @@ def advise_command(
       fracas advise examples/hex/encirclement.yaml --side blue
       fracas advise examples/hex/encirclement.yaml --side blue --plan
     """
-    scenario = load(file, settings)
+    scenario = load(file, settings, limits)
     with located(file):
         if plan:
-            found = scenario.ruleset.plan(scenario.model, side, width=width)
+            # A plan is advice for the whole turn: the same budget bounds it.
+            with scenario.budget(ADVISE_BUDGET.name):
+                found = scenario.ruleset.plan(scenario.model, side, width=width)
+            report = scenario.stamp(found)
         elif width is not None:
             raise ScenarioError("only goes with --plan", path=("--width",))
         else:
-            found = scenario.ruleset.advise(scenario.model, side)
-        report = scenario.stamp(found)
+            report = scenario.advise(side)
     write_output(render(report, fmt, output), output)
 
 
@@ -354,6 +364,7 @@ def render_command(
     ] = None,
     target: Annotated[str | None, typer.Option(metavar="ID", help="The unit it attacks.")] = None,
     settings: SetOpt = None,
+    limits: LimitOpt = None,
 ) -> None:
     """Draw the scenario as an SVG picture.
 
@@ -363,7 +374,7 @@ def render_command(
     """
     if (attacker is None) != (target is None):
         raise ScenarioError("give both --attacker and --target, or neither", source=str(file))
-    scenario = load(file, settings)
+    scenario = load(file, settings, limits)
     with located(file):
         svg = scenario.ruleset.picture(scenario.model, attacker=attacker, target=target)
     write_output(svg, output)
@@ -492,6 +503,6 @@ def main() -> None:
         context = getattr(exc, "ctx", None)
         where = context.command_path if context is not None else "fracas"
         message = exc.format_message().replace("Value error, ", "")
-        typer.echo(f"fracas: error: {message} (see '{where} --help')", err=True)
+        typer.echo(error_line(f"{message} (see '{where} --help')"), err=True)
         sys.exit(getattr(exc, "exit_code", EXIT_BAD_INPUT))
     sys.exit(code if isinstance(code, int) else 0)

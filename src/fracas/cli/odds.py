@@ -23,6 +23,7 @@ from fracas.cli.common import (
     FileArg,
     Format,
     FormatOpt,
+    LimitOpt,
     OutputOpt,
     SeedOpt,
     SetOpt,
@@ -32,8 +33,26 @@ from fracas.cli.common import (
 )
 from fracas.cli.progress import QuietOpt, SchedulerOpt, WorkersOpt, long_work
 from fracas.core.errors import FracasError, ScenarioError
+from fracas.core.limits import check, declare, limits_in_force
 from fracas.core.report import Section, Table, Text
 from fracas.io.scenario import Scenario, get_path, scenario_from_document, set_path
+
+# A number typed on the command line may not ask for unbounded work either: the work
+# options are bounded by these limits, raised like any other with --limit (docs/limits.md).
+RUNS_LIMIT = declare("odds.runs", 10_000_000, "Monte Carlo repetitions (--runs, --max-runs)")
+EXACT_LIMIT = declare("odds.exact_budget", 100_000_000, "steps --exact-budget may allow")
+SAMPLE_LIMIT = declare("odds.sample_budget", 2_000_000_000, "dice rolls --sample-budget may allow")
+SOLVE_LIMIT = declare("odds.solve_range", 1_000_000, "values --from .. --to of --solve")
+
+
+def _check_work_options(
+    runs: int | None, max_runs: int, exact_budget: int, sample_budget: int, low: int, high: int
+) -> None:
+    check(RUNS_LIMIT.name, runs or 0, path=("--runs",))
+    check(RUNS_LIMIT.name, max_runs, path=("--max-runs",))
+    check(EXACT_LIMIT.name, exact_budget, path=("--exact-budget",))
+    check(SAMPLE_LIMIT.name, sample_budget, path=("--sample-budget",))
+    check(SOLVE_LIMIT.name, high - low, path=("--to",), shown=f"a range of {high - low} values")
 
 
 class Method(StrEnum):
@@ -117,6 +136,7 @@ def odds_command(
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     quiet: QuietOpt = False,
+    limits: LimitOpt = None,
 ) -> None:
     """Outcome probabilities of a scenario: exact where tractable, sampled otherwise.
 
@@ -127,7 +147,12 @@ def odds_command(
       fracas odds examples/rankflank/frontal_charge.yaml --set parameters.max_rounds=1 \\
           --solve 'units[0].models' --target 0.9 --metric winner=Empire
     """
-    scenario = load(file, settings)
+    scenario = load(file, settings, limits)
+    with limits_in_force(scenario.limits):
+        try:
+            _check_work_options(runs, max_runs, exact_budget, sample_budget, solve_from, solve_to)
+        except ScenarioError as exc:
+            raise exc.located("command line") from None
     options: dict[str, Any] = {
         "method": method.value,
         "seed": seed if seed is not None else (scenario.header.seed or 0),

@@ -25,6 +25,7 @@ from functools import cache
 from typing import Protocol
 
 from fracas.core.errors import DiceExhaustedError
+from fracas.core.limits import spend
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +90,7 @@ class SeededDice:
         self._rng = random.Random(seed)
 
     def roll(self, node: ChanceNode) -> int:
+        spend()  # each die rolled is a step of the work budget in force (docs/limits.md)
         pick = self._rng.randrange(node.total_weight)
         for face, weight in node.outcomes:
             if pick < weight:

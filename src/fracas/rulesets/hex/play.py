@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from fracas.core.errors import IllegalActionError
+from fracas.core.limits import spend
 from fracas.rulesets.hex.document import HexParams
 from fracas.rulesets.hex.scenario import Board, Unit, with_losses
 from fracas.rulesets.hex.strike import StrikeOutcome, strike
@@ -139,6 +140,7 @@ def fight(board: Board, attacker_id: str, target_id: str, params: HexParams) -> 
     together, so both units can be destroyed.
     """
     check_legal(board, attacker_id, target_id)
+    spend()  # one combat worked out: a step of the work budget (docs/limits.md)
     attacker, target = board.unit(attacker_id), board.unit(target_id)
     forward = strike(board, attacker_id, target_id, params)
     note = counter_reason(attacker, target)

@@ -7,6 +7,7 @@ from typing import ClassVar
 from fracas.core.dice import Dice
 from fracas.core.errors import IllegalActionError, ScenarioError
 from fracas.core.headline import Headline
+from fracas.core.limits import spend
 from fracas.core.report import Report
 from fracas.rulesets.base import Ruleset, Summary
 from fracas.rulesets.hex.advisor import advise
@@ -94,6 +95,9 @@ class HexRuleset(Ruleset[HexDocument, HexScenario, Turn]):
         """Every legal attack of ``side``, best first, each with its forecast."""
         self._check_side(scenario, side)
         params = scenario.params
+        # Every attacker of the side is tried against every unit: a step of the budget each.
+        attackers = sum(1 for unit in scenario.board.units if unit.side == side)
+        spend(attackers * len(scenario.board.units))
         rule = (
             f"score = {params.advisor_enemy_weight:g} × enemy soldiers lost − "
             f"{params.advisor_own_weight:g} × own soldiers lost; ties: more levels gained first"
