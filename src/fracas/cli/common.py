@@ -239,6 +239,7 @@ LimitOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--limit",
+        metavar="NAME=VALUE",
         help="Raise a limit or work budget, e.g. --limit budget.resolve=10000000 or "
         "--limit input.file_bytes=50000000 (docs/limits.md lists them). Repeatable.",
     ),
