@@ -146,6 +146,11 @@ class MetricOdds:
     def _exact_fractions(self) -> bool:
         return bool(self.values) and all(isinstance(e.probability, Fraction) for e in self.values)
 
+    def __repr__(self) -> str:
+        from fracas.analysis.reporting import metric_repr
+
+        return metric_repr(self)
+
 
 @dataclass(frozen=True)
 class OddsResult:
@@ -181,6 +186,11 @@ class OddsResult:
                 return metric
         known = ", ".join(m.name for m in self.metrics) or "none"
         raise FracasError(f"no metric named {name!r} (known: {known})")
+
+    def __repr__(self) -> str:
+        from fracas.analysis.reporting import odds_repr
+
+        return odds_repr(self)
 
     def has(self, name: str) -> bool:
         return any(metric.name == name for metric in self.metrics)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -19,7 +20,7 @@ from fracas.core.escape import one_line
 from fracas.core.limits import UnknownLimitError, check_names
 from fracas.core.report import Report
 from fracas.io.reader import parse_value
-from fracas.io.render import RENDERERS
+from fracas.io.render import render_report
 from fracas.io.scenario import Scenario, load_scenario
 from fracas.rulesets import available_rulesets
 
@@ -35,6 +36,26 @@ class Format(StrEnum):
     markdown = "markdown"
     bbcode = "bbcode"
     json = "json"
+
+
+class ListFormat(StrEnum):
+    """Formats of the listings (rulesets, examples, validate): for people or for programs."""
+
+    text = "text"
+    json = "json"
+
+
+#: Width of text output when it is not a terminal (a pipe, a file): reproducible bytes.
+DEFAULT_WIDTH = 100
+
+
+def terminal_width() -> int:
+    """Columns of the terminal on stdout; ``COLUMNS`` if set; else :data:`DEFAULT_WIDTH`.
+
+    Never narrower than 40 columns, so a table keeps its words whole.
+    """
+    columns = shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+    return max(40, columns)
 
 
 class Forum(StrEnum):
@@ -144,6 +165,11 @@ def parse_overrides(settings: list[str] | None) -> list[tuple[str, Any]]:
     return pairs
 
 
+def output_width(output: Path | None) -> int:
+    """Text width for ``output``: the terminal's for stdout, the default for a file."""
+    return terminal_width() if output is None or str(output) == "-" else DEFAULT_WIDTH
+
+
 def parse_limits(settings: list[str] | None) -> dict[str, int]:
     """``NAME=VALUE`` pairs of ``--limit``, checked against the limits fracas declares."""
     limits: dict[str, int] = {}
@@ -163,19 +189,30 @@ def parse_limits(settings: list[str] | None) -> dict[str, int]:
     return limits
 
 
-def render(report: Report, fmt: Format) -> str:
-    return RENDERERS[fmt.value](report)
+def render(report: Report, fmt: Format, output: Path | None = None) -> str:
+    """``report`` in ``fmt``; text fits the terminal when it goes to stdout."""
+    return render_report(report, fmt.value, width=output_width(output))
 
 
-FileArg = Annotated[Path, typer.Argument(help="Scenario file (.yaml, .json or .toml).")]
-FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
+FileArg = Annotated[
+    Path, typer.Argument(metavar="FILE", help="Scenario file (.yaml, .json or .toml).")
+]
+ListFormatOpt = Annotated[
+    ListFormat, typer.Option("--format", "-f", metavar="text|json", help="Output format.")
+]
+FormatOpt = Annotated[
+    Format,
+    typer.Option("--format", "-f", metavar="text|markdown|bbcode|json", help="Output format."),
+]
 OutputOpt = Annotated[
-    Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")
+    Path | None,
+    typer.Option("--output", "-o", metavar="PATH", help="Write to this file instead of stdout."),
 ]
 SetOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--set",
+        metavar="KEY=VALUE",
         help="Override a scenario value before loading, e.g. --set units[0].level=5 "
         "or --set parameters.loss_exponent=3. Repeatable.",
     ),
@@ -183,8 +220,9 @@ SetOpt = Annotated[
 ForumOpt = Annotated[
     Forum,
     typer.Option(
+        metavar="phpbb|vbulletin|plain",
         help="BBCode dialect: phpbb ([size=150], percent), vbulletin ([size=5], 1–7; also "
-        "MyBB, SMF), plain (no [size])."
+        "MyBB, SMF), plain (no [size]).",
     ),
 ]
 AsciiOpt = Annotated[
@@ -201,13 +239,16 @@ LimitOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--limit",
+        metavar="NAME=VALUE",
         help="Raise a limit or work budget, e.g. --limit budget.resolve=10000000 or "
         "--limit input.file_bytes=50000000 (docs/limits.md lists them). Repeatable.",
     ),
 ]
 SeedOpt = Annotated[
     int | None,
-    typer.Option(min=0, help="Seed for the dice (default: the scenario's seed, else 0)."),
+    typer.Option(
+        min=0, metavar="N", help="Seed for the dice (default: the scenario's seed, else 0)."
+    ),
 ]
 
 

@@ -64,25 +64,32 @@ class Method(StrEnum):
 def odds_command(
     file: FileArg,
     method: Annotated[
-        Method, typer.Option(help="exact, mc (Monte Carlo), or auto: exact when it fits.")
+        Method,
+        typer.Option(
+            metavar="auto|exact|mc", help="exact, mc (Monte Carlo), or auto: exact when it fits."
+        ),
     ] = Method.auto,
     seed: SeedOpt = None,
     runs: Annotated[
-        int | None, typer.Option(help="Monte Carlo repetitions (default 10,000).")
+        int | None, typer.Option(metavar="N", help="Monte Carlo repetitions (default 10,000).")
     ] = None,
     precision: Annotated[
         float | None,
-        typer.Option(help="Sample until every interval's half-width is below this, e.g. 0.005."),
+        typer.Option(
+            metavar="P", help="Sample until every interval's half-width is below this, e.g. 0.005."
+        ),
     ] = None,
     max_runs: Annotated[
-        int, typer.Option(help="Most repetitions while sampling towards --precision.")
+        int, typer.Option(metavar="N", help="Most repetitions while sampling towards --precision.")
     ] = DEFAULT_MAX_RUNS,
-    confidence: Annotated[float, typer.Option(help="Level of the intervals.")] = 0.95,
+    confidence: Annotated[
+        float, typer.Option(metavar="LEVEL", help="Level of the intervals.")
+    ] = 0.95,
     exact_budget: Annotated[
-        int, typer.Option(help="Most steps (dice decisions) exact odds may take.")
+        int, typer.Option(metavar="N", help="Most steps (dice decisions) exact odds may take.")
     ] = EXACT_BUDGET,
     sample_budget: Annotated[
-        int, typer.Option(help="Most dice rolls Monte Carlo may take over all runs.")
+        int, typer.Option(metavar="N", help="Most dice rolls Monte Carlo may take over all runs.")
     ] = SAMPLE_BUDGET,
     exact_fractions: Annotated[
         bool, typer.Option("--exact-fractions", help="Show exact odds as fractions (5/36).")
@@ -91,28 +98,38 @@ def odds_command(
         bool, typer.Option("--chart/--no-chart", help="Bars of unicode blocks in the tables.")
     ] = True,
     plot: Annotated[
-        Path | None, typer.Option(help="Also draw the distributions to a .png or .svg file.")
+        Path | None,
+        typer.Option(
+            metavar="PATH",
+            help="Also draw the headline and the distributions to a .png or .svg file.",
+        ),
     ] = None,
     solve_path: Annotated[
         str | None,
         typer.Option(
             "--solve",
+            metavar="KEY",
             help="Find the smallest integer value of this field (e.g. units[0].models) "
             "that reaches --target.",
         ),
     ] = None,
     target: Annotated[
-        float | None, typer.Option(help="The probability (or metric value) to reach.")
+        float | None, typer.Option(metavar="T", help="The probability (or metric value) to reach.")
     ] = None,
     metric: Annotated[
         str | None,
         typer.Option(
+            metavar="GOAL",
             help="What --target measures: NAME=VALUE (also >=, <=, >, <) for a probability, "
-            "or NAME for the metric's mean (its value, for a deterministic ruleset)."
+            "or NAME for the metric's mean (its value, for a deterministic ruleset).",
         ),
     ] = None,
-    solve_from: Annotated[int, typer.Option("--from", help="Smallest value to try.")] = 0,
-    solve_to: Annotated[int, typer.Option("--to", help="Largest value to try.")] = 10_000,
+    solve_from: Annotated[
+        int, typer.Option("--from", metavar="N", help="Smallest value to try.")
+    ] = 0,
+    solve_to: Annotated[
+        int, typer.Option("--to", metavar="N", help="Largest value to try.")
+    ] = 10_000,
     fmt: FormatOpt = Format.text,
     output: OutputOpt = None,
     settings: SetOpt = None,
@@ -123,10 +140,12 @@ def odds_command(
 ) -> None:
     """Outcome probabilities of a scenario: exact where tractable, sampled otherwise.
 
-    Examples: fracas odds examples/rankflank/flank_charge.yaml;
-    fracas odds FILE --method mc --precision 0.005 --plot odds.svg;
-    fracas odds examples/rankflank/frontal_charge.yaml --set parameters.max_rounds=1
-    --solve units[0].models --target 0.9 --metric winner=Empire
+    \b
+    Examples:
+      fracas odds examples/rankflank/flank_charge.yaml
+      fracas odds examples/d100/bottle_out.yaml --method mc --precision 0.01 --plot odds.svg
+      fracas odds examples/rankflank/frontal_charge.yaml --set parameters.max_rounds=1 \\
+          --solve 'units[0].models' --target 0.9 --metric winner=Empire
     """
     scenario = load(file, settings, limits)
     with limits_in_force(scenario.limits):
@@ -172,7 +191,7 @@ def odds_command(
             extra=extra,
             extra_data=extra_data,
         )
-        text = render(scenario.stamp(report), fmt)
+        text = render(scenario.stamp(report), fmt, output)
         drawn = None if plot is None else _chart(result, plot, title)
     except ScenarioError:
         raise

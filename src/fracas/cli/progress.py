@@ -20,6 +20,7 @@ WorkersOpt = Annotated[
     int | None,
     typer.Option(
         min=1,
+        metavar="N",
         help="Local processes sharing the Monte Carlo runs (default: every core); "
         "1 plays them all in this process. The numbers are the same.",
     ),
@@ -27,6 +28,7 @@ WorkersOpt = Annotated[
 SchedulerOpt = Annotated[
     str | None,
     typer.Option(
+        metavar="ADDRESS",
         help="Send the work to the Dask cluster whose scheduler is at this address, "
         "e.g. tcp://10.0.0.5:8786 (needs fracas[dask]). The numbers are the same.",
     ),

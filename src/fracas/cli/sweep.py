@@ -124,11 +124,15 @@ def _format_of(fmt: SweepFormat | None, output: Path | None) -> SweepFormat:
 
 def sweep_command(
     file: Annotated[
-        Path, typer.Argument(help="Scenario file, or a sweep file (YAML with a 'sweep:' key).")
+        Path,
+        typer.Argument(
+            metavar="FILE", help="Scenario file, or a sweep file (YAML with a 'sweep:' key)."
+        ),
     ],
     vary: Annotated[
         list[str] | None,
         typer.Option(
+            metavar="PATH=VALUES",
             help="A value to vary: PATH=A..B[:STEP] (whole numbers) or PATH=V1,V2,… "
             "Repeatable; the grid is every combination.",
         ),
@@ -136,42 +140,58 @@ def sweep_command(
     metric: Annotated[
         str | None,
         typer.Option(
+            metavar="GOAL",
             help="What each cell measures: NAME=VALUE (also >=, <=, >, <) for a "
             "probability, or NAME for a mean.",
         ),
     ] = None,
     method: Annotated[
-        SweepMethod | None, typer.Option(help="exact, mc or auto, as for fracas odds.")
+        SweepMethod | None,
+        typer.Option(metavar="auto|exact|mc", help="exact, mc or auto, as for fracas odds."),
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option(min=0, help="The sweep's seed; each cell's seed is derived from it."),
+        typer.Option(
+            min=0, metavar="N", help="The sweep's seed; each cell's seed is derived from it."
+        ),
     ] = None,
-    runs: Annotated[int | None, typer.Option(help="Monte Carlo runs per cell.")] = None,
+    runs: Annotated[
+        int | None, typer.Option(metavar="N", help="Monte Carlo runs per cell.")
+    ] = None,
     precision: Annotated[
-        float | None, typer.Option(help="Sample each cell until this half-width.")
+        float | None, typer.Option(metavar="P", help="Sample each cell until this half-width.")
     ] = None,
     max_runs: Annotated[
-        int | None, typer.Option(help="Most runs per cell with --precision.")
+        int | None, typer.Option(metavar="N", help="Most runs per cell with --precision.")
     ] = None,
-    confidence: Annotated[float | None, typer.Option(help="Level of the intervals.")] = None,
+    confidence: Annotated[
+        float | None, typer.Option(metavar="LEVEL", help="Level of the intervals.")
+    ] = None,
     exact_budget: Annotated[
-        int | None, typer.Option(help="Most steps exact odds may take per cell.")
+        int | None, typer.Option(metavar="N", help="Most steps exact odds may take per cell.")
     ] = None,
     sample_budget: Annotated[
-        int | None, typer.Option(help="Most dice rolls Monte Carlo may take per cell.")
+        int | None, typer.Option(metavar="N", help="Most dice rolls Monte Carlo may take per cell.")
     ] = None,
     max_cells: Annotated[
-        int | None, typer.Option(help="Largest grid allowed (default 10,000 cells).")
+        int | None, typer.Option(metavar="N", help="Largest grid allowed (default 10,000 cells).")
     ] = None,
     fmt: Annotated[
         SweepFormat | None,
-        typer.Option("--format", "-f", help="text, csv or json (default: from -o's suffix)."),
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="text|csv|json",
+            help="text, csv or json (default: from -o's suffix).",
+        ),
     ] = None,
     output: OutputOpt = None,
     plot: Annotated[
         Path | None,
-        typer.Option(help="Also draw a line chart (one value varied) or heatmap (two), .png/.svg."),
+        typer.Option(
+            metavar="PATH",
+            help="Also draw a line chart (one value varied) or heatmap (two), .png/.svg.",
+        ),
     ] = None,
     settings: SetOpt = None,
     workers: WorkersOpt = None,
@@ -180,10 +200,13 @@ def sweep_command(
 ) -> None:
     """One odds question over a grid of scenario values: one row per cell, with its interval.
 
-    Examples: fracas sweep examples/rankflank/frontal_charge.yaml --method mc
-    --vary 'units[0].models=10..40:5' --vary 'units[1].models=30,40,50'
-    --metric decided=Empire -o sweep.csv --plot sweep.png.
     Re-run one cell alone with fracas odds FILE --set PATH=VALUE … --seed CELL_SEED.
+
+    \b
+    Example:
+      fracas sweep examples/rankflank/frontal_charge.yaml --method mc --runs 1000 \\
+          --vary 'units[0].models=10..40:5' --vary 'units[1].models=30,40,50' \\
+          --metric decided=Empire -o sweep.csv --plot sweep.png
     """
     from fracas.analysis.sweep import (
         MAX_CELLS,

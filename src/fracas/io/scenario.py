@@ -55,6 +55,15 @@ class Scenario:
     #: Limits raised (or lowered) for this scenario, by name (see docs/limits.md).
     limits: Mapping[str, int] = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        """Short: ruleset, title, file and hash (the model and document are attributes)."""
+        title = f" {self.header.title!r}" if self.header.title else ""
+        changes = f", --set {' '.join(self.overrides)}" if self.overrides else ""
+        return (
+            f"Scenario({self.ruleset.name}{title} from {self.source}, "
+            f"sha256:{self.sha256}{changes})"
+        )
+
     def resolve(self, *, seed: int | None = None) -> Report:
         """Resolve with ``seed`` (default: the scenario's own ``seed``, else 0).
 
