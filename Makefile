@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint typecheck bench clean venv
+.PHONY: demo test lint typecheck bench fuzz clean venv chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,7 @@ $(BIN)/python:
 
 # pip >= 25.1 understands dependency groups (PEP 735), hence the upgrade above.
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e . --group dev
+	$(BIN)/python -m pip install --quiet -e '.[web]' --group dev
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -24,14 +24,24 @@ demo: $(STAMP)
 	done
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples/plugin
+	$(BIN)/ruff format --check src tests benchmarks examples/plugin
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: lint typecheck
+# The browser tests drive Debian's Chromium (Playwright's own browser download cannot work
+# offline). Installing needs root; without it the browser tests skip and say why.
+chromium:
+	@test -x /usr/bin/chromium || { apt-get update -qq && apt-get install -y -qq chromium; } \
+	  || echo "make: Chromium could not be installed; the browser tests will be skipped"
+
+test: lint typecheck chromium
 	$(BIN)/pytest
+
+# 100,000 generated hostile scenarios; prints the count of each outcome class (docs/limits.md).
+fuzz: $(STAMP)
+	$(BIN)/python tests/fuzz/fuzzer.py --cases $${FUZZ_CASES:-100000} --workers $${FUZZ_WORKERS:-2}
 
 bench: $(STAMP)
 	@for b in benchmarks/bench_*.py; do $(BIN)/python "$$b" || exit $$?; done

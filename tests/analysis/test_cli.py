@@ -164,7 +164,7 @@ def test_missing_matplotlib_is_a_clear_error(
     monkeypatch.setattr(builtins, "__import__", without_matplotlib)
     code, _, err = run(volley_file, "--plot", tmp_path / "odds.png")
     assert code == 2
-    assert "pip install 'fracas[plot]'" in err
+    assert "'plot' extra of fracas: python -m pip install matplotlib" in err
     assert not (tmp_path / "odds.png").exists()
 
 
@@ -240,3 +240,21 @@ def test_huge_scenario_through_the_cli_stays_within_budget(toy: object, tmp_path
     assert "Monte Carlo" in out
     assert "Why not exact: exact odds exceed the budget of 20,000 steps" in out
     assert "Stopped early by the work budget (100,000 dice rolls)" in out
+
+
+def test_the_chart_leads_with_the_headline() -> None:
+    from fracas import load_scenario
+    from fracas.analysis.odds import odds
+    from fracas.analysis.plot import chart_bytes
+    from fracas.analysis.views import headline
+
+    charge = "examples/rankflank/frontal_charge.yaml"
+    result = odds(load_scenario(charge, overrides=[("parameters.max_rounds", 1)]), method="exact")
+    svg = chart_bytes(result, "svg", title="Charge").decode()
+    rows = [row for row in headline(result) if row.kind == "probability"]
+    assert rows, "the rankflank view has headline probabilities"
+    # The headline chart comes first, every headline question in it, then the metrics.
+    first_metric = svg.index(f">{result.metrics[0].name}<")
+    assert svg.index(">Headline<") < first_metric
+    for row in rows:
+        assert svg.index(f">{row.label}<") < first_metric, row.label

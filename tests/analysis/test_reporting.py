@@ -49,7 +49,13 @@ def test_percent() -> None:
     assert percent(Fraction(1, 3)) == "33.33%"
     assert percent(1) == "100.00%"
     assert percent(0.99999) == ">99.99%"
-    assert percent(Fraction(1, 3), fractions=True) == "1/3"
+    assert percent(Fraction(1, 3), fractions=True) == "33.33% = 1/3"
+    # 1 / 3^70 (34 digits) is beyond 24 characters: folded onto lines of at most 30 digits,
+    # the last lines full, as a number is read from the right.
+    folded = percent(Fraction(1, 3**70), fractions=True).splitlines()
+    assert folded[:2] == ["<0.01% =", "1"]
+    assert "".join(folded[2:]).removeprefix("/ ") == str(3**70)
+    assert [len(line) for line in folded[2:]] == [len("/ ") + 34 - 30, 30]
 
 
 def test_short_tables_list_every_value() -> None:

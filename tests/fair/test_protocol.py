@@ -18,6 +18,7 @@ from fracas.io.fair import (
     commitment,
     derive_seed,
     fair_resolve,
+    mark_revealed,
     secret_from_file,
 )
 from fracas.io.scenario import load_scenario
@@ -106,3 +107,16 @@ def test_a_ruleset_without_dice_has_nothing_to_make_fair() -> None:
     scenario = load_scenario(ROOT / "examples" / "hex" / "encirclement.yaml")
     with pytest.raises(ScenarioError, match="has no dice"):
         fair_resolve(scenario, SECRET, [])
+
+
+def test_a_revealed_secret_is_never_committed_to_again(tmp_path: Path) -> None:
+    path = tmp_path / "gm.secret"
+    secret, _ = secret_from_file(path, create=True)
+    mark_revealed(path)
+    mark_revealed(path)  # once is enough
+    assert path.read_text(encoding="utf-8") == f"{secret}\nrevealed\n"
+    # The game master can still re-run the same resolution …
+    assert secret_from_file(path) == (secret, False)
+    # … but a new commitment needs a new secret: players know this one now.
+    with pytest.raises(ScenarioError, match="revealed by an earlier 'fracas resolve'"):
+        secret_from_file(path, create=True)

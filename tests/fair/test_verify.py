@@ -3,16 +3,29 @@ copy still reads, an unreadable one says why."""
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import zlib
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fracas.cli import app
-from fracas.io.fair import UnreadablePost, Verification, commitment, verify_post
+from fracas.core.errors import FracasError
+from fracas.io.fair import (
+    SEAL_BEGIN,
+    SEAL_END,
+    UnreadablePost,
+    Verification,
+    commitment,
+    read_seal,
+    verify_post,
+)
 from fracas.io.render import PostStyle
 from fracas.io.scenario import load_scenario, parse_scenario
 
@@ -313,3 +326,38 @@ def test_set_overrides_travel_in_the_seal_and_read_from_stdin(tmp_path: Path) ->
     result = runner.invoke(app, ["verify", "-", "--scenario", str(LAIR_RAID)], input=made.stdout)
     assert result.exit_code == 1
     assert "MISMATCH scenario" in result.stdout
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+SEALED = make_post()
+SEAL_KEYS = list(read_seal(SEALED))
+
+
+@settings(max_examples=60, deadline=None)
+@given(key=st.sampled_from([*SEAL_KEYS, "scenario.sides", "style.forum"]), value=JSON_VALUES)
+def test_a_hostile_seal_is_a_mismatch_or_unreadable_never_a_crash(key: str, value: Any) -> None:
+    def change(payload: dict[str, Any]) -> None:
+        node = payload
+        *parents, last = key.split(".")
+        for part in parents:
+            node = node[part]
+        node[last] = value
+
+    try:
+        lines = verify_post(reseal(SEALED, change)).lines()
+    except FracasError as error:  # UnreadablePost, or a scenario error naming the problem
+        lines = [str(error)]
+    assert all("\n" not in line for line in lines)
+
+
+def test_a_seal_nested_too_deep_is_unreadable() -> None:
+    raw = '{"seal": 1, "derivation": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    packed = base64.b64encode(zlib.compress(raw.encode())).decode()
+    with pytest.raises(UnreadablePost, match="damaged"):
+        verify_post(f"{SEAL_BEGIN}\n{packed}\n{SEAL_END}")

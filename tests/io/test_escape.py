@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -101,3 +102,51 @@ def test_excerpt_is_short_and_never_walks_a_value() -> None:
     assert excerpt(deep) == "a list of 1 item"
     assert len(excerpt("y" * 10**6)) <= 45
     assert excerpt("a\nb") == "'a\\nb'"
+
+
+def visible_text_of_markdown(markdown: str) -> str:
+    """What a reader sees: the text content of the HTML a CommonMark renderer makes."""
+    from markdown_it import MarkdownIt
+
+    html = MarkdownIt("commonmark").enable("table").render(markdown)
+    text = re.sub(r"<[^>]+>", "", html)
+    for entity, char in (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&amp;", "&")):
+        text = text.replace(entity, char)
+    return text
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_markdown_shows_names_literally_once_rendered(name: str) -> None:
+    seen = visible_text_of_markdown(RENDERERS["markdown"](report_with(name)))
+    assert f"Battle of {name}" in seen
+    assert f"{name} wins" in seen
+    assert seen.count(name) >= 5
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_bbcode_never_lets_a_name_open_a_tag(name: str) -> None:
+    bb = RENDERERS["bbcode"](report_with(name))
+    # Boards show [code] blocks verbatim; outside them, every tag left in the post is one
+    # the renderer wrote itself.
+    outside = re.sub(r"\[code\].*?\[/code\]", "", bb, flags=re.S)
+    tags = set(re.findall(r"\[(/?[a-z]+)(?:=[^\]]*)?\]", outside))
+    assert tags <= {"b", "/b", "u", "/u", "i", "/i", "size", "/size", "code", "/code"}
+    assert "url" not in {tag.strip("/") for tag in tags}
+
+
+def test_a_name_cannot_close_the_code_block() -> None:
+    bb = RENDERERS["bbcode"](report_with("[/code][url=x]y"))
+    assert bb.count("[/code]") == bb.count("[code]") == 1
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=30))
+def test_markdown_escape_round_trips_through_a_renderer(text: str) -> None:
+    from fracas.io.markup import escape_markdown
+
+    # Runs of white space are not kept by any Markdown renderer; line breaks are not text.
+    text = re.sub(r"\s+", " ", text).strip()
+    if not text:
+        return
+    # As the renderers do: control characters are spelled out first, then escaped.
+    seen = visible_text_of_markdown(f"x {escape_markdown(printable(text))}").strip()
+    assert seen == f"x {printable(text)}"

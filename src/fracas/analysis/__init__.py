@@ -22,7 +22,7 @@ from fracas.analysis.odds import (
 from fracas.analysis.reporting import odds_data, odds_report
 from fracas.analysis.solve import Goal, SolveResult, parse_goal, solve
 from fracas.analysis.stats import wilson_interval
-from fracas.analysis.views import HeadlineRow, headline
+from fracas.analysis.views import HeadlineRow, headline, headline_rows
 
 __all__ = [
     "AUTO_EXACT_BUDGET",
@@ -39,6 +39,7 @@ __all__ = [
     "ValueOdds",
     "exact_outcomes",
     "headline",
+    "headline_rows",
     "odds",
     "odds_data",
     "odds_report",

@@ -41,8 +41,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import partial
 from typing import Any, Literal, Protocol
 
+from fracas.analysis import parallel
+from fracas.analysis.parallel import Question, Tally
 from fracas.analysis.stats import mean_interval, wilson_interval
 from fracas.analysis.views import headline
 from fracas.core.dice import ChanceNode, Dice, SeededDice
@@ -139,6 +142,11 @@ class MetricOdds:
     def _exact_fractions(self) -> bool:
         return bool(self.values) and all(isinstance(e.probability, Fraction) for e in self.values)
 
+    def __repr__(self) -> str:
+        from fracas.analysis.reporting import metric_repr
+
+        return metric_repr(self)
+
 
 @dataclass(frozen=True)
 class OddsResult:
@@ -174,6 +182,11 @@ class OddsResult:
                 return metric
         known = ", ".join(m.name for m in self.metrics) or "none"
         raise FracasError(f"no metric named {name!r} (known: {known})")
+
+    def __repr__(self) -> str:
+        from fracas.analysis.reporting import odds_repr
+
+        return odds_repr(self)
 
     def has(self, name: str) -> bool:
         return any(metric.name == name for metric in self.metrics)
@@ -487,36 +500,6 @@ def repetition_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-@dataclass
-class _Tally:
-    counts: dict[str, Counter[Value]] = field(default_factory=dict)
-    sums: dict[str, float] = field(default_factory=dict)
-    squares: dict[str, float] = field(default_factory=dict)
-    runs: int = 0
-
-    def add(self, summary: Mapping[str, Value]) -> None:
-        if self.runs and set(summary) != set(self.counts):
-            for metric in set(summary) - set(self.counts):
-                self.counts[metric] = Counter({None: self.runs})
-            for metric in set(self.counts) - set(summary):
-                self.counts[metric][None] += 1
-        for metric, value in summary.items():
-            self.counts.setdefault(metric, Counter())[value] += 1
-            if _is_number(value):
-                number = float(value)  # type: ignore[arg-type]
-                self.sums[metric] = self.sums.get(metric, 0.0) + number
-                self.squares[metric] = self.squares.get(metric, 0.0) + number * number
-        self.runs += 1
-
-    def widest(self, confidence: float) -> float:
-        widest = 0.0
-        for counter in self.counts.values():
-            for count in counter.values():
-                low, high = wilson_interval(count, self.runs, confidence)
-                widest = max(widest, (high - low) / 2)
-        return widest
-
-
 def _sample(
     ruleset: AnyRuleset,
     model: Any,
@@ -531,21 +514,28 @@ def _sample(
     fallback: str,
     wasted: int,
 ) -> OddsResult:
-    tally = _Tally()
-    counted = WorkBudget(budget, "dice rolls")
+    # Runs are played where fracas.analysis.parallel.running says; the tally is the same.
+    question = Question(
+        ruleset,
+        model,
+        partial(repetition_seed, seed),
+        None if derive is None else partial(ruleset.derived_metrics, model),
+    )
+    tally = Tally()
+    rolls = 0
     goal = runs if precision is None else max_runs
     stopped_by = "runs" if precision is None else "max runs"
+    progress = parallel.current().progress
+    if progress is not None:
+        progress.start(goal, "runs", ruleset.name)
     index = 0
     while index < goal and stopped_by not in ("precision", "work budget"):
         end = min(goal, index + (BATCH_RUNS if precision is not None else goal))
-        for repetition in range(index, end):
-            dice = CountingDice(SeededDice(repetition_seed(seed, repetition)), counted)
-            try:
-                summary = ruleset.summarize(model, ruleset.play(model, dice))
-            except EnumerationBudgetError:
-                stopped_by = "work budget"
-                break
-            tally.add(_with_derived(summary, derive))
+        chunk = parallel.sample(question, index, end, budget - rolls)
+        tally.merge(chunk.tally)
+        rolls += chunk.rolls
+        if chunk.over:
+            stopped_by = "work budget"
         index = end
         # The headline also reports events made of several values (a unit "bottles out"
         # in any of three fates), whose intervals may be wider than any single value's.
@@ -563,7 +553,7 @@ def _sample(
     result = _sampled_result(ruleset, tally, confidence)
     return replace(
         result,
-        dice_rolls=min(counted.used, budget) + wasted,
+        dice_rolls=(budget if stopped_by == "work budget" else rolls) + wasted,
         error_bar=_widest_reported(result),
         seed=seed,
         precision=precision,
@@ -573,7 +563,7 @@ def _sample(
     )
 
 
-def _sampled_result(ruleset: AnyRuleset, tally: _Tally, confidence: float) -> OddsResult:
+def _sampled_result(ruleset: AnyRuleset, tally: Tally, confidence: float) -> OddsResult:
     metrics = tuple(
         _sampled_metric(metric, counter, tally, confidence)
         for metric, counter in tally.counts.items()
@@ -609,7 +599,7 @@ def _widest_reported(result: OddsResult) -> float:
 
 
 def _sampled_metric(
-    name: str, counter: Counter[Value], tally: _Tally, confidence: float
+    name: str, counter: Counter[Value], tally: Tally, confidence: float
 ) -> MetricOdds:
     entries = tuple(
         ValueOdds(value, count / tally.runs, *wilson_interval(count, tally.runs, confidence), count)

@@ -1,8 +1,10 @@
 """Charts of the odds with matplotlib (the optional ``plot`` extra), imported only when used.
 
-Each metric gets a bar chart of its distribution (with error bars for sampled odds) and,
-for numeric metrics, the cumulative "at least" curve: P(metric ≥ value). The files are
-reproducible: the same odds give the same bytes (no timestamps, fixed SVG ids).
+The chart leads with the headline: one horizontal bar per headline probability (who wins,
+who breaks), with its interval for sampled odds. The detail follows: each metric gets a
+bar chart of its distribution (with error bars for sampled odds) and, for numeric
+metrics, the cumulative "at least" curve: P(metric ≥ value). The files are reproducible:
+the same odds give the same bytes (no timestamps, fixed SVG ids).
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from fracas.analysis.odds import MetricOdds, OddsResult
-from fracas.analysis.reporting import number
+from fracas.analysis.reporting import number, percent
+from fracas.analysis.views import HeadlineRow, headline
 from fracas.core.errors import FracasError
 
 FORMATS = ("png", "svg")
@@ -28,7 +31,9 @@ def _pyplot() -> Any:
         matplotlib.use("Agg")
         import matplotlib.pyplot as pyplot
     except ImportError:
-        raise FracasError("charts need matplotlib: pip install 'fracas[plot]'") from None
+        raise FracasError(
+            "charts need matplotlib, the 'plot' extra of fracas: python -m pip install matplotlib"
+        ) from None
     return pyplot
 
 
@@ -69,12 +74,20 @@ def chart_bytes(result: OddsResult, kind: str, *, title: str = "") -> bytes:
     if not result.metrics:
         raise FracasError("nothing to plot: the outcome has no metrics")
     pyplot = _pyplot()
-    with pyplot.rc_context({"svg.hashsalt": "fracas", "font.size": 8}):
-        rows = len(result.metrics)
-        figure, axes = pyplot.subplots(
-            rows, 2, figsize=(10, 2.6 * rows), squeeze=False, constrained_layout=True
+    rows = [row for row in headline(result) if row.kind == "probability"]
+    # Text stays text in SVG files: searchable, selectable, and smaller.
+    with pyplot.rc_context({"svg.hashsalt": "fracas", "svg.fonttype": "none", "font.size": 8}):
+        count = len(result.metrics)
+        lead = 0.9 + 0.28 * len(rows) if rows else 0.0
+        figure = pyplot.figure(figsize=(10, lead + 2.6 * count), constrained_layout=True)
+        # Two sub-figures, so the long headline labels do not narrow the detail below.
+        top, bottom = (
+            figure.subfigures(2, 1, height_ratios=[lead, 2.6 * count]) if rows else (None, figure)
         )
         try:
+            if top is not None:
+                _headline(top.subplots(), rows, result)
+            axes = bottom.subplots(count, 2, squeeze=False)
             for metric, (left, right) in zip(result.metrics, axes, strict=True):
                 _distribution(left, metric, result)
                 if metric.numeric:
@@ -89,6 +102,25 @@ def chart_bytes(result: OddsResult, kind: str, *, title: str = "") -> bytes:
         finally:
             pyplot.close(figure)
     return buffer.getvalue()
+
+
+def _headline(axis: Any, rows: list[HeadlineRow], result: OddsResult) -> None:
+    """The headline probabilities as horizontal bars, the first question at the top."""
+    values = [float(row.value) for row in rows]
+    positions = list(range(len(rows)))[::-1]
+    errors = None
+    if not result.exact:
+        errors = [
+            [max(0.0, value - row.low) for value, row in zip(values, rows, strict=True)],
+            [max(0.0, row.high - value) for value, row in zip(values, rows, strict=True)],
+        ]
+    axis.barh(positions, values, xerr=errors, color="#c44e52", capsize=2, height=0.6)
+    for position, value in zip(positions, values, strict=True):
+        axis.text(min(value, 1.0) + 0.01, position, percent(value), va="center")
+    axis.set_yticks(positions, [row.label for row in rows])
+    axis.set_xlim(0, 1.12)
+    axis.set_xticks([0, 0.25, 0.5, 0.75, 1], ["0%", "25%", "50%", "75%", "100%"])
+    axis.set_title("Headline", loc="left", fontweight="bold")
 
 
 def _distribution(axis: Any, metric: MetricOdds, result: OddsResult) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
+import textwrap
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -19,71 +22,195 @@ from fracas.cli.common import (
     FormatOpt,
     Forum,
     ForumOpt,
+    LimitOpt,
+    ListFormat,
+    ListFormatOpt,
     OutputOpt,
     SeedOpt,
     SetOpt,
+    error_line,
     friendly_errors,
     load,
     located,
+    output_width,
     render,
+    terminal_width,
     write_output,
 )
+from fracas.cli.examples import examples_command
 from fracas.cli.fair import commit_command, verify_command
 from fracas.cli.odds import odds_command
-from fracas.core.errors import ScenarioError
-from fracas.io.fair import fair_resolve, secret_from_file
+from fracas.cli.sweep import sweep_command
+from fracas.core.errors import FracasError, ScenarioError, format_path
+from fracas.core.schema import ScenarioProblems
+from fracas.io.fair import fair_resolve, mark_revealed, secret_from_file
 from fracas.io.fair import post as fair_post
 from fracas.io.render import PostStyle, render_report
-from fracas.rulesets import available_rulesets, find_ruleset
+from fracas.io.scenario import ADVISE_BUDGET
+from fracas.rulesets import AnyRuleset, available_rulesets, find_ruleset
 
 app = typer.Typer(
     name="fracas",
     help=(
         "Resolve and forecast wargame combat: exact, explained, reproducible.\n\n"
-        "Examples:\n\n"
-        "  fracas rulesets\n\n"
-        "  fracas resolve examples/hex/river_crossing.yaml\n\n"
-        "  fracas resolve examples/d100/lair_raid.yaml --seed 7 --format bbcode\n\n"
-        "  fracas schema hex > hex.schema.json"
+        "\b\n"
+        "Examples:\n"
+        "  fracas examples -o examples\n"
+        "  fracas rulesets\n"
+        "  fracas resolve examples/hex/river_crossing.yaml\n"
+        "  fracas resolve examples/d100/lair_raid.yaml --seed 7 --format bbcode\n"
+        "  fracas schema hex -o hex.schema.json\n\n"
+        "Shell completion (bash, zsh, fish): fracas --install-completion"
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
 
 
+class SchemaFormat(StrEnum):
+    json = "json"
+
+
+def _json(document: object) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def ruleset_sentence(cls: type[AnyRuleset]) -> str:
+    """One ruleset as a sentence: its name, what it is for, whether it rolls dice, aliases.
+
+    The summary is the ruleset's own words; "deterministic" is added only when they don't
+    say it already.
+    """
+    summary = cls.summary.rstrip(".")
+    if cls.deterministic:
+        kind = "" if "deterministic" in summary.lower() else " No dice: every result is certain."
+    else:
+        kind = " Rolls seeded dice (--seed picks them)."
+    aliases = f" Also called {', '.join(cls.aliases)}." if cls.aliases else ""
+    return f"{cls.name} — {summary}.{kind}{aliases}"
+
+
 @app.command("rulesets")
 @friendly_errors
 def rulesets_command(
-    name: Annotated[str | None, typer.Argument(help="Show one ruleset's parameters.")] = None,
+    name: Annotated[
+        str | None, typer.Argument(metavar="NAME", help="Show one ruleset's parameters.")
+    ] = None,
+    fmt: ListFormatOpt = ListFormat.text,
+    output: OutputOpt = None,
 ) -> None:
     """List the registered rulesets, or the parameters of one.
 
-    Example: fracas rulesets hex
+    \b
+    Examples:
+      fracas rulesets
+      fracas rulesets hex
+      fracas rulesets rankflank --format json
     """
     if name is None:
-        for cls in available_rulesets():
-            kind = "deterministic" if cls.deterministic else "dice"
-            aliases = f" (aliases: {', '.join(cls.aliases)})" if cls.aliases else ""
-            typer.echo(f"{cls.name:<10} {kind:<13} {cls.summary}{aliases}")
+        classes = available_rulesets()
+        if fmt is ListFormat.json:
+            listing = [
+                {
+                    "name": cls.name,
+                    "title": cls.title,
+                    "summary": cls.summary,
+                    "deterministic": cls.deterministic,
+                    "aliases": list(cls.aliases),
+                }
+                for cls in classes
+            ]
+            write_output(_json(listing), output)
+            return
+        width = terminal_width()
+        lines = [
+            textwrap.fill(ruleset_sentence(cls), width=width, subsequent_indent="    ")
+            for cls in classes
+        ]
+        write_output("\n".join(lines) + "\n", output)
         return
     ruleset = find_ruleset(name)
-    typer.echo(f"{ruleset.name} — {ruleset.title}\n")
-    for param, default, description in ruleset.parameters():
-        typer.echo(f"  {param} = {json.dumps(default, ensure_ascii=False)}")
-        typer.echo(f"      {description}")
+    parameters = ruleset.parameters()
+    if fmt is ListFormat.json:
+        document = {
+            "name": ruleset.name,
+            "title": ruleset.title,
+            "offers": list(ruleset.capabilities()),
+            "parameters": [
+                {"name": param, "default": default, "description": description}
+                for param, default, description in parameters
+            ],
+        }
+        write_output(_json(document), output)
+        return
+    lines = [f"{ruleset.name} — {ruleset.title}", ""]
+    for param, default, description in parameters:
+        lines.append(f"  {param} = {json.dumps(default, ensure_ascii=False)}")
+        lines.append(
+            textwrap.fill(
+                description,
+                width=terminal_width(),
+                initial_indent=" " * 6,
+                subsequent_indent=" " * 6,
+            )
+        )
+    lines += ["", f"Offers: {', '.join(ruleset.capabilities())}"]
+    write_output("\n".join(lines) + "\n", output)
 
 
 @app.command("validate")
 @friendly_errors
-def validate_command(file: FileArg, settings: SetOpt = None) -> None:
-    """Check a scenario file without resolving it.
+def validate_command(
+    file: FileArg,
+    settings: SetOpt = None,
+    limits: LimitOpt = None,
+    fmt: ListFormatOpt = ListFormat.text,
+    output: OutputOpt = None,
+) -> None:
+    """Check a scenario file without resolving it; list every problem, one a line.
 
-    Example: fracas validate examples/hex/river_crossing.yaml
+    Exit code 0 when the file is valid, 2 when it is not.
+
+    \b
+    Examples:
+      fracas validate examples/hex/river_crossing.yaml
+      fracas validate examples/d100/lair_raid.yaml --format json
     """
-    scenario = load(file, settings)
-    typer.echo(f"ok: {file} (ruleset {scenario.ruleset.name}, sha256:{scenario.sha256})")
+    try:
+        scenario = load(file, settings, limits)
+    except ScenarioError as exc:
+        problems = exc.problems if isinstance(exc, ScenarioProblems) else (exc,)
+        if fmt is ListFormat.json:
+            document = {
+                "source": str(file),
+                "valid": False,
+                "problems": [
+                    {"path": format_path(problem.path), "problem": str(problem.problem)}
+                    for problem in problems
+                ],
+            }
+            friendly_errors(write_output)(_json(document), output)
+        else:
+            for problem in problems:
+                typer.echo(error_line(str(problem)), err=True)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except FracasError as exc:
+        typer.echo(error_line(str(exc)), err=True)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    if fmt is ListFormat.json:
+        document = {
+            "source": str(file),
+            "valid": True,
+            "ruleset": scenario.ruleset.name,
+            "scenario_sha256": scenario.sha256,
+            "problems": [],
+        }
+        friendly_errors(write_output)(_json(document), output)
+        return
+    text = f"ok: {file} (ruleset {scenario.ruleset.name}, sha256:{scenario.sha256})\n"
+    friendly_errors(write_output)(text, output)
 
 
 @app.command("resolve")
@@ -98,30 +225,39 @@ def resolve_command(
         Path | None,
         typer.Option(
             "--secret-file",
+            metavar="PATH",
             help="Fair dice: derive the seed from this secret (see 'fracas commit'), the "
             "scenario and the --nonce texts, and seal the post for 'fracas verify'.",
         ),
     ] = None,
     nonces: Annotated[
         list[str] | None,
-        typer.Option("--nonce", help="A player's nonce, in thread order. Repeatable."),
+        typer.Option(
+            "--nonce", metavar="TEXT", help="A player's nonce, in thread order. Repeatable."
+        ),
     ] = None,
     forum: ForumOpt = Forum.phpbb,
     ascii_only: AsciiOpt = False,
     fold: FoldOpt = False,
+    limits: LimitOpt = None,
 ) -> None:
     """Resolve a scenario and print the report.
 
-    Examples: fracas resolve examples/hex/river_crossing.yaml --format markdown;
-    fracas resolve examples/d100/lair_raid.yaml --seed 42 --format bbcode -o post.txt;
-    fracas resolve raid.yaml --secret-file raid.secret --nonce owl --nonce 7 -f bbcode --fold
+    \b
+    Examples:
+      fracas resolve examples/hex/river_crossing.yaml --format markdown
+      fracas resolve examples/d100/lair_raid.yaml --seed 42 --format bbcode -o post.txt
+      fracas commit examples/d100/lair_raid.yaml --secret-file raid.secret
+      fracas resolve examples/d100/lair_raid.yaml --secret-file raid.secret --nonce owl \\
+          -f bbcode --fold -o post.txt
     """
-    scenario = load(file, settings)
+    scenario = load(file, settings, limits)
     style = PostStyle(forum=forum.value, ascii_only=ascii_only, fold=fold)
     if secret_file is None:
         if nonces:
             raise ScenarioError("--nonce needs --secret-file", source="command line")
-        write_output(render_report(scenario.resolve(seed=seed), fmt.value, style), output)
+        report = scenario.resolve(seed=seed)
+        write_output(render_report(report, fmt.value, style, width=output_width(output)), output)
         return
     if seed is not None:
         raise ScenarioError(
@@ -132,56 +268,85 @@ def resolve_command(
     with located(file):
         report = fair_resolve(scenario, secret, nonces or [])
     write_output(fair_post(scenario, report, fmt.value, style), output)
+    mark_revealed(secret_file)
 
 
 @app.command("forecast")
 @friendly_errors
 def forecast_command(
     file: FileArg,
-    attacker: Annotated[str, typer.Option(help="Id of the attacking unit.")],
-    target: Annotated[str, typer.Option(help="Id of the unit attacked.")],
+    attacker: Annotated[str, typer.Option(metavar="ID", help="Id of the attacking unit.")],
+    target: Annotated[str, typer.Option(metavar="ID", help="Id of the unit attacked.")],
     fmt: FormatOpt = Format.text,
     output: OutputOpt = None,
     settings: SetOpt = None,
+    limits: LimitOpt = None,
 ) -> None:
     """Preview one attack without changing the board.
 
-    Example: fracas forecast examples/hex/river_crossing.yaml --attacker tanks --target mg
+    \b
+    Example:
+      fracas forecast examples/hex/river_crossing.yaml --attacker assault --target grenadiers
     """
-    scenario = load(file, settings)
+    scenario = load(file, settings, limits)
     with located(file):
-        report = scenario.stamp(scenario.ruleset.forecast(scenario.model, attacker, target))
-    write_output(render(report, fmt), output)
+        report = scenario.forecast(attacker, target)
+    write_output(render(report, fmt, output), output)
 
 
 @app.command("advise")
 @friendly_errors
 def advise_command(
     file: FileArg,
-    side: Annotated[str, typer.Option(help="The side to advise.")],
+    side: Annotated[str, typer.Option(metavar="SIDE", help="The side to advise.")],
     fmt: FormatOpt = Format.text,
     output: OutputOpt = None,
     settings: SetOpt = None,
+    plan: Annotated[
+        bool, typer.Option("--plan", help="Propose an order of attacks for the whole side.")
+    ] = False,
+    width: Annotated[
+        int | None,
+        typer.Option(metavar="N", help="With --plan: the search width (default: the ruleset's)."),
+    ] = None,
+    limits: LimitOpt = None,
 ) -> None:
-    """Rank every legal attack of a side by its forecast.
+    """Rank every legal attack of a side by its forecast, or plan the side's whole turn.
 
-    Example: fracas advise examples/hex/encirclement.yaml --side blue
+    \b
+    Examples:
+      fracas advise examples/hex/encirclement.yaml --side blue
+      fracas advise examples/hex/encirclement.yaml --side blue --plan
     """
-    scenario = load(file, settings)
+    scenario = load(file, settings, limits)
     with located(file):
-        report = scenario.stamp(scenario.ruleset.advise(scenario.model, side))
-    write_output(render(report, fmt), output)
+        if plan:
+            # A plan is advice for the whole turn: the same budget bounds it.
+            with scenario.budget(ADVISE_BUDGET.name):
+                found = scenario.ruleset.plan(scenario.model, side, width=width)
+            report = scenario.stamp(found)
+        elif width is not None:
+            raise ScenarioError("only goes with --plan", path=("--width",))
+        else:
+            report = scenario.advise(side)
+    write_output(render(report, fmt, output), output)
 
 
 @app.command("schema")
 @friendly_errors
 def schema_command(
-    ruleset: Annotated[str, typer.Argument(help="Ruleset name or alias.")],
+    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="Ruleset name or alias.")],
+    fmt: Annotated[
+        SchemaFormat,
+        typer.Option("--format", "-f", metavar="json", help="Output format (JSON Schema)."),
+    ] = SchemaFormat.json,
     output: OutputOpt = None,
 ) -> None:
     """Print the JSON Schema of a ruleset's scenario files.
 
-    Example: fracas schema hex > hex.schema.json
+    \b
+    Example:
+      fracas schema hex -o hex.schema.json
     """
     schema = find_ruleset(ruleset).json_schema()
     write_output(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", output)
@@ -191,18 +356,25 @@ def schema_command(
 @friendly_errors
 def render_command(
     file: FileArg,
-    output: Annotated[Path, typer.Option("--output", "-o", help="SVG file to write.")],
-    attacker: Annotated[str | None, typer.Option(help="Draw this unit's attack.")] = None,
-    target: Annotated[str | None, typer.Option(help="The unit it attacks.")] = None,
+    output: Annotated[
+        Path, typer.Option("--output", "-o", metavar="PATH", help="SVG file to write.")
+    ],
+    attacker: Annotated[
+        str | None, typer.Option(metavar="ID", help="Draw this unit's attack.")
+    ] = None,
+    target: Annotated[str | None, typer.Option(metavar="ID", help="The unit it attacks.")] = None,
     settings: SetOpt = None,
+    limits: LimitOpt = None,
 ) -> None:
     """Draw the scenario as an SVG picture.
 
-    Example: fracas render examples/hex/encirclement.yaml -o board.svg --attacker a --target b
+    \b
+    Example:
+      fracas render examples/hex/encirclement.yaml -o board.svg --attacker lead --target holdout
     """
     if (attacker is None) != (target is None):
         raise ScenarioError("give both --attacker and --target, or neither", source=str(file))
-    scenario = load(file, settings)
+    scenario = load(file, settings, limits)
     with located(file):
         svg = scenario.ruleset.picture(scenario.model, attacker=attacker, target=target)
     write_output(svg, output)
@@ -210,8 +382,60 @@ def render_command(
 
 
 app.command("odds")(friendly_errors(odds_command))
+app.command("examples")(friendly_errors(examples_command))
 app.command("commit")(friendly_errors(commit_command))
 app.command("verify")(friendly_errors(verify_command))
+app.command("sweep")(friendly_errors(sweep_command))
+
+
+@app.command("serve")
+@friendly_errors
+def serve_command(
+    host: Annotated[str, typer.Option(metavar="HOST", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option(min=0, max=65535, metavar="PORT", help="Port to listen on.")
+    ] = 8000,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            min=0.1, metavar="SECONDS", help="Seconds the server works on one answer at most."
+        ),
+    ] = 30.0,
+    max_body: Annotated[
+        int, typer.Option(min=1, metavar="BYTES", help="Largest request body, in bytes.")
+    ] = (256 * 1024),
+    exact_budget: Annotated[
+        int | None,
+        typer.Option(min=1, metavar="N", help="Most exact-odds steps a request may ask for."),
+    ] = None,
+    sample_budget: Annotated[
+        int | None,
+        typer.Option(min=1, metavar="N", help="Most sampled dice rolls a request may ask for."),
+    ] = None,
+    workers: Annotated[int, typer.Option(min=1, metavar="N", help="Computations at once.")] = 2,
+) -> None:
+    """Start the web calculator (needs the web extra: pip install 'fracas[web]').
+
+    \b
+    Example, then open http://127.0.0.1:8000:
+      fracas serve --port 8000  # (not run: starts a server)
+    """
+    try:
+        from fracas.web import Limits, serve
+    except ImportError as exc:
+        raise FracasError(
+            f"fracas serve needs the web extra ({exc.name} is missing): pip install 'fracas[web]'"
+        ) from None
+    defaults = Limits()
+    limits = Limits(
+        body_bytes=max_body,
+        time_limit=time_limit,
+        exact_budget=exact_budget or defaults.exact_budget,
+        sample_budget=sample_budget or defaults.sample_budget,
+        workers=workers,
+    )
+    typer.echo(f"fracas {__version__}: serving on http://{host}:{port} (Ctrl+C stops)")
+    serve(host, port, limits)
 
 
 def version_callback(value: bool) -> None:
@@ -230,6 +454,36 @@ def root(
     """Resolve and forecast wargame combat: exact, explained, reproducible."""
 
 
+def _no_type(ctx: Any) -> None:
+    return None
+
+
+def _plain_metavars(command: Any) -> None:
+    """Show an argument as its metavariable alone (``FILE``), not ``{FILE}`` and ``<path>``.
+
+    typer's help adds the type to each argument; the metavariable says it better. The
+    change is made on this command's own parameter objects, never on typer's classes.
+    """
+    for param in getattr(command, "params", ()):
+        metavar = getattr(param, "metavar", None)
+        if not isinstance(param, typer.core.TyperArgument) or not metavar:
+            continue
+        if hasattr(param, "display_type_rich"):
+            param.display_type_rich = _no_type  # type: ignore[method-assign]
+        if hasattr(param, "_usage_display_name"):
+            shown = metavar if param.required else f"[{metavar}]"
+            param._usage_display_name = functools.partial(str, shown)  # type: ignore[method-assign]
+    for sub in getattr(command, "commands", {}).values():
+        _plain_metavars(sub)
+
+
+def cli_command() -> Any:
+    """The command behind ``fracas`` (click's), with plain metavariables in its help."""
+    command = typer.main.get_command(app)
+    _plain_metavars(command)
+    return command
+
+
 def main() -> None:
     """Entry point of the ``fracas`` script and ``python -m fracas``.
 
@@ -237,9 +491,9 @@ def main() -> None:
     ``fracas: error: …`` and exit code 2 as a bad scenario.
     """
     if len(sys.argv) < 2:
-        app()  # prints the help
+        app(prog_name="fracas")  # the help, or a shell completion script
         return
-    command = typer.main.get_command(app)
+    command = cli_command()
     try:
         code = command.main(prog_name="fracas", standalone_mode=False)
     except typer.Abort:
@@ -249,6 +503,6 @@ def main() -> None:
         context = getattr(exc, "ctx", None)
         where = context.command_path if context is not None else "fracas"
         message = exc.format_message().replace("Value error, ", "")
-        typer.echo(f"fracas: error: {message} (see '{where} --help')", err=True)
+        typer.echo(error_line(f"{message} (see '{where} --help')"), err=True)
         sys.exit(getattr(exc, "exit_code", EXIT_BAD_INPUT))
     sys.exit(code if isinstance(code, int) else 0)

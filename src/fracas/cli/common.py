@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -13,14 +14,21 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
-import yaml
 
 from fracas.core.errors import FracasError, ScenarioError
+from fracas.core.escape import one_line
+from fracas.core.limits import UnknownLimitError, check_names
 from fracas.core.report import Report
-from fracas.io.render import RENDERERS
+from fracas.io.reader import parse_value
+from fracas.io.render import render_report
 from fracas.io.scenario import Scenario, load_scenario
+from fracas.rulesets import available_rulesets
 
 EXIT_BAD_INPUT = 2
+#: A bug in fracas itself (never the input's fault): sysexits' EX_SOFTWARE.
+EXIT_INTERNAL = 70
+#: The longest error line printed.
+MESSAGE_LENGTH = 500
 
 
 class Format(StrEnum):
@@ -28,6 +36,26 @@ class Format(StrEnum):
     markdown = "markdown"
     bbcode = "bbcode"
     json = "json"
+
+
+class ListFormat(StrEnum):
+    """Formats of the listings (rulesets, examples, validate): for people or for programs."""
+
+    text = "text"
+    json = "json"
+
+
+#: Width of text output when it is not a terminal (a pipe, a file): reproducible bytes.
+DEFAULT_WIDTH = 100
+
+
+def terminal_width() -> int:
+    """Columns of the terminal on stdout; ``COLUMNS`` if set; else :data:`DEFAULT_WIDTH`.
+
+    Never narrower than 40 columns, so a table keeps its words whole.
+    """
+    columns = shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+    return max(40, columns)
 
 
 class Forum(StrEnum):
@@ -41,16 +69,36 @@ class Forum(StrEnum):
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def error_line(message: str) -> str:
+    """The one line an error prints: printable, bounded, whatever the message holds."""
+    return f"fracas: error: {one_line(message, MESSAGE_LENGTH)}"
+
+
 def friendly_errors(command: F) -> F:
-    """Turn fracas errors into one line on stderr and exit code 2 (never a traceback)."""
+    """The one place a command's failure becomes one line on stderr (never a traceback).
+
+    Bad input (any :class:`FracasError`) exits with 2. Anything else is a bug in fracas:
+    one line saying so, exit code 70; ``FRACAS_DEBUG=1`` shows the traceback instead.
+    """
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
         except FracasError as exc:
-            typer.echo(f"fracas: error: {exc}", err=True)
+            typer.echo(error_line(str(exc)), err=True)
             raise typer.Exit(EXIT_BAD_INPUT) from None
+        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            if os.environ.get("FRACAS_DEBUG"):
+                raise
+            problem = f"{type(exc).__name__}: {exc}"
+            typer.echo(
+                error_line(f"internal error, please report it with the scenario ({problem})"),
+                err=True,
+            )
+            raise typer.Exit(EXIT_INTERNAL) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -70,19 +118,29 @@ def write_output(text: str, output: Path | None) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
+    target = str(output)
+    # Path("") is "." and Path("/").name is "": neither names a file to write.
+    if not target or not output.name or output.is_dir():
+        raise ScenarioError("cannot write output: this is a directory, not a file", source=target)
     directory = output.parent if str(output.parent) else Path(".")
     try:
         handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{output.name}.")
     except OSError as exc:
-        raise ScenarioError(f"cannot write output: {exc.strerror}", source=str(output)) from None
+        raise ScenarioError(
+            f"cannot write output: {exc.strerror or type(exc).__name__}", source=target
+        ) from None
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+        with os.fdopen(handle, "w", encoding="utf-8", errors="surrogateescape") as stream:
             stream.write(text)
         # mkstemp makes private files; give the result the permissions a plain open() would.
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, output)
+    except OSError as exc:
+        raise ScenarioError(
+            f"cannot write output: {exc.strerror or type(exc).__name__}", source=target
+        ) from None
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
@@ -98,26 +156,63 @@ def parse_overrides(settings: list[str] | None) -> list[tuple[str, Any]]:
                 f"--set expects KEY.PATH=VALUE, got {setting!r}", source="command line"
             )
         try:
-            value = yaml.safe_load(raw)
-        except yaml.YAMLError:
+            value = parse_value(raw, source="--set")
+        except ScenarioError as exc:
+            if not exc.problem.startswith("not valid"):
+                raise  # too deep, too long: a limit, not a plain word
             value = raw
         pairs.append((path.strip(), value))
     return pairs
 
 
-def render(report: Report, fmt: Format) -> str:
-    return RENDERERS[fmt.value](report)
+def output_width(output: Path | None) -> int:
+    """Text width for ``output``: the terminal's for stdout, the default for a file."""
+    return terminal_width() if output is None or str(output) == "-" else DEFAULT_WIDTH
 
 
-FileArg = Annotated[Path, typer.Argument(help="Scenario file (.yaml, .json or .toml).")]
-FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
+def parse_limits(settings: list[str] | None) -> dict[str, int]:
+    """``NAME=VALUE`` pairs of ``--limit``, checked against the limits fracas declares."""
+    limits: dict[str, int] = {}
+    if not settings:
+        return limits
+    available_rulesets()  # importing the rulesets declares their limits
+    for setting in settings:
+        name, equals, raw = setting.partition("=")
+        raw = raw.strip().replace("_", "")
+        if not equals or not raw.isdigit() or len(raw) > 30:
+            raise ScenarioError(f"expects NAME=WHOLE_NUMBER, got {setting!r}", source="--limit")
+        limits[name.strip()] = int(raw)
+    try:
+        check_names(limits)
+    except UnknownLimitError as exc:
+        raise ScenarioError(str(exc), source="--limit") from None
+    return limits
+
+
+def render(report: Report, fmt: Format, output: Path | None = None) -> str:
+    """``report`` in ``fmt``; text fits the terminal when it goes to stdout."""
+    return render_report(report, fmt.value, width=output_width(output))
+
+
+FileArg = Annotated[
+    Path, typer.Argument(metavar="FILE", help="Scenario file (.yaml, .json or .toml).")
+]
+ListFormatOpt = Annotated[
+    ListFormat, typer.Option("--format", "-f", metavar="text|json", help="Output format.")
+]
+FormatOpt = Annotated[
+    Format,
+    typer.Option("--format", "-f", metavar="text|markdown|bbcode|json", help="Output format."),
+]
 OutputOpt = Annotated[
-    Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")
+    Path | None,
+    typer.Option("--output", "-o", metavar="PATH", help="Write to this file instead of stdout."),
 ]
 SetOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--set",
+        metavar="KEY=VALUE",
         help="Override a scenario value before loading, e.g. --set units[0].level=5 "
         "or --set parameters.loss_exponent=3. Repeatable.",
     ),
@@ -125,8 +220,9 @@ SetOpt = Annotated[
 ForumOpt = Annotated[
     Forum,
     typer.Option(
+        metavar="phpbb|vbulletin|plain",
         help="BBCode dialect: phpbb ([size=150], percent), vbulletin ([size=5], 1–7; also "
-        "MyBB, SMF), plain (no [size])."
+        "MyBB, SMF), plain (no [size]).",
     ),
 ]
 AsciiOpt = Annotated[
@@ -139,11 +235,24 @@ FoldOpt = Annotated[
         "--fold", help="Fold the step-by-step sections ([spoiler], <details>) under the outcome."
     ),
 ]
+LimitOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--limit",
+        metavar="NAME=VALUE",
+        help="Raise a limit or work budget, e.g. --limit budget.resolve=10000000 or "
+        "--limit input.file_bytes=50000000 (docs/limits.md lists them). Repeatable.",
+    ),
+]
 SeedOpt = Annotated[
     int | None,
-    typer.Option(min=0, help="Seed for the dice (default: the scenario's seed, else 0)."),
+    typer.Option(
+        min=0, metavar="N", help="Seed for the dice (default: the scenario's seed, else 0)."
+    ),
 ]
 
 
-def load(file: Path, settings: list[str] | None = None) -> Scenario:
-    return load_scenario(file, overrides=parse_overrides(settings))
+def load(
+    file: Path, settings: list[str] | None = None, limits: list[str] | None = None
+) -> Scenario:
+    return load_scenario(file, overrides=parse_overrides(settings), limits=parse_limits(limits))

@@ -30,6 +30,7 @@ SecretOpt = Annotated[
     Path | None,
     typer.Option(
         "--secret-file",
+        metavar="PATH",
         help="The game master's secret (hex). `commit` creates it when missing "
         "(default: FILE.secret next to the scenario).",
     ),
@@ -42,7 +43,9 @@ def commit_command(file: FileArg, secret_file: SecretOpt = None, settings: SetOp
     Prints the commitment to post in the thread. Creates the secret file if it is missing
     (readable by you only); keep it private until you post the result.
 
-    Example: fracas commit examples/d100/lair_raid.yaml --secret-file raid.secret
+    \b
+    Example:
+      fracas commit examples/d100/lair_raid.yaml --secret-file raid.secret
     """
     scenario = load(file, settings)
     if scenario.ruleset.deterministic:
@@ -64,18 +67,26 @@ def commit_command(file: FileArg, secret_file: SecretOpt = None, settings: SetOp
 
 
 def verify_command(
-    post: Annotated[Path, typer.Argument(help="The posted log, as copied (- for stdin).")],
+    post: Annotated[
+        Path, typer.Argument(metavar="POST", help="The posted log, as copied (- for stdin).")
+    ],
     scenario_file: Annotated[
         Path | None,
-        typer.Option("--scenario", help="Check that the post played this scenario file."),
+        typer.Option(
+            "--scenario", metavar="FILE", help="Check that the post played this scenario file."
+        ),
     ] = None,
     expected_commitment: Annotated[
         str | None,
-        typer.Option("--commitment", help="The commitment posted before the nonces."),
+        typer.Option(
+            "--commitment", metavar="COMMITMENT", help="The commitment posted before the nonces."
+        ),
     ] = None,
     nonces: Annotated[
         list[str] | None,
-        typer.Option("--nonce", help="A nonce as the thread shows it, in order. Repeatable."),
+        typer.Option(
+            "--nonce", metavar="TEXT", help="A nonce as the thread shows it, in order. Repeatable."
+        ),
     ] = None,
     settings: SetOpt = None,
 ) -> None:
@@ -84,7 +95,9 @@ def verify_command(
     One line per check. Exit 0 when everything matches, 1 on a mismatch, 2 when the post
     cannot be read (no seal, truncated, unknown derivation).
 
-    Example: fracas verify post.txt --commitment 3f2a… --nonce owl --nonce 7
+    \b
+    Example, with the commitment and the nonces the thread shows:
+      fracas verify post.txt --commitment 3f2a… --nonce owl --nonce 7  # (not run: needs a post)
     """
     source = "stdin" if str(post) == "-" else str(post)
     try:

@@ -24,6 +24,7 @@ from fracas.cli.common import (
     FileArg,
     Format,
     FormatOpt,
+    LimitOpt,
     OutputOpt,
     SeedOpt,
     SetOpt,
@@ -31,9 +32,28 @@ from fracas.cli.common import (
     render,
     write_output,
 )
+from fracas.cli.progress import QuietOpt, SchedulerOpt, WorkersOpt, long_work
 from fracas.core.errors import FracasError, ScenarioError
+from fracas.core.limits import check, declare, limits_in_force
 from fracas.core.report import Section, Table, Text
 from fracas.io.scenario import Scenario, get_path, scenario_from_document, set_path
+
+# A number typed on the command line may not ask for unbounded work either: the work
+# options are bounded by these limits, raised like any other with --limit (docs/limits.md).
+RUNS_LIMIT = declare("odds.runs", 10_000_000, "Monte Carlo repetitions (--runs, --max-runs)")
+EXACT_LIMIT = declare("odds.exact_budget", 100_000_000, "steps --exact-budget may allow")
+SAMPLE_LIMIT = declare("odds.sample_budget", 2_000_000_000, "dice rolls --sample-budget may allow")
+SOLVE_LIMIT = declare("odds.solve_range", 1_000_000, "values --from .. --to of --solve")
+
+
+def _check_work_options(
+    runs: int | None, max_runs: int, exact_budget: int, sample_budget: int, low: int, high: int
+) -> None:
+    check(RUNS_LIMIT.name, runs or 0, path=("--runs",))
+    check(RUNS_LIMIT.name, max_runs, path=("--max-runs",))
+    check(EXACT_LIMIT.name, exact_budget, path=("--exact-budget",))
+    check(SAMPLE_LIMIT.name, sample_budget, path=("--sample-budget",))
+    check(SOLVE_LIMIT.name, high - low, path=("--to",), shown=f"a range of {high - low} values")
 
 
 class Method(StrEnum):
@@ -45,29 +65,37 @@ class Method(StrEnum):
 def odds_command(
     file: FileArg,
     method: Annotated[
-        Method, typer.Option(help="exact, mc (Monte Carlo), or auto: exact when it fits.")
+        Method,
+        typer.Option(
+            metavar="auto|exact|mc", help="exact, mc (Monte Carlo), or auto: exact when it fits."
+        ),
     ] = Method.auto,
     seed: SeedOpt = None,
     runs: Annotated[
-        int | None, typer.Option(help="Monte Carlo repetitions (default 10,000).")
+        int | None, typer.Option(metavar="N", help="Monte Carlo repetitions (default 10,000).")
     ] = None,
     precision: Annotated[
         float | None,
-        typer.Option(help="Sample until every interval's half-width is below this, e.g. 0.005."),
+        typer.Option(
+            metavar="P", help="Sample until every interval's half-width is below this, e.g. 0.005."
+        ),
     ] = None,
     max_runs: Annotated[
-        int, typer.Option(help="Most repetitions while sampling towards --precision.")
+        int, typer.Option(metavar="N", help="Most repetitions while sampling towards --precision.")
     ] = DEFAULT_MAX_RUNS,
-    confidence: Annotated[float, typer.Option(help="Level of the intervals.")] = 0.95,
+    confidence: Annotated[
+        float, typer.Option(metavar="LEVEL", help="Level of the intervals.")
+    ] = 0.95,
     exact_budget: Annotated[
         int | None,
         typer.Option(
+            metavar="N",
             help="Most step plays exact odds may take (default: "
-            f"{EXACT_BUDGET:,} with --method exact, {AUTO_EXACT_BUDGET:,} with auto)."
+            f"{EXACT_BUDGET:,} with --method exact, {AUTO_EXACT_BUDGET:,} with auto).",
         ),
     ] = None,
     sample_budget: Annotated[
-        int, typer.Option(help="Most dice rolls Monte Carlo may take over all runs.")
+        int, typer.Option(metavar="N", help="Most dice rolls Monte Carlo may take over all runs.")
     ] = SAMPLE_BUDGET,
     exact_fractions: Annotated[
         bool, typer.Option("--exact-fractions", help="Show exact odds as fractions (5/36).")
@@ -76,40 +104,61 @@ def odds_command(
         bool, typer.Option("--chart/--no-chart", help="Bars of unicode blocks in the tables.")
     ] = True,
     plot: Annotated[
-        Path | None, typer.Option(help="Also draw the distributions to a .png or .svg file.")
+        Path | None,
+        typer.Option(
+            metavar="PATH",
+            help="Also draw the headline and the distributions to a .png or .svg file.",
+        ),
     ] = None,
     solve_path: Annotated[
         str | None,
         typer.Option(
             "--solve",
+            metavar="KEY",
             help="Find the smallest integer value of this field (e.g. units[0].models) "
             "that reaches --target.",
         ),
     ] = None,
     target: Annotated[
-        float | None, typer.Option(help="The probability (or metric value) to reach.")
+        float | None, typer.Option(metavar="T", help="The probability (or metric value) to reach.")
     ] = None,
     metric: Annotated[
         str | None,
         typer.Option(
+            metavar="GOAL",
             help="What --target measures: NAME=VALUE (also >=, <=, >, <) for a probability, "
-            "or NAME for the metric's mean (its value, for a deterministic ruleset)."
+            "or NAME for the metric's mean (its value, for a deterministic ruleset).",
         ),
     ] = None,
-    solve_from: Annotated[int, typer.Option("--from", help="Smallest value to try.")] = 0,
-    solve_to: Annotated[int, typer.Option("--to", help="Largest value to try.")] = 10_000,
+    solve_from: Annotated[
+        int, typer.Option("--from", metavar="N", help="Smallest value to try.")
+    ] = 0,
+    solve_to: Annotated[
+        int, typer.Option("--to", metavar="N", help="Largest value to try.")
+    ] = 10_000,
     fmt: FormatOpt = Format.text,
     output: OutputOpt = None,
     settings: SetOpt = None,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    quiet: QuietOpt = False,
+    limits: LimitOpt = None,
 ) -> None:
     """Outcome probabilities of a scenario: exact where tractable, sampled otherwise.
 
-    Examples: fracas odds examples/rankflank/flank_charge.yaml;
-    fracas odds FILE --method mc --precision 0.005 --plot odds.svg;
-    fracas odds examples/rankflank/frontal_charge.yaml --set parameters.max_rounds=1
-    --solve units[0].models --target 0.9 --metric winner=Empire
+    \b
+    Examples:
+      fracas odds examples/rankflank/flank_charge.yaml
+      fracas odds examples/d100/bottle_out.yaml --method mc --precision 0.01 --plot odds.svg
+      fracas odds examples/rankflank/frontal_charge.yaml --set parameters.max_rounds=1 \\
+          --solve 'units[0].models' --target 0.9 --metric winner=Empire
     """
-    scenario = load(file, settings)
+    scenario = load(file, settings, limits)
+    with limits_in_force(scenario.limits):
+        try:
+            _check_work_options(runs, max_runs, exact_budget, sample_budget, solve_from, solve_to)
+        except ScenarioError as exc:
+            raise exc.located("command line") from None
     options: dict[str, Any] = {
         "method": method.value,
         "seed": seed if seed is not None else (scenario.header.seed or 0),
@@ -123,17 +172,23 @@ def odds_command(
     }
     title = scenario.header.title or file.name
     try:
-        if solve_path is None:
-            if target is not None or metric is not None:
-                raise FracasError("--target and --metric need --solve FIELD")
-            result = odds(scenario, **options)
-            extra: tuple[Section, ...] = ()
-            extra_data: dict[str, Any] = {}
-        else:
-            answer = _solve(scenario, solve_path, target, metric, solve_from, solve_to, options)
-            result = answer.result
-            extra = (_solve_section(answer),)
-            extra_data = {"solve": _solve_data(answer)}
+        with long_work(
+            workers=workers,
+            scheduler=scheduler,
+            quiet=quiet,
+            interrupted=lambda done: f"{done.finished('runs')} of the last odds finished",
+        ):
+            if solve_path is None:
+                if target is not None or metric is not None:
+                    raise FracasError("--target and --metric need --solve FIELD")
+                result = odds(scenario, **options)
+                extra: tuple[Section, ...] = ()
+                extra_data: dict[str, Any] = {}
+            else:
+                answer = _solve(scenario, solve_path, target, metric, solve_from, solve_to, options)
+                result = answer.result
+                extra = (_solve_section(answer),)
+                extra_data = {"solve": _solve_data(answer)}
         report = odds_report(
             result,
             title=title,
@@ -142,7 +197,7 @@ def odds_command(
             extra=extra,
             extra_data=extra_data,
         )
-        text = render(scenario.stamp(report), fmt)
+        text = render(scenario.stamp(report), fmt, output)
         drawn = None if plot is None else _chart(result, plot, title)
     except ScenarioError:
         raise

@@ -10,6 +10,7 @@ from fracas.core.errors import (
     ScenarioError,
     UnsupportedError,
 )
+from fracas.core.headline import Headline
 from fracas.core.modifiers import Breakdown, Modifier, Op, to_fraction
 from fracas.core.report import Report, Section, Table, Text
 
@@ -23,6 +24,7 @@ __all__ = [
     "Distribution",
     "EnumerationBudgetError",
     "FracasError",
+    "Headline",
     "IllegalActionError",
     "Modifier",
     "Op",

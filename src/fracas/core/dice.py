@@ -34,6 +34,7 @@ from itertools import accumulate
 from typing import Generic, Protocol, TypeVar
 
 from fracas.core.errors import DiceExhaustedError
+from fracas.core.limits import spend
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +110,7 @@ class SeededDice:
         self._rng = random.Random(seed)
 
     def roll(self, node: ChanceNode) -> int:
+        spend()  # each die rolled is a step of the work budget in force (docs/limits.md)
         # One random number per roll, found by bisection: a d100 costs what a d6 costs.
         return node.face_at(self._rng.randrange(node.total_weight))
 

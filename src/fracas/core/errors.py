@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from fracas.core.escape import one_line
+
 KeyPath = tuple[str | int, ...]
 
 
@@ -31,8 +33,16 @@ def format_path(path: Sequence[str | int]) -> str:
         if isinstance(part, int):
             text += f"[{part}]"
         else:
-            text += f".{part}" if text else str(part)
-    return text or "(document)"
+            # A key is user text: a newline, an ESC or a 10 kB key must not reach the message.
+            key = one_line(str(part), KEY_LENGTH)
+            text += f".{key}" if text else key
+    return one_line(text, PATH_LENGTH) or "(document)"
+
+
+#: The longest key, key path and problem an error message spells out.
+KEY_LENGTH = 40
+PATH_LENGTH = 120
+PROBLEM_LENGTH = 300
 
 
 class FracasError(Exception):
@@ -60,12 +70,13 @@ class ScenarioError(FracasError, ValueError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        where = [self.source] if self.source else []
+        # Always one printable line of bounded length, whatever the file name, keys or problem.
+        where = [one_line(self.source, PATH_LENGTH)] if self.source else []
         if self.path or not self.source:
             where.append(format_path(self.path))
-        text = ": ".join([*where, self.problem])
+        text = ": ".join([*where, one_line(self.problem, PROBLEM_LENGTH)])
         if self.hint:
-            text += f" (hint: {self.hint})"
+            text += f" (hint: {one_line(self.hint, PATH_LENGTH)})"
         return text
 
     def located(self, source: str) -> ScenarioError:

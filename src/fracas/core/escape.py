@@ -20,9 +20,10 @@ from typing import Any
 #: An error message quotes at most this many characters of a bad value.
 EXCERPT_LENGTH = 40
 
-# C0 and C1 controls, DEL, lone surrogates and the Unicode line/paragraph separators: none of
-# them may reach a terminal raw (escape sequences) or split a one-line message.
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+# C0 and C1 controls, DEL, lone surrogates, the Unicode line/paragraph separators and the
+# bidirectional overrides: none of them may reach a terminal raw (escape sequences, text
+# shown in another order than it is) or split a one-line message.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _visible(char: str) -> str:
@@ -30,7 +31,9 @@ def _visible(char: str) -> str:
     named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char)
     if named:
         return named
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def printable(text: str) -> str:
@@ -53,13 +56,13 @@ def excerpt(value: Any, limit: int = EXCERPT_LENGTH) -> str:
     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'"
     >>> excerpt(10**5000)
     'an integer of 5001 digits'
-    >>> excerpt([[[[1]]]]), excerpt({"a": 1, "b": 2})
-    ('a list of 1 item', 'a mapping of 2 keys')
+    >>> excerpt([[[[1]]]]), excerpt([3, 1]), excerpt({"a": 1}), excerpt(list(range(9)))
+    ('a list of 1 item', '[3, 1]', "{'a': 1}", 'a list of 9 items')
     """
     if isinstance(value, bool) or value is None:
         return repr(value)
     if isinstance(value, int):
-        digits = _digit_count(value)
+        digits = digit_count(value)
         if digits > limit:
             return f"an integer of {digits} digits"
         return str(value)
@@ -72,14 +75,57 @@ def excerpt(value: Any, limit: int = EXCERPT_LENGTH) -> str:
         return f"'{shown}'"
     if isinstance(value, list | tuple):
         count = len(value)
+        if count <= _SHOWN_ITEMS and all(map(_is_scalar, value)):
+            shown = "[" + ", ".join(excerpt(item, _ITEM_LENGTH) for item in value) + "]"
+            if len(shown) <= limit:
+                return shown
         return f"a list of {count} item{'' if count == 1 else 's'}"
     if isinstance(value, dict):
         count = len(value)
+        if count <= _SHOWN_ITEMS and all(map(_is_scalar, [*value, *value.values()])):
+            pairs = (
+                f"{excerpt(key, _ITEM_LENGTH)}: {excerpt(item, _ITEM_LENGTH)}"
+                for key, item in value.items()
+            )
+            shown = "{" + ", ".join(pairs) + "}"
+            if len(shown) <= limit:
+                return shown
         return f"a mapping of {count} key{'' if count == 1 else 's'}"
     return f"a value of type {type(value).__name__}"
 
 
-def _digit_count(value: int) -> int:
+_SHOWN_ITEMS = 6
+_ITEM_LENGTH = 12
+
+
+def _is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, bool | int | float | str)
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    r"""``text`` as one printable line of at most ``limit`` characters (for messages).
+
+    >>> print(one_line("two\nlines\x1b[0m"))
+    two\nlines\x1b[0m
+    >>> one_line("x" * 500, 10)
+    'xxxxxxxxx…'
+    """
+    # Stricter than printable(): a message shows no format or unassigned character either.
+    shown = "".join(
+        char if char.isprintable() or char == " " else _visible(char)
+        for char in printable(text[: limit * 4])
+    )
+    if len(shown) > limit:
+        return shown[: limit - 1] + "…"
+    return shown
+
+
+def digit_count(value: int) -> int:
+    """Decimal digits of ``value``, also for integers too long for ``str()``.
+
+    >>> digit_count(-12345), digit_count(10**5000) in (5000, 5001, 5002)
+    (5, True)
+    """
     # str() of a huge integer is refused (and slow); bit_length gives the digits closely.
     bits = abs(value).bit_length()
     if bits < 10_000:

@@ -75,6 +75,18 @@ class Report:
     #: The fair-dice record (``fracas.io.fair``): derivation, commitment, nonces, secret.
     fair: Mapping[str, Any] | None = None
 
+    def __repr__(self) -> str:
+        """Short: what, which ruleset, the first sections; the rest is in ``sections``/``data``.
+
+        >>> Report("hex", "A river", (Section("Scenario"), Section("1. a attacks b")), seed=None)
+        Report(hex, 'A river', sections: 'Scenario', '1. a attacks b')
+        """
+        titles = [repr(section.title) for section in self.sections[:3]]
+        if len(self.sections) > 3:
+            titles.append(f"… {len(self.sections) - 3} more")
+        seed = "" if self.seed is None else f", seed {self.seed}"
+        return f"Report({self.ruleset}, {self.title!r}{seed}, sections: {', '.join(titles)})"
+
     def footer(self) -> str:
         """The line that lets anyone re-run this exact resolution."""
         parts = [f"ruleset {self.ruleset}"]

@@ -18,16 +18,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic_core import PydanticCustomError
 
 from fracas.core.errors import ScenarioError
+from fracas.core.escape import excerpt
+from fracas.core.limits import declare, how_to_raise, value
 
 SCHEMA_VERSION = 1
 
 # Scenario values are not coerced: `strength: true`, `models: "20"` or `charged: 1` is a
 # mistake in the file, not a 1, a 20 or a yes. Rulesets annotate their fields with these.
 Int = Annotated[int, Field(strict=True)]
-Number = Annotated[float, Field(strict=True)]
+# inf and nan are no number of soldiers or modifier: `1e999` in a file is a mistake too.
+Number = Annotated[float, Field(strict=True, allow_inf_nan=False)]
 Bool = Annotated[bool, Field(strict=True)]
 
 M = TypeVar("M", bound=BaseModel)
@@ -54,29 +58,88 @@ class Document(StrictModel):
     )
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+def at_most(name: str, default: int, description: str) -> AfterValidator:
+    """A validator bounding a count that drives work by the named, raisable limit ``name``.
+
+    Use it in a document model's annotation; ``docs/limits.md`` lists every such limit.
+
+    >>> class Unit(StrictModel):
+    ...     attacks: Annotated[Int, at_most("demo.unit_attacks", 50, "attacks of a unit")] = 1
+    >>> try:
+    ...     validate(Unit, {"attacks": 10**6})
+    ... except ScenarioError as error:
+    ...     print(error.problem[:54])
+    1000000 is above the limit demo.unit_attacks = 50 (rai
+    """
+    declare(name, default, description)
+
+    def check(amount: int | None) -> int | None:
+        bound = value(name)
+        if amount is not None and amount > bound:
+            raise PydanticCustomError(
+                "limit",
+                "{amount} is above the limit {name} = {bound} ({how})",
+                {"amount": amount, "name": name, "bound": bound, "how": how_to_raise(name)},
+            )
+        return amount
+
+    return AfterValidator(check)
+
+
+class ScenarioProblems(ScenarioError):
+    """Every shape problem of one document; reads (``str``) as the first one.
+
+    Commands that run stop at the first problem (one line); ``fracas validate`` lists
+    ``problems``, one error per problem, so an author can fix them all at once.
+    """
+
+    def __init__(self, problems: tuple[ScenarioError, ...]) -> None:
+        first = problems[0]
+        more = len(problems) - 1
+        hint = (
+            f"{more} more problem{'s' if more > 1 else ''} after this one; "
+            "'fracas validate' lists them all"
+            if more
+            else None
+        )
+        super().__init__(first.problem, source=first.source, path=first.path, hint=hint)
+        self.problems = problems
+
+    def located(self, source: str) -> ScenarioError:
+        if self.source is not None:
+            return self
+        return ScenarioProblems(tuple(problem.located(source) for problem in self.problems))
+
+
+def _problem(error: Any, source: str | None) -> ScenarioError:
+    # pydantic marks a bad mapping key with a "[key]" step; the path reads better without.
+    path = tuple(part for part in error["loc"] if isinstance(part, str | int) and part != "[key]")
+    problem = error["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    if error["type"] not in ("missing", "extra_forbidden", "limit") and "input" in error:
+        # An excerpt, never a repr: the bad value may be deep, huge or aliased many times.
+        problem += f" (got {excerpt(error['input'])})"
+    if error["type"] == "extra_forbidden":
+        problem = "unknown key"
+    return ScenarioError(problem, source=source, path=path)
 
 
 def validate(model: type[M], data: Any, *, source: str | None = None) -> M:
-    """Validate ``data`` against ``model``; raise one clear :class:`ScenarioError` if it fails."""
+    """Validate ``data`` against ``model``; raise :class:`ScenarioProblems` if it fails.
+
+    >>> class Pair(Document):
+    ...     a: int
+    ...     b: int
+    >>> try:
+    ...     validate(Pair, {"fracas": 1, "ruleset": "x", "a": "one"}, source="p.yaml")
+    ... except ScenarioProblems as error:
+    ...     print(len(error.problems), error.problems[1])
+    2 p.yaml: b: Field required
+    """
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        # pydantic marks a bad mapping key with a "[key]" step; the path reads better without.
-        path = tuple(
-            part for part in first["loc"] if isinstance(part, str | int) and part != "[key]"
-        )
-        problem = first["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
-        if first["type"] not in ("missing", "extra_forbidden") and "input" in first:
-            problem += f" (got {_short(first['input'])})"
-        if first["type"] == "extra_forbidden":
-            problem = "unknown key"
-        more = exc.error_count() - 1
-        hint = f"{more} more problem{'s' if more > 1 else ''} after this one" if more else None
-        raise ScenarioError(problem, source=source, path=path, hint=hint) from None
+        problems = tuple(_problem(error, source) for error in exc.errors(include_url=False))
+        raise ScenarioProblems(problems) from None
 
 
 def parameter_table(model: type[BaseModel]) -> list[tuple[str, Any, str]]:

@@ -1,5 +1,6 @@
 """Input and output: scenario files and report renderers."""
 
+from fracas.io.html import odds_html, render_html
 from fracas.io.render import RENDERERS, render_bbcode, render_json, render_markdown, render_text
 from fracas.io.scenario import (
     Scenario,
@@ -13,8 +14,10 @@ __all__ = [
     "RENDERERS",
     "Scenario",
     "load_scenario",
+    "odds_html",
     "parse_scenario",
     "render_bbcode",
+    "render_html",
     "render_json",
     "render_markdown",
     "render_text",

@@ -26,6 +26,7 @@ import datetime
 import hashlib
 import json
 import math
+import re
 import unicodedata
 from collections.abc import Mapping
 from typing import Any
@@ -101,9 +102,15 @@ def canonical_document(
 
 def canonical_json(document: Any) -> str:
     """The canonical JSON text of an already canonical document."""
-    return json.dumps(
+    text = json.dumps(
         document, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
     )
+    # A lone surrogate (a JSON "\\ud800" in the file) has no UTF-8 bytes to hash; JSON's
+    # own escape spells it, so the text stays valid UTF-8 and the hash well defined.
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def scenario_sha256(document: Any) -> str:

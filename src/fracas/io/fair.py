@@ -44,6 +44,7 @@ from typing import Any
 
 from fracas._version import __version__
 from fracas.core.errors import FracasError, ScenarioError
+from fracas.core.escape import excerpt, printable
 from fracas.core.report import Report
 from fracas.io.canonical import canonical_json
 from fracas.io.render import FORUM_SIZES, RENDERERS, PostStyle, render_report
@@ -97,8 +98,13 @@ def check_secret(text: str, *, source: str = "secret") -> str:
     return secret
 
 
+#: The line ``fracas resolve`` adds to a secret file once the secret is in a post.
+REVEALED = "revealed"
+
+
 def secret_from_file(path: Path, *, create: bool = False) -> tuple[str, bool]:
-    """Read the secret in ``path``; with ``create``, make one there first if it is missing.
+    """Read the secret in ``path``; with ``create`` (for ``fracas commit``), make one there
+    first if it is missing, and refuse one that a post has already revealed.
 
     Returns the secret and whether it was created. A created file is readable by its owner
     only, and never overwrites an existing file.
@@ -121,7 +127,24 @@ def secret_from_file(path: Path, *, create: bool = False) -> tuple[str, bool]:
         raise ScenarioError(f"cannot read secret: {exc.strerror}", source=str(path)) from None
     except UnicodeDecodeError:
         raise ScenarioError("a secret file holds hex digits only", source=str(path)) from None
-    return check_secret(text, source=str(path)), False
+    first, _, rest = text.strip().partition("\n")
+    if create and rest.strip() == REVEALED:
+        # Players who saw the secret could choose their nonces to steer the next seed.
+        raise ScenarioError(
+            "this secret was revealed by an earlier 'fracas resolve'; a new battle needs a "
+            "new secret: delete the file or name another --secret-file",
+            source=str(path),
+        )
+    return check_secret(first, source=str(path)), False
+
+
+def mark_revealed(path: Path) -> None:
+    """Note in the secret file that a post now shows the secret, so it is never committed
+    to again (re-running the same resolution with it stays possible)."""
+    text = path.read_text(encoding="utf-8")
+    if text.strip().partition("\n")[2].strip() != REVEALED:
+        with path.open("a", encoding="ascii") as stream:
+            stream.write(("" if text.endswith("\n") else "\n") + REVEALED + "\n")
 
 
 def normalise_nonce(nonce: str) -> str:
@@ -298,7 +321,9 @@ def read_seal(text: str) -> dict[str, Any]:
         if not inflater.eof:
             raise UnreadablePost("the seal is cut short: the post is truncated or damaged")
         payload = json.loads(raw.decode("utf-8"))
-    except (binascii.Error, zlib.error, UnicodeDecodeError, json.JSONDecodeError):
+    except (binascii.Error, zlib.error, UnicodeDecodeError, ValueError, RecursionError):
+        # ValueError covers bad JSON and numbers too long to read; RecursionError, nesting
+        # too deep to read: neither comes from fracas.
         raise UnreadablePost("the seal is damaged (a character changed or missing)") from None
     if not isinstance(payload, dict) or payload.get("seal") != 1:
         raise UnreadablePost("the seal is not one this fracas reads")
@@ -318,7 +343,8 @@ class Check:
     detail: str
 
     def line(self) -> str:
-        return f"{'ok' if self.ok else 'MISMATCH'} {self.name}: {self.detail}"
+        # Details quote the post, which may hold anything: no control character gets out.
+        return printable(f"{'ok' if self.ok else 'MISMATCH'} {self.name}: {self.detail}")
 
 
 @dataclass(frozen=True)
@@ -430,9 +456,11 @@ def _posted_json(text: str) -> dict[str, Any] | None:
     candidate = "\n".join(_QUOTE_MARK.sub("", line) for line in text[start : end + 1].splitlines())
     try:
         document = json.loads(_QUOTE_TAG.sub("", candidate))
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         return None
-    return document if isinstance(document, dict) and "fair" in document else None
+    if not isinstance(document, dict) or not isinstance(document.get("fair"), dict):
+        return None
+    return document
 
 
 def verify_post(
@@ -451,7 +479,7 @@ def verify_post(
     text = text.lstrip("\ufeff")
     json_post = _posted_json(text)
     if json_post is not None:
-        seal_lines = json_post.get("fair", {}).get("seal")
+        seal_lines = json_post["fair"].get("seal")
         if not isinstance(seal_lines, list):
             raise UnreadablePost("the JSON post has no fair.seal")
         payload = read_seal("\n".join(str(line) for line in seal_lines))
@@ -461,7 +489,7 @@ def verify_post(
     derivation = payload.get("derivation")
     if derivation not in DERIVATIONS:
         raise UnreadablePost(
-            f"unknown derivation {derivation!r}; this fracas knows {', '.join(DERIVATIONS)}"
+            f"unknown derivation {excerpt(derivation)}; this fracas knows {', '.join(DERIVATIONS)}"
         )
     try:
         fmt = str(payload["format"])
@@ -472,23 +500,28 @@ def verify_post(
         claimed_seed = payload["seed"]
         made_with = str(payload["fracas"])
         document = payload["scenario"]
-    except (KeyError, TypeError, ScenarioError) as exc:
-        raise UnreadablePost(f"the seal lacks a usable value ({exc})") from None
-    if fmt not in RENDERERS or style.forum not in FORUM_SIZES:
-        raise UnreadablePost(f"the seal names an unknown format {fmt!r} or forum {style.forum!r}")
+        overrides = tuple(str(override) for override in payload.get("overrides", ()))
+        source = str(payload.get("source", "post"))
+        known = fmt in RENDERERS and style.forum in FORUM_SIZES
+    except (KeyError, TypeError, ValueError, ScenarioError) as exc:
+        raise UnreadablePost(f"the seal lacks a usable value ({excerpt(str(exc))})") from None
+    if not known:
+        raise UnreadablePost(
+            f"the seal names an unknown format {excerpt(fmt)} or forum {excerpt(style.forum)}"
+        )
     version = (
         ""
         if made_with == __version__
-        else f", made with fracas {made_with} (this is {__version__}: a changed rule "
+        else f", made with fracas {excerpt(made_with)} (this is {__version__}: a changed rule "
         "changes the log)"
     )
     checks.append(Check("seal", True, f"{derivation}{version}"))
 
     try:
-        sealed = scenario_from_document(document, source=str(payload.get("source", "post")))
-    except ScenarioError as exc:
+        sealed = scenario_from_document(document, source=source)
+    except (FracasError, RecursionError) as exc:
         raise UnreadablePost(f"the scenario in the seal does not load: {exc}") from None
-    sealed = replace(sealed, overrides=tuple(str(o) for o in payload.get("overrides", ())))
+    sealed = replace(sealed, overrides=overrides)
     title = sealed.header.title or sealed.ruleset.name
     recorded = str(payload.get("scenario_sha256", ""))
     if recorded != sealed.canonical_sha256:

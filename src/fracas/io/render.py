@@ -9,11 +9,13 @@ from __future__ import annotations
 import io
 import json
 import re
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text as RichText
@@ -50,17 +52,18 @@ def numeric_columns(table: Table) -> tuple[bool, ...]:
     )
 
 
-def render_text(report: Report, *, ascii_only: bool = False) -> str:
-    """Plain text with box-drawn tables; identical bytes for identical reports.
+def render_text(report: Report, *, width: int = TEXT_WIDTH, ascii_only: bool = False) -> str:
+    """Plain text with box-drawn tables, ``width`` columns wide; the same bytes for the same
+    report and width. Words are never split: a table too wide wraps within its cells.
 
     ``ascii_only`` spells ×, −, → and the box lines in ASCII (``x``, ``-``, ``->``).
     """
     buffer = io.StringIO()
     console = Console(
-        file=buffer, width=TEXT_WIDTH, color_system=None, force_terminal=False, emoji=False
+        file=buffer, width=width, color_system=None, force_terminal=False, emoji=False
     )
     console.print(report.title, style="bold", markup=False, highlight=False)
-    console.print("═" * min(TEXT_WIDTH, max(len(report.title), 8)), highlight=False)
+    console.print("═" * min(width, max(len(report.title), 8)), highlight=False)
     for section in report.sections:
         _text_section(console, section)
     console.print(highlight=False)
@@ -81,13 +84,66 @@ def _text_section(console: Console, section: Section) -> None:
     for block in section.blocks:
         if isinstance(block, Text):
             text = f"» {block.text}" if block.strong else block.text
-            console.print(text, markup=False, highlight=False, soft_wrap=True)
+            console.print(_wrap(text, console.width), markup=False, highlight=False, soft_wrap=True)
         else:
-            console.print(_rich_table(block))
+            table = _rich_table(block, console.width)
+            # A table whose words alone are wider than the page keeps them whole: it is
+            # printed wider (a terminal wraps its lines) rather than cropped or split.
+            needed = sum(column.width or 0 for column in table.columns) + _GAP * (
+                len(table.columns) - 1
+            )
+            page = console.width
+            console.width = max(needed, page)
+            console.print(table)
+            console.width = page
             console.print(highlight=False)
 
 
-def _rich_table(table: Table) -> RichTable:
+#: Columns between two table columns: a space of padding, the divider, a space of padding.
+_GAP = 3
+
+
+def column_widths(table: Table, width: int) -> list[int]:
+    """Widths of the columns of ``table`` to fit ``width``, never below a column's longest word.
+
+    Columns start at their longest word; the room left goes to the columns that want more,
+    in proportion to how much more, until each has its widest cell or the room is used.
+
+    >>> table = Table(("unit", "note"), (("Orcs", "a long note that wraps"),))
+    >>> column_widths(table, 80), column_widths(table, 16), column_widths(table, 5)
+    ([4, 22], [4, 9], [4, 5])
+    """
+    count = len(table.columns)
+    cells = [(table.columns[i], *(row[i] for row in table.rows)) for i in range(count)]
+    least = [
+        max((cell_len(word) for cell in column for word in cell.split()), default=1)
+        for column in cells
+    ]
+    most = [
+        max(max(cell_len(line) for cell in column for line in cell.splitlines() or [""]), low)
+        for column, low in zip(cells, least, strict=True)
+    ]
+    room = width - _GAP * (count - 1)
+    if sum(most) <= room:
+        return most
+    spare = room - sum(least)
+    if spare <= 0:
+        return least
+    wanted = [high - low for low, high in zip(least, most, strict=True)]
+    total = sum(wanted)
+    widths = [low + want * spare // total for low, want in zip(least, wanted, strict=True)]
+    # Rounding down leaves a few columns over: give them to the columns still short.
+    leftover = room - sum(widths)
+    for index in sorted(range(count), key=lambda i: widths[i] - most[i]):
+        if leftover <= 0:
+            break
+        if widths[index] < most[index]:
+            widths[index] += 1
+            leftover -= 1
+    return widths
+
+
+def _rich_table(table: Table, width: int = TEXT_WIDTH) -> RichTable:
     # Cells are rich Text objects, never markup strings: a unit called "[/b]" is a name.
     rich = RichTable(
         title=RichText(table.title) if table.title else None,
@@ -100,18 +156,47 @@ def _rich_table(table: Table) -> RichTable:
     # One total row becomes the table's footer, drawn under a rule; more stay in the body.
     footer = table.rows[-1] if table.total_rows == 1 else None
     rich.show_footer = footer is not None
-    for index, (column, numeric) in enumerate(
-        zip(table.columns, numeric_columns(table), strict=True)
+    for index, (column, numeric, size) in enumerate(
+        zip(table.columns, numeric_columns(table), column_widths(table, width), strict=True)
     ):
         rich.add_column(
             RichText(column),
             footer=RichText(footer[index]) if footer else "",
             justify="right" if numeric else "left",
             overflow="fold",
+            width=size,
         )
     for row in table.rows[: body if footer else len(table.rows)]:
         rich.add_row(*(RichText(cell) for cell in row))
     return rich
+
+
+def _wrap(text: str, width: int) -> str:
+    """Wrap each line at spaces, never inside a word; continuations indent under the line.
+
+    >>> print(_wrap("• Defence 117 = 80 (d100) + 12 (Defense)", 24))
+    • Defence 117 = 80
+      (d100) + 12 (Defense)
+    >>> print(_wrap("    Defence 117 = 80 (d100) + 12", 24))
+        Defence 117 = 80
+            (d100) + 12
+    """
+    lines = []
+    for line in text.splitlines() or [""]:
+        body = line.lstrip()
+        indent = line[: len(line) - len(body)]
+        lines.append(
+            textwrap.fill(
+                line,
+                width=width,
+                subsequent_indent=indent * 2 + ("  " if body.startswith("• ") else ""),
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            if len(line) > width
+            else line
+        )
+    return "\n".join(lines)
 
 
 def _md_cell(cell: str) -> str:
@@ -297,8 +382,11 @@ class PostStyle:
     fold: bool = False
 
 
-def render_report(report: Report, fmt: str, style: PostStyle = PostStyle()) -> str:
-    """Render ``report`` in format ``fmt`` (a key of :data:`RENDERERS`) with ``style``.
+def render_report(
+    report: Report, fmt: str, style: PostStyle = PostStyle(), *, width: int = TEXT_WIDTH
+) -> str:
+    """Render ``report`` in format ``fmt`` (a key of :data:`RENDERERS`) with ``style``;
+    text ``width`` columns wide.
 
     >>> report = Report("demo", "[b]Raid[/b]", ())
     >>> render_report(report, "bbcode", PostStyle(forum="vbulletin")).splitlines()[0]
@@ -313,7 +401,7 @@ def render_report(report: Report, fmt: str, style: PostStyle = PostStyle()) -> s
     elif fmt == "markdown":
         text = render_markdown(report, ascii_only=style.ascii_only, fold=style.fold)
     elif fmt == "text":
-        text = render_text(report, ascii_only=style.ascii_only)
+        text = render_text(report, width=width, ascii_only=style.ascii_only)
     else:
         raise ValueError(f"unknown format {fmt!r}; known: {', '.join(RENDERERS)}")
     # As RENDERERS do: control characters and lone surrogates in user text are spelled out.

@@ -12,21 +12,28 @@ from __future__ import annotations
 import copy
 import json
 import re
-import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from fracas.core.errors import FracasError, ScenarioError
+from fracas.core.escape import digit_count
+from fracas.core.limits import budget, check, current_overrides, declare, limits_in_force
 from fracas.core.report import Report
 from fracas.core.schema import SCHEMA_VERSION, Document, validate
 from fracas.io.canonical import canonical_document, scenario_sha256
+from fracas.io.reader import INTEGER_DIGITS, check_document, parse_text, read_text
 from fracas.rulesets import AnyRuleset, find_ruleset
 
 FORMATS = ("yaml", "json", "toml")
+
+# Work budgets, counted in the ruleset's own steps: one die rolled, or (hex) one combat worked
+# out and, for advise, one attacker-target pair examined. See docs/limits.md.
+RESOLVE_BUDGET = declare("budget.resolve", 100_000, "steps of one resolve")
+FORECAST_BUDGET = declare("budget.forecast", 100_000, "steps of one forecast")
+ADVISE_BUDGET = declare("budget.advise", 5_000_000, "steps of one advise")
 
 
 @dataclass(frozen=True)
@@ -45,12 +52,48 @@ class Scenario:
     overrides: tuple[str, ...] = ()
     #: SHA-256 of the canonical document (see :mod:`fracas.io.canonical`), 64 hex digits.
     canonical_sha256: str = ""
+    #: Limits raised (or lowered) for this scenario, by name (see docs/limits.md).
+    limits: Mapping[str, int] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        """Short: ruleset, title, file and hash (the model and document are attributes)."""
+        title = f" {self.header.title!r}" if self.header.title else ""
+        changes = f", --set {' '.join(self.overrides)}" if self.overrides else ""
+        return (
+            f"Scenario({self.ruleset.name}{title} from {self.source}, "
+            f"sha256:{self.sha256}{changes})"
+        )
 
     def resolve(self, *, seed: int | None = None) -> Report:
-        """Resolve with ``seed`` (default: the scenario's own ``seed``, else 0)."""
+        """Resolve with ``seed`` (default: the scenario's own ``seed``, else 0).
+
+        The work is bounded by the budget ``budget.resolve`` (raise it through ``limits``).
+        """
         chosen = seed if seed is not None else (self.header.seed or 0)
-        report = self.ruleset.resolve(self.model, seed=chosen)
+        with self.budget(RESOLVE_BUDGET.name):
+            digits = digit_count(chosen)
+            check(INTEGER_DIGITS.name, digits, path=("seed",), shown=f"a seed of {digits} digits")
+            report = self.ruleset.resolve(self.model, seed=chosen)
         return self.stamp(report)
+
+    def forecast(self, attacker: str, target: str) -> Report:
+        """Preview one attack (rulesets that can), within the budget ``budget.forecast``."""
+        with self.budget(FORECAST_BUDGET.name):
+            return self.stamp(self.ruleset.forecast(self.model, attacker, target))
+
+    def advise(self, side: str) -> Report:
+        """Rank the actions of ``side`` (rulesets that can), within ``budget.advise``."""
+        with self.budget(ADVISE_BUDGET.name):
+            return self.stamp(self.ruleset.advise(self.model, side))
+
+    @contextmanager
+    def budget(self, name: str) -> Iterator[None]:
+        """Run the block with this scenario's limits and the work budget ``name``."""
+        try:
+            with limits_in_force(self.limits), budget(name, "steps"):
+                yield
+        except ScenarioError as exc:
+            raise exc.located(self.source) from None
 
     def stamp(self, report: Report) -> Report:
         """Add the scenario's source, hash and overrides to a report."""
@@ -69,28 +112,32 @@ def _format_of(source: str) -> str:
 
 
 def _parse_text(text: str, fmt: str, source: str) -> Any:
-    try:
-        if fmt == "json":
-            return json.loads(text)
-        if fmt == "toml":
-            return tomllib.loads(text)
-        return yaml.safe_load(text)
-    except (yaml.YAMLError, json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        detail = " ".join(str(exc).split())
-        raise ScenarioError(f"not valid {fmt.upper()}: {detail}", source=source) from None
+    return parse_text(text, fmt, source)
 
 
-def scenario_from_document(document: Any, *, source: str = "<memory>") -> Scenario:
+def scenario_from_document(
+    document: Any, *, source: str = "<memory>", limits: Mapping[str, int] | None = None
+) -> Scenario:
     """Validate an already parsed document (a dict) and load it with its ruleset.
 
     The document is first put in canonical form (:mod:`fracas.io.canonical`); that form is
-    what is validated, played and hashed.
+    what is validated, played and hashed. ``limits`` raises named limits (see
+    ``docs/limits.md``), e.g. ``{"input.nodes": 10**6}``.
     """
+    with limits_in_force(limits):
+        in_force = dict(current_overrides())
+        return replace(_from_document(document, source), limits=in_force)
+
+
+def _from_document(document: Any, source: str) -> Scenario:
     if not isinstance(document, Mapping):
         raise ScenarioError(
             f"a scenario must be a mapping of keys, not {type(document).__name__}",
             source=source,
         )
+    # Nothing walks the document (canonical form, validation, hashing, messages) before it
+    # is known to be small enough.
+    check_document(document, source=source)
     document = canonical_document(document, source=source)
     if "ruleset" not in document:
         raise ScenarioError("missing key", source=source, path=("ruleset",))
@@ -114,33 +161,38 @@ def scenario_from_document(document: Any, *, source: str = "<memory>") -> Scenar
 
 
 def parse_scenario(
-    text: str, *, source: str = "<memory>", fmt: str | None = None, overrides: Any = ()
+    text: str,
+    *,
+    source: str = "<memory>",
+    fmt: str | None = None,
+    overrides: Any = (),
+    limits: Mapping[str, int] | None = None,
 ) -> Scenario:
     """Parse scenario text (YAML by default; JSON or TOML by ``fmt`` or file suffix)."""
-    document = _parse_text(text, fmt or _format_of(source), source)
-    applied: list[str] = []
-    for path, value in overrides:
-        document = set_path(document, path, value, source=source)
-        applied.append(f"{path}={json.dumps(value, ensure_ascii=False, default=str)}")
-    scenario = scenario_from_document(document, source=source)
+    with limits_in_force(limits):
+        document = _parse_text(text, fmt or _format_of(source), source)
+        applied: list[str] = []
+        for path, value in overrides:
+            check_document(value, source=source)
+            document = set_path(document, path, value, source=source)
+            applied.append(f"{path}={json.dumps(value, ensure_ascii=False, default=str)}")
+        scenario = scenario_from_document(document, source=source)
     # The overrides are part of the document (and its hash); they are also listed for reports.
-    return replace(scenario, overrides=tuple(applied))
+    return replace(scenario, overrides=tuple(applied), limits=dict(limits or {}))
 
 
-def load_scenario(path: str | Path, *, overrides: Any = ()) -> Scenario:
+def load_scenario(
+    path: str | Path, *, overrides: Any = (), limits: Mapping[str, int] | None = None
+) -> Scenario:
     """Read and load a scenario file.
 
     ``overrides`` is a sequence of ``(key path, value)`` pairs applied before validation,
-    e.g. ``[("parameters.loss_exponent", 3)]``.
+    e.g. ``[("parameters.loss_exponent", 3)]``. ``limits`` raises named limits (file size,
+    nesting, counts, work budgets; see ``docs/limits.md``), e.g. ``{"budget.resolve": 10**7}``.
     """
-    source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"cannot read file: {exc.strerror}", source=source) from None
-    except UnicodeDecodeError:
-        raise ScenarioError("file is not UTF-8 text", source=source) from None
-    return parse_scenario(text, source=source, overrides=overrides)
+    with limits_in_force(limits):
+        text = read_text(path)
+    return parse_scenario(text, source=str(path), overrides=overrides, limits=limits)
 
 
 _PART = re.compile(r"([^.\[\]]+)|\[(-?\d+)\]")

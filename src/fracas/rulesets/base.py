@@ -133,6 +133,29 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
         """
         return None
 
+    def sampler(self, scenario: ScenarioT) -> Callable[[Dice], Summary]:
+        """A function that plays ``scenario`` with the dice it is given and summarizes it.
+
+        Monte Carlo calls this once per question and the function once per repetition; it
+        must give exactly ``summarize(scenario, play(scenario, dice))``. Rulesets override
+        it to do their set-up once and to skip what only a report needs.
+
+        >>> from fracas.core.dice import SeededDice
+        >>> from fracas.rulesets import find_ruleset
+        >>> d100 = find_ruleset("d100")
+        >>> battle = d100.load({"fracas": 1, "ruleset": "d100", "sides": [
+        ...     {"name": "A", "action": "raid", "units": [{"name": "Scouts", "pax": 10}]},
+        ...     {"name": "B", "action": "defend", "units": [{"name": "Guards", "pax": 10}]}]})
+        >>> sample = d100.sampler(battle)
+        >>> sample(SeededDice(3)) == d100.summarize(battle, d100.play(battle, SeededDice(3)))
+        True
+        """
+
+        def sample(dice: Dice) -> Summary:
+            return self.summarize(scenario, self.play(scenario, dice))
+
+        return sample
+
     def process(self, scenario: ScenarioT) -> Process[Any] | None:
         """The play as steps over hashable states, for exact odds that merge states.
 
@@ -198,6 +221,10 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
     def advise(self, scenario: ScenarioT, side: str) -> Report:
         """Rank the actions available to ``side``."""
         raise self._missing("has no advisor")
+
+    def plan(self, scenario: ScenarioT, side: str, *, width: int | None = None) -> Report:
+        """Propose a whole turn of actions for ``side``; ``width`` sizes the search."""
+        raise UnsupportedError(f"ruleset {self.name!r} has no turn planner")
 
     def picture(
         self, scenario: ScenarioT, *, attacker: str | None = None, target: str | None = None

@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
-from fracas.core.schema import Bool, Document, Int, StrictModel
+from fracas.core.schema import Bool, Document, Int, StrictModel, at_most
 from fracas.rulesets.d100.params import D100Params, ItemSpec, RollName
 
 Trigger = Literal["when_attacking", "when_defending", "assessment", "start_of_combat", "per_round"]
 Scope = Literal["self", "own_side", "enemy_side", "unit"]
 Action = Literal["harass", "raid", "attack", "defend", "challenge"]
+
+
+# Counts that multiply the work of a battle, each a raisable limit (docs/limits.md).
+MeleeAttacks = Annotated[
+    Int, at_most("d100.melee_attacks", 100, "melee attacks of a unit per round")
+]
+RangedAttacks = Annotated[Int, at_most("d100.ranged_attacks", 100, "ranged attacks of a unit")]
+Napoleons = Annotated[
+    Int, at_most("d100.napoleon", 100, "instances of the Napoleon spell on a side")
+]
 
 
 class EffectSpec(StrictModel):
@@ -64,10 +74,10 @@ class UnitSpec(StrictModel):
     traits: tuple[str, ...] = Field((), description="Effects the unit holds, by name.")
     recruitment_cost: Int = Field(0, ge=0, description="Recruitment cost (Unit Value).")
     upkeep_cost: Int = Field(0, ge=0, description="Upkeep cost (Unit Value).")
-    ranged_attacks: Int | None = Field(
+    ranged_attacks: RangedAttacks | None = Field(
         None, ge=0, description="Ranged attacks (default 1 with a ranged weapon, else 0)."
     )
-    melee_attacks: Int = Field(1, ge=0, description="Melee attacks per round.")
+    melee_attacks: MeleeAttacks = Field(1, ge=0, description="Melee attacks per round.")
 
 
 class SideSpec(StrictModel):
@@ -83,7 +93,7 @@ class SideSpec(StrictModel):
         "(default: lair when defending, else open).",
     )
     lair: LairSpec = Field(default_factory=LairSpec, description="Throne Room and structures.")
-    napoleon: Int = Field(0, ge=0, description="Instances of the Napoleon spell.")
+    napoleon: Napoleons = Field(0, ge=0, description="Instances of the Napoleon spell.")
     effects: tuple[str, ...] = Field((), description="Spells on the side, by effect name.")
     targeting: Literal["random"] | tuple[str, ...] = Field(
         "random",

@@ -9,11 +9,11 @@
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Annotated, Literal, get_args
 
 from pydantic import Field
 
-from fracas.core.schema import Bool, Int, StrictModel
+from fracas.core.schema import Bool, Int, StrictModel, at_most
 
 #: Every roll an effect or an item may name.
 RollName = Literal[
@@ -125,6 +125,10 @@ COMBAT_ROLLS: tuple[RollName, ...] = (
 )
 
 
+# A raisable limit (docs/limits.md): each round may roll dice for every unit.
+Rounds = Annotated[Int, at_most("d100.round_limit", 1_000, "melee rounds of a battle")]
+
+
 class D100Params(StrictModel):
     """Every number of the ``d100`` rules. Set them under ``parameters:`` in a scenario."""
 
@@ -180,7 +184,7 @@ class D100Params(StrictModel):
         default_factory=default_morale_table,
         description="Morale check results, highest band first.",
     )
-    round_limit: Int = Field(
+    round_limit: Rounds = Field(
         5, ge=1, description="Melee rounds before the attacker withdraws with no winner."
     )
     mounted_bonus: Int = Field(

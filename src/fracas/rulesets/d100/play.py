@@ -6,7 +6,7 @@ scripted test can fix every face and a seed always replays the same battle.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -35,6 +35,8 @@ _STAT_OF_ROLL = {
     "ranged_damage": "strength",
 }
 _MORALE_ROLLS = frozenset({"morale", "flee", "morale_assessment"})
+#: Most battle states whose bonus totals (or goods) sampling plays keep: a bound on memory.
+_MAX_STATES = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +195,13 @@ def value_of_goods(
     return tuple(shares)
 
 
-def draw_loot(value: Fraction, params: D100Params, dice: Dice) -> Loot:
+def draw_loot(
+    value: Fraction,
+    params: D100Params,
+    dice: Dice,
+    *,
+    split: Callable[[Fraction, D100Params, int], Loot] | None = None,
+) -> Loot:
     """Split ``value`` by the loot-table row a plain d100 picks.
 
     Resources and items are whole numbers rounded down; gold takes the rest, so the parts
@@ -204,17 +212,73 @@ def draw_loot(value: Fraction, params: D100Params, dice: Dice) -> Loot:
     >>> loot.gold, loot.resources, loot.items
     (Fraction(70, 1), 35, 35)
     """
-    face = dice.roll(D100)
+    return (split or split_loot)(value, params, dice.roll(D100))
+
+
+def split_loot(value: Fraction, params: D100Params, face: int) -> Loot:
+    """The loot of ``value`` for the loot-table row of ``face`` (see :func:`draw_loot`)."""
     row = next(row for row in params.loot_table if face <= row.up_to)
     resources = int(value * row.resources / 100)
     items = int(value * row.items / 100)
     return Loot(face, value - resources - items, resources, items)
 
 
-class _Play:
-    """The mutable state of one battle being played."""
+class _Tables:
+    """What every play of one battle can share: who holds effects, standing-bonus totals."""
 
-    def __init__(self, battle: Battle, dice: Dice) -> None:
+    def __init__(self, battle: Battle) -> None:
+        self.from_face = battle.params.open_ended_from
+        self.limit = battle.params.open_ended_limit
+        self.holders = frozenset(e.unit for e in battle.effects if e.unit is not None)
+        self._standing: dict[tuple[int, int | None, int], dict[tuple[int, str, int, int], int]] = {}
+        ranged = [u for u in battle.units if u.ranged and u.ranged_attacks]
+        melee = [u for u in battle.units if u.melee_attacks]
+        #: The units that strike in each phase, in groups of equal speed, fastest first.
+        self.speed_groups = {
+            phase: [
+                tuple(u for u in strikers if u.speed == speed)
+                for speed in sorted({u.speed for u in strikers}, reverse=True)
+            ]
+            for phase, strikers in (("ranged", ranged), ("melee", melee))
+        }
+        self.goods: dict[
+            tuple[int, tuple[int, ...], tuple[str, ...]], tuple[tuple[GoodsShare, ...], Fraction]
+        ] = {}
+        self._loot: dict[tuple[Fraction, int], Loot] = {}
+
+    def split_loot(self, value: Fraction, params: D100Params, face: int) -> Loot:
+        """:func:`split_loot`, remembered."""
+        loot = self._loot.get((value, face))
+        if loot is None:
+            loot = split_loot(value, params, face)
+            if len(self._loot) < _MAX_STATES:
+                self._loot[(value, face)] = loot
+        return loot
+
+    def standing(
+        self, gone: int, overwhelm_side: int | None, overwhelm: int
+    ) -> dict[tuple[int, str, int, int], int]:
+        """Totals of standing bonuses by (unit, roll, stage, PAX) in one state of the battle."""
+        state = (gone, overwhelm_side, overwhelm)
+        table = self._standing.get(state)
+        if table is None:
+            if len(self._standing) > _MAX_STATES:
+                self._standing.clear()
+            table = self._standing[state] = {}
+        return table
+
+
+class _Play:
+    """The mutable state of one battle being played.
+
+    A recording play (no ``tables`` given) keeps every roll and event for the battle log. A
+    sampling play keeps only the totals the rules compare, and looks up each standing bonus
+    in ``tables`` — shared by every play of one battle — instead of listing its rows again:
+    Monte Carlo plays thousands of battles and reads only their outcome. Both run the very
+    same steps below.
+    """
+
+    def __init__(self, battle: Battle, dice: Dice, tables: _Tables | None = None) -> None:
         self.battle = battle
         self.params = battle.params
         self.dice = dice
@@ -222,24 +286,71 @@ class _Play:
         self.pax = [unit.pax for unit in battle.units]
         self.fate: list[str | None] = [None] * len(battle.units)
         self.nullified: set[int] = set()
+        self.record = tables is None
         self.events: list[Event] = []
+        #: Every roll of a recording play, in order (events pick theirs from the end).
+        self.rolls: list[Roll] = []
         self.overwhelm_side: int | None = None
         self.overwhelm = 0
         self.counts = (0, 0)
+        self.tables = _Tables(battle) if tables is None else tables
+        # Bonuses change when a unit holding an effect leaves or loses its traits (one bit
+        # per such unit in ``gone``) and when one side overwhelms the other.
+        self.gone = 0
+        #: The units of each side still fighting (``None``: to be listed again).
+        self.standing_units: list[list[Unit] | None] = [None, None]
+        self.standing = self.tables.standing(self.gone, self.overwhelm_side, self.overwhelm)
 
     # Helpers ------------------------------------------------------------------------
 
     def present(self, side: int) -> list[Unit]:
-        return [u for u in self.battle.sides[side].units if self.fate[u.index] is None]
+        present = self.standing_units[side]
+        if present is None:
+            present = [u for u in self.battle.sides[side].units if self.fate[u.index] is None]
+            self.standing_units[side] = present
+        return present
 
     def both_present(self) -> bool:
         return bool(self.present(0)) and bool(self.present(1))
 
-    def roll(self, unit: Unit, name: str, stage: int, *extra: Bonus) -> Roll:
-        faces = open_ended(
-            self.dice, from_face=self.params.open_ended_from, limit=self.params.open_ended_limit
-        )
-        return Roll(name, unit.name, faces, (*self.bonuses(unit, name, stage), *extra))
+    def leave(self, index: int, fate: str | None) -> None:
+        """Set the fate of unit ``index`` (``None`` keeps it fighting)."""
+        self.fate[index] = fate
+        self.standing_units = [None, None]
+        if fate is not None and index in self.tables.holders:
+            self.gone |= 1 << index
+            self.restate()
+
+    def nullify(self, index: int) -> None:
+        self.nullified.add(index)
+        if index in self.tables.holders:
+            self.gone |= 1 << index
+            self.restate()
+
+    def restate(self) -> None:
+        """Pick the standing-bonus totals of the current state (a sampling play's look-up)."""
+        self.standing = self.tables.standing(self.gone, self.overwhelm_side, self.overwhelm)
+
+    def roll(self, unit: Unit, name: str, stage: int, *extra: Bonus) -> int:
+        """Roll ``name`` for ``unit`` with its standing bonuses and ``extra`` ones: the total."""
+        faces = open_ended(self.dice, self.tables.from_face, self.tables.limit)
+        if self.record:
+            roll = Roll(name, unit.name, faces, (*self.bonuses(unit, name, stage), *extra))
+            self.rolls.append(roll)
+            return roll.total
+        key = (unit.index, name, stage, self.pax[unit.index])
+        standing = self.standing.get(key)
+        if standing is None:
+            standing = sum(bonus.value for bonus in self.bonuses(unit, name, stage))
+            self.standing[key] = standing
+        if extra:
+            standing += sum(bonus.value for bonus in extra)
+        return sum(faces) + standing
+
+    def made(self, count: int) -> list[Roll | None]:
+        """The last ``count`` rolls of a recording play, padded to five with ``None``."""
+        rolls: list[Roll | None] = list(self.rolls[len(self.rolls) - count :])
+        return rolls + [None] * (5 - count)
 
     def in_force(self, effect: HeldEffect, stage: int) -> bool:
         # An effect a unit holds (a trait, a leader's aura) goes with it when it leaves.
@@ -316,26 +427,29 @@ class _Play:
             if unit.dangerous_missions <= params.assessment_threshold:
                 continue
             if unit.race.lower() in exempt:
-                self.events.append(AssessmentEvent(unit.name, exempt=True))
+                if self.record:
+                    self.events.append(AssessmentEvent(unit.name, exempt=True))
                 continue
             penalty = Bonus(
                 "Dangerous missions",
                 -params.assessment_penalty,
                 f"{unit.dangerous_missions} penalties",
             )
-            roll = self.roll(unit, "morale_assessment", ASSESSMENT, penalty)
-            if roll.total >= params.assessment_pass:
-                self.events.append(AssessmentEvent(unit.name, False, roll))
+            if self.roll(unit, "morale_assessment", ASSESSMENT, penalty) >= params.assessment_pass:
+                if self.record:
+                    self.events.append(AssessmentEvent(unit.name, False, self.rolls[-1]))
                 continue
             loyalty = self.roll(unit, "loyalty", ASSESSMENT)
-            if loyalty.total >= params.loyalty_pass:
+            if loyalty >= params.loyalty_pass:
                 fate = BOTTLED_OUT
-            elif loyalty.total > params.loyalty_takes_equipment:
+            elif loyalty > params.loyalty_takes_equipment:
                 fate = DISBANDED
             else:
                 fate = DISBANDED_WITH_EQUIPMENT
-            self.fate[unit.index] = fate
-            self.events.append(AssessmentEvent(unit.name, False, roll, loyalty, fate))
+            self.leave(unit.index, fate)
+            if self.record:
+                roll, loyalty_roll, *_ = self.made(2)
+                self.events.append(AssessmentEvent(unit.name, False, roll, loyalty_roll, fate))
 
     def effect_actions(self, stage: int, round_no: int, triggers: frozenset[str]) -> None:
         """Nullify, then flee rolls, of every effect in force with one of ``triggers``."""
@@ -349,8 +463,9 @@ class _Play:
                     and unit.index not in self.nullified
                     and effect.reaches(unit)
                 ):
-                    self.nullified.add(unit.index)
-                    self.events.append(NullifyEvent(effect.label, effect.origin, unit.name))
+                    self.nullify(unit.index)
+                    if self.record:
+                        self.events.append(NullifyEvent(effect.label, effect.origin, unit.name))
         for effect in self.battle.effects:
             spec = effect.spec
             threshold = spec.flee_below
@@ -361,22 +476,22 @@ class _Play:
             for unit in self.units:
                 if self.fate[unit.index] is not None or not effect.reaches(unit):
                     continue
-                roll = self.roll(unit, "flee", stage)
-                fled = roll.total < threshold
+                fled = self.roll(unit, "flee", stage) < threshold
                 if fled:
-                    self.fate[unit.index] = FLED
-                self.events.append(
-                    FleeRollEvent(
-                        stage,
-                        round_no,
-                        effect.label,
-                        effect.origin,
-                        unit.name,
-                        roll,
-                        threshold,
-                        fled,
+                    self.leave(unit.index, FLED)
+                if self.record:
+                    self.events.append(
+                        FleeRollEvent(
+                            stage,
+                            round_no,
+                            effect.label,
+                            effect.origin,
+                            unit.name,
+                            self.rolls[-1],
+                            threshold,
+                            fled,
+                        )
                     )
-                )
 
     def total_bonuses(self) -> None:
         self.effect_actions(
@@ -387,6 +502,7 @@ class _Play:
         if difference:
             self.overwhelm_side = 0 if self.counts[0] > self.counts[1] else 1
             self.overwhelm = self.params.overwhelm_bonus * difference
+            self.restate()
 
     def attack(
         self,
@@ -396,18 +512,18 @@ class _Play:
         target: Unit,
         target_roll: tuple[int, tuple[str, ...]] | None,
         stage: int,
-    ) -> AttackEvent:
+    ) -> tuple[int, bool]:
+        """One attack of ``unit`` on ``target``: the PAX it costs the target, and whether
+        the target flees."""
         hit_roll, damage_roll = (
             ("ranged_attack", "ranged_damage") if phase == "ranged" else ("attack", "damage")
         )
-        attack = self.roll(unit, hit_roll, stage)
-        defence = self.roll(target, "defense", stage)
-        damage = reduction = morale = None
+        made = 2
         pax_lost, flees = 0, False
-        if attack.total > defence.total:
-            damage = self.roll(unit, damage_roll, stage)
-            reduction = self.roll(target, "damage_reduction", stage)
-            if damage.total > reduction.total:
+        if self.roll(unit, hit_roll, stage) > self.roll(target, "defense", stage):
+            made = 4
+            if self.roll(unit, damage_roll, stage) > self.roll(target, "damage_reduction", stage):
+                made = 5
                 lost = target.pax - self.pax[target.index]
                 per_pax = self.params.morale_pax_penalty
                 extra = (
@@ -415,24 +531,30 @@ class _Play:
                     if lost and per_pax
                     else ()
                 )
-                morale = self.roll(target, "morale", stage, *extra)
-                band = self.params.morale_band(morale.total)
+                band = self.params.morale_band(self.roll(target, "morale", stage, *extra))
                 pax_lost, flees = band.pax_lost, band.flees
-        return AttackEvent(
-            phase,
-            round_no,
-            unit.speed,
-            unit.name,
-            target.name,
-            target_roll,
-            attack,
-            defence,
-            damage,
-            reduction,
-            morale,
-            pax_lost,
-            flees,
-        )
+        if self.record:
+            attack, defence, damage, reduction, morale = self.made(made)
+            assert attack is not None
+            assert defence is not None
+            self.events.append(
+                AttackEvent(
+                    phase,
+                    round_no,
+                    unit.speed,
+                    unit.name,
+                    target.name,
+                    target_roll,
+                    attack,
+                    defence,
+                    damage,
+                    reduction,
+                    morale,
+                    pax_lost,
+                    flees,
+                )
+            )
+        return pax_lost, flees
 
     def choose_target(
         self, unit: Unit, candidates: list[Unit]
@@ -447,18 +569,16 @@ class _Play:
         if len(candidates) == 1:
             return candidates[0], None
         face = self.dice.roll(die(len(candidates)))
+        if not self.record:
+            return candidates[face - 1], None
         return candidates[face - 1], (face, tuple(c.name for c in candidates))
 
     def exchange(self, phase: str, round_no: int, stage: int) -> None:
         """Every unit of the phase strikes, fastest first; equal speeds strike together."""
-        if phase == "ranged":
-            strikers = [u for u in self.units if u.ranged and u.ranged_attacks]
-        else:
-            strikers = [u for u in self.units if u.melee_attacks]
-        for speed in sorted({u.speed for u in strikers}, reverse=True):
+        for speed_group in self.tables.speed_groups[phase]:
             if not self.both_present():
                 return
-            group = [u for u in strikers if u.speed == speed and self.fate[u.index] is None]
+            group = [u for u in speed_group if self.fate[u.index] is None]
             targets = (self.present(0), self.present(1))
             losses: dict[int, int] = {}
             fleeing: set[int] = set()
@@ -466,23 +586,23 @@ class _Play:
                 attacks = unit.ranged_attacks if phase == "ranged" else unit.melee_attacks
                 for _ in range(attacks):
                     target, target_roll = self.choose_target(unit, targets[1 - unit.side])
-                    event = self.attack(phase, round_no, unit, target, target_roll, stage)
-                    self.events.append(event)
-                    if event.pax_lost:
-                        losses[target.index] = losses.get(target.index, 0) + event.pax_lost
-                    if event.flees:
+                    pax_lost, flees = self.attack(phase, round_no, unit, target, target_roll, stage)
+                    if pax_lost:
+                        losses[target.index] = losses.get(target.index, 0) + pax_lost
+                    if flees:
                         fleeing.add(target.index)
             for index in sorted(losses.keys() | fleeing):
                 before = self.pax[index]
                 after = max(0, before - losses.get(index, 0))
                 self.pax[index] = after
                 fate = KILLED if after == 0 else FLED if index in fleeing else None
-                self.fate[index] = fate
-                self.events.append(
-                    CasualtyEvent(
-                        phase, round_no, self.units[index].name, before - after, after, fate
+                self.leave(index, fate)
+                if self.record:
+                    self.events.append(
+                        CasualtyEvent(
+                            phase, round_no, self.units[index].name, before - after, after, fate
+                        )
                     )
-                )
 
     def play(self) -> BattleResult:
         self.morale_assessment()
@@ -513,12 +633,17 @@ class _Play:
         if winner is not None:
             losers = self.battle.sides[1 - winner].units
             first = losers[0].index
-            goods = value_of_goods(
-                losers, self.pax[first : first + len(losers)], fates[first : first + len(losers)]
-            )
-            value = sum((share.value for share in goods), Fraction(0))
+            pax = tuple(self.pax[first : first + len(losers)])
+            key = (winner, pax, fates[first : first + len(losers)])
+            cached = None if self.record else self.tables.goods.get(key)
+            if cached is None:
+                shares = value_of_goods(losers, pax, key[2])
+                cached = (shares, sum((share.value for share in shares), Fraction(0)))
+                if not self.record and len(self.tables.goods) < _MAX_STATES:
+                    self.tables.goods[key] = cached
+            goods, value = cached
             if value:
-                loot = draw_loot(value, self.params, self.dice)
+                loot = draw_loot(value, self.params, self.dice, split=self.tables.split_loot)
         return BattleResult(
             events=tuple(self.events),
             pax=tuple(self.pax),
@@ -550,6 +675,30 @@ def play_battle(battle: Battle, dice: Dice) -> BattleResult:
     (('disbanded', 'fought'), 'win', 'B')
     """
     return _Play(battle, dice).play()
+
+
+def sampling_player(battle: Battle) -> Callable[[Dice], BattleResult]:
+    """Play ``battle`` over and over for its outcome only: no events, no roll records.
+
+    The result's ``events`` are empty; everything else is what :func:`play_battle` gives
+    for the same dice. The standing bonuses are totalled once and shared by every play.
+
+    >>> from fracas.core.dice import SeededDice
+    >>> from fracas.rulesets.d100 import D100Ruleset
+    >>> battle = D100Ruleset().load({"fracas": 1, "ruleset": "d100", "sides": [
+    ...     {"name": "A", "action": "raid", "units": [{"name": "Scouts", "pax": 10}]},
+    ...     {"name": "B", "action": "defend", "units": [{"name": "Guards", "pax": 10}]}]})
+    >>> play = sampling_player(battle)
+    >>> full, fast = play_battle(battle, SeededDice(5)), play(SeededDice(5))
+    >>> (fast.pax, fast.fates, fast.winner) == (full.pax, full.fates, full.winner)
+    True
+    """
+    tables = _Tables(battle)
+
+    def play(dice: Dice) -> BattleResult:
+        return _Play(battle, dice, tables).play()
+
+    return play
 
 
 def standing_bonuses(battle: Battle, result: BattleResult, unit: Unit, roll: str) -> list[Bonus]:

@@ -23,10 +23,13 @@ from fracas.core.report import fmt
 from fracas.rulesets.d100.params import ROLL_LABELS
 
 
-def open_ended(dice: Dice, *, from_face: int, limit: int | None = None) -> tuple[int, ...]:
+def open_ended(dice: Dice, from_face: int, limit: int | None = None) -> tuple[int, ...]:
     """Roll d100; while the last face is ``from_face`` or more, roll again (at most ``limit``
     extra dice when a limit is given). Returns every face rolled."""
-    faces = [dice.roll(D100)]
+    first = dice.roll(D100)
+    if first < from_face:  # most rolls: one die
+        return (first,)
+    faces = [first]
     while faces[-1] >= from_face and (limit is None or len(faces) <= limit):
         faces.append(dice.roll(D100))
     return tuple(faces)

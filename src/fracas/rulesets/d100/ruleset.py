@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from fracas.core.dice import Dice
@@ -11,7 +12,7 @@ from fracas.rulesets.base import Ruleset, Summary
 from fracas.rulesets.d100.document import D100Document
 from fracas.rulesets.d100.odds import HEADLINES
 from fracas.rulesets.d100.params import D100Params
-from fracas.rulesets.d100.play import BattleResult, play_battle
+from fracas.rulesets.d100.play import BattleResult, play_battle, sampling_player
 from fracas.rulesets.d100.report import build_report, winner_name
 from fracas.rulesets.d100.scenario import Battle, build_battle
 
@@ -58,3 +59,12 @@ class D100Ruleset(Ruleset[D100Document, Battle, BattleResult]):
         value = result.goods_value
         metrics["goods"] = int(value) if value.denominator == 1 else float(value)
         return metrics
+
+    def sampler(self, scenario: Battle) -> Callable[[Dice], Summary]:
+        """Outcomes of plays without their battle logs (see :func:`sampling_player`)."""
+        play = sampling_player(scenario)
+
+        def sample(dice: Dice) -> Summary:
+            return self.summarize(scenario, play(dice))
+
+        return sample

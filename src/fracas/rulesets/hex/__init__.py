@@ -14,8 +14,11 @@ and Status additions, then Pierce on the defence. See ``docs/rules/hex.md``.
 {'tanks': 20, 'mg': 80}
 """
 
+from fracas.rulesets.hex import batch
 from fracas.rulesets.hex.advisor import Advice, advise, attacks
+from fracas.rulesets.hex.boards import SideAttacks
 from fracas.rulesets.hex.document import HexDocument, HexParams
+from fracas.rulesets.hex.plan import Plan, plan_turn
 from fracas.rulesets.hex.play import (
     Combat,
     Turn,
@@ -44,6 +47,8 @@ __all__ = [
     "HexParams",
     "HexRuleset",
     "HexScenario",
+    "Plan",
+    "SideAttacks",
     "Status",
     "StrikeInputs",
     "StrikeOutcome",
@@ -52,12 +57,14 @@ __all__ = [
     "Unit",
     "advise",
     "attacks",
+    "batch",
     "board_svg",
     "check_legal",
     "compute_strike",
     "fight",
     "forecast",
     "gather_strike",
+    "plan_turn",
     "play_turn",
     "strike",
 ]

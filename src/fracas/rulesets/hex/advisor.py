@@ -23,29 +23,24 @@ inf, not next to foe, so it supports nobody).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from fracas.core.modifiers import to_fraction
+from fracas.rulesets.hex.boards import SideAttacks, SideOutcome, attack_pairs
 from fracas.rulesets.hex.document import HexParams
-from fracas.rulesets.hex.play import Combat, forecast, illegal_reason
+from fracas.rulesets.hex.play import Combat, forecast
 from fracas.rulesets.hex.scenario import Board
 
 
 def attacks(board: Board, side: str) -> list[tuple[str, str]]:
     """Every legal ``(attacker id, target id)`` for ``side``, in scenario order."""
-    return [
-        (attacker.id, target.id)
-        for attacker in board.units
-        if attacker.side == side
-        for target in board.units
-        if illegal_reason(board, attacker.id, target.id) is None
-    ]
+    return attack_pairs(board, side)
 
 
 @dataclass(frozen=True, slots=True)
 class Advice:
-    """One legal attack with its forecast and its score."""
+    """One legal attack with its score; :attr:`forecast` gives the full combat."""
 
     attacker: str
     target: str
@@ -53,21 +48,60 @@ class Advice:
     enemy_lost: int
     own_lost: int
     levels_gained: int
-    forecast: Combat
+    board: Board = field(repr=False, compare=False)
+    params: HexParams = field(repr=False, compare=False)
+
+    @property
+    def forecast(self) -> Combat:
+        """The combat this attack gives, row by row (computed when asked)."""
+        return forecast(self.board, self.attacker, self.target, self.params)
+
+
+def scores(outcome: SideOutcome, params: HexParams) -> list[Fraction]:
+    """The advisor's score of each evaluated attack, exact."""
+    enemy_weight = to_fraction(params.advisor_enemy_weight)
+    own_weight = to_fraction(params.advisor_own_weight)
+    return [
+        enemy_weight * enemy - own_weight * own
+        for enemy, own in zip(
+            outcome.target_losses.tolist(), outcome.attacker_losses.tolist(), strict=True
+        )
+    ]
+
+
+def ranked_rows(side_attacks: SideAttacks, outcome: SideOutcome) -> list[int]:
+    """Rows of ``side_attacks`` best first: score, then levels gained, then scenario order."""
+    keyed = sorted(
+        (-score, -gained, row)
+        for row, (score, gained) in enumerate(
+            zip(
+                scores(outcome, side_attacks.params),
+                outcome.attacker_level_gain.tolist(),
+                strict=True,
+            )
+        )
+    )
+    return [row for _, _, row in keyed]
 
 
 def advise(board: Board, side: str, params: HexParams) -> list[Advice]:
-    """Every legal attack of ``side``, best first (see the module doc for the score)."""
-    enemy_weight = to_fraction(params.advisor_enemy_weight)
-    own_weight = to_fraction(params.advisor_own_weight)
-    ranked: list[tuple[tuple[Fraction, int, int], Advice]] = []
-    for position, (attacker_id, target_id) in enumerate(attacks(board, side)):
-        combat = forecast(board, attacker_id, target_id, params)
-        enemy_lost = combat.losses[target_id]
-        own_lost = combat.losses[attacker_id]
-        gained = combat.level_gain(attacker_id)
-        score = enemy_weight * enemy_lost - own_weight * own_lost
-        advice = Advice(attacker_id, target_id, score, enemy_lost, own_lost, gained, combat)
-        ranked.append(((-score, -gained, position), advice))
-    ranked.sort(key=lambda pair: pair[0])
-    return [advice for _, advice in ranked]
+    """Every legal attack of ``side``, best first (see the module doc for the score).
+
+    All attacks are evaluated in one batch (:mod:`fracas.rulesets.hex.boards`), with the
+    losses :func:`~fracas.rulesets.hex.play.fight` gives.
+    """
+    side_attacks = SideAttacks.gather(board, side, params)
+    outcome = side_attacks.evaluate(side_attacks.start)
+    all_scores = scores(outcome, params)
+    return [
+        Advice(
+            *side_attacks.pairs[row],
+            all_scores[row],
+            int(outcome.target_losses[row]),
+            int(outcome.attacker_losses[row]),
+            int(outcome.attacker_level_gain[row]),
+            board,
+            params,
+        )
+        for row in ranked_rows(side_attacks, outcome)
+    ]

@@ -120,6 +120,19 @@ class HexParams(HexModel):
     advisor_own_weight: Number = Field(
         1, ge=0, description="Advisor score: weight of each own soldier the attack costs."
     )
+    planner_width: Int = Field(
+        4,
+        ge=1,
+        le=64,
+        description="Beam width of the turn planner (advise --plan): how many plans it keeps "
+        "and how many next attacks it tries for each. 1 is greedy.",
+    )
+    advisor_detail: Int = Field(
+        10,
+        ge=0,
+        description="The advice report shows the full forecast, row by row, of this many of "
+        "the best attacks; the ranking lists them all.",
+    )
     terrain: dict[str, TerrainType] = Field(
         default_factory=lambda: {n: TerrainType(**t) for n, t in DEFAULT_TERRAIN.items()},
         description="Terrain types by name. A scenario's entries are merged into this table: "

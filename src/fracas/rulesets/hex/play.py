@@ -15,8 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from fracas.core.errors import IllegalActionError
+from fracas.core.limits import spend
 from fracas.rulesets.hex.document import HexParams
 from fracas.rulesets.hex.scenario import Board, Unit, with_losses
 from fracas.rulesets.hex.strike import StrikeOutcome, strike
@@ -99,22 +103,33 @@ class Combat:
         return next((c.gained for c in self.levels if c.unit == unit_id), 0)
 
 
+def level_after(level: Any, fought: Any, killed: Any, params: HexParams) -> Any:
+    """Level after a combat: +``level_gain_fight`` for fighting (attacking, or countering),
+    +``level_gain_kill`` more for destroying the enemy, capped at ``level_cap``; the cap
+    never takes levels away. Works on whole numbers and on numpy arrays alike.
+
+    >>> params = HexParams()
+    >>> int(level_after(98, True, True, params)), int(level_after(5, False, False, params))
+    (99, 5)
+    """
+    gain = np.multiply(
+        fought, params.level_gain_fight + np.multiply(killed, params.level_gain_kill)
+    )
+    return np.maximum(np.minimum(params.level_cap, np.add(level, gain)), level)
+
+
 def _level(unit: Unit, fought: bool, killed: bool, params: HexParams, role: str) -> LevelChange:
-    gain = 0
     reasons = []
     if fought:
-        gain += params.level_gain_fight
         reasons.append(f"+{params.level_gain_fight} {role}")
         if killed:
-            gain += params.level_gain_kill
             reasons.append(f"+{params.level_gain_kill} destroyed the enemy")
     else:
         reasons.append("could not counter: no gain")
-    after = min(params.level_cap, unit.level + gain)
-    if after < unit.level + gain:
+    after = int(level_after(unit.level, fought, killed, params))
+    gain = params.level_gain_fight + params.level_gain_kill * killed if fought else 0
+    if unit.level + gain > params.level_cap:
         reasons.append(f"capped at {params.level_cap}")
-    # A cap below the current level must not take levels away.
-    after = max(after, unit.level)
     return LevelChange(unit.id, unit.level, after, ", ".join(reasons))
 
 
@@ -125,6 +140,7 @@ def fight(board: Board, attacker_id: str, target_id: str, params: HexParams) -> 
     together, so both units can be destroyed.
     """
     check_legal(board, attacker_id, target_id)
+    spend()  # one combat worked out: a step of the work budget (docs/limits.md)
     attacker, target = board.unit(attacker_id), board.unit(target_id)
     forward = strike(board, attacker_id, target_id, params)
     note = counter_reason(attacker, target)

@@ -23,6 +23,7 @@ from fracas.core.report import (
 )
 from fracas.core.report import json_number as number
 from fracas.rulesets.hex.advisor import Advice
+from fracas.rulesets.hex.plan import Plan
 from fracas.rulesets.hex.play import Combat, Turn
 from fracas.rulesets.hex.scenario import Board
 from fracas.rulesets.hex.strike import ROW_ATTACK, ROW_DEFENSE, ROW_ORDER, StrikeOutcome
@@ -253,8 +254,10 @@ def _score(value: Fraction) -> str:
     return fmt(value)
 
 
-def advice_report(side: str, ranked: Sequence[Advice], title: str, score_rule: str) -> Report:
-    """The advisor's ranking, best first, each with its forecast."""
+def advice_report(
+    side: str, ranked: Sequence[Advice], title: str, score_rule: str, detail: int = 10
+) -> Report:
+    """The advisor's ranking, best first; the first ``detail`` with their full forecast."""
     rows = tuple(
         (
             str(rank),
@@ -273,12 +276,17 @@ def advice_report(side: str, ranked: Sequence[Advice], title: str, score_rule: s
         summary.append(Table(columns, rows, title=f"Attacks of {side}, best first"))
     else:
         summary.append(Text(f"{side} has no legal attack"))
+    if len(ranked) > detail:
+        summary.append(
+            Text(f"The {detail} best are shown in full below (parameter advisor_detail).")
+        )
     sections = [Section(f"Advice for {side}", tuple(summary))]
-    for rank, advice in enumerate(ranked, start=1):
+    combats = [advice.forecast for advice in ranked[:detail]]
+    for rank, (advice, combat) in enumerate(zip(ranked, combats, strict=False), start=1):
         heading = (
             f"#{rank} {advice.attacker} attacks {advice.target} (score {_score(advice.score)})"
         )
-        sections.append(Section(heading, combat_blocks(advice.forecast)))
+        sections.append(Section(heading, combat_blocks(combat)))
     data = {
         "kind": "advice",
         "side": side,
@@ -291,9 +299,70 @@ def advice_report(side: str, ranked: Sequence[Advice], title: str, score_rule: s
                 "enemy_lost": a.enemy_lost,
                 "own_lost": a.own_lost,
                 "levels_gained": a.levels_gained,
-                "combat": combat_data(a.forecast),
+                "combat": combat_data(combats[rank - 1]) if rank <= detail else None,
             }
             for rank, a in enumerate(ranked, start=1)
         ],
     }
     return Report(RULESET, title, tuple(sections), data, version=__version__)
+
+
+def plan_report(plan: Plan, title: str, value_rule: str) -> Report:
+    """A proposed turn: the attacks in order, the value, the search, the board after."""
+    end = plan.end()
+    running = Fraction(0)
+    rows = []
+    for order, attack in enumerate(plan.attacks, start=1):
+        running += attack.value
+        rows.append(
+            (
+                str(order),
+                attack.attacker,
+                attack.target,
+                str(attack.enemy_lost),
+                str(attack.own_lost),
+                _score(attack.value),
+                _score(running),
+            )
+        )
+    summary: list[Block] = [
+        Text(value_rule),
+        Text(f"Search: {plan.method}."),
+        Text(
+            f"Value of the plan: {_score(plan.value)}. Following the single-attack ranking "
+            f"of advise (its attacks that score above 0, in order) gives "
+            f"{_score(plan.ranking_value)}."
+        ),
+    ]
+    if rows:
+        columns = ("#", "attacker", "target", "enemy lost", "own lost", "value", "total")
+        summary.append(Table(columns, tuple(rows), title=f"Attacks of {plan.side}, in order"))
+    else:
+        summary.append(Text(f"no attack is worth making for {plan.side}"))
+    sections = (
+        Section(f"Plan for {plan.side}", tuple(summary)),
+        Section("Board after the plan", (board_table(plan.board, end),)),
+    )
+    data = {
+        "kind": "plan",
+        "side": plan.side,
+        "value_rule": value_rule,
+        "method": plan.method,
+        "width": plan.width,
+        "plans_evaluated": plan.plans_evaluated,
+        "value": number(plan.value),
+        "ranking_value": number(plan.ranking_value),
+        "attacks": [
+            {
+                "order": order,
+                "attacker": a.attacker,
+                "target": a.target,
+                "enemy_lost": a.enemy_lost,
+                "own_lost": a.own_lost,
+                "value": number(a.value),
+            }
+            for order, a in enumerate(plan.attacks, start=1)
+        ],
+        "units": board_data(plan.board, end),
+    }
+    return Report(RULESET, title, sections, data, version=__version__)

@@ -7,13 +7,15 @@ from typing import ClassVar
 from fracas.core.dice import Dice
 from fracas.core.errors import IllegalActionError, ScenarioError
 from fracas.core.headline import Headline
+from fracas.core.limits import spend
 from fracas.core.report import Report
 from fracas.rulesets.base import Ruleset, Summary
 from fracas.rulesets.hex.advisor import advise
 from fracas.rulesets.hex.document import HexDocument, HexParams
 from fracas.rulesets.hex.odds import HEADLINES
+from fracas.rulesets.hex.plan import plan_turn
 from fracas.rulesets.hex.play import Turn, forecast, illegal_reason, play_turn
-from fracas.rulesets.hex.report import advice_report, forecast_report, turn_report
+from fracas.rulesets.hex.report import advice_report, forecast_report, plan_report, turn_report
 from fracas.rulesets.hex.scenario import Board, HexScenario, build_board
 from fracas.rulesets.hex.svg import board_svg
 
@@ -84,18 +86,39 @@ class HexRuleset(Ruleset[HexDocument, HexScenario, Turn]):
         combat = forecast(scenario.board, attacker, target, scenario.params)
         return forecast_report(combat, scenario.title or "Hex combat")
 
-    def advise(self, scenario: HexScenario, side: str) -> Report:
-        """Every legal attack of ``side``, best first, each with its forecast."""
+    def _check_side(self, scenario: HexScenario, side: str) -> None:
         sides = scenario.board.sides()
         if side not in sides:
             raise ScenarioError(f"no side {side!r} (sides: {', '.join(sides)})", path=("--side",))
+
+    def advise(self, scenario: HexScenario, side: str) -> Report:
+        """Every legal attack of ``side``, best first, each with its forecast."""
+        self._check_side(scenario, side)
         params = scenario.params
+        # Every attacker of the side is tried against every unit: a step of the budget each.
+        attackers = sum(1 for unit in scenario.board.units if unit.side == side)
+        spend(attackers * len(scenario.board.units))
         rule = (
             f"score = {params.advisor_enemy_weight:g} × enemy soldiers lost − "
             f"{params.advisor_own_weight:g} × own soldiers lost; ties: more levels gained first"
         )
         ranked = advise(scenario.board, side, params)
-        return advice_report(side, ranked, scenario.title or "Hex combat", rule)
+        title = scenario.title or "Hex combat"
+        return advice_report(side, ranked, title, rule, params.advisor_detail)
+
+    def plan(self, scenario: HexScenario, side: str, *, width: int | None = None) -> Report:
+        """An order of attacks for the whole of ``side`` (beam search; see ``hex.plan``)."""
+        self._check_side(scenario, side)
+        if width is not None and width < 1:
+            raise ScenarioError(f"the width must be at least 1, not {width}", path=("--width",))
+        params = scenario.params
+        rule = (
+            f"value = Σ over the attacks of ({params.advisor_enemy_weight:g} × enemy soldiers "
+            f"lost − {params.advisor_own_weight:g} × own soldiers lost), each attack on the "
+            "board the earlier ones left; no chance is involved, so this is the value itself"
+        )
+        found = plan_turn(scenario.board, side, params, width=width)
+        return plan_report(found, scenario.title or "Hex combat", rule)
 
     def picture(
         self, scenario: HexScenario, *, attacker: str | None = None, target: str | None = None

@@ -21,8 +21,10 @@ Effective values by construction), then the ratio, the loss fraction and the los
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, Generic, Protocol, TypeVar
 
 from fracas.core.modifiers import Breakdown, to_fraction
 from fracas.core.report import fmt
@@ -218,34 +220,255 @@ def _product(values: tuple[tuple[str, Fraction], ...]) -> Fraction:
     return math.prod((value for _, value in values), start=Fraction(1))
 
 
-def _base(side: SideInputs, label: str, inputs: StrikeInputs, rule: str) -> Breakdown:
-    """Rows Strength to Status (×): the part that every multiplier scales."""
-    printed_label = ROW_ATTACK if rule == "attack" else ROW_DEFENSE
-    printed_source = (
-        f"{side.unit} vs {inputs.target_domain}" if rule == "attack" else f"{side.unit} printed"
-    )
-    if side.encirclers:
-        encircled = f"{len(side.encirclers)} adjacent: {', '.join(side.encirclers)}"
-    else:
-        encircled = "no adjacent enemy"
+# The formula, once, for any number type ------------------------------------------------
+#
+# Phase 2 is written against two small protocols so that one definition serves every
+# number type: exact fractions with a row per modifier (the reports), and numpy arrays of
+# floats, one element per strike (``fracas.rulesets.hex.batch``). ``+``, ``−``, ``×`` and
+# ``/`` come from the number type; the few steps it cannot spell (clamps, the cap, the
+# power of the loss curve, the rounding) are asked of a :class:`Fold` or an
+# :class:`Arithmetic`.
+
+
+class Scalar(Protocol):
+    """What the formula asks of a number type: the four operations, either way round."""
+
+    def __add__(self, other: Any, /) -> Any: ...
+    def __radd__(self, other: Any, /) -> Any: ...
+    def __sub__(self, other: Any, /) -> Any: ...
+    def __rsub__(self, other: Any, /) -> Any: ...
+    def __mul__(self, other: Any, /) -> Any: ...
+    def __rmul__(self, other: Any, /) -> Any: ...
+    def __truediv__(self, other: Any, /) -> Any: ...
+    def __rtruediv__(self, other: Any, /) -> Any: ...
+
+
+N = TypeVar("N", bound=Scalar)
+
+
+class Fold(Protocol[N]):
+    """A running value built row by row: a :class:`Breakdown`, or a plain array."""
+
+    @property
+    def total(self) -> N:
+        """The value after every row so far."""
+        ...
+
+    def times(self, row: str, value: N) -> Fold[N]:
+        """Multiply by ``value`` (a row of the report)."""
+        ...
+
+    def plus(self, row: str, value: N) -> Fold[N]:
+        """Add ``value`` (a row of the report)."""
+        ...
+
+    def plus_at_most(self, row: str, value: N, cap: N) -> Fold[N]:
+        """Add ``value``, but no more than ``cap``."""
+        ...
+
+    def floor_at_zero(self) -> Fold[N]:
+        """Raise a negative running value to 0."""
+        ...
+
+
+class Arithmetic(Protocol[N]):
+    """What a number type needs besides ``+ − × /`` to finish a strike."""
+
+    def ratio(self, numerator: N, denominator: N) -> N:
+        """``numerator / denominator`` where the denominator is above 0, else 0."""
+        ...
+
+    def power(self, base: N, exponent: N) -> N:
+        """``base ** exponent`` for ``base ≥ 0`` and ``exponent > 0``."""
+        ...
+
+    def where_positive(self, test: N, then: N, otherwise: N) -> N:
+        """``then`` where ``test > 0``, else ``otherwise``."""
+        ...
+
+    def round_half_up(self, value: N) -> N:
+        """``floor(value + 1/2)``."""
+        ...
+
+    def clamp(self, value: N, low: N, high: N) -> N:
+        """``value`` limited to ``[low, high]``."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class SideNumbers(Generic[N]):
+    """One side of a strike as the numbers the formula needs (scalars or arrays).
+
+    ``support`` is the sum over the supporters of ``support_share × strength × printed``,
+    before any cap; ``status_mul`` and ``status_add`` are the product and the sum over the
+    unit's statuses.
+    """
+
+    strength: N
+    printed: N
+    level: N
+    encirclement: N
+    terrain: N
+    status_mul: N
+    support: N
+    status_add: N
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeNumbers(Generic[N]):
+    """Both sides plus the striker's pierce and the rule numbers in force."""
+
+    attacker: SideNumbers[N]
+    defender: SideNumbers[N]
+    pierce: N
+    level_percent: N
+    defense_support_cap: N
+    loss_exponent: N
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeTotals(Generic[N]):
+    """The formula's answer: Effective Atk and Def, the loss fraction and the losses."""
+
+    attack: Fold[N]
+    defense: Fold[N]
+    fraction: N
+    losses: N
+
+
+def _multiplied(fold: Fold[N], side: SideNumbers[N], printed_row: str, level_percent: N) -> Fold[N]:
+    # Seed: "All the multiplying is done first, then the adding."
     return (
-        Breakdown.start(label, ROW_STRENGTH, side.strength, source=side.unit, rule="strength")
-        .times(printed_label, side.printed, source=printed_source, rule=rule)
-        .times(
-            ROW_LEVEL,
-            1 + side.level * inputs.level_percent / 100,
-            source=f"{side.unit} Lv {side.level}",
-            rule="level_percent",
-        )
-        .times(ROW_ENCIRCLED, side.encirclement, source=encircled, rule="encirclement")
-        .times(ROW_TERRAIN, side.terrain_factor, source=side.terrain, rule="terrain")
-        .times(
-            ROW_STATUS_MUL,
-            _product(side.status_mul),
-            source=_names(side.status_mul, "×", Fraction(1)),
-            rule="statuses",
-        )
+        fold.times(printed_row, side.printed)
+        .times(ROW_LEVEL, 1 + side.level * (level_percent / 100))
+        .times(ROW_ENCIRCLED, side.encirclement)
+        .times(ROW_TERRAIN, side.terrain)
+        .times(ROW_STATUS_MUL, side.status_mul)
     )
+
+
+def attack_fold(begin: Callable[[str, N], Fold[N]], numbers: StrikeNumbers[N]) -> Fold[N]:
+    """Effective Atk: Strength, the multiplying rows, then Support and Status (+)."""
+    side = numbers.attacker
+    return (
+        _multiplied(begin(ROW_STRENGTH, side.strength), side, ROW_ATTACK, numbers.level_percent)
+        .plus(ROW_SUPPORT, side.support)
+        .plus(ROW_STATUS_ADD, side.status_add)
+        .floor_at_zero()
+    )
+
+
+def defense_fold(begin: Callable[[str, N], Fold[N]], numbers: StrikeNumbers[N]) -> Fold[N]:
+    """Effective Def: the multiplying rows, capped Support, Status (+), then Pierce."""
+    side = numbers.defender
+    base = _multiplied(begin(ROW_STRENGTH, side.strength), side, ROW_DEFENSE, numbers.level_percent)
+    return (
+        base.plus_at_most(ROW_SUPPORT, side.support, numbers.defense_support_cap * base.total)
+        .plus(ROW_STATUS_ADD, side.status_add)
+        .floor_at_zero()
+        .times(ROW_PIERCE, 1 - numbers.pierce)
+    )
+
+
+def fraction_of(arithmetic: Arithmetic[N], attack: N, defense: N, exponent: N) -> N:
+    """``r^k / (1 + r^k)`` with ``r = attack / defense``, as ``1 / (1 + (defense/attack)^k)``.
+
+    An attack of 0 takes nothing; any attack against a defence of 0 takes everything (the
+    ratio ``defense / attack`` is then 0).
+    """
+    inverse = arithmetic.ratio(defense, attack)
+    return arithmetic.where_positive(
+        attack, 1 / (1 + arithmetic.power(inverse, exponent)), 0 * attack
+    )
+
+
+def strike_totals(
+    arithmetic: Arithmetic[N],
+    numbers: StrikeNumbers[N],
+    begin_attack: Callable[[str, N], Fold[N]],
+    begin_defense: Callable[[str, N], Fold[N]],
+) -> StrikeTotals[N]:
+    """The whole of phase 2 for any number type: Effective values, fraction, losses.
+
+    ``begin_attack`` and ``begin_defense`` start each :class:`Fold` at its first row.
+    """
+    attack = attack_fold(begin_attack, numbers)
+    defense = defense_fold(begin_defense, numbers)
+    fraction = fraction_of(arithmetic, attack.total, defense.total, numbers.loss_exponent)
+    strength = numbers.defender.strength
+    # Seed: "How many soldiers are lost comes from the ratio…"; halves round up.
+    losses = arithmetic.clamp(arithmetic.round_half_up(fraction * strength), 0 * strength, strength)
+    return StrikeTotals(attack, defense, fraction, losses)
+
+
+# Exact fractions, with the rows the report shows ------------------------------------------
+
+
+class ExactArithmetic:
+    """:class:`Arithmetic` on :class:`~fractions.Fraction`: exact, except a fractional power."""
+
+    def ratio(self, numerator: Fraction, denominator: Fraction) -> Fraction:
+        return numerator / denominator if denominator > 0 else Fraction(0)
+
+    def power(self, base: Fraction, exponent: Fraction) -> Fraction:
+        if exponent.denominator == 1:
+            return base**exponent.numerator
+        if base == 0:
+            return Fraction(0)
+        # A fractional exponent leaves the rationals: e^(k ln b), in logarithms so that no
+        # base is too large for a float; the float is then read exactly. Past e^709 the
+        # loss fraction is below 1e-307 either way, so the power stops there.
+        log_base = math.log(base.numerator) - math.log(base.denominator)
+        return Fraction(math.exp(min(float(exponent) * log_base, 709.0)))
+
+    def where_positive(self, test: Fraction, then: Fraction, otherwise: Fraction) -> Fraction:
+        return then if test > 0 else otherwise
+
+    def round_half_up(self, value: Fraction) -> Fraction:
+        return Fraction(math.floor(value + Fraction(1, 2)))
+
+    def clamp(self, value: Fraction, low: Fraction, high: Fraction) -> Fraction:
+        return max(low, min(high, value))
+
+
+EXACT = ExactArithmetic()
+
+
+@dataclass(frozen=True, slots=True)
+class RowFold:
+    """:class:`Fold` that keeps every row: a :class:`Breakdown` plus each row's source."""
+
+    breakdown: Breakdown
+    sources: Mapping[str, tuple[str, str]]
+
+    @property
+    def total(self) -> Fraction:
+        return self.breakdown.total
+
+    def times(self, row: str, value: Fraction) -> RowFold:
+        source, rule = self.sources[row]
+        return RowFold(self.breakdown.times(row, value, source=source, rule=rule), self.sources)
+
+    def plus(self, row: str, value: Fraction) -> RowFold:
+        source, rule = self.sources[row]
+        return RowFold(self.breakdown.plus(row, value, source=source, rule=rule), self.sources)
+
+    def plus_at_most(self, row: str, value: Fraction, cap: Fraction) -> RowFold:
+        source, rule = self.sources[row]
+        if value > cap:
+            source += f" = {fmt(value)}, capped at {fmt(cap)}"
+            value = cap
+        return RowFold(self.breakdown.plus(row, value, source=source, rule=rule), self.sources)
+
+    def floor_at_zero(self) -> RowFold:
+        # A visible row says that negative additions stopped at 0.
+        total = self.total
+        if total >= 0:
+            return self
+        floored = self.breakdown.plus(
+            ROW_FLOOR, -total, source="no negative strength", rule="floor"
+        )
+        return RowFold(floored, self.sources)
 
 
 def _support_total(side: SideInputs, share: Fraction) -> tuple[Fraction, str]:
@@ -258,57 +481,94 @@ def _support_total(side: SideInputs, share: Fraction) -> tuple[Fraction, str]:
     return total, " + ".join(parts) or "none"
 
 
-def _floor(breakdown: Breakdown) -> Breakdown:
-    """Negative additions cannot push an Effective value below 0: a visible row says so."""
-    total = breakdown.total
-    if total >= 0:
-        return breakdown
-    return breakdown.plus(ROW_FLOOR, -total, source="no negative strength", rule="floor")
-
-
-def effective_attack(inputs: StrikeInputs) -> Breakdown:
-    """Effective Atk: the multiplying rows, then Support and Status (+)."""
-    side = inputs.attacker
-    support, support_source = _support_total(side, inputs.support_share)
-    breakdown = (
-        _base(side, "Effective Atk", inputs, "attack")
-        .plus(ROW_SUPPORT, support, source=support_source, rule="support_share")
-        .plus(
-            ROW_STATUS_ADD,
-            sum((v for _, v in side.status_add), Fraction(0)),
-            source=_names(side.status_add, "+", Fraction(0)),
-            rule="statuses",
-        )
+def _side_numbers(side: SideInputs, share: Fraction) -> SideNumbers[Fraction]:
+    return SideNumbers(
+        strength=Fraction(side.strength),
+        printed=side.printed,
+        level=Fraction(side.level),
+        encirclement=side.encirclement,
+        terrain=side.terrain_factor,
+        status_mul=_product(side.status_mul),
+        support=_support_total(side, share)[0],
+        status_add=sum((v for _, v in side.status_add), Fraction(0)),
     )
-    return _floor(breakdown)
 
 
-def effective_defense(inputs: StrikeInputs) -> Breakdown:
-    """Effective Def: the multiplying rows, capped Support, Status (+), then Pierce."""
-    side = inputs.defender
-    base = _base(side, "Effective Def", inputs, "defense")
-    cap = inputs.defense_support_cap * base.total
-    support, support_source = _support_total(side, inputs.support_share)
-    if support > cap:
-        support_source += f" = {fmt(support)}, capped at {fmt(inputs.defense_support_cap)} × "
-        support_source += f"{fmt(base.total)}"
-        support = cap
-    breakdown = base.plus(
-        ROW_SUPPORT, support, source=support_source, rule="support_share, defense_support_cap"
-    ).plus(
-        ROW_STATUS_ADD,
-        sum((v for _, v in side.status_add), Fraction(0)),
-        source=_names(side.status_add, "+", Fraction(0)),
-        rule="statuses",
+def strike_numbers(inputs: StrikeInputs) -> StrikeNumbers[Fraction]:
+    """The plain numbers of a gathered strike (sources dropped): what a batch row holds."""
+    return StrikeNumbers(
+        attacker=_side_numbers(inputs.attacker, inputs.support_share),
+        defender=_side_numbers(inputs.defender, inputs.support_share),
+        pierce=inputs.pierce,
+        level_percent=inputs.level_percent,
+        defense_support_cap=inputs.defense_support_cap,
+        loss_exponent=inputs.loss_exponent,
     )
+
+
+def _sources(side: SideInputs, inputs: StrikeInputs, attacking: bool) -> dict[str, tuple[str, str]]:
+    """Where each row of one side comes from, and the rule (or parameter) behind it."""
+    if side.encirclers:
+        encircled = f"{len(side.encirclers)} adjacent: {', '.join(side.encirclers)}"
+    else:
+        encircled = "no adjacent enemy"
+    support_source = _support_total(side, inputs.support_share)[1]
+    if attacking:
+        printed = (ROW_ATTACK, f"{side.unit} vs {inputs.target_domain}", "attack")
+        support_rule = "support_share"
+    else:
+        printed = (ROW_DEFENSE, f"{side.unit} printed", "defense")
+        support_rule = "support_share, defense_support_cap"
     pierce_source = (
         f"{inputs.attacker.unit} ignores {fmt(inputs.pierce * 100)} %"
         if inputs.pierce
         else "no pierce"
     )
-    return _floor(breakdown).times(
-        ROW_PIERCE, 1 - inputs.pierce, source=pierce_source, rule="pierce"
+    return {
+        ROW_STRENGTH: (side.unit, "strength"),
+        printed[0]: (printed[1], printed[2]),
+        ROW_LEVEL: (f"{side.unit} Lv {side.level}", "level_percent"),
+        ROW_ENCIRCLED: (encircled, "encirclement"),
+        ROW_TERRAIN: (side.terrain, "terrain"),
+        ROW_STATUS_MUL: (_names(side.status_mul, "×", Fraction(1)), "statuses"),
+        ROW_SUPPORT: (support_source, support_rule),
+        ROW_STATUS_ADD: (_names(side.status_add, "+", Fraction(0)), "statuses"),
+        ROW_PIERCE: (pierce_source, "pierce"),
+    }
+
+
+def _beginning(
+    label: str, sources: Mapping[str, tuple[str, str]]
+) -> Callable[[str, Fraction], RowFold]:
+    def begin(row: str, value: Fraction) -> RowFold:
+        source, rule = sources[row]
+        return RowFold(Breakdown.start(label, row, value, source=source, rule=rule), sources)
+
+    return begin
+
+
+def _exact_totals(inputs: StrikeInputs) -> StrikeTotals[Fraction]:
+    return strike_totals(
+        EXACT,
+        strike_numbers(inputs),
+        _beginning("Effective Atk", _sources(inputs.attacker, inputs, attacking=True)),
+        _beginning("Effective Def", _sources(inputs.defender, inputs, attacking=False)),
     )
+
+
+def effective_attack(inputs: StrikeInputs) -> Breakdown:
+    """Effective Atk: the multiplying rows, then Support and Status (+)."""
+    return _breakdown(_exact_totals(inputs).attack)
+
+
+def effective_defense(inputs: StrikeInputs) -> Breakdown:
+    """Effective Def: the multiplying rows, capped Support, Status (+), then Pierce."""
+    return _breakdown(_exact_totals(inputs).defense)
+
+
+def _breakdown(fold: Fold[Fraction]) -> Breakdown:
+    assert isinstance(fold, RowFold)
+    return fold.breakdown
 
 
 def loss_fraction(attack: Fraction, defense: Fraction, exponent: Fraction) -> Fraction:
@@ -320,21 +580,7 @@ def loss_fraction(attack: Fraction, defense: Fraction, exponent: Fraction) -> Fr
     >>> [str(loss_fraction(Fraction(a), Fraction(d), Fraction(2))) for a, d in (even, double, half)]
     ['1/2', '4/5', '1/5']
     """
-    if attack <= 0:
-        return Fraction(0)
-    if defense <= 0:
-        return Fraction(1)
-    ratio = attack / defense
-    if exponent.denominator == 1:
-        powered = ratio**exponent.numerator
-        return powered / (1 + powered)
-    # A fractional exponent leaves the rationals: r^k / (1 + r^k) = 1 / (1 + e^(−k ln r)),
-    # in logarithms so that no ratio is too large for a float; the float is read exactly.
-    log_ratio = math.log(ratio.numerator) - math.log(ratio.denominator)
-    exponent_term = -float(exponent) * log_ratio
-    if exponent_term > 700:
-        return Fraction(0)
-    return Fraction(1 / (1 + math.exp(exponent_term)))
+    return fraction_of(EXACT, attack, defense, exponent)
 
 
 def losses_from(fraction: Fraction, strength: int) -> int:
@@ -343,23 +589,22 @@ def losses_from(fraction: Fraction, strength: int) -> int:
     >>> losses_from(Fraction(1, 2), 99), losses_from(Fraction(1, 5), 7)
     (50, 1)
     """
-    return max(0, min(strength, math.floor(fraction * strength + Fraction(1, 2))))
+    whole = Fraction(strength)
+    return int(EXACT.clamp(EXACT.round_half_up(fraction * whole), Fraction(0), whole))
 
 
 def compute_strike(inputs: StrikeInputs) -> StrikeOutcome:
     """Phase 2: a pure function of the record; no board, no parameters object."""
-    attack = effective_attack(inputs)
-    defense = effective_defense(inputs)
-    eff_atk, eff_def = attack.total, defense.total
-    ratio = eff_atk / eff_def if eff_def > 0 else None
-    fraction = loss_fraction(eff_atk, eff_def, inputs.loss_exponent)
+    totals = _exact_totals(inputs)
+    attack, defense = _breakdown(totals.attack), _breakdown(totals.defense)
+    eff_def = defense.total
     return StrikeOutcome(
         inputs=inputs,
         effective_attack=attack,
         effective_defense=defense,
-        ratio=ratio,
-        fraction=fraction,
-        losses=losses_from(fraction, inputs.defender.strength),
+        ratio=attack.total / eff_def if eff_def > 0 else None,
+        fraction=totals.fraction,
+        losses=int(totals.losses),
     )
 
 

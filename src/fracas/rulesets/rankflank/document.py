@@ -8,13 +8,13 @@ This module checks *shapes* (types, ranges, unknown keys); :mod:`.scenario` chec
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
-from fracas.core.schema import Bool, Document, Int, StrictModel
+from fracas.core.schema import Bool, Document, Int, StrictModel, at_most
 
 TroopType = Literal[
     "infantry",
@@ -36,6 +36,13 @@ PROFILE_KEYS = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
 def _problem(message: str) -> PydanticCustomError:
     """A validation error shown as written (pydantic would prefix "Value error, ")."""
     return PydanticCustomError("value_error", "{problem}", {"problem": message})
+
+
+# Counts that set how many dice a round rolls, each a raisable limit (docs/limits.md).
+Models = Annotated[Int, at_most("rankflank.models", 1_000, "models fighting or supporting")]
+SupportingAttacks = Annotated[
+    Int, at_most("rankflank.supporting_attacks", 10, "supporting attacks per model")
+]
 
 
 class Profile(StrictModel):
@@ -132,10 +139,10 @@ class UnitSpec(StrictModel):
     charged_downhill: Bool = Field(
         False, description="Charged down from a hill: counts as higher ground in round 1."
     )
-    fighting_models: Int | None = Field(
+    fighting_models: Models | None = Field(
         None, ge=0, description="Rank-and-file models that fight (default: the fighting rank)."
     )
-    supporting_models: Int | None = Field(
+    supporting_models: Models | None = Field(
         None, ge=0, description="Models giving supporting attacks (default: the next rank)."
     )
     attacks_target: str | None = Field(
@@ -205,7 +212,7 @@ class RankflankParams(StrictModel):
     caught_wounds_per_unit_strength: Int = Field(
         2, ge=0, description="Wounds without saves per pursuing Unit Strength point."
     )
-    supporting_attacks: Int | None = Field(
+    supporting_attacks: SupportingAttacks | None = Field(
         None, ge=0, description="Supporting attacks per model of the next rank (both: 1)."
     )
     rank_width: Int = Field(5, ge=1, description="Models that make a rank.")

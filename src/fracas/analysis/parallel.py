@@ -1,0 +1,635 @@
+"""Monte Carlo runs spread over local processes or a Dask cluster, with the numbers of one.
+
+Repetition *i* of a question seeded with *s* is a pure function of (scenario, *s*, *i*):
+its dice are seeded with :func:`~fracas.analysis.odds.repetition_seed` and nothing else is
+shared between runs. So the runs can be cut into chunks, played anywhere in any order,
+and their tallies merged in run order give the very counts, sums and stopping point of
+one process playing them one after the other. Sums are taken from the counts (value ×
+count, in value order), so even float metrics add up to the same bits however the runs
+were split.
+
+Where the work goes is set by :func:`running` for the code inside it: this process (the
+default), ``workers`` local processes, or a Dask cluster at a scheduler address.
+
+>>> from fracas.io.scenario import load_scenario
+>>> from fracas.analysis.odds import odds
+>>> lair = load_scenario("examples/d100/lair_raid.yaml")
+>>> alone = odds(lair, method="mc", runs=400, seed=3)
+>>> with running(workers=2):
+...     shared = odds(lair, method="mc", runs=400, seed=3)
+>>> shared == alone
+True
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import random
+import signal
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, InvalidStateError, wait
+from contextlib import contextmanager, suppress
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Protocol, TypeVar
+
+from fracas.analysis.stats import wilson_interval
+from fracas.core.dice import ChanceNode
+from fracas.core.distribution import EnumerationBudgetError
+from fracas.core.errors import FracasError
+
+#: One metric's value in one outcome (the same as :data:`fracas.analysis.odds.Value`).
+Value = int | float | str | bool | None
+Derive = Callable[[Mapping[str, Any]], Mapping[str, Any]]
+T = TypeVar("T")
+
+#: Fewest runs in one chunk sent to another process (smaller ones cost more than they save).
+MIN_CHUNK = 250
+#: Chunks per worker: enough for a lively progress bar and an even finish.
+CHUNKS_PER_WORKER = 8
+#: Runs between two progress reports when everything runs in this process.
+LOCAL_SLICE = 1000
+#: Seconds to wait for a Dask scheduler before giving up.
+CONNECT_TIMEOUT = 10.0
+
+
+# ── dice ───────────────────────────────────────────────────────────────────────────────
+
+
+class SamplingDice:
+    """The faces :class:`~fracas.core.dice.SeededDice` gives for the same seed, faster, counted.
+
+    It draws exactly what ``random.Random(seed).randrange(total_weight)`` draws, so every
+    repetition still replays with ``fracas resolve --seed``; a fair die numbered from 1 is
+    read straight from the random bits. ``used`` counts the rolls; the roll after
+    ``limit`` raises :class:`~fracas.core.distribution.EnumerationBudgetError`.
+
+    >>> from fracas.core.dice import D6, D100, SeededDice
+    >>> fast, plain = SamplingDice(3), SeededDice(3)
+    >>> [fast.roll(D100) for _ in range(4)] == [plain.roll(D100) for _ in range(4)]
+    True
+    >>> fast.used
+    4
+    """
+
+    __slots__ = ("_bits", "limit", "used")
+
+    def __init__(self, seed: int, limit: float = math.inf) -> None:
+        self._bits = random.Random(seed).getrandbits
+        self.used = 0
+        self.limit = limit
+
+    def roll(self, node: ChanceNode) -> int:
+        self.used += 1
+        if self.used > self.limit:
+            raise EnumerationBudgetError(f"more than {self.limit:,} dice rolls")
+        last = _LAST  # the die rolled last time: most rolls repeat it, so no look-up
+        if last[0] is node:
+            _, total, bits, cumulative = last
+        else:
+            total, bits, cumulative = _shape(node)
+        # random.Random.randrange(n): draw n.bit_length() bits until the number is below n.
+        pick = self._bits(bits)
+        while pick >= total:
+            pick = self._bits(bits)
+        if cumulative is None:
+            return pick + 1
+        low, high = 0, len(cumulative)
+        while low < high:  # the first outcome whose cumulative weight exceeds the pick
+            middle = (low + high) // 2
+            if cumulative[middle] > pick:
+                high = middle
+            else:
+                low = middle + 1
+        return node.outcomes[low][0]
+
+
+_SHAPES: dict[int, tuple[ChanceNode, int, int, tuple[int, ...] | None]] = {}
+#: The entry of the node looked up last; one tuple, replaced whole, so threads may share it.
+_LAST: tuple[ChanceNode | None, int, int, tuple[int, ...] | None] = (None, 1, 1, None)
+
+
+def _shape(node: ChanceNode) -> tuple[int, int, tuple[int, ...] | None]:
+    """Total weight, bits per draw, and cumulative weights (``None`` for a fair 1..n die)."""
+    # Keyed by identity: hashing a 100-face node per roll would cost more than the roll.
+    # The node is kept in the entry so that its id cannot be reused by another node.
+    entry = _SHAPES.get(id(node))
+    if entry is None or entry[0] is not node:
+        if len(_SHAPES) > 4096:
+            _SHAPES.clear()
+        total = node.total_weight
+        fair = all(outcome == (face, 1) for face, outcome in enumerate(node.outcomes, 1))
+        cumulative: tuple[int, ...] | None = None
+        if not fair:
+            running_total, sums = 0, []
+            for _, weight in node.outcomes:
+                running_total += weight
+                sums.append(running_total)
+            cumulative = tuple(sums)
+        entry = (node, total, total.bit_length(), cumulative)
+        _SHAPES[id(node)] = entry
+    global _LAST
+    _LAST = entry
+    return entry[1], entry[2], entry[3]
+
+
+# ── tallies ────────────────────────────────────────────────────────────────────────────
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float | Fraction) and not isinstance(value, bool)
+
+
+@dataclass
+class Tally:
+    """Counts of every metric value over consecutive runs; merges in run order.
+
+    An outcome without a metric counts as the value ``None`` for it.
+
+    >>> first, second = Tally(), Tally()
+    >>> first.add({"hits": 2})
+    >>> second.add({"hits": 3, "dead": True})
+    >>> first.merge(second)
+    >>> first.runs, dict(first.counts["dead"]), first.sums["hits"]
+    (2, {None: 1, True: 1}, 5.0)
+    """
+
+    counts: dict[str, Counter[Value]] = field(default_factory=dict)
+    runs: int = 0
+
+    def add(self, summary: Mapping[str, Value]) -> None:
+        counts = self.counts
+        if self.runs and summary.keys() != counts.keys():
+            for metric in summary:  # in the summary's order: a set's order changes by process
+                if metric not in counts:
+                    counts[metric] = Counter({None: self.runs})
+            for metric in counts.keys() - summary.keys():
+                counts[metric][None] += 1
+        for metric, value in summary.items():
+            counter = counts.get(metric)
+            if counter is None:
+                counter = counts[metric] = Counter()
+            counter[value] += 1
+        self.runs += 1
+
+    def merge(self, later: Tally) -> None:
+        """Add the runs of ``later``, which come after this tally's runs."""
+        if not later.runs:
+            return
+        for metric, counter in later.counts.items():
+            mine = self.counts.get(metric)
+            if mine is None:
+                mine = self.counts[metric] = Counter({None: self.runs} if self.runs else {})
+            mine.update(counter)
+        for metric, mine in self.counts.items():
+            if metric not in later.counts:
+                mine[None] += later.runs
+        self.runs += later.runs
+
+    @property
+    def sums(self) -> dict[str, float]:
+        """Sum of each numeric metric over the runs that have it."""
+        return self._moments(1)
+
+    @property
+    def squares(self) -> dict[str, float]:
+        """Sum of squares of each numeric metric over the runs that have it."""
+        return self._moments(2)
+
+    def _moments(self, power: int) -> dict[str, float]:
+        moments: dict[str, float] = {}
+        for metric, counter in self.counts.items():
+            numbers = sorted(
+                (float(value), count)  # type: ignore[arg-type]
+                for value, count in counter.items()
+                if _is_number(value)
+            )
+            if numbers:
+                moments[metric] = math.fsum(value**power * count for value, count in numbers)
+        return moments
+
+    def widest(self, confidence: float) -> float:
+        """The largest half-width of the interval of any value of any metric."""
+        widest = 0.0
+        for counter in self.counts.values():
+            for count in counter.values():
+                low, high = wilson_interval(count, self.runs, confidence)
+                widest = max(widest, (high - low) / 2)
+        return widest
+
+
+# ── one chunk of runs ──────────────────────────────────────────────────────────────────
+
+
+@dataclass(frozen=True)
+class Question:
+    """Everything a process needs to play repetitions of one question (it is pickled).
+
+    ``seed_of(i)`` is the dice seed of repetition ``i``; ``derive`` makes the function
+    that adds derived metrics to an outcome (``None``: none).
+    """
+
+    ruleset: Any
+    model: Any
+    seed_of: Callable[[int], int]
+    derive: Callable[[], Derive | None] | None = None
+    #: Tells a worker process that a chunk belongs to a question it has set up already.
+    key: str = field(default_factory=lambda: uuid.uuid4().hex, compare=False)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """The tally of runs ``start`` up to (not including) ``stop``, and the dice they rolled.
+
+    ``over`` means the dice limit was reached: ``stop`` is the run that would have passed
+    it, and ``rolls`` counts only the runs before.
+    """
+
+    start: int
+    stop: int
+    tally: Tally
+    rolls: int
+    over: bool
+
+
+Prepared = tuple[Callable[[Any], Mapping[str, Value]], Derive | None]
+
+
+_PREPARED: dict[str, Prepared] = {}
+
+
+def _prepare(question: Question) -> Prepared:
+    """The set-up of a question, done once per process: its sampler and derived metrics."""
+    prepared = _PREPARED.get(question.key)
+    if prepared is None:
+        derive = question.derive() if question.derive is not None else None
+        prepared = (question.ruleset.sampler(question.model), derive)
+        if len(_PREPARED) >= 4:  # a worker serves one question at a time, or a few
+            _PREPARED.pop(next(iter(_PREPARED)))
+        _PREPARED[question.key] = prepared
+    return prepared
+
+
+def play_chunk(
+    question: Question, start: int, stop: int, limit: int, prepared: Prepared | None = None
+) -> Chunk:
+    """Play repetitions ``start`` … ``stop − 1`` in this process, at most ``limit`` dice rolls.
+
+    >>> from fracas.io.scenario import load_scenario
+    >>> from fracas.analysis.odds import repetition_seed
+    >>> from functools import partial
+    >>> lair = load_scenario("examples/d100/lair_raid.yaml")
+    >>> question = Question(lair.ruleset, lair.model, partial(repetition_seed, 0))
+    >>> chunk = play_chunk(question, 0, 10, 10**6)
+    >>> chunk.tally.runs, chunk.over
+    (10, False)
+    """
+    sample, derive = _prepare(question) if prepared is None else prepared
+    tally = Tally()
+    rolls = 0
+    for index in range(start, stop):
+        dice = SamplingDice(question.seed_of(index), limit - rolls)
+        try:
+            summary = sample(dice)
+        except EnumerationBudgetError:
+            return Chunk(start, index, tally, rolls, True)
+        rolls += dice.used
+        tally.add(summary if derive is None else {**summary, **derive(summary)})
+    return Chunk(start, stop, tally, rolls, False)
+
+
+def _play_chunk_alone(question: Question, start: int, stop: int, limit: int) -> Chunk:
+    """:func:`play_chunk` in a worker process or on a Dask worker: nothing spreads further."""
+    token = _RUNNER.set(Runner())
+    try:
+        return play_chunk(question, start, stop, limit)
+    finally:
+        _RUNNER.reset(token)
+
+
+# ── where the work runs ────────────────────────────────────────────────────────────────
+
+
+class ProgressSink(Protocol):
+    """Told how much work is done; a display decides what to show."""
+
+    def start(self, total: int, unit: str, label: str) -> None:
+        """New work of ``total`` ``unit`` (runs, cells) begins."""
+
+    def advance(self, done: int, unit: str = "runs") -> None:
+        """``done`` more ``unit`` have finished."""
+
+
+class Pool(Protocol):
+    """Runs a function call somewhere else and hands back a future of its result."""
+
+    workers: int
+
+    def submit(self, function: Callable[..., T], *args: Any) -> Future[T]: ...
+
+    def forget(self) -> None:
+        """Stop every task not finished yet (its result will not be read)."""
+
+    def close(self, *, abandon: bool) -> None: ...
+
+
+@dataclass
+class Runner:
+    """Where :func:`sample` plays its runs and what it tells about its progress.
+
+    Local processes start when work first needs them (an exact answer needs none).
+    """
+
+    connected: Pool | None = None
+    progress: ProgressSink | None = None
+    local_workers: int = 1
+
+    @property
+    def workers(self) -> int:
+        if self.connected is not None:
+            return self.connected.workers
+        return self.local_workers
+
+    @property
+    def pool(self) -> Pool | None:
+        """Where work goes: ``None`` for this process."""
+        if self.connected is None and self.local_workers > 1:
+            self.connected = _LocalPool(self.local_workers)
+        return self.connected
+
+
+_RUNNER: ContextVar[Runner] = ContextVar("fracas_runner", default=Runner())  # noqa: B039
+
+
+def current() -> Runner:
+    """The runner set by the innermost :func:`running` (this process when none)."""
+    return _RUNNER.get()
+
+
+def _deliver(future: Future[T], value: T) -> None:
+    # A callback runs in the pool's own thread and must never raise (that thread would
+    # die and the pool hang), so a future given up meanwhile is simply left alone.
+    with suppress(InvalidStateError):
+        future.set_result(value)
+
+
+def _fail(future: Future[Any], error: BaseException) -> None:
+    with suppress(InvalidStateError):
+        future.set_exception(error)
+
+
+class _LocalPool:
+    """``workers`` processes of this machine (forked where the platform can)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._tasks = 0
+        #: Tasks sent whose result has not come back (given up on or not).
+        self._outstanding: set[int] = set()
+        self._pool = self._start()
+
+    def _start(self) -> Any:
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        # All processes start here, before any progress display starts a thread.
+        return context.Pool(self.workers, initializer=_worker_started)
+
+    def submit(self, function: Callable[..., T], *args: Any) -> Future[T]:
+        future: Future[T] = Future()
+        self._tasks += 1
+        task = self._tasks
+        self._outstanding.add(task)
+
+        def delivered(value: T) -> None:
+            self._outstanding.discard(task)
+            _deliver(future, value)
+
+        def failed(error: BaseException) -> None:
+            self._outstanding.discard(task)
+            _fail(future, error)
+
+        self._pool.apply_async(function, args, callback=delivered, error_callback=failed)
+        return future
+
+    def forget(self) -> None:
+        """Stop the work still queued or running: its results are no longer wanted."""
+        if self._outstanding:
+            self._pool.terminate()
+            self._pool.join()
+            self._outstanding.clear()
+            self._pool = self._start()
+
+    def close(self, *, abandon: bool) -> None:
+        if abandon or self._outstanding:
+            self._pool.terminate()
+        else:
+            self._pool.close()
+        self._pool.join()
+
+
+def _worker_started() -> None:
+    # Ctrl-C is the parent's to handle: it stops the workers itself, with no tracebacks.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _RUNNER.set(Runner())
+
+
+class _DaskPool:
+    """The workers of a Dask distributed cluster, reached through its scheduler."""
+
+    def __init__(self, address: str) -> None:
+        try:
+            from distributed import Client  # type: ignore[import-not-found, unused-ignore]
+        except ImportError:
+            raise FracasError("--scheduler needs Dask: pip install 'fracas[dask]'") from None
+        try:
+            connect: Any = Client  # distributed is only partly typed
+            self._client: Any = connect(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise FracasError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
+        threads = sum(
+            worker.get("nthreads", 1)
+            for worker in self._client.scheduler_info().get("workers", {}).values()
+        )
+        self.workers = max(1, threads)
+        self._remote: dict[Future[Any], Any] = {}
+
+    def submit(self, function: Callable[..., T], *args: Any) -> Future[T]:
+        future: Future[T] = Future()
+        remote: Any = self._client.submit(function, *args, pure=False)
+        self._remote[future] = remote
+        future.add_done_callback(lambda done: self._remote.pop(done, None))
+
+        def settle(done: Any) -> None:
+            try:
+                value = done.result()
+            except BaseException as exc:  # the task's own error, or its cancellation
+                _fail(future, exc)
+            else:
+                _deliver(future, value)
+
+        remote.add_done_callback(settle)
+        return future
+
+    def forget(self) -> None:
+        """Cancel the tasks whose results are no longer wanted."""
+        remote = list(self._remote.values())
+        self._remote.clear()
+        if remote:
+            self._client.cancel(remote)
+
+    def close(self, *, abandon: bool) -> None:
+        self.forget()
+        self._client.close()
+
+
+def cores() -> int:
+    """The processor cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not every platform can tell
+        return os.cpu_count() or 1
+
+
+@contextmanager
+def running(
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    progress: ProgressSink | None = None,
+) -> Iterator[Runner]:
+    """Run the Monte Carlo sampling (and sweeps) inside on ``workers`` processes, or on the
+    Dask cluster whose scheduler is at ``scheduler``; tell ``progress`` how it goes.
+
+    The numbers are the same whichever is chosen. Leaving the block stops the processes
+    (at once when it is left by an error or Ctrl-C).
+    """
+    if workers < 1:
+        raise FracasError(f"--workers must be at least 1, not {workers}")
+    runner = Runner(
+        _DaskPool(scheduler) if scheduler is not None else None, progress, local_workers=workers
+    )
+    token = _RUNNER.set(runner)
+    abandon = True
+    try:
+        yield runner
+        abandon = False
+    finally:
+        _RUNNER.reset(token)
+        if runner.connected is not None:
+            runner.connected.close(abandon=abandon)
+
+
+def gather_in_order(
+    pool: Pool | None,
+    calls: Sequence[tuple[Callable[..., T], tuple[Any, ...]]],
+    *,
+    done: Callable[[int, T], bool] | None = None,
+) -> list[T]:
+    """Results of ``calls`` in their order, run on ``pool`` (or here, one after another).
+
+    ``done(index, result)`` is told of each result as soon as it is in; when it returns
+    True no further call is needed and the rest are cancelled (the results so far are
+    returned, in order, up to the first missing one).
+    """
+    if pool is None:
+        results: list[T] = []
+        for index, (function, args) in enumerate(calls):
+            result = function(*args)
+            results.append(result)
+            if done is not None and done(index, result):
+                break
+        return results
+    futures = [pool.submit(function, *args) for function, args in calls]
+    index_of = {id(future): index for index, future in enumerate(futures)}
+    finished: dict[int, T] = {}
+    pending = set(futures)
+    stop = False
+    try:
+        while pending and not stop:
+            ready, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+            for future in ready:
+                index = index_of[id(future)]
+                finished[index] = future.result()
+                if done is not None and done(index, finished[index]):
+                    stop = True
+    finally:
+        if pending:
+            for future in pending:
+                future.cancel()
+            pool.forget()
+    ordered: list[T] = []
+    for index in range(len(calls)):
+        if index not in finished:
+            break
+        ordered.append(finished[index])
+    return ordered
+
+
+# ── sampling ───────────────────────────────────────────────────────────────────────────
+
+
+def plan(start: int, stop: int, workers: int) -> list[tuple[int, int]]:
+    """Cut runs ``start`` … ``stop − 1`` into consecutive chunks for ``workers``.
+
+    >>> plan(0, 1000, 1)
+    [(0, 1000)]
+    >>> plan(0, 1000, 2)
+    [(0, 250), (250, 500), (500, 750), (750, 1000)]
+    """
+    runs = stop - start
+    if workers <= 1:
+        return [(start, stop)] if runs > 0 else []
+    size = max(MIN_CHUNK, math.ceil(runs / (workers * CHUNKS_PER_WORKER)))
+    return [(first, min(stop, first + size)) for first in range(start, stop, size)]
+
+
+def sample(question: Question, start: int, stop: int, limit: int) -> Chunk:
+    """Play runs ``start`` … ``stop − 1`` where :func:`current` says, at most ``limit`` dice
+    rolls in all: the same chunk, to the bit, as :func:`play_chunk` in one process.
+    """
+    runner = current()
+    progress = runner.progress
+    prepared: Prepared | None = None
+    merged = Tally()
+    rolls = 0
+    if runner.pool is None:
+        # Here the runs go in slices too, so that a progress display keeps moving.
+        prepared = _prepare(question)
+        for first in range(start, stop, LOCAL_SLICE):
+            chunk = play_chunk(
+                question, first, min(stop, first + LOCAL_SLICE), limit - rolls, prepared
+            )
+            merged.merge(chunk.tally)
+            rolls += chunk.rolls
+            if progress is not None:
+                progress.advance(chunk.stop - chunk.start)
+            if chunk.over:
+                return Chunk(start, chunk.stop, merged, rolls, True)
+        return Chunk(start, stop, merged, rolls, False)
+    calls: list[tuple[Callable[..., Chunk], tuple[Any, ...]]] = [
+        (_play_chunk_alone, (question, first, last, limit))
+        for first, last in plan(start, stop, runner.workers)
+    ]
+
+    def tell(_index: int, chunk: Chunk) -> bool:
+        if progress is not None:
+            progress.advance(chunk.stop - chunk.start)
+        return chunk.over
+
+    chunks = gather_in_order(runner.pool, calls, done=tell)
+    for chunk in chunks:
+        if chunk.over or rolls + chunk.rolls > limit:
+            # The limit falls inside this chunk: replay it here with what is left, which
+            # stops at the very run one process would have stopped at.
+            last = play_chunk(question, chunk.start, chunk.stop, limit - rolls, prepared)
+            merged.merge(last.tally)
+            return Chunk(start, last.stop, merged, rolls + last.rolls, True)
+        merged.merge(chunk.tally)
+        rolls += chunk.rolls
+    return Chunk(start, stop, merged, rolls, False)

@@ -1,0 +1,79 @@
+"""The ``fracas examples`` command: list the example scenarios, or copy them out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+import yaml
+
+from fracas.cli.common import ListFormat, ListFormatOpt, OutputOpt, write_output
+from fracas.core.errors import FracasError
+from fracas.io.examples import copy_examples, example_files, example_path
+
+
+def _title(path: Path) -> str:
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return ""
+    title = document.get("title", "") if isinstance(document, dict) else ""
+    return str(title)
+
+
+def examples_command(
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="NAME",
+            help="An example (hex/river_crossing, or river_crossing when the name is unique).",
+        ),
+    ] = None,
+    output: OutputOpt = None,
+    fmt: ListFormatOpt = ListFormat.text,
+) -> None:
+    """List the example scenarios that come with fracas, or copy them out to edit and run.
+
+    Without NAME, lists them; with -o DIR, copies all of them into DIR (one folder per
+    ruleset). With NAME, prints that scenario, or copies it to -o FILE (or into -o DIR).
+    Existing files are never overwritten.
+
+    \b
+    Examples:
+      fracas examples
+      fracas examples -o examples
+      fracas examples hex/river_crossing -o river.yaml
+      fracas examples lair_raid
+    """
+    if name is None:
+        if output is not None:
+            copied = copy_examples(output)
+            total = len(example_files())
+            typer.echo(
+                f"copied {len(copied)} of {total} examples into {output} (the rest were there)"
+                if len(copied) < total
+                else f"copied {total} examples into {output}"
+            )
+            return
+        files = example_files()
+        if fmt is ListFormat.json:
+            listing = [{"name": full, "title": _title(path)} for full, path in files]
+            write_output(json.dumps(listing, indent=2, ensure_ascii=False) + "\n", None)
+            return
+        width = max(len(full) for full, _ in files)
+        lines = [f"{full:<{width}}  {_title(path)}".rstrip() for full, path in files]
+        lines += ["", "Copy one out: fracas examples NAME -o FILE  (all of them: -o DIR)"]
+        write_output("\n".join(lines) + "\n", None)
+        return
+    source = example_path(name)
+    if output is not None and output.is_dir():
+        copied = copy_examples(output, [name])
+        typer.echo(f"wrote {copied[0]}" if copied else f"{name} is already in {output}")
+        return
+    if output is not None and output.exists():
+        raise FracasError(f"{output} exists already; not overwriting it")
+    write_output(source.read_text(encoding="utf-8"), output)
+    if output is not None and str(output) != "-":
+        typer.echo(f"wrote {output}")

@@ -1,0 +1,336 @@
+"""The ``fracas sweep`` command: one odds question over a grid of scenario values."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Mapping
+from enum import StrEnum
+from functools import partial
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+import yaml
+
+from fracas.cli.common import OutputOpt, SetOpt, parse_overrides, write_output
+from fracas.cli.progress import QuietOpt, SchedulerOpt, WorkersOpt, long_work
+from fracas.core.errors import FracasError, ScenarioError
+
+
+class SweepFormat(StrEnum):
+    text = "text"
+    csv = "csv"
+    json = "json"
+
+
+class SweepMethod(StrEnum):
+    auto = "auto"
+    exact = "exact"
+    mc = "mc"
+
+
+#: Keys of a sweep file, beside ``scenario`` and ``vary`` (the command's long options).
+FILE_KEYS = frozenset(
+    {
+        "scenario",
+        "vary",
+        "metric",
+        "method",
+        "seed",
+        "runs",
+        "precision",
+        "max_runs",
+        "confidence",
+        "exact_budget",
+        "sample_budget",
+        "max_cells",
+        "set",
+    }
+)
+
+
+def cell_scenario(document: Mapping[str, Any], source: str, settings: tuple[Any, ...]) -> Any:
+    """The scenario of one sweep cell: the document with the cell's values set.
+
+    Built the way ``fracas odds FILE --set PATH=VALUE …`` builds it, so a cell re-run that
+    way gives the same numbers.
+    """
+    from fracas.io.scenario import scenario_from_document, set_path
+
+    for path, value in settings:
+        document = set_path(document, path, value, source=source)
+    return scenario_from_document(document, source=source)
+
+
+def _read_sweep_file(file: Path) -> dict[str, Any] | None:
+    """The settings of a sweep file (a YAML mapping under ``sweep:``), or ``None`` for a
+    scenario file."""
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"cannot read file: {exc.strerror}", source=str(file)) from None
+    except UnicodeDecodeError:
+        raise ScenarioError("file is not UTF-8 text", source=str(file)) from None
+    if file.suffix.lower() not in (".yaml", ".yml"):
+        return None
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None  # the scenario loader reports it with its line and column
+    if not isinstance(document, dict) or "sweep" not in document:
+        return None
+    settings = document["sweep"]
+    if not isinstance(settings, dict):
+        raise ScenarioError("must be a mapping of settings", source=str(file), path=("sweep",))
+    for key in settings:
+        if key not in FILE_KEYS:
+            known = ", ".join(sorted(FILE_KEYS))
+            raise ScenarioError(
+                f"unknown setting (known: {known})", source=str(file), path=("sweep", str(key))
+            )
+    if "scenario" not in settings:
+        raise ScenarioError("missing key", source=str(file), path=("sweep", "scenario"))
+    return settings
+
+
+def _file_vary(settings: Mapping[str, Any], source: str) -> list[str]:
+    vary = settings.get("vary", {})
+    if not isinstance(vary, dict):
+        raise ScenarioError(
+            "must map key paths to values (a list, or a range A..B:STEP)",
+            source=source,
+            path=("sweep", "vary"),
+        )
+    specs = []
+    for path, values in vary.items():
+        if isinstance(values, list):
+            text = ",".join(yaml.safe_dump(v, default_flow_style=True).strip() for v in values)
+            text = text.replace("\n...", "")
+        else:
+            text = str(values)
+        specs.append(f"{path}={text}")
+    return specs
+
+
+def _format_of(fmt: SweepFormat | None, output: Path | None) -> SweepFormat:
+    if fmt is not None:
+        return fmt
+    if output is not None and output.suffix.lower() in (".csv", ".json"):
+        return SweepFormat(output.suffix.lower().lstrip("."))
+    return SweepFormat.text
+
+
+def sweep_command(
+    file: Annotated[
+        Path,
+        typer.Argument(
+            metavar="FILE", help="Scenario file, or a sweep file (YAML with a 'sweep:' key)."
+        ),
+    ],
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="PATH=VALUES",
+            help="A value to vary: PATH=A..B[:STEP] (whole numbers) or PATH=V1,V2,… "
+            "Repeatable; the grid is every combination.",
+        ),
+    ] = None,
+    metric: Annotated[
+        str | None,
+        typer.Option(
+            metavar="GOAL",
+            help="What each cell measures: NAME=VALUE (also >=, <=, >, <) for a "
+            "probability, or NAME for a mean.",
+        ),
+    ] = None,
+    method: Annotated[
+        SweepMethod | None,
+        typer.Option(metavar="auto|exact|mc", help="exact, mc or auto, as for fracas odds."),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            min=0, metavar="N", help="The sweep's seed; each cell's seed is derived from it."
+        ),
+    ] = None,
+    runs: Annotated[
+        int | None, typer.Option(metavar="N", help="Monte Carlo runs per cell.")
+    ] = None,
+    precision: Annotated[
+        float | None, typer.Option(metavar="P", help="Sample each cell until this half-width.")
+    ] = None,
+    max_runs: Annotated[
+        int | None, typer.Option(metavar="N", help="Most runs per cell with --precision.")
+    ] = None,
+    confidence: Annotated[
+        float | None, typer.Option(metavar="LEVEL", help="Level of the intervals.")
+    ] = None,
+    exact_budget: Annotated[
+        int | None, typer.Option(metavar="N", help="Most steps exact odds may take per cell.")
+    ] = None,
+    sample_budget: Annotated[
+        int | None, typer.Option(metavar="N", help="Most dice rolls Monte Carlo may take per cell.")
+    ] = None,
+    max_cells: Annotated[
+        int | None, typer.Option(metavar="N", help="Largest grid allowed (default 10,000 cells).")
+    ] = None,
+    fmt: Annotated[
+        SweepFormat | None,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="text|csv|json",
+            help="text, csv or json (default: from -o's suffix).",
+        ),
+    ] = None,
+    output: OutputOpt = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="PATH",
+            help="Also draw a line chart (one value varied) or heatmap (two), .png/.svg.",
+        ),
+    ] = None,
+    settings: SetOpt = None,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """One odds question over a grid of scenario values: one row per cell, with its interval.
+
+    Re-run one cell alone with fracas odds FILE --set PATH=VALUE … --seed CELL_SEED.
+
+    \b
+    Example:
+      fracas sweep examples/rankflank/frontal_charge.yaml --method mc --runs 1000 \\
+          --vary 'units[0].models=10..40:5' --vary 'units[1].models=30,40,50' \\
+          --metric decided=Empire -o sweep.csv --plot sweep.png
+    """
+    from fracas.analysis.sweep import (
+        MAX_CELLS,
+        chart_bytes,
+        parse_vary,
+        sweep,
+        to_csv,
+        to_json,
+        to_text,
+    )
+    from fracas.io.scenario import get_path, load_scenario
+
+    options_file = _read_sweep_file(file) or {}
+    scenario_file = file
+    if options_file:
+        scenario_file = (file.parent / str(options_file["scenario"])).resolve()
+        with contextlib.suppress(ValueError):
+            scenario_file = scenario_file.relative_to(Path.cwd())
+    specs = list(vary or []) or _file_vary(options_file, str(file))
+    chosen_metric = metric if metric is not None else options_file.get("metric")
+    if chosen_metric is None:
+        raise FracasError("a sweep needs --metric, e.g. --metric winner=Empire")
+    base_settings = list(settings or [])
+    file_set = options_file.get("set", {})
+    if not isinstance(file_set, dict):
+        raise ScenarioError("must map key paths to values", source=str(file), path=("sweep", "set"))
+    overrides = [(str(k), v) for k, v in file_set.items()] + parse_overrides(base_settings)
+    scenario = load_scenario(scenario_file, overrides=overrides)
+    source = str(scenario_file)
+    axes = [parse_vary(spec) for spec in specs]
+    for axis in axes:
+        _check_path(scenario.document, source, axis.path, axis.values[0], get_path)
+
+    def pick(name: str, given: Any, default: Any = None) -> Any:
+        return given if given is not None else options_file.get(name, default)
+
+    chosen_method = pick("method", method.value if method is not None else None, "auto")
+    options = {
+        key: value
+        for key, value in {
+            "method": str(chosen_method),
+            "runs": pick("runs", runs),
+            "precision": pick("precision", precision),
+            "max_runs": pick("max_runs", max_runs),
+            "confidence": pick("confidence", confidence),
+            "exact_budget": pick("exact_budget", exact_budget),
+            "sample_budget": pick("sample_budget", sample_budget),
+        }.items()
+        if value is not None
+    }
+    sweep_seed = pick("seed", seed, scenario.header.seed or 0)
+    kind = _format_of(fmt, output)
+    if plot is not None:
+        from fracas.analysis.plot import chart_format
+
+        chart_format(plot)
+        if len(axes) not in (1, 2):
+            raise FracasError("--plot draws one varied value (a line) or two (a heatmap)")
+    scenario_at = partial(cell_scenario, dict(scenario.document), source)
+    with long_work(
+        workers=workers,
+        scheduler=scheduler,
+        quiet=quiet,
+        interrupted=lambda done: f"{done.finished('cells')} finished",
+    ):
+        result = sweep(
+            scenario_at,
+            axes,
+            chosen_metric,
+            seed=int(sweep_seed),
+            max_cells=int(pick("max_cells", max_cells, MAX_CELLS)),
+            **options,
+        )
+    if kind is SweepFormat.csv:
+        text = to_csv(result)
+    elif kind is SweepFormat.json:
+        text = to_json(result, source=source)
+    else:
+        text = to_text(result) + _rerun_hint(source, result)
+    drawn = None if plot is None else _chart(chart_bytes(result, plot.suffix.lower()[1:]), plot)
+    try:
+        write_output(text, output)
+        if drawn is not None and plot is not None:
+            os.replace(drawn, plot)
+    finally:
+        if drawn is not None and drawn.exists():
+            drawn.unlink()
+
+
+def _check_path(document: Any, source: str, path: str, value: Any, get_path: Any) -> None:
+    """A varied path must exist in the scenario, or be one that setting makes valid."""
+    try:
+        get_path(document, path, source=source)
+    except ScenarioError:
+        try:
+            cell_scenario(document, source, ((path, value),))
+        except ScenarioError as exc:
+            raise FracasError(f"--vary {path}: no such key in {source} ({exc.problem})") from None
+
+
+def _rerun_hint(source: str, result: Any) -> str:
+    if not result.cells:
+        return ""
+    cell = result.cells[0]
+    sets = " ".join(f"--set '{path}={value}'" for path, value in cell.settings)
+    options = " ".join(
+        f"--{key.replace('_', '-')} {value}" for key, value in result.options.items()
+    )
+    return (
+        f"\nRe-run a cell alone: fracas odds {source} {sets} --seed {cell.seed}"
+        f"{' ' + options if options else ''}\n"
+    )
+
+
+def _chart(data: bytes, path: Path) -> Path:
+    """Write the chart to a hidden file beside ``path``, to be renamed into place."""
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        handle, name = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.")
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+    except OSError as exc:
+        raise FracasError(f"{path}: cannot write the chart: {exc.strerror}") from None
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(name, 0o666 & ~umask)
+    return Path(name)

@@ -1,0 +1,364 @@
+"""Board-level batches: every legal attack of a side gathered once, evaluated as one batch.
+
+Phase 1 runs once per attack, on the board as it is: :func:`~fracas.rulesets.hex.strike.
+gather_strike` says who supports and who encircles in the attack and in the counter. Units
+never move during a turn, so those lists stay right for every later state of the board;
+what changes is only strengths and levels (a destroyed unit is a unit of strength 0: it
+no longer supports, encircles, attacks or is attacked). :class:`SideAttacks` keeps the
+lists as index arrays, and :meth:`SideAttacks.evaluate` turns any state into the numbers
+of every strike at once for :mod:`fracas.rulesets.hex.batch`.
+
+>>> from fracas.rulesets.hex.scenario import Board, Unit
+>>> from fracas.rulesets.hex.document import HexParams
+>>> board = Board.from_rows(["...."], [
+...     Unit.make("gun", "blue", (0, 0), attack=10, defense=5, range=(2, 3)),
+...     Unit.make("inf", "blue", (1, 0), attack=10, defense=10),
+...     Unit.make("foe", "red", (2, 0), attack=10, defense=10)])
+>>> side = SideAttacks.gather(board, "blue", HexParams())
+>>> outcome = side.evaluate(side.start)
+>>> side.pairs
+(('gun', 'foe'), ('inf', 'foe'))
+>>> outcome.target_losses.tolist(), outcome.attacker_losses.tolist()
+([61, 50], [0, 50])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from fracas.core.modifiers import to_fraction
+from fracas.rulesets.hex.batch import (
+    FIELDS,
+    CombatResults,
+    Floats,
+    Ints,
+    StrikeArrays,
+    combats,
+)
+from fracas.rulesets.hex.document import HexParams
+from fracas.rulesets.hex.play import counter_reason, illegal_reason, level_after
+from fracas.rulesets.hex.scenario import Board, Hex
+from fracas.rulesets.hex.strike import SideInputs, StrikeInputs, gather_strike
+
+#: Most units a list can hold: the six hexes around one unit.
+RING = 6
+
+
+def attack_pairs(board: Board, side: str) -> list[tuple[str, str]]:
+    """Every legal ``(attacker id, target id)`` for ``side``, in scenario order.
+
+    Only units within an attacker's reach are looked at, so a large board costs in
+    proportion to its units, not to their square; the rule itself is
+    :func:`~fracas.rulesets.hex.play.illegal_reason`.
+    """
+    order = {unit.id: index for index, unit in enumerate(board.units)}
+    pairs: list[tuple[str, str]] = []
+    for attacker in board.units:
+        if attacker.side != side or not attacker.alive:
+            continue
+        reach = attacker.range[1]
+        if 3 * reach * (reach + 1) < len(board.units):
+            found = []
+            for dq in range(-reach, reach + 1):
+                for dr in range(max(-reach, -dq - reach), min(reach, -dq + reach) + 1):
+                    unit = board.unit_at(Hex(attacker.hex.q + dq, attacker.hex.r + dr))
+                    if unit is not None:
+                        found.append(unit)
+        else:
+            found = list(board.units)
+        found.sort(key=lambda unit: order[unit.id])
+        pairs += [
+            (attacker.id, target.id)
+            for target in found
+            if illegal_reason(board, attacker.id, target.id) is None
+        ]
+    return pairs
+
+
+@dataclass(frozen=True, slots=True)
+class BoardState:
+    """Strength and level of every unit, in board order, plus a last unit of strength 0
+    that fills the empty places of the supporter and encircler lists."""
+
+    strength: Ints
+    level: Ints
+
+    def copy(self) -> BoardState:
+        return BoardState(self.strength.copy(), self.level.copy())
+
+
+@dataclass(frozen=True, slots=True)
+class _SideLists:
+    """One side of one strike for every pair: static numbers and the lists of units."""
+
+    unit: Ints
+    printed: Floats
+    terrain: Floats
+    status_mul: Floats
+    status_add: Floats
+    supporters: Ints  # (pairs, RING), the filler unit where empty
+    lent: Floats  # the printed number each supporter lends a share of
+    encirclers: Ints  # (pairs, RING)
+    exact: dict[str, list[Any]]  # the same static numbers as fractions, for exact decisions
+
+
+def _ring(ids: Sequence[str], index: Mapping[str, int], filler: int) -> list[int]:
+    return [index[i] for i in ids] + [filler] * (RING - len(ids))
+
+
+def _lists(sides: list[SideInputs], index: Mapping[str, int], filler: int) -> _SideLists:
+    def floats(values: list[Fraction]) -> Floats:
+        return np.array([float(v) for v in values], dtype=np.float64).reshape(-1)
+
+    printed = [s.printed for s in sides]
+    terrain = [s.terrain_factor for s in sides]
+    mul = [
+        Fraction(1) if not s.status_mul else _product([v for _, v in s.status_mul]) for s in sides
+    ]
+    add = [sum((v for _, v in s.status_add), Fraction(0)) for s in sides]
+    lent_exact = [[a.printed for a in s.supporters] + [Fraction(0)] * (RING - len(s.supporters))
+                  for s in sides]  # fmt: skip
+    return _SideLists(
+        unit=np.array([index[s.unit] for s in sides], dtype=np.int64),
+        printed=floats(printed),
+        terrain=floats(terrain),
+        status_mul=floats(mul),
+        status_add=floats(add),
+        supporters=np.array(
+            [_ring([a.unit for a in s.supporters], index, filler) for s in sides], dtype=np.int64
+        ).reshape(-1, RING),
+        lent=np.array([[float(v) for v in row] for row in lent_exact], np.float64).reshape(
+            -1, RING
+        ),
+        encirclers=np.array(
+            [_ring(s.encirclers, index, filler) for s in sides], dtype=np.int64
+        ).reshape(-1, RING),
+        exact={
+            "printed": printed,
+            "terrain": terrain,
+            "status_mul": mul,
+            "status_add": add,
+            "lent": lent_exact,
+        },
+    )
+
+
+def _product(values: list[Fraction]) -> Fraction:
+    total = Fraction(1)
+    for value in values:
+        total *= value
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class _StrikeLists:
+    """Every pair's strike (or counter): striker's side, target's side, striker's pierce."""
+
+    striker: _SideLists
+    target: _SideLists
+    pierce: list[Fraction]
+
+
+def _strike_lists(
+    strikes: list[StrikeInputs], index: Mapping[str, int], filler: int
+) -> _StrikeLists:
+    return _StrikeLists(
+        striker=_lists([s.attacker for s in strikes], index, filler),
+        target=_lists([s.defender for s in strikes], index, filler),
+        pierce=[s.pierce for s in strikes],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SideOutcome:
+    """Every attack of a side on one state of the board, evaluated at once."""
+
+    target_losses: Ints
+    attacker_losses: Ints
+    attacker_level_gain: Ints
+    results: CombatResults
+
+
+@dataclass(frozen=True)
+class SideAttacks:
+    """Every legal attack of ``side`` on ``board``, with its supporters and encirclers."""
+
+    board: Board
+    side: str
+    params: HexParams
+    pairs: tuple[tuple[str, str], ...]
+    attacker: Ints
+    target: Ints
+    countered: NDArray[np.bool_]
+    forward: _StrikeLists
+    back: _StrikeLists
+    start: BoardState
+
+    @staticmethod
+    def gather(board: Board, side: str, params: HexParams) -> SideAttacks:
+        """Phase 1 for every legal attack of ``side`` (attack and counter)."""
+        pairs = attack_pairs(board, side)
+        index = {unit.id: i for i, unit in enumerate(board.units)}
+        filler = len(board.units)
+        forward: list[StrikeInputs] = []
+        back: list[StrikeInputs] = []
+        countered: list[bool] = []
+        centre_is_target = params.counter_support == "target"
+        for attacker_id, target_id in pairs:
+            forward.append(gather_strike(board, attacker_id, target_id, params))
+            can = counter_reason(board.unit(attacker_id), board.unit(target_id)) is None
+            countered.append(can)
+            # Without a counter the counter's numbers are never used; gather them anyway so
+            # every array has one row per pair.
+            centre = target_id if centre_is_target else attacker_id
+            back.append(gather_strike(board, target_id, attacker_id, params, support_around=centre))
+        strength = np.array([u.strength for u in board.units] + [0], dtype=np.int64)
+        level = np.array([u.level for u in board.units] + [0], dtype=np.int64)
+        return SideAttacks(
+            board=board,
+            side=side,
+            params=params,
+            pairs=tuple(pairs),
+            attacker=np.array([index[a] for a, _ in pairs], dtype=np.int64),
+            target=np.array([index[t] for _, t in pairs], dtype=np.int64),
+            countered=np.array(countered, dtype=np.bool_),
+            forward=_strike_lists(forward, index, filler),
+            back=_strike_lists(back, index, filler),
+            start=BoardState(strength, level),
+        )
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    def _arrays(self, lists: _StrikeLists, state: BoardState, rows: Ints) -> StrikeArrays:
+        params = self.params
+        table = np.array([float(to_fraction(f)) for f in params.encirclement], np.float64)
+        share = float(to_fraction(params.support_share))
+        strength = state.strength.astype(np.float64)
+
+        def side(which: _SideLists) -> tuple[Floats, ...]:
+            ring = (state.strength[which.encirclers[rows]] > 0).sum(axis=1)
+            support = share * (strength[which.supporters[rows]] * which.lent[rows]).sum(axis=1)
+            unit = which.unit[rows]
+            return (
+                strength[unit],
+                which.printed[rows],
+                state.level[unit].astype(np.float64),
+                table[np.minimum(ring, len(table) - 1)],
+                which.terrain[rows],
+                which.status_mul[rows],
+                support,
+                which.status_add[rows],
+            )
+
+        values = (
+            *side(lists.striker),
+            *side(lists.target),
+            np.array([float(p) for p in lists.pierce], np.float64)[rows],
+            np.float64(float(to_fraction(params.loss_exponent))),
+            np.float64(float(to_fraction(params.level_percent))),
+            np.float64(float(to_fraction(params.defense_support_cap))),
+        )
+        fields: dict[str, Any] = {
+            name: np.asarray(v, np.float64) for name, v in zip(FIELDS, values, strict=True)
+        }
+        return StrikeArrays(**fields, size=len(rows))
+
+    def _exact(self, lists: _StrikeLists, state: BoardState, rows: Ints) -> Any:
+        params = self.params
+        table = [to_fraction(f) for f in params.encirclement]
+        share = to_fraction(params.support_share)
+
+        def read(local: NDArray[np.intp]) -> dict[str, list[Fraction]]:
+            out: dict[str, list[Fraction]] = {name: [] for name in FIELDS}
+            for row in rows[local].tolist():
+                for prefix, which, printed, support in (
+                    ("attacker", lists.striker, "attack", "attack_support"),
+                    ("target", lists.target, "defense", "defense_support"),
+                ):
+                    unit = int(which.unit[row])
+                    ring = int((state.strength[which.encirclers[row]] > 0).sum())
+                    lent = sum(
+                        (
+                            share * int(state.strength[s]) * v
+                            for s, v in zip(
+                                which.supporters[row].tolist(),
+                                which.exact["lent"][row],
+                                strict=True,
+                            )
+                        ),
+                        Fraction(0),
+                    )
+                    out[f"{prefix}_strength"].append(Fraction(int(state.strength[unit])))
+                    out[printed].append(which.exact["printed"][row])
+                    out[f"{prefix}_level"].append(Fraction(int(state.level[unit])))
+                    out[f"{prefix}_encirclement"].append(table[min(ring, len(table) - 1)])
+                    out[f"{prefix}_terrain"].append(which.exact["terrain"][row])
+                    out[f"{prefix}_status_mul"].append(which.exact["status_mul"][row])
+                    out[support].append(lent)
+                    out[f"{prefix}_status_add"].append(which.exact["status_add"][row])
+                out["pierce"].append(lists.pierce[row])
+                out["loss_exponent"].append(to_fraction(params.loss_exponent))
+                out["level_percent"].append(to_fraction(params.level_percent))
+                out["defense_support_cap"].append(to_fraction(params.defense_support_cap))
+            return out
+
+        return read
+
+    def open_rows(self, state: BoardState, used: NDArray[np.bool_] | None = None) -> Ints:
+        """Pairs still possible in ``state``: both units alive, the attacker not ``used``."""
+        alive = (state.strength[self.attacker] > 0) & (state.strength[self.target] > 0)
+        if used is not None:
+            alive &= ~used[self.attacker]
+        return np.flatnonzero(alive).astype(np.int64)
+
+    def evaluate(self, state: BoardState, rows: Ints | None = None) -> SideOutcome:
+        """Attacks ``rows`` (default: all) on ``state``: losses both ways and level gains.
+
+        Losses are those :func:`~fracas.rulesets.hex.play.fight` gives on the board in
+        that state; the strikes whose rounding floats cannot vouch for are decided in
+        fractions from the same lists.
+        """
+        picked = np.arange(len(self), dtype=np.int64) if rows is None else rows
+        mask = self.countered[picked]
+        results = combats(
+            self._arrays(self.forward, state, picked),
+            self._arrays(self.back, state, picked),
+            mask,
+            exact_attack=self._exact(self.forward, state, picked),
+            exact_counter=self._exact(self.back, state, picked),
+        )
+        attacker = self.attacker[picked]
+        killed = results.target_losses == state.strength[self.target[picked]]
+        level = state.level[attacker]
+        gain = np.asarray(level_gain(level, killed, self.params), dtype=np.int64)
+        return SideOutcome(results.target_losses, results.attacker_losses, gain, results)
+
+
+def level_gain(level: Ints, killed: NDArray[np.bool_], params: HexParams) -> Ints:
+    """Levels an attacker gains (it always fights), by the rule of a combat."""
+    return np.asarray(level_after(level, True, killed, params) - level, dtype=np.int64)
+
+
+def apply(
+    attacks: SideAttacks, state: BoardState, row: int, outcome: SideOutcome, at: int
+) -> BoardState:
+    """The state after attack ``row`` (whose results are ``outcome[at]``) is fought."""
+    after = state.copy()
+    a, t = int(attacks.attacker[row]), int(attacks.target[row])
+    target_losses = int(outcome.target_losses[at])
+    attacker_losses = int(outcome.attacker_losses[at])
+    countered = bool(attacks.countered[row])
+    a_left = int(state.strength[a]) - attacker_losses
+    t_left = int(state.strength[t]) - target_losses
+    after.strength[a] = a_left
+    after.strength[t] = t_left
+    after.level[a] = int(level_after(int(state.level[a]), True, t_left == 0, attacks.params))
+    after.level[t] = int(level_after(int(state.level[t]), countered, a_left == 0, attacks.params))
+    return after

@@ -1,0 +1,236 @@
+"""A turn planner: an order of attacks for a whole side, found by beam search.
+
+The value of a turn is the advisor's score summed over its attacks::
+
+    value = Σ (advisor_enemy_weight × enemy soldiers lost − advisor_own_weight × own soldiers lost)
+
+There is no chance in this ruleset, so this is the value itself, not an expectation.
+Each unit attacks at most once; every attack is evaluated on the board as the earlier
+attacks of the plan left it (strengths, levels, who is still there to encircle and to
+support). A plan may stop early: attacking is never compulsory.
+
+Search: beam search of width ``width``. Every plan in the beam is extended by each of its
+``width`` best next attacks (all open attacks are evaluated in one batch); the ``width``
+best plans by value go on. The best plan seen at any depth wins. Width 1 is plain greedy
+(best next attack, again and again); the work grows with ``width²``.
+
+>>> from fracas.rulesets.hex.scenario import Board, Unit
+>>> from fracas.rulesets.hex.document import HexParams
+>>> board = Board.from_rows(["....."], [
+...     Unit.make("a", "blue", (0, 0), attack=10, defense=10),
+...     Unit.make("b", "blue", (2, 0), attack=10, defense=10),
+...     Unit.make("foe", "red", (1, 0), attack=10, defense=10)])
+>>> plan = plan_turn(board, "blue", HexParams(), width=2)
+>>> plan.orders, plan.value
+((('a', 'foe'), ('b', 'foe')), Fraction(57, 1))
+
+a strikes 1000 + b's support 250 against foe's 100 × 10 × 0.9 (ringed by a and b) = 900:
+66 lost; foe's counter, 900 against a's 1000 + b's 250, costs a 34: 32. Then b strikes
+1000 + a's support 0.25 × 66 × 10 = 165 against 34 × 10 × 1.01 (foe's new level) × 0.9:
+32 of foe's 34, and the counter costs b 7: 25 more.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import numpy as np
+from numpy.typing import NDArray
+
+from fracas.core.modifiers import to_fraction
+from fracas.rulesets.hex.advisor import ranked_rows, scores
+from fracas.rulesets.hex.boards import BoardState, SideAttacks, apply
+from fracas.rulesets.hex.document import HexParams
+from fracas.rulesets.hex.play import Turn, play_turn
+from fracas.rulesets.hex.scenario import Board, Unit
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedAttack:
+    """One attack of a plan, with what it does on the board the earlier ones left."""
+
+    attacker: str
+    target: str
+    enemy_lost: int
+    own_lost: int
+    value: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A proposed turn for ``side``: the attacks in order, their value, the board after.
+
+    ``ranking_value`` is what the advisor's single-attack ranking would have given played
+    in its order — its attacks that score above 0 on the board as it is, each unit once,
+    skipping attacks made impossible by earlier ones — for comparison.
+    """
+
+    side: str
+    attacks: tuple[PlannedAttack, ...]
+    value: Fraction
+    ranking_value: Fraction
+    width: int
+    plans_evaluated: int
+    board: Board
+    params: HexParams
+    strength_after: tuple[int, ...]
+    level_after: tuple[int, ...]
+
+    @property
+    def orders(self) -> tuple[tuple[str, str], ...]:
+        """The attacks as ``(attacker id, target id)`` orders."""
+        return tuple((a.attacker, a.target) for a in self.attacks)
+
+    @property
+    def method(self) -> str:
+        """The search that found the plan, in words."""
+        kind = "greedy (beam search of width 1)" if self.width == 1 else "beam search"
+        return (
+            f"{kind}, width {self.width}: each plan extended by its {self.width} best next "
+            f"attacks, the {self.width} best plans kept; {self.plans_evaluated} plans evaluated"
+        )
+
+    def end(self) -> Board:
+        """The board after the plan (the forecast of the whole turn)."""
+        changes: dict[str, Unit | None] = {}
+        for unit, strength, level in zip(
+            self.board.units, self.strength_after, self.level_after, strict=True
+        ):
+            if strength <= 0 < unit.strength:
+                changes[unit.id] = None
+            elif (strength, level) != (unit.strength, unit.level):
+                changes[unit.id] = replace(unit, strength=strength, level=level)
+        return self.board.updated(changes)
+
+    def turn(self) -> Turn:
+        """The plan played by :func:`~fracas.rulesets.hex.play.play_turn`, combat by combat."""
+        return play_turn(self.board, self.orders, self.params)
+
+
+@dataclass(frozen=True, slots=True)
+class _Node:
+    state: BoardState
+    used: NDArray[np.bool_]
+    rows: tuple[int, ...]
+    value: float
+    levels: int
+
+
+def _weights(params: HexParams) -> tuple[float, float]:
+    return float(to_fraction(params.advisor_enemy_weight)), float(
+        to_fraction(params.advisor_own_weight)
+    )
+
+
+def _key(node: _Node) -> bytes:
+    return node.state.strength.tobytes() + node.state.level.tobytes() + node.used.tobytes()
+
+
+def _search(attacks: SideAttacks, width: int) -> tuple[_Node, int]:
+    enemy_weight, own_weight = _weights(attacks.params)
+    root = _Node(attacks.start, np.zeros(len(attacks.start.strength), dtype=np.bool_), (), 0.0, 0)
+    best, beam, evaluated = root, [root], 0
+    while beam:
+        children: list[_Node] = []
+        for node in beam:
+            rows = attacks.open_rows(node.state, node.used)
+            if not rows.size:
+                continue
+            outcome = attacks.evaluate(node.state, rows)
+            evaluated += 1
+            score = enemy_weight * outcome.target_losses - own_weight * outcome.attacker_losses
+            # Best scores first; equal scores: more levels, then scenario order.
+            order = np.lexsort((rows, -outcome.attacker_level_gain, -score))[:width]
+            for at in order.tolist():
+                row = int(rows[at])
+                used = node.used.copy()
+                used[attacks.attacker[row]] = True
+                children.append(
+                    _Node(
+                        apply(attacks, node.state, row, outcome, at),
+                        used,
+                        (*node.rows, row),
+                        node.value + float(score[at]),
+                        node.levels + int(outcome.attacker_level_gain[at]),
+                    )
+                )
+        children.sort(key=lambda n: (-n.value, -n.levels, n.rows))
+        beam, seen = [], set()
+        for child in children:
+            key = _key(child)
+            if key not in seen:
+                seen.add(key)
+                beam.append(child)
+            if len(beam) == width:
+                break
+        if beam and (beam[0].value, beam[0].levels) > (best.value, best.levels):
+            best = beam[0]
+    return best, evaluated
+
+
+def _replay(attacks: SideAttacks, rows: tuple[int, ...]) -> tuple[list[PlannedAttack], BoardState]:
+    """Walk the chosen rows again, exactly, collecting each attack's numbers."""
+    enemy_weight = to_fraction(attacks.params.advisor_enemy_weight)
+    own_weight = to_fraction(attacks.params.advisor_own_weight)
+    state = attacks.start
+    planned = []
+    for row in rows:
+        one = np.array([row], dtype=np.int64)
+        outcome = attacks.evaluate(state, one)
+        enemy, own = int(outcome.target_losses[0]), int(outcome.attacker_losses[0])
+        attacker, target = attacks.pairs[row]
+        planned.append(
+            PlannedAttack(attacker, target, enemy, own, enemy_weight * enemy - own_weight * own)
+        )
+        state = apply(attacks, state, row, outcome, 0)
+    return planned, state
+
+
+def ranking_value(attacks: SideAttacks, order: list[tuple[str, str]]) -> Fraction:
+    """Value of playing ``order`` (e.g. the advisor's ranking) as far as it stays possible."""
+    index = {pair: row for row, pair in enumerate(attacks.pairs)}
+    state = attacks.start
+    used: set[int] = set()
+    rows: list[int] = []
+    for pair in order:
+        row = index[pair]
+        attacker, target = int(attacks.attacker[row]), int(attacks.target[row])
+        if attacker in used or state.strength[attacker] <= 0 or state.strength[target] <= 0:
+            continue
+        used.add(attacker)
+        rows.append(row)
+        outcome = attacks.evaluate(state, np.array([row], dtype=np.int64))
+        state = apply(attacks, state, row, outcome, 0)
+    planned, _ = _replay(attacks, tuple(rows))
+    return sum((p.value for p in planned), Fraction(0))
+
+
+def plan_turn(board: Board, side: str, params: HexParams, *, width: int | None = None) -> Plan:
+    """Propose the attacks of ``side`` for this turn (see the module doc).
+
+    ``width`` defaults to the parameter ``planner_width``.
+    """
+    beam = params.planner_width if width is None else width
+    if beam < 1:
+        raise ValueError(f"width must be at least 1, not {beam}")
+    attacks = SideAttacks.gather(board, side, params)
+    best, evaluated = _search(attacks, beam)
+    planned, state = _replay(attacks, best.rows)
+    start = attacks.evaluate(attacks.start)
+    worth = scores(start, params)
+    # The ranking as a player would follow it: its attacks that score above 0, in order.
+    ranked = [attacks.pairs[row] for row in ranked_rows(attacks, start) if worth[row] > 0]
+    units = len(board.units)
+    return Plan(
+        side=side,
+        attacks=tuple(planned),
+        value=sum((p.value for p in planned), Fraction(0)),
+        ranking_value=ranking_value(attacks, ranked),
+        width=beam,
+        plans_evaluated=evaluated,
+        board=board,
+        params=params,
+        strength_after=tuple(int(s) for s in state.strength[:units]),
+        level_after=tuple(int(v) for v in state.level[:units]),
+    )

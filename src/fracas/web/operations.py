@@ -1,0 +1,350 @@
+"""What the web API does, as plain functions of plain data (no HTTP in here).
+
+Each operation loads the scenario text the way the command line loads a file (same
+parser, same hash, same ``--set`` overrides), asks the ruleset — never a ruleset by name —
+and returns JSON-ready answers that carry every rendering the page offers: HTML from
+:mod:`fracas.io.html`, Markdown, BBCode and the JSON document, plus the footer and
+the command line that reproduce the answer.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import Any
+from urllib.parse import quote
+
+import fracas
+from fracas.analysis.odds import DEFAULT_MAX_RUNS, EXACT_BUDGET, OddsResult, odds
+from fracas.analysis.reporting import odds_report
+from fracas.analysis.views import headline
+from fracas.core.errors import FracasError, ScenarioError, UnsupportedError
+from fracas.core.report import Report
+from fracas.io.html import odds_chart_svg, odds_html, render_html
+from fracas.io.render import render_bbcode, render_markdown, report_document
+from fracas.io.scenario import Scenario, parse_scenario
+from fracas.rulesets import AnyRuleset, available_rulesets
+from fracas.web.form import form_fields, unit_choices
+
+EXAMPLE_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The bounds of the work one request may ask for (``fracas serve`` options).
+
+    ``time_limit`` is the wall-clock seconds the server waits for one answer; the odds
+    budgets cap what a request may ask for (a request may ask for less). ``workers`` is how
+    many computations may run at once: past that, requests are turned away until one ends.
+    """
+
+    body_bytes: int = 256 * 1024
+    time_limit: float = 30.0
+    exact_budget: int = EXACT_BUDGET
+    sample_budget: int = 5_000_000
+    max_runs: int = DEFAULT_MAX_RUNS
+    workers: int = 2
+
+
+# ── capabilities ───────────────────────────────────────────────────────────────────────
+
+
+def capabilities(ruleset: type[AnyRuleset]) -> dict[str, bool]:
+    """What the page may offer for ``ruleset``: the optional hooks it implements."""
+    return {
+        "resolve": True,
+        "odds": ruleset.implements("summarize"),
+        "forecast": ruleset.implements("forecast"),
+        "advise": ruleset.implements("advise"),
+        "picture": ruleset.implements("picture"),
+        "seed": not ruleset.deterministic,
+    }
+
+
+def rulesets() -> list[dict[str, Any]]:
+    """Every installed ruleset with its capabilities and parameters."""
+    return [
+        {
+            "name": cls.name,
+            "title": cls.title,
+            "summary": cls.summary,
+            "aliases": list(cls.aliases),
+            "deterministic": cls.deterministic,
+            "capabilities": capabilities(cls),
+            "parameters": [
+                {"name": name, "default": _json_safe(default), "description": description}
+                for name, default, description in cls.parameters()
+            ],
+        }
+        for cls in available_rulesets()
+    ]
+
+
+def _json_safe(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=str))
+
+
+# ── examples ───────────────────────────────────────────────────────────────────────────
+
+
+def examples_folder() -> Path | None:
+    """Where the bundled examples are: inside the package if installed so, else the source tree."""
+    package = Path(fracas.__file__).resolve().parent
+    for candidate in (package / "examples", package.parents[1] / "examples"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def examples() -> list[dict[str, Any]]:
+    """Every bundled example scenario: its ruleset, name, title and text."""
+    folder = examples_folder()
+    if folder is None:
+        return []
+    found = []
+    for path in sorted(folder.glob("*/*")):
+        if path.suffix not in EXAMPLE_SUFFIXES:
+            continue
+        text = path.read_text(encoding="utf-8")
+        try:
+            scenario = parse_scenario(text, source=path.name)
+        except FracasError:
+            continue  # a broken example is the example tests' business, not the page's
+        found.append(
+            {
+                "id": f"{path.parent.name}/{path.name}",
+                "ruleset": scenario.ruleset.name,
+                "name": path.name,
+                "title": scenario.header.title or path.stem,
+                "description": scenario.header.description or "",
+                "format": path.suffix.lstrip(".").replace("yml", "yaml"),
+                "scenario": text,
+            }
+        )
+    return found
+
+
+# ── loading ────────────────────────────────────────────────────────────────────────────
+
+
+@dataclass(frozen=True)
+class PostOptions:
+    """How the copied forum posts are written: ``--forum``, ``--ascii``, ``--fold``."""
+
+    forum: str = "phpbb"
+    ascii_only: bool = False
+    fold: bool = False
+
+    def words(self) -> list[str]:
+        """The command-line options that write the same posts."""
+        words = [] if self.forum == "phpbb" else ["--forum", self.forum]
+        return words + (["--ascii"] if self.ascii_only else []) + (["--fold"] if self.fold else [])
+
+
+@dataclass(frozen=True)
+class ScenarioInput:
+    """A scenario as the page sends it: text, format, file name, ``--set`` overrides."""
+
+    text: str
+    name: str = "scenario.yaml"
+    format: str | None = None
+    overrides: Mapping[str, Any] | None = None
+    post: PostOptions = PostOptions()
+
+
+def load(given: ScenarioInput) -> Scenario:
+    """Load the scenario exactly as ``fracas CMD NAME --set PATH=VALUE…`` would."""
+    name = PurePath(given.name).name or "scenario.yaml"
+    pairs = list((given.overrides or {}).items())
+    return parse_scenario(given.text, source=name, fmt=given.format, overrides=pairs)
+
+
+def _command(verb: str, scenario: Scenario, options: Sequence[str] = ()) -> str:
+    words = ["fracas", verb, scenario.source, *options]
+    for override in scenario.overrides:
+        words += ["--set", override]
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def _report_answer(
+    scenario: Scenario,
+    report: Report,
+    verb: str,
+    options: Sequence[str] = (),
+    post: PostOptions = PostOptions(),
+) -> dict[str, Any]:
+    bbcode = render_bbcode(report, forum=post.forum, ascii_only=post.ascii_only, fold=post.fold)
+    return {
+        "ruleset": report.ruleset,
+        "title": report.title,
+        "seed": report.seed,
+        "footer": report.footer(),
+        "command": _command(verb, scenario, options),
+        "post_options": post.words(),
+        "html": render_html(report, fold=post.fold),
+        "markdown": render_markdown(report, ascii_only=post.ascii_only, fold=post.fold),
+        "bbcode": bbcode,
+        "document": report_document(report),
+        "picture": None,
+        "limits": [],
+    }
+
+
+def _picture(scenario: Scenario, **where: str) -> str | None:
+    if not capabilities(type(scenario.ruleset))["picture"]:
+        return None
+    svg = scenario.ruleset.picture(scenario.model, **where)
+    return "data:image/svg+xml;charset=utf-8," + quote(svg)
+
+
+# ── operations ─────────────────────────────────────────────────────────────────────────
+
+
+def validate(given: ScenarioInput) -> dict[str, Any]:
+    """Check a scenario; answer what the page needs to edit it (fields, unit ids, sides)."""
+    scenario = load(given)
+    cls = type(scenario.ruleset)
+    return {
+        "ok": True,
+        "ruleset": cls.name,
+        "title": scenario.header.title or scenario.source,
+        "sha256": scenario.sha256,
+        "seed": scenario.header.seed,
+        "capabilities": capabilities(cls),
+        "fields": form_fields(scenario.document, cls.parameters()),
+        "choices": unit_choices(scenario.document),
+    }
+
+
+def resolve(given: ScenarioInput, seed: int | None) -> dict[str, Any]:
+    """Resolve the scenario (with ``seed``, else the scenario's own, else 0)."""
+    scenario = load(given)
+    report = scenario.resolve(seed=seed)
+    options = [] if report.seed is None else ["--seed", str(report.seed)]
+    answer = _report_answer(scenario, report, "resolve", options, given.post)
+    answer["picture"] = _picture(scenario)
+    return answer
+
+
+def forecast(given: ScenarioInput, attacker: str, target: str) -> dict[str, Any]:
+    """One action previewed, without changing the scenario (for rulesets that can)."""
+    scenario = load(given)
+    report = scenario.stamp(scenario.ruleset.forecast(scenario.model, attacker, target))
+    options = ["--attacker", attacker, "--target", target]
+    answer = _report_answer(scenario, report, "forecast", options, given.post)
+    answer["picture"] = _picture(scenario, attacker=attacker, target=target)
+    return answer
+
+
+def advise(given: ScenarioInput, side: str) -> dict[str, Any]:
+    """The actions of ``side``, best first (for rulesets that can)."""
+    scenario = load(given)
+    report = scenario.stamp(scenario.ruleset.advise(scenario.model, side))
+    return _report_answer(scenario, report, "advise", ["--side", side], given.post)
+
+
+@dataclass(frozen=True)
+class OddsOptions:
+    """The options of ``fracas odds`` that the page offers."""
+
+    method: str = "auto"
+    seed: int | None = None
+    runs: int | None = None
+    precision: float | None = None
+    max_runs: int | None = None
+    confidence: float = 0.95
+    exact_budget: int | None = None
+    sample_budget: int | None = None
+    exact_fractions: bool = False
+
+
+def _within(name: str, asked: int | None, limit: int, flag: str) -> int:
+    if asked is None:
+        return limit
+    if asked > limit:
+        raise ScenarioError(
+            f"{asked:,} is above this server's limit of {limit:,} "
+            f"(fracas serve {flag}; the command line has no such limit)",
+            path=(name,),
+        )
+    return asked
+
+
+def _limit_notes(result: OddsResult) -> list[str]:
+    notes = []
+    if result.fallback:
+        notes.append(f"Not exact: {result.fallback}; the odds were sampled instead.")
+    if result.stopped_by and result.stopped_by != "precision" and result.precision is not None:
+        notes.append(
+            f"Precision ±{result.precision:g} not reached: stopped by the {result.stopped_by}."
+        )
+    elif result.stopped_by == "work budget":
+        notes.append(f"Stopped early by the work budget ({result.budget:,} dice rolls).")
+    return notes
+
+
+def odds_answer(given: ScenarioInput, options: OddsOptions, limits: Limits) -> dict[str, Any]:
+    """The odds of every metric, with the headline table and the chart."""
+    scenario = load(given)
+    if not capabilities(type(scenario.ruleset))["odds"]:
+        raise UnsupportedError(f"ruleset {scenario.ruleset.name!r} does not summarize outcomes")
+    runs = options.runs
+    if runs is not None:
+        _within("runs", runs, limits.max_runs, "--max-runs")
+    settings = {
+        "method": options.method,
+        "seed": options.seed,
+        "runs": runs,
+        "precision": options.precision,
+        "max_runs": _within("max_runs", options.max_runs, limits.max_runs, "--max-runs"),
+        "confidence": options.confidence,
+        "exact_budget": _within(
+            "exact_budget", options.exact_budget, limits.exact_budget, "--exact-budget"
+        ),
+        "sample_budget": _within(
+            "sample_budget", options.sample_budget, limits.sample_budget, "--sample-budget"
+        ),
+        "exact_fractions": options.exact_fractions,
+    }
+    result = odds(scenario, **settings)  # type: ignore[arg-type]
+    title = scenario.header.title or scenario.source
+    report = scenario.stamp(odds_report(result, title=title, fractions=options.exact_fractions))
+    words = ["--method", options.method] if options.method != "auto" else []
+    if result.seed is not None and not result.exact:
+        words += ["--seed", str(result.seed)]
+    for flag, value in (
+        ("--runs", options.runs),
+        ("--precision", options.precision),
+        ("--max-runs", options.max_runs),
+        ("--exact-budget", options.exact_budget),
+        ("--sample-budget", options.sample_budget),
+    ):
+        if value is not None:
+            words += [flag, str(value)]
+    if options.confidence != 0.95:
+        words += ["--confidence", str(options.confidence)]
+    if options.exact_fractions:
+        words.append("--exact-fractions")
+    answer = _report_answer(scenario, report, "odds", words, given.post)
+    plain = scenario.stamp(
+        odds_report(result, title=title, fractions=options.exact_fractions, chart=False)
+    )
+    answer["html"] = odds_html(result, title=title, report=plain)
+    answer["chart"] = odds_chart_svg(result, title=title)
+    answer["headline"] = [
+        {
+            "label": row.label,
+            "kind": row.kind,
+            "metric": row.metric,
+            "value": float(row.value),
+            "low": row.low,
+            "high": row.high,
+        }
+        for row in headline(result)
+    ]
+    answer["method"] = result.method
+    answer["limits"] = _limit_notes(result)
+    return answer

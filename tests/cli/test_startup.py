@@ -1,0 +1,64 @@
+"""Start-up stays light: ``fracas --help`` and ``fracas rulesets`` import no heavy module.
+
+Start-up time is the import list (timing it in a test would fail on a busy machine): the
+numeric, plotting and cluster libraries, and the rulesets' own modules for ``--help``,
+are imported only by the commands that use them.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("numpy", "matplotlib", "dask", "distributed", "icepool")
+
+
+def modules_after(*argv: str) -> set[str]:
+    """The modules loaded by running ``fracas ARGV`` in a fresh interpreter."""
+    program = (
+        "import json, sys\n"
+        "from fracas.cli import main\n"
+        f"sys.argv = ['fracas', *{list(argv)!r}]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "sys.stderr.write(json.dumps(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True
+    )
+    loaded: list[str] = json.loads(done.stderr.strip().splitlines()[-1])
+    return set(loaded)
+
+
+def roots(modules: set[str]) -> set[str]:
+    return {name.split(".")[0] for name in modules}
+
+
+@pytest.mark.parametrize(
+    ("argv", "allowed"),
+    [
+        (("--help",), ()),
+        (("odds", "--help"), ()),
+        (("sweep", "--help"), ()),
+        # Listing the rulesets imports them; the hex ruleset computes with numpy.
+        (("rulesets",), ("numpy",)),
+    ],
+)
+def test_no_heavy_library_at_start_up(argv: tuple[str, ...], allowed: tuple[str, ...]) -> None:
+    loaded = modules_after(*argv)
+    heavy = set(HEAVY) - set(allowed)
+    assert not roots(loaded) & heavy, sorted(roots(loaded) & heavy)
+    assert "fracas.analysis.sweep" not in loaded
+    assert "fracas.analysis.plot" not in loaded
+
+
+def test_help_imports_no_ruleset() -> None:
+    loaded = modules_after("--help")
+    assert not {name for name in loaded if name.startswith("fracas.rulesets.")} - {
+        "fracas.rulesets.base"
+    }

@@ -1,0 +1,62 @@
+"""The sampling play (Monte Carlo) gives the outcome of the recording play, for any battle.
+
+One definition of the rules serves both: the sampling play only skips the log and looks
+standing bonuses up in tables shared by every play. A shared table must never carry a
+bonus from one state of the battle into another, so each property plays several seeds
+through the same sampler, in an order Hypothesis chooses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fracas.analysis.parallel import SamplingDice
+from fracas.core.dice import SeededDice
+from fracas.io.scenario import load_scenario
+from fracas.rulesets.d100 import D100Ruleset, play_battle
+from fracas.rulesets.d100.play import sampling_player
+
+from .test_properties import documents
+
+RULESET = D100Ruleset()
+
+
+@settings(max_examples=60, deadline=None)
+@given(documents(), st.lists(st.integers(0, 2**63), min_size=1, max_size=6))
+def test_sampling_play_gives_the_recorded_outcome(
+    document: dict[str, Any], seeds: list[int]
+) -> None:
+    battle = RULESET.load(document)
+    play = sampling_player(battle)
+    sample = RULESET.sampler(battle)
+    for seed in seeds:
+        full = play_battle(battle, SeededDice(seed))
+        fast = play(SamplingDice(seed))
+        assert fast.events == ()
+        assert (fast.pax, fast.fates, fast.rounds, fast.winner, fast.outcome) == (
+            full.pax,
+            full.fates,
+            full.rounds,
+            full.winner,
+            full.outcome,
+        )
+        assert (fast.goods, fast.goods_value, fast.loot) == (
+            full.goods,
+            full.goods_value,
+            full.loot,
+        )
+        assert sample(SamplingDice(seed)) == RULESET.summarize(battle, full)
+
+
+def test_sampling_dice_count_what_the_recorded_play_rolls() -> None:
+    # Counting dice make the budget of Monte Carlo: both plays must roll the same number.
+    scenario = load_scenario("examples/d100/lair_raid.yaml")
+    play = sampling_player(scenario.model)
+    for seed in range(20):
+        fast, slow = SamplingDice(seed), SamplingDice(seed)
+        play(fast)
+        play_battle(scenario.model, slow)
+        assert fast.used == slow.used > 0

@@ -1,0 +1,123 @@
+"""The turn planner: it beats following the single-attack ranking, and its numbers are
+the numbers of the turn played combat by combat."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fracas.cli import app
+from fracas.rulesets.hex import Board, HexParams, Unit, advise, play_turn
+from fracas.rulesets.hex.plan import plan_turn
+
+from .test_boards import random_board
+
+runner = CliRunner()
+
+
+def ring_board() -> Board:
+    # b3 (0,1) touches a0 (1,0) and a2 (0,2); b1 (1,2) touches a2 only. a2 is ringed by b1
+    # and b3 (×0.9); b3 by a0 and a2 (×0.9).
+    return Board.from_rows(
+        ["....", "....", "...."],
+        [
+            Unit.make("a0", "blue", (1, 0), attack=10, defense=10),
+            Unit.make("b1", "red", (1, 2), strength=50, attack=5, defense=20),
+            Unit.make("a2", "blue", (0, 2), attack=20, defense=10),
+            Unit.make("b3", "red", (0, 1), strength=50, attack=10, defense=10),
+        ],
+    )
+
+
+def test_the_plan_beats_following_the_single_attack_ranking() -> None:
+    board = ring_board()
+    params = HexParams()
+    ranked = [(a.attacker, a.target, a.score) for a in advise(board, "blue", params)]
+    # a0 → b3: 1000 + a2's support 0.25 × 100 × 20 = 500 → 1500 against 50 × 10 × 0.9 = 450:
+    # r = 10/3, f = 100/109 → 45.87 → 46. Counter 450 against 1000 + a2's 250 = 1250:
+    # r = 0.36, f = 0.1296 / 1.1296 → 11.47 → 11. Score 35.
+    # a2 → b1: 100 × 20 × 0.9 = 1800 against 50 × 20 = 1000: r = 1.8, f = 3.24 / 4.24 → 38;
+    # counter 250 against 900: f = 0.0772 / 1.0772 → 7.16 → 7. Score 31.
+    assert ranked == [
+        ("a0", "b3", Fraction(35)),
+        ("a2", "b3", Fraction(35)),
+        ("a2", "b1", Fraction(31)),
+    ]
+    plan = plan_turn(board, "blue", params, width=4)
+    # The ranking sends a2 against b3 as well, which has 4 soldiers left by then: +4, and a2
+    # has used its attack. The plan sends a2 against b1 instead: 35 + 31 = 66 against 39.
+    assert plan.orders == (("a0", "b3"), ("a2", "b1"))
+    assert plan.value == 66
+    assert plan.ranking_value == 39
+    assert "beam search, width 4" in plan.method
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_plans_numbers_are_the_turn_played_combat_by_combat(seed: int) -> None:
+    board = random_board(random.Random(seed), units=40)
+    params = HexParams()
+    side = board.sides()[0]
+    plan = plan_turn(board, side, params, width=3)
+    turn = play_turn(board, plan.orders, params)
+    assert len({attacker for attacker, _ in plan.orders}) == len(plan.orders)
+    value = Fraction(0)
+    for planned, combat in zip(plan.attacks, turn.combats, strict=True):
+        assert planned.enemy_lost == combat.losses[combat.target]
+        assert planned.own_lost == combat.losses[combat.attacker]
+        value += planned.value
+    assert plan.value == value
+    for index, unit in enumerate(board.units):
+        after = turn.end.unit(unit.id).strength if turn.end.has_unit(unit.id) else 0
+        assert plan.strength_after[index] == after
+    # Width 1 is greedy; a wider beam never reports less than the best it has seen.
+    greedy = plan_turn(board, side, params, width=1)
+    assert "greedy" in greedy.method
+    assert plan.value >= 0
+    assert greedy.value >= 0
+
+
+def test_a_width_below_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="width must be at least 1"):
+        plan_turn(ring_board(), "blue", HexParams(), width=0)
+
+
+def test_advise_plan_on_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "ring.yaml"
+    board = ring_board()
+    units = [
+        {
+            "id": u.id,
+            "side": u.side,
+            "hex": list(u.hex),
+            "strength": u.strength,
+            "attack": {"land": int(u.attack_vs("land"))},
+            "defense": int(u.defense),
+        }
+        for u in board.units
+    ]
+    document = {"fracas": 1, "ruleset": "hex", "map": {"rows": ["....", "....", "...."]}}
+    path.write_text(json.dumps({**document, "units": units}))
+    result = runner.invoke(app, ["advise", str(path), "--side", "blue", "--plan", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)["result"]
+    assert data["kind"] == "plan"
+    assert (data["value"], data["ranking_value"], data["width"]) == (66, 39, 4)
+    assert [(a["attacker"], a["target"]) for a in data["attacks"]] == [("a0", "b3"), ("a2", "b1")]
+    assert "beam search, width 4" in data["method"]
+    text = runner.invoke(app, ["advise", str(path), "--side", "blue", "--plan", "--width", "1"])
+    assert text.exit_code == 0, text.output
+    assert "greedy (beam search of width 1)" in text.stdout
+    assert "Board after the plan" in text.stdout
+    for bad, message in (
+        (["--plan", "--width", "0"], "--width: the width must be at least 1, not 0"),
+        (["--width", "2"], "--width: only goes with --plan"),
+    ):
+        failed = runner.invoke(app, ["advise", str(path), "--side", "blue", *bad])
+        assert failed.exit_code == 2
+        assert message in failed.stderr
+        assert len(failed.stderr.strip().splitlines()) == 1

@@ -1,0 +1,341 @@
+"""The JSON API through the ASGI test client: answers match the library, bad input is a 4xx."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+
+import fracas
+from fracas.analysis import odds
+from fracas.io.html import render_html
+from fracas.io.render import render_bbcode, render_markdown
+from fracas.web import Limits, create_app
+from fracas.web.app import LimitError, Worker
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((ROOT / "examples").glob("*/*.yaml"))
+ENCIRCLEMENT = ROOT / "examples" / "hex" / "encirclement.yaml"
+LAIR_RAID = ROOT / "examples" / "d100" / "lair_raid.yaml"
+FLANK = ROOT / "examples" / "rankflank" / "flank_charge.yaml"
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app())
+
+
+def body(path: Path, **extra: Any) -> dict[str, Any]:
+    return {"scenario": path.read_text(encoding="utf-8"), "name": path.name, **extra}
+
+
+def error_of(response: Any) -> dict[str, Any]:
+    detail: dict[str, Any] = response.json()["error"]
+    assert detail["message"]
+    return detail
+
+
+# ── what the page lists ────────────────────────────────────────────────────────────────
+
+
+def test_rulesets_say_what_each_can_do(client: TestClient) -> None:
+    answer = client.get("/api/rulesets").json()
+    assert [r["name"] for r in answer] == [cls.name for cls in fracas.available_rulesets()]
+    for entry in answer:
+        cls = fracas.find_ruleset(entry["name"])
+        caps = entry["capabilities"]
+        assert caps["seed"] is (not cls.deterministic)
+        # A capability is there exactly when the ruleset overrides the hook.
+        assert caps["forecast"] is (type(cls).forecast is not fracas.Ruleset.forecast)
+        assert caps["picture"] is (type(cls).picture is not fracas.Ruleset.picture)
+        assert caps["odds"] is (type(cls).summarize is not fracas.Ruleset.summarize)
+        assert [p["name"] for p in entry["parameters"]] == [p[0] for p in cls.parameters()]
+
+
+def test_examples_are_the_bundled_files(client: TestClient) -> None:
+    answer = client.get("/api/examples").json()
+    assert {example["id"] for example in answer} == {
+        f"{path.parent.name}/{path.name}" for path in EXAMPLES
+    }
+    for example in answer:
+        text = (ROOT / "examples" / example["id"]).read_text(encoding="utf-8")
+        assert example["scenario"] == text
+
+
+# ── answers are the library's answers ──────────────────────────────────────────────────
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_resolve_of_every_example_is_the_library_report(client: TestClient, path: Path) -> None:
+    answer = client.post("/api/resolve", json=body(path, seed=5)).json()
+    scenario = fracas.load_scenario(path)
+    report = scenario.resolve(seed=5)
+    # The file name in the footer is the base name, as the page sends it.
+    assert answer["html"] == render_html(report)
+    assert answer["bbcode"] == render_bbcode(report)
+    assert answer["markdown"] == render_markdown(report)
+    assert answer["footer"] == report.footer()
+    assert answer["document"]["result"] == report.data
+
+
+def test_json_and_toml_scenarios_give_the_same_answer(client: TestClient) -> None:
+    document = yaml.safe_load(ENCIRCLEMENT.read_text(encoding="utf-8"))
+    expected = client.post("/api/resolve", json=body(ENCIRCLEMENT)).json()["document"]["result"]
+    as_json = {"scenario": json.dumps(document), "name": "ring.json"}
+    assert client.post("/api/resolve", json=as_json).json()["document"]["result"] == expected
+    toml = 'fracas = 1\nruleset = "hex"\nunits = []\n[map]\nrows = [". ."]\n'
+    answer = client.post("/api/validate", json={"scenario": toml, "format": "toml"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["ruleset"] == "hex"
+
+
+def test_the_hash_is_the_command_lines(client: TestClient) -> None:
+    answer = client.post("/api/resolve", json=body(LAIR_RAID)).json()
+    digest = fracas.load_scenario(LAIR_RAID).sha256
+    assert f"scenario sha256:{digest}" in answer["footer"]
+
+
+def test_seed_defaults_to_the_scenarios_and_the_command_reproduces_it(client: TestClient) -> None:
+    answer = client.post("/api/resolve", json=body(LAIR_RAID)).json()
+    assert answer["seed"] == 0  # lair_raid.yaml says `seed: 0`
+    assert answer["command"] == "fracas resolve lair_raid.yaml --seed 0"
+    again = client.post("/api/resolve", json=body(LAIR_RAID, seed=7)).json()
+    assert again["seed"] == 7
+    assert again["command"] == "fracas resolve lair_raid.yaml --seed 7"
+    assert again["html"] == client.post("/api/resolve", json=body(LAIR_RAID, seed=7)).json()["html"]
+
+
+def test_overrides_are_the_command_lines_set(client: TestClient) -> None:
+    answer = client.post(
+        "/api/resolve", json=body(ENCIRCLEMENT, overrides={"units[3].strength": 50})
+    ).json()
+    expected = fracas.load_scenario(ENCIRCLEMENT, overrides=[("units[3].strength", 50)]).resolve()
+    assert answer["document"]["result"] == expected.data
+    assert "--set units[3].strength=50" in answer["footer"]
+    assert answer["command"] == "fracas resolve encirclement.yaml --set 'units[3].strength=50'"
+    plain = client.post("/api/resolve", json=body(ENCIRCLEMENT)).json()
+    assert plain["document"]["result"] != answer["document"]["result"]
+
+
+def test_forum_post_options_are_the_command_lines(client: TestClient) -> None:
+    scenario = fracas.load_scenario(LAIR_RAID)
+    report = scenario.resolve()
+    answer = client.post(
+        "/api/resolve", json=body(LAIR_RAID, forum="plain", ascii_only=True, fold=True)
+    ).json()
+    assert answer["bbcode"] == render_bbcode(report, forum="plain", ascii_only=True, fold=True)
+    assert answer["markdown"] == render_markdown(report, ascii_only=True, fold=True)
+    assert answer["post_options"] == ["--forum", "plain", "--ascii", "--fold"]
+    assert "<details" in answer["html"]
+
+
+def test_a_picture_comes_with_the_rulesets_that_draw(client: TestClient) -> None:
+    drawn = client.post("/api/resolve", json=body(ENCIRCLEMENT)).json()
+    assert drawn["picture"].startswith("data:image/svg+xml")
+    undrawn = client.post("/api/resolve", json=body(LAIR_RAID)).json()
+    assert undrawn["picture"] is None
+
+
+def test_forecast_and_advise(client: TestClient) -> None:
+    scenario = fracas.load_scenario(ENCIRCLEMENT)
+    forecast = client.post(
+        "/api/forecast", json=body(ENCIRCLEMENT, attacker="lead", target="holdout")
+    ).json()
+    expected = scenario.stamp(scenario.ruleset.forecast(scenario.model, "lead", "holdout"))
+    assert forecast["document"]["result"] == expected.data
+    assert forecast["command"] == (
+        "fracas forecast encirclement.yaml --attacker lead --target holdout"
+    )
+    advice = client.post("/api/advise", json=body(ENCIRCLEMENT, side="blue")).json()
+    assert advice["document"]["result"] == scenario.ruleset.advise(scenario.model, "blue").data
+
+
+def test_odds_are_the_librarys_with_a_chart(client: TestClient) -> None:
+    answer = client.post("/api/odds", json=body(FLANK, method="mc", runs=500, seed=3)).json()
+    result = odds(fracas.load_scenario(FLANK), method="mc", runs=500, seed=3)
+    assert answer["document"]["result"]["metrics"][0]["values"][0]["probability"] == float(
+        result.metrics[0].values[0].probability
+    )
+    assert [row["label"] for row in answer["headline"]] == [
+        row.label for row in fracas.analysis.headline(result)
+    ]
+    assert answer["chart"].startswith("<svg")
+    assert answer["chart"] in answer["html"]
+    assert answer["command"] == "fracas odds flank_charge.yaml --method mc --seed 3 --runs 500"
+
+
+def test_odds_say_when_a_budget_cut_the_work_short(client: TestClient) -> None:
+    answer = client.post("/api/odds", json=body(FLANK, exact_budget=10, runs=200)).json()
+    assert answer["method"] == "monte-carlo"
+    assert any("budget of 10 steps" in note for note in answer["limits"])
+    cut = client.post("/api/odds", json=body(FLANK, method="mc", sample_budget=300)).json()
+    assert cut["limits"] == ["Stopped early by the work budget (300 dice rolls)."]
+
+
+def test_validate_offers_the_numbers_of_each_unit(client: TestClient) -> None:
+    answer = client.post("/api/validate", json=body(ENCIRCLEMENT)).json()
+    assert answer["ruleset"] == "hex"
+    assert answer["ok"]
+    lead = answer["fields"][0]
+    assert lead["title"] == "lead"
+    assert {f["path"]: f["value"] for f in lead["fields"]} == {
+        "units[0].strength": 100,
+        "units[0].attack.land": 10,
+        "units[0].defense": 10,
+    }
+    assert answer["choices"]["units"][:2] == ["lead", "left"]
+    assert answer["choices"]["sides"] == ["blue", "red"]
+
+
+# ── bad input: a 4xx with one clear message, never a 500 ───────────────────────────────
+
+
+BAD_SCENARIO = ENCIRCLEMENT.read_text(encoding="utf-8").replace("strength: 100", "strength: -5", 1)
+ACTION = {"forecast": {"attacker": "lead", "target": "holdout"}, "advise": {"side": "blue"}}
+
+
+@pytest.mark.parametrize("endpoint", ["validate", "resolve", "odds", "forecast", "advise"])
+def test_a_bad_scenario_names_the_file_and_key_path(client: TestClient, endpoint: str) -> None:
+    request = {"scenario": BAD_SCENARIO, "name": "broken.yaml", **ACTION.get(endpoint, {})}
+    response = client.post(f"/api/{endpoint}", json=request)
+    assert response.status_code == 422
+    detail = error_of(response)
+    assert detail["source"] == "broken.yaml"
+    assert detail["path"] == "units[0].strength"
+    assert detail["message"].startswith("broken.yaml: units[0].strength: ")
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("fracas: 1\nruleset: hex\nunits: [\n", "not valid YAML"),
+        ("- just\n- a list\n", "a scenario must be a mapping"),
+        ("fracas: 1\nruleset: chess\n", "no ruleset named 'chess'"),
+        ("fracas: 7\nruleset: hex\n", "unsupported schema version 7"),
+    ],
+)
+def test_malformed_text_is_422(client: TestClient, text: str, problem: str) -> None:
+    response = client.post("/api/resolve", json={"scenario": text, "name": "x.yaml"})
+    assert response.status_code == 422
+    assert problem in error_of(response)["message"]
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "extra", "status", "words"),
+    [
+        ("resolve", {"seed": -1}, 422, "seed"),
+        ("resolve", {"format": "xml"}, 422, "format"),
+        ("resolve", {"surprise": 1}, 422, "surprise"),
+        ("odds", {"runs": 0}, 422, "runs"),
+        ("odds", {"confidence": 1.5}, 422, "confidence"),
+        ("odds", {"sample_budget": 10**12}, 422, "above this server's limit"),
+        ("odds", {"method": "exact", "exact_budget": 10}, 400, "raise --exact-budget"),
+        ("forecast", {"attacker": "lead", "target": "nobody"}, 422, "nobody"),
+        ("advise", {"side": "green"}, 422, "green"),
+    ],
+)
+def test_bad_options_are_4xx(
+    client: TestClient, endpoint: str, extra: dict[str, Any], status: int, words: str
+) -> None:
+    path = FLANK if endpoint == "odds" else ENCIRCLEMENT
+    response = client.post(f"/api/{endpoint}", json=body(path, **extra))
+    assert response.status_code == status, response.text
+    assert words in error_of(response)["message"]
+
+
+def test_an_operation_the_ruleset_lacks_is_400(client: TestClient) -> None:
+    response = client.post("/api/advise", json=body(LAIR_RAID, side="Thornwall"))
+    assert response.status_code == 400
+    assert error_of(response)["message"].startswith("ruleset 'd100' has no advisor")
+
+
+def test_not_json_and_wrong_shapes_are_422(client: TestClient) -> None:
+    response = client.post(
+        "/api/resolve", content=b"{not json", headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 422
+    assert client.post("/api/resolve", json=[1, 2]).status_code == 422
+    assert client.post("/api/resolve", json={"scenario": 5}).status_code == 422
+
+
+def test_unknown_paths_are_404_in_the_same_shape(client: TestClient) -> None:
+    response = client.get("/api/nothing")
+    assert response.status_code == 404
+    assert error_of(response)["message"] == "Not Found"
+    assert client.get("/static/../app.py").status_code == 404
+
+
+def test_a_body_over_the_limit_is_413() -> None:
+    small = TestClient(create_app(Limits(body_bytes=1000)))
+    response = small.post("/api/validate", json={"scenario": "x" * 2000})
+    assert response.status_code == 413
+    assert "limit of 1,000 bytes" in error_of(response)["message"]
+    # A body sent without its length is counted as it arrives.
+    chunks = iter([b'{"scenario": "', b"y" * 1500, b'"}'])
+    streamed = small.post(
+        "/api/validate", content=chunks, headers={"Content-Type": "application/json"}
+    )
+    assert streamed.status_code == 413
+
+
+def test_user_text_is_escaped_in_the_html(client: TestClient) -> None:
+    text = ENCIRCLEMENT.read_text(encoding="utf-8").replace(
+        "title: Closing the ring at Hollow Farm", 'title: "<img src=x onerror=alert(1)>"'
+    )
+    answer = client.post("/api/resolve", json={"scenario": text, "name": "e.yaml"}).json()
+    assert "<img src=x" not in answer["html"]
+    assert "&lt;img src=x onerror=alert(1)&gt;" in answer["html"]
+
+
+# ── wall-clock limit and concurrency (a blocked job instead of a slow one: no timing) ──
+
+
+def test_a_job_past_the_time_limit_is_answered_503_and_keeps_its_slot() -> None:
+    worker = Worker(Limits(time_limit=0.05, workers=1))
+    release = threading.Event()
+
+    async def scenario() -> None:
+        with pytest.raises(LimitError, match=r"time limit of 0\.05 s"):
+            await worker.run(release.wait)
+        # The abandoned job still holds the only slot: the next request is turned away.
+        with pytest.raises(LimitError, match="busy"):
+            await worker.run(lambda: 1)
+        release.set()
+        for _ in range(200):
+            if worker.slots.acquire(blocking=False):
+                worker.slots.release()
+                break
+            await anyio.sleep(0.01)
+        assert await worker.run(lambda: 42) == 42
+
+    anyio.run(scenario)
+
+
+def test_the_page_and_its_assets_are_served(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert fracas.__version__ in page.text
+    for name in ("app.js", "app.css", "favicon.svg"):
+        assert client.get(f"/static/{name}").status_code == 200
+    # No asset comes from elsewhere: the page works offline.
+    assert "http://" not in page.text.replace("http://www.w3.org", "")
+    assert "https://" not in page.text
+
+
+def test_openapi_describes_every_operation(client: TestClient) -> None:
+    paths = client.get("/api/openapi.json").json()["paths"]
+    assert set(paths) == {
+        "/api/rulesets",
+        "/api/examples",
+        "/api/validate",
+        "/api/resolve",
+        "/api/forecast",
+        "/api/advise",
+        "/api/odds",
+    }

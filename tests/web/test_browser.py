@@ -1,0 +1,329 @@
+"""The page in a real browser: Playwright driving Debian's Chromium against ``fracas serve``.
+
+The server runs as a separate process on a free loopback port, started the way a user
+starts it. Each step leaves a screenshot in ``build/screenshots/`` (git-ignored) for a
+person to look at. Without Chromium (``make chromium`` installs it, as root) the tests skip
+and say so.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from html import escape
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = ROOT / "build" / "screenshots"
+TIMEOUT_MS = 60_000  # generous: the machine may be busy; nothing here measures speed
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason=f"Chromium is not installed at {CHROMIUM}: `make chromium` installs Debian's "
+    "package (it needs root); the browser tests cannot run without it",
+)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def get_json(url: str, body: dict[str, Any] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data, {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return json.load(answer)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "fracas", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(url + "/api/rulesets", timeout=2).close()
+                break
+            except OSError:
+                if process.poll() is not None:
+                    output = process.stdout.read().decode() if process.stdout else ""
+                    pytest.fail(f"fracas serve stopped: {output}")
+                time.sleep(0.1)
+        else:
+            pytest.fail("fracas serve did not answer within 30 s")
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, server: str) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    opened = context.new_page()
+    opened.set_default_timeout(TIMEOUT_MS)
+    problems: list[str] = []
+    opened.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    opened.on(
+        "console",
+        lambda message: (
+            problems.append(f"console: {message.text}")
+            # A 4xx answer is the API saying what is wrong; Chromium logs each one too.
+            if message.type == "error" and "with a status of 4" not in message.text
+            else None
+        ),
+    )
+    # Everything the page loads comes from the fracas server itself (it works offline).
+    foreign: list[str] = []
+    context.on(
+        "request",
+        lambda request: (
+            foreign.append(request.url)
+            if urlsplit(request.url).scheme in ("http", "https")
+            and not request.url.startswith(server)
+            else None
+        ),
+    )
+    yield opened
+    context.close()
+    assert foreign == []
+    assert problems == []
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def wait_for_answer(page: Page, contains: str) -> None:
+    page.wait_for_function(
+        "text => document.querySelector('#footer').textContent.includes(text)", arg=contains
+    )
+
+
+def pick(page: Page, example: str) -> None:
+    """Choose a bundled example and wait for its answer (the command names its file)."""
+    page.select_option("#example", example)
+    page.wait_for_function(
+        "name => document.querySelector('#command').textContent.includes(name)",
+        arg=example.split("/")[-1],
+    )
+
+
+def examples(server: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = get_json(server + "/api/examples")
+    return found
+
+
+def first_of_each_ruleset(server: str) -> list[dict[str, Any]]:
+    chosen: dict[str, dict[str, Any]] = {}
+    for example in examples(server):
+        chosen.setdefault(example["ruleset"], example)
+    return list(chosen.values())
+
+
+def test_each_rulesets_example_resolves_with_the_apis_numbers(page: Page, server: str) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#report .fracas-report")
+    shot(page, "01-first-load")
+    rulesets = {r["name"]: r for r in get_json(server + "/api/rulesets")}
+    for example in first_of_each_ruleset(server):
+        page.select_option("#example", example["id"])
+        expected = get_json(
+            server + "/api/resolve", {"scenario": example["scenario"], "name": example["name"]}
+        )
+        wait_for_answer(page, expected["footer"])
+        assert page.inner_text("#footer") == expected["footer"]
+        assert page.inner_text("#command") == expected["command"]
+        assert page.inner_text("#report h2") == expected["title"]
+        # The numbers on the page are the API's numbers: same rows in the first table.
+        cells = page.locator("#report tbody tr").first.locator("td").all_inner_texts()
+        assert cells
+        assert "".join(f"{escape(cell)}</td>" for cell in cells) in expected["html"].replace(
+            '<td class="num">', "<td>"
+        ).replace("<td>", "")
+        drawn = rulesets[example["ruleset"]]["capabilities"]["picture"]
+        assert page.is_visible("#picture img") is drawn
+        shot(page, f"02-resolve-{example['ruleset']}")
+
+
+def test_roll_again_gives_a_new_seed(page: Page, server: str) -> None:
+    page.goto(server + "/")
+    dice = next(e for e in examples(server) if e["id"] == "d100/lair_raid.yaml")
+    pick(page, dice["id"])
+    page.click("#roll-again")
+    page.wait_for_function("!document.querySelector('#footer').textContent.includes('seed 0 ')")
+    seed = page.input_value("#seed")
+    wait_for_answer(page, f"seed {seed} ")
+    shot(page, "03-roll-again")
+
+
+def test_odds_show_the_headline_and_the_chart(page: Page, server: str) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#report .fracas-report")
+    pick(page, "rankflank/flank_charge.yaml")
+    page.click(".tabs button[data-op=odds]")
+    page.select_option("#method", "mc")
+    page.fill("#runs", "2000")
+    page.click("#run-odds")
+    page.wait_for_selector("#report svg.fracas-chart")
+    assert page.locator("#report svg.fracas-chart rect").count() > 4
+    headline = page.locator("#report section", has_text="Headline")
+    assert "%" in headline.inner_text()
+    assert "--method mc" in page.inner_text("#command")
+    assert "--runs 2000" in page.inner_text("#command")
+    shot(page, "04-odds-chart")
+
+
+def test_editing_a_number_changes_the_answer(page: Page, server: str) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#report .fracas-report")
+    pick(page, "hex/encirclement.yaml")
+    before = page.inner_text("#report")
+    field = page.locator('.fields input[data-path="units[3].strength"]')
+    field.fill("40")
+    field.dispatch_event("change")
+    wait_for_answer(page, "--set units[3].strength=40")
+    after = page.inner_text("#report")
+    assert after != before
+    assert "--set 'units[3].strength=40'" in page.inner_text("#command")
+    assert "edited" in (field.get_attribute("class") or "")
+    shot(page, "05-edited-value")
+
+
+def test_a_permalink_opens_the_same_battle(page: Page, server: str, browser: Browser) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#report .fracas-report")
+    pick(page, "d100/lair_raid.yaml")
+    page.fill("#seed", "7")
+    page.click("#run-resolve")
+    wait_for_answer(page, "seed 7 ")
+    page.wait_for_function("location.hash.startsWith('#s=')")
+    link = page.url
+    report = page.inner_text("#report")
+    shot(page, "06-permalink-source")
+    fresh = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        other = fresh.new_page()
+        other.set_default_timeout(TIMEOUT_MS)
+        other.goto(link)
+        wait_for_answer(other, "seed 7 ")
+        assert other.inner_text("#report") == report
+        assert other.input_value("#text") == page.input_value("#text")
+        assert other.inner_text("#command") == "fracas resolve lair_raid.yaml --seed 7"
+        shot(other, "07-permalink-opened")
+    finally:
+        fresh.close()
+
+
+def test_copy_buttons_copy_the_forum_post(page: Page, server: str) -> None:
+    page.goto(server + "/")
+    pick(page, "d100/lair_raid.yaml")
+    dice = next(e for e in examples(server) if e["id"] == "d100/lair_raid.yaml")
+    expected = get_json(
+        server + "/api/resolve", {"scenario": dice["scenario"], "name": dice["name"]}
+    )
+    page.click("#copy-bbcode")
+    page.wait_for_selector("#copied:has-text('BBCode copied')")
+    assert page.evaluate("navigator.clipboard.readText()") == expected["bbcode"]
+    page.click("#copy-markdown")
+    page.wait_for_selector("#copied:has-text('Markdown copied')")
+    assert page.evaluate("navigator.clipboard.readText()") == expected["markdown"]
+    # The post options travel with the request and show in the answer as they would on
+    # the command line.
+    page.select_option("#forum", "vbulletin")
+    page.check("#fold")
+    page.wait_for_function("document.querySelector('#report details.fold') !== null")
+    page.click("#copy-bbcode")
+    folded = get_json(
+        server + "/api/resolve",
+        {"scenario": dice["scenario"], "name": dice["name"], "forum": "vbulletin", "fold": True},
+    )
+    page.wait_for_function(
+        "text => navigator.clipboard.readText().then(copied => copied === text)",
+        arg=folded["bbcode"],
+    )
+    assert "[spoiler" in folded["bbcode"]
+    shot(page, "11-folded-post")
+    with page.expect_download() as download:
+        page.click("#download-json")
+    saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert saved == expected["document"]
+
+
+def test_a_bad_scenario_shows_its_error_beside_the_field(page: Page, server: str) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#report .fracas-report")
+    pick(page, "hex/encirclement.yaml")
+    text = page.input_value("#text").replace("strength: 100", "strength: -5", 1)
+    page.fill("#text", text)
+    page.wait_for_selector("#scenario-error:not([hidden])")
+    message = page.inner_text("#scenario-error")
+    assert message.startswith("encirclement.yaml: units[0].strength: ")
+    beside = page.locator('.fields input[data-path="units[0].strength"] + .field-error')
+    assert beside.inner_text() in message
+    shot(page, "08-bad-scenario")
+    page.fill("#text", "fracas: 1\nruleset: hex\nunits: [\n")
+    page.wait_for_selector("#scenario-error:has-text('not valid YAML')")
+    shot(page, "09-not-yaml")
+
+
+def test_forecast_draws_the_attack_on_the_board(page: Page, server: str) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#report .fracas-report")
+    pick(page, "hex/encirclement.yaml")
+    page.click(".tabs button[data-op=forecast]")
+    page.select_option("#attacker", "lead")
+    page.select_option("#target", "holdout")
+    page.click("#run-forecast")
+    page.wait_for_function(
+        "document.querySelector('#command').textContent.includes('--attacker lead')"
+    )
+    assert page.is_visible("#picture img")
+    assert "lead" in page.inner_text("#report h3")
+    page.click(".tabs button[data-op=advise]")
+    page.select_option("#side", "blue")
+    page.click("#run-advise")
+    page.wait_for_function("document.querySelector('#command').textContent.includes('--side')")
+    # Advice has no picture of its own; the tabs a ruleset lacks are not shown at all.
+    assert not page.is_visible("#picture img")
+    shot(page, "10-advise")
+    pick(page, "d100/lair_raid.yaml")
+    assert not page.is_visible(".tabs button[data-op=forecast]")
+
+
+def test_a_quick_second_pick_wins_over_the_first_load(page: Page, server: str) -> None:
+    # The page loads its first example on start; choosing another at once must leave the
+    # page showing the second one (tabs included), whatever order the answers arrive in.
+    page.goto(server + "/")
+    pick(page, "hex/encirclement.yaml")
+    page.wait_for_selector(".tabs button[data-op=forecast]:not([hidden])")
+    assert page.inner_text("#ruleset") == "hex"
