@@ -47,11 +47,16 @@ SOLVE_LIMIT = declare("odds.solve_range", 1_000_000, "values --from .. --to of -
 
 
 def _check_work_options(
-    runs: int | None, max_runs: int, exact_budget: int, sample_budget: int, low: int, high: int
+    runs: int | None,
+    max_runs: int,
+    exact_budget: int | None,
+    sample_budget: int,
+    low: int,
+    high: int,
 ) -> None:
     check(RUNS_LIMIT.name, runs or 0, path=("--runs",))
     check(RUNS_LIMIT.name, max_runs, path=("--max-runs",))
-    check(EXACT_LIMIT.name, exact_budget, path=("--exact-budget",))
+    check(EXACT_LIMIT.name, exact_budget or 0, path=("--exact-budget",))
     check(SAMPLE_LIMIT.name, sample_budget, path=("--sample-budget",))
     check(SOLVE_LIMIT.name, high - low, path=("--to",), shown=f"a range of {high - low} values")
 
