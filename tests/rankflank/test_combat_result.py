@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from fracas.core.errors import ScenarioError
 from fracas.rulesets.rankflank.formation import initial_state
 from fracas.rulesets.rankflank.result import (
     CombatResult,
@@ -569,3 +572,45 @@ def test_a_unit_whose_enemy_fled_adds_nothing() -> None:
     result = score(combat, state=state)
     # Only Left still fights: its standard +1; Unit Strength 4 against 4 gives nothing.
     assert (result.score("A"), result.score("B")) == (1, 0)
+
+
+# Paragraph 7, the battle standard: +1 while the unit includes it, i.e. its bearer stands.
+
+
+def bearer_combat(bearer: str | bool) -> Combat:
+    return build(
+        [
+            unit_doc(
+                "Guard", "A", models=4, files=4, command={"battle_standard": bearer},
+                characters=[{"name": "Sigmar", "profile": "4 5 5 4 4 2 5 3 8"}],
+            ),
+            unit_doc("Foe", "B", models=4, files=4),
+        ],
+        [engage("Guard", "Foe")],
+        outnumber_bonus=False,
+    )  # fmt: skip
+
+
+def test_battle_standard_goes_with_its_bearer() -> None:
+    combat = bearer_combat("Sigmar")
+    state = initial_state(combat)
+    # Sigmar stands: the battle standard +1; A has no other bonus, so 0 + 1 = 1.
+    assert score(combat, state=state).score("A") == 1
+    # Sigmar slain (his 2 wounds gone), the four Guards still stand: 0 + 0 = 0.
+    state["Guard"] = state["Guard"]._replace(character_wounds=(0,))
+    assert score(combat, state=state).score("A") == 0
+
+
+def test_battle_standard_in_the_rank_and_file_goes_with_them() -> None:
+    combat = bearer_combat(True)
+    state = initial_state(combat)
+    assert score(combat, state=state).score("A") == 1
+    # Every Guard slain but Sigmar stands: the rank-and-file bearer is gone, 0.
+    state["Guard"] = state["Guard"]._replace(rank_and_file_wounds=0)
+    assert score(combat, state=state).score("A") == 0
+
+
+def test_battle_standard_bearer_must_be_a_character_of_the_unit() -> None:
+    with pytest.raises(ScenarioError, match="not a character of 'Guard'") as caught:
+        bearer_combat("Nobody")
+    assert caught.value.path == ("units", 0, "command", "battle_standard")

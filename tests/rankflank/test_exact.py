@@ -212,3 +212,53 @@ def test_two_fleeing_units_share_one_pursuit_roll_jointly() -> None:
     for key in [(True, True), (True, False), (False, True), (False, False)]:
         low, high = wilson_interval(joint[key], runs, 0.9999)
         assert low <= exact.get(key, 0.0) <= high, (key, exact.get(key), joint[key] / runs)
+
+
+def bearer_in_a_challenge() -> RankflankScenario:
+    """The battle-standard bearer fights a challenge he may well lose (W2 against a
+    warlord striking first with 5 attacks)."""
+    combat = combat_from(
+        {
+            "parameters": {"max_rounds": 1},
+            "units": [
+                unit_doc(
+                    "Guard", "Empire", models=10, files=5, armour=5,
+                    command={"battle_standard": "Ensign"},
+                    characters=[{"name": "Ensign", "profile": "4 4 3 3 3 2 3 1 8"}],
+                ),
+                unit_doc(
+                    "Orcs", "Greenskins", models=10, files=5, charged=True,
+                    characters=[{"name": "Grukk", "profile": "4 6 3 5 5 3 5 5 9"}],
+                ),
+            ],
+            "engagements": [engage("Orcs", "Guard")],
+            "challenge": {"challenger": "Grukk", "opponent": "Ensign"},
+        }
+    )  # fmt: skip
+    return RankflankScenario(combat, "bearer in a challenge")
+
+
+def test_the_battle_standard_counts_exactly_while_its_bearer_stands() -> None:
+    scenario = bearer_in_a_challenge()
+    seen: Counter[bool] = Counter()
+    for seed in range(200):
+        outcome = RULESET.play(scenario, SeededDice(seed))
+        fought = outcome.rounds[0]
+        standing = fought.state_after_blows["Guard"].character_wounds[0] > 0
+        rows = [row.label for row in fought.result.scores["Empire"].rows]
+        assert ("Battle standard" in rows) == standing, seed
+        seen[standing] += 1
+    assert seen[True], "the bearer must survive in some plays"
+    assert seen[False], "the bearer must die in some plays"
+
+
+def test_exact_odds_with_a_bearer_who_can_die_agree_with_monte_carlo() -> None:
+    from fracas.analysis import odds
+
+    scenario = bearer_in_a_challenge()
+    exact = odds(scenario, ruleset=RULESET, method="exact")
+    sampled = odds(scenario, ruleset=RULESET, method="mc", runs=3000, seed=9, confidence=0.9999)
+    for metric in ("cr.Empire", "cr.Greenskins", "round_winner", "winner"):
+        for entry in exact.metric(metric).values:
+            low, high = sampled.interval(metric, entry.value)
+            assert low <= entry.probability <= high, (metric, entry.value)

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from fracas.core.modifiers import Breakdown
 from fracas.rulesets.rankflank.formation import (
     State,
+    UnitStatus,
+    characters_alive,
     disrupting_enemy,
     extra_ranks,
     in_combat,
@@ -64,6 +66,19 @@ class CombatResult:
         if self.winner is None:
             return None
         return next(side for side in self.scores if side != self.winner)
+
+
+def battle_standard_carried(unit: Unit, status: UnitStatus) -> bool:
+    """True while the unit includes its battle standard: its bearer still stands.
+
+    A named character carries it until slain; a bearer in the rank and file, while any
+    rank and file are left.
+    """
+    if not unit.battle_standard:
+        return False
+    if unit.battle_standard_bearer is None:
+        return rank_and_file(unit, status) > 0
+    return any(c.name == unit.battle_standard_bearer for c in characters_alive(unit, status))
 
 
 def _standing(combat: Combat, state: State, side: str) -> tuple[Unit, ...]:
@@ -251,8 +266,9 @@ def side_score(
         if unit.standard and rank_and_file(unit, state[unit.name]):
             score = score.plus("Standard", 1, source=unit.name, rule="standard")
     for unit in units:
-        if unit.battle_standard:
-            score = score.plus("Battle standard", 1, source=unit.name, rule="battle_standard")
+        if battle_standard_carried(unit, state[unit.name]):
+            source = unit.battle_standard_bearer or unit.name
+            score = score.plus("Battle standard", 1, source=source, rule="battle_standard")
     score = _flank_and_rear(score, combat, state, units, side)
     if units and enemy_units:
         ours_up = max(units, key=lambda u: _effective_height(u, round_number))
