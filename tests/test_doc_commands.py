@@ -329,7 +329,7 @@ def test_the_wheel_brings_the_tour(tmp_path: Path) -> None:
         in_wheel = [name for name in archive.namelist() if name.startswith("fracas/examples/")]
     with tarfile.open(sdist) as archive:
         in_sdist = [name for name in archive.getnames() if "/examples/" in name]
-    scenarios = list((ROOT / "examples").glob("*/*.yaml"))
+    scenarios = list((ROOT / "examples").glob("**/*.yaml"))
     assert len([name for name in in_wheel if name.endswith(".yaml")]) == len(scenarios)
     assert len([name for name in in_sdist if name.endswith(".yaml")]) == len(scenarios)
 
@@ -338,7 +338,16 @@ def test_the_wheel_brings_the_tour(tmp_path: Path) -> None:
     bin_dir = fresh / ("Scripts" if os.name == "nt" else "bin")
     python = next(bin_dir.glob("python*"))
     installed = subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", str(wheel)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            f"{wheel}[plot]",
+        ],
         capture_output=True,
         text=True,
         check=False,

@@ -304,7 +304,7 @@ def test_ctrl_c_stops_cleanly_and_writes_nothing(tmp_path: Path) -> None:
     target = tmp_path / "odds.txt"
     fracas = Path(sys.executable).with_name("fracas")
     process = subprocess.Popen(
-        [str(fracas), "odds", LAIR, "--runs", "50000000", "--workers", "2", "-o", str(target)],
+        [str(fracas), "odds", LAIR, "--runs", "10000000", "--workers", "2", "-o", str(target)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -598,8 +598,10 @@ def run_case(case: Case, tally: Tally, time_limit: float, directory: Path) -> st
             if code == 0:
                 cli_outcome = "ok"
             elif code == 2:
-                one = len(lines) == 1 and lines[0].startswith("fracas: error: ")
-                cli_outcome = "rejected" if one and _one_line(lines[0]) else "multi_line"
+                # validate lists every problem of the file, each on a line of its own.
+                allowed = len(lines) >= 1 if case.action == "validate" else len(lines) == 1
+                one = allowed and all(line.startswith("fracas: error: ") for line in lines)
+                cli_outcome = "rejected" if one and all(map(_one_line, lines)) else "multi_line"
             else:
                 cli_outcome = "crash"
             if cli_outcome in FAILURES and len(tally.failures) < 20:
