@@ -53,8 +53,10 @@ def test_exact_wounds_are_binomial_worked_by_hand() -> None:
 def test_ruleset_exact_method_equals_enumeration_of_every_path(
     dice: int, hit_on: int, models: int, save: int
 ) -> None:
-    fast = odds(load(dice=dice, hit_on=hit_on, models=models, save=save))
-    plain = odds(load_enumerated(dice=dice, hit_on=hit_on, models=models, save=save))
+    fast = odds(load(dice=dice, hit_on=hit_on, models=models, save=save), method="exact")
+    plain = odds(
+        load_enumerated(dice=dice, hit_on=hit_on, models=models, save=save), method="exact"
+    )
     assert plain.solver == "enumeration of every path"
     assert fast.metrics == plain.metrics
 

@@ -67,7 +67,7 @@ MethodName = Literal["auto", "exact", "mc"]
 EXACT_BUDGET = 8_000_000
 #: The exact budget of ``method="auto"``, which falls back to sampling past it: small, so
 #: that a question exact odds cannot answer soon is sampled soon.
-AUTO_EXACT_BUDGET = 20_000
+AUTO_EXACT_BUDGET = 200_000
 #: Default budget of sampling, in dice rolls over all repetitions.
 SAMPLE_BUDGET = 20_000_000
 #: Repetitions of a Monte Carlo run when no precision is asked for.
