@@ -22,11 +22,11 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from fracas.analysis.odds import ReplayableDice, odds, repetition_seed
+from fracas.analysis.odds import odds, repetition_seed
 from fracas.analysis.parallel import Tally, running
 from fracas.analysis.sweep import parse_vary, sweep, to_csv
 from fracas.cli.sweep import cell_scenario
-from fracas.core.dice import ChanceNode, Dice
+from fracas.core.dice import ChanceNode, Dice, SeededDice
 from fracas.io.scenario import load_scenario
 
 LAIR = "examples/d100/lair_raid.yaml"
@@ -51,7 +51,7 @@ def baseline(runs: int, seed: int = 0) -> Tally:
     ruleset, model = scenario.ruleset, scenario.model
     tally = Tally()
     for index in range(runs):
-        dice = Counted(ReplayableDice(repetition_seed(seed, index)))
+        dice = Counted(SeededDice(repetition_seed(seed, index)))
         tally.add(ruleset.summarize(model, ruleset.play(model, dice)))
     return tally
 

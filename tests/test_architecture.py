@@ -64,10 +64,8 @@ BUILTIN_NAMES = ("hex", "d100", "rankflank")
 GENERIC = ("analysis", "io", "cli", "web")
 #: Being removed: rankflank's rules restated for odds, which give way to the ruleset's own
 #: play evaluated by the core. Once they are gone this list and the next one are empty.
-NAMING_ALLOWED = {"analysis/exact_rankflank.py", "analysis/vectorised.py"}
-NAMING_ALLOWED_LINES = {
-    ("analysis/odds.py", '"rankflank": "fracas.analysis.exact_rankflank:solve",')
-}
+NAMING_ALLOWED: set[str] = set()
+NAMING_ALLOWED_LINES: set[tuple[str, str]] = set()
 
 _RULESET_MODULE = re.compile(r"fracas\.rulesets\.(" + "|".join(BUILTIN_NAMES) + r")\b")
 

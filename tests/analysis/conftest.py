@@ -18,6 +18,7 @@ import fracas.rulesets as registry
 from fracas.core.dice import D6, Dice
 from fracas.core.distribution import Distribution, EnumerationBudgetError
 from fracas.core.errors import ScenarioError, UnsupportedError
+from fracas.core.evaluate import ExactOdds
 from fracas.core.report import Report, Section, Text
 from fracas.core.schema import Document, StrictModel
 from fracas.rulesets.base import Ruleset, Summary
@@ -84,7 +85,9 @@ class VolleyRuleset(Ruleset[VolleyDocument, VolleyDocument, Volley]):
             "outcome": "wiped out" if result.wounds >= result.models else "holds",
         }
 
-    def exact(self, scenario: VolleyDocument, *, max_work: int) -> Distribution[Any]:
+    def exact(
+        self, scenario: VolleyDocument, *, max_work: int, fractions: bool = True
+    ) -> ExactOdds:
         """Hits are binomial; given the hits, unsaved wounds are binomial again."""
         attacker, defender = scenario.attacker, scenario.defender
         work = (attacker.dice + 1) * (attacker.dice + 2) // 2  # pairs (hits, wounds ≤ hits)
@@ -98,7 +101,7 @@ class VolleyRuleset(Ruleset[VolleyDocument, VolleyDocument, Volley]):
                 summary = self.summarize(scenario, Volley(hits, wounds, defender.models))
                 key = tuple(sorted(summary.items()))
                 outcomes[key] = outcomes.get(key, Fraction(0)) + p_hits * p_wounds
-        return Distribution(outcomes)
+        return ExactOdds(outcomes, len(outcomes), "outcomes", "volley exact method")
 
 
 class EnumeratedVolleyRuleset(VolleyRuleset):
@@ -106,7 +109,9 @@ class EnumeratedVolleyRuleset(VolleyRuleset):
 
     name = "volley-enumerated"
 
-    def exact(self, scenario: VolleyDocument, *, max_work: int) -> Distribution[Any]:
+    def exact(
+        self, scenario: VolleyDocument, *, max_work: int, fractions: bool = True
+    ) -> ExactOdds:
         raise UnsupportedError("no exact method")
 
 

@@ -307,7 +307,7 @@ def test_reports_odds_and_scenarios_have_short_useful_reprs() -> None:
     )
     result = odds(charge)
     assert repr(result).startswith("OddsResult(rankflank, exact, ")
-    assert "P(Empire wins round 1) 83.42%" in repr(result)
+    assert "P(Empire wins the combat) " in repr(result)
     assert len(repr(result)) < 300
-    winner = repr(result.metric("winner"))
-    assert winner == "MetricOdds('winner': Empire 83.42%, Greenskins 8.58%, draw 8.00%)"
+    winner = repr(result.metric("round_winner"))
+    assert winner == "MetricOdds('round_winner': Empire 83.42%, Greenskins 8.58%, draw 8.00%)"

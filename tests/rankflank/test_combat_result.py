@@ -6,9 +6,11 @@ combat's state (the state *after* the round's casualties).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
+import pytest
+
+from fracas.core.errors import ScenarioError
 from fracas.rulesets.rankflank.formation import initial_state
 from fracas.rulesets.rankflank.result import (
     CombatResult,
@@ -62,7 +64,7 @@ def test_wounds_count_unsaved_wounds_not_casualties() -> None:
         [engage("Guard", "Troll")],
     )
     state = initial_state(combat)
-    state["Troll"] = replace(state["Troll"], rank_and_file_wounds=1)
+    state["Troll"] = state["Troll"]._replace(rank_and_file_wounds=1)
     result = score(combat, (WoundCredit("A", "Guard", "Troll", 2),), state=state)
     # A: 2 wounds; the troll's US 3 (its W) < Guard's 10 → +1 outnumber. 2 + 1 = 3.
     assert result.score("A") == 2 + 1
@@ -270,7 +272,7 @@ def test_disruption_ends_when_the_flanker_drops_below_ten() -> None:
     combat = flanked(5)
     state = initial_state(combat)
     # One rider slain this round: 4 × 2 = 8 < 10 → the disruption is lifted.
-    state["Riders"] = replace(state["Riders"], rank_and_file_wounds=4)
+    state["Riders"] = state["Riders"]._replace(rank_and_file_wounds=4)
     assert score(combat, state=state).score("A") == 3
 
 
@@ -371,7 +373,7 @@ def test_a_standard_needs_rank_and_file_to_carry_it() -> None:
     # With its two rank and file standing: standard +1.
     assert score(combat).score("A") == 1
     state = initial_state(combat)
-    state["Guard"] = replace(state["Guard"], rank_and_file_wounds=0)
+    state["Guard"] = state["Guard"]._replace(rank_and_file_wounds=0)
     # Only the hero is left: nobody carries the standard → 0.
     assert score(combat, state=state).score("A") == 0
 
@@ -547,7 +549,7 @@ def test_a_wiped_out_side_loses_whatever_the_scores() -> None:
         [engage("Few", "Block")],
     )
     state = initial_state(combat)
-    state["Few"] = replace(state["Few"], rank_and_file_wounds=0)
+    state["Few"] = state["Few"]._replace(rank_and_file_wounds=0)
     result = score(combat, (WoundCredit("B", "Block", "Few", 2),), state=state)
     # B scores 2 wounds + 1 standard + 1 US (30 > 0) = 4 (ranks, flank and rear need an
     # enemy still standing in that arc); A, wiped out, scores 0.
@@ -566,7 +568,49 @@ def test_a_unit_whose_enemy_fled_adds_nothing() -> None:
         [engage("Left", "Stays"), engage("Right", "Gone")],
     )
     state = initial_state(combat)
-    state["Gone"] = replace(state["Gone"], fled=True)
+    state["Gone"] = state["Gone"]._replace(fled=True)
     result = score(combat, state=state)
     # Only Left still fights: its standard +1; Unit Strength 4 against 4 gives nothing.
     assert (result.score("A"), result.score("B")) == (1, 0)
+
+
+# Paragraph 7, the battle standard: +1 while the unit includes it, i.e. its bearer stands.
+
+
+def bearer_combat(bearer: str | bool) -> Combat:
+    return build(
+        [
+            unit_doc(
+                "Guard", "A", models=4, files=4, command={"battle_standard": bearer},
+                characters=[{"name": "Sigmar", "profile": "4 5 5 4 4 2 5 3 8"}],
+            ),
+            unit_doc("Foe", "B", models=4, files=4),
+        ],
+        [engage("Guard", "Foe")],
+        outnumber_bonus=False,
+    )  # fmt: skip
+
+
+def test_battle_standard_goes_with_its_bearer() -> None:
+    combat = bearer_combat("Sigmar")
+    state = initial_state(combat)
+    # Sigmar stands: the battle standard +1; A has no other bonus, so 0 + 1 = 1.
+    assert score(combat, state=state).score("A") == 1
+    # Sigmar slain (his 2 wounds gone), the four Guards still stand: 0 + 0 = 0.
+    state["Guard"] = state["Guard"]._replace(character_wounds=(0,))
+    assert score(combat, state=state).score("A") == 0
+
+
+def test_battle_standard_in_the_rank_and_file_goes_with_them() -> None:
+    combat = bearer_combat(True)
+    state = initial_state(combat)
+    assert score(combat, state=state).score("A") == 1
+    # Every Guard slain but Sigmar stands: the rank-and-file bearer is gone, 0.
+    state["Guard"] = state["Guard"]._replace(rank_and_file_wounds=0)
+    assert score(combat, state=state).score("A") == 0
+
+
+def test_battle_standard_bearer_must_be_a_character_of_the_unit() -> None:
+    with pytest.raises(ScenarioError, match="not a character of 'Guard'") as caught:
+        bearer_combat("Nobody")
+    assert caught.value.path == ("units", 0, "command", "battle_standard")

@@ -1,9 +1,11 @@
-"""rankflank's odds view: the ``decided`` metric its hook derives, and its headline rows."""
+"""rankflank's odds view: who wins the combat, and its headline rows in declared order."""
 
 from __future__ import annotations
 
 from fracas.analysis import headline, odds
 from fracas.io.scenario import parse_scenario
+from fracas.rulesets.rankflank.formation import initial_state
+from fracas.rulesets.rankflank.ruleset import combat_winner
 from fracas.rulesets.rankflank.samples import LINE_AGAINST_LINE
 
 
@@ -16,32 +18,36 @@ def test_a_side_is_out_once_every_unit_broke_or_was_wiped_out() -> None:
             "engagements:\n  - {unit: Wolves, enemy: Spears, arc: left}",
         )
     )
-    derive = scenario.ruleset.derived_metrics(scenario.model)
-    assert derive is not None
-    base = {"breaks.Spears": False, "breaks.Orcs": False, "breaks.Wolves": False}
+    combat = scenario.model.combat
+    start = initial_state(combat)
+    fled = {name: status._replace(fled=True) for name, status in start.items()}
+    dead = {name: status._replace(rank_and_file_wounds=0) for name, status in start.items()}
     # Orcs broke but the five Wolves still fight: not decided yet.
-    assert derive({**base, "breaks.Orcs": True, "casualties.Wolves": 4})["decided"] == "undecided"
+    assert combat_winner(combat, {**start, "Orcs": fled["Orcs"]}) == "undecided"
     # Orcs broke and all five Wolves are dead: the Greenskins are out, Empire wins.
-    assert derive({**base, "breaks.Orcs": True, "casualties.Wolves": 5})["decided"] == "Empire"
+    assert combat_winner(combat, {**start, "Orcs": fled["Orcs"], "Wolves": dead["Wolves"]}) == (
+        "Empire"
+    )
     # The Spears broke: the Greenskins win, whatever became of their own units.
-    assert derive({**base, "breaks.Spears": True})["decided"] == "Greenskins"
+    assert combat_winner(combat, {**start, "Spears": fled["Spears"]}) == "Greenskins"
     # Both sides out: a draw.
-    both = {"breaks.Spears": True, "breaks.Orcs": True, "breaks.Wolves": True}
-    assert derive(both)["decided"] == "draw"
+    assert combat_winner(combat, fled) == "draw"
 
 
 def test_headline_rows_come_in_the_declared_order() -> None:
     result = odds(parse_scenario(LINE_AGAINST_LINE), method="mc", runs=200, seed=1)
     labels = [row.label for row in headline(result)]
-    winners = [label for label in labels if label.endswith("round 1)")]
     combat = [label for label in labels if "combat" in label or "both sides" in label]
-    assert labels[: len(winners)] == winners
-    assert labels[len(winners) : len(winners) + len(combat)] == combat
-    assert labels[len(winners) + len(combat) :] == [
+    rounds = [label for label in labels if label.endswith("round 1)")]
+    assert labels[: len(combat)] == combat
+    assert labels[len(combat) : len(combat) + len(rounds)] == rounds
+    assert labels[len(combat) + len(rounds) :] == [
         "P(Spears breaks)",
         "P(Orcs breaks)",
         "P(Spears is caught)",
         "P(Orcs is caught)",
+        "P(Spears is destroyed)",
+        "P(Orcs is destroyed)",
         "expected casualties of Spears",
         "expected casualties of Orcs",
     ]

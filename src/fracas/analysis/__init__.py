@@ -6,6 +6,7 @@ True
 """
 
 from fracas.analysis.odds import (
+    AUTO_EXACT_BUDGET,
     DEFAULT_MAX_RUNS,
     DEFAULT_RUNS,
     EXACT_BUDGET,
@@ -24,6 +25,7 @@ from fracas.analysis.stats import wilson_interval
 from fracas.analysis.views import HeadlineRow, headline, headline_rows
 
 __all__ = [
+    "AUTO_EXACT_BUDGET",
     "DEFAULT_MAX_RUNS",
     "DEFAULT_RUNS",
     "EXACT_BUDGET",

@@ -4,9 +4,10 @@ Every ruleset that implements :meth:`~fracas.rulesets.base.Ruleset.summarize` ge
 free. :func:`odds` picks the method (or obeys the caller), says which ran, how much work it
 did and how sure it is:
 
-* **exact** — a deterministic ruleset is played once; a dice ruleset is solved by a fast
-  solver registered here for its name, else by the ruleset's own ``exact`` hook, else by
-  enumerating every path of chance nodes through ``play`` within a counted budget;
+* **exact** — a deterministic ruleset is played once; a dice ruleset is solved by its own
+  ``exact`` hook (the core evaluator walking the ruleset's steps over merged states, the
+  same steps play runs), else by enumerating every path of chance nodes through ``play``,
+  within a counted budget;
 * **Monte Carlo** — ``play`` with independently seeded dice per repetition, reported with
   95 % Wilson intervals, optionally sampling in batches until a requested precision;
 * **auto** — exact when it fits in its budget, Monte Carlo otherwise.
@@ -35,16 +36,12 @@ True
 from __future__ import annotations
 
 import hashlib
-import importlib
 import math
-import random
-from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
-from itertools import accumulate
 from typing import Any, Literal, Protocol
 
 from fracas.analysis import parallel
@@ -54,6 +51,7 @@ from fracas.analysis.views import headline
 from fracas.core.dice import ChanceNode, Dice, SeededDice
 from fracas.core.distribution import EnumerationBudgetError, enumerate_outcomes
 from fracas.core.errors import FracasError, UnsupportedError
+from fracas.core.evaluate import CountingDice, WorkBudget
 from fracas.core.headline import Headline
 from fracas.rulesets import AnyRuleset
 
@@ -64,8 +62,12 @@ Outcome = tuple[tuple[str, Value], ...]
 Probability = Fraction | float
 MethodName = Literal["auto", "exact", "mc"]
 
-#: Default budget of exact solving, in dice decisions (or solver operations).
-EXACT_BUDGET = 500_000
+#: Default budget of exact odds asked for with ``method="exact"``: step plays of a
+#: ruleset's steps, or paths of plain enumeration.
+EXACT_BUDGET = 8_000_000
+#: The exact budget of ``method="auto"``, which falls back to sampling past it: small, so
+#: that a question exact odds cannot answer soon is sampled soon.
+AUTO_EXACT_BUDGET = 200_000
 #: Default budget of sampling, in dice rolls over all repetitions.
 SAMPLE_BUDGET = 20_000_000
 #: Repetitions of a Monte Carlo run when no precision is asked for.
@@ -74,11 +76,6 @@ DEFAULT_RUNS = 10_000
 DEFAULT_MAX_RUNS = 200_000
 #: Repetitions between two precision checks.
 BATCH_RUNS = 1_000
-
-#: Fast exact solvers by ruleset name, as ``"module:function"`` (imported only when used).
-FAST_SOLVERS: dict[str, str] = {
-    "rankflank": "fracas.analysis.exact_rankflank:solve",
-}
 
 
 class LoadedScenario(Protocol):
@@ -101,9 +98,8 @@ class ExactAnswer:
     solver: str
     #: Metric names in the order reports list them (else: the order they first appear).
     metric_order: tuple[str, ...] = ()
-
-
-FastSolver = Callable[[AnyRuleset, Any, int, bool], ExactAnswer]
+    #: Metrics whose odds the ruleset counted apart from ``outcomes`` (value → probability).
+    settled: Mapping[str, Mapping[Any, Probability]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -226,7 +222,7 @@ def odds(
     precision: float | None = None,
     max_runs: int = DEFAULT_MAX_RUNS,
     confidence: float = 0.95,
-    exact_budget: int = EXACT_BUDGET,
+    exact_budget: int | None = None,
     sample_budget: int = SAMPLE_BUDGET,
     exact_fractions: bool = False,
 ) -> OddsResult:
@@ -238,8 +234,10 @@ def odds(
     Monte Carlo plays ``runs`` repetitions (default 10,000), or with ``precision`` samples
     in batches until every interval's half-width is below it, at most ``max_runs``.
     ``exact_budget`` and ``sample_budget`` bound the counted work of each method, so no
-    input can keep the call busy for ever. ``exact_fractions`` asks fast solvers to
-    compute in fractions instead of floats.
+    input can keep the call busy for ever; the exact budget defaults to
+    :data:`EXACT_BUDGET` with ``method="exact"`` and to the smaller
+    :data:`AUTO_EXACT_BUDGET` with ``method="auto"``. ``exact_fractions`` asks exact
+    methods to compute in fractions instead of floats.
     """
     if ruleset is None:
         ruleset, model = scenario.ruleset, scenario.model
@@ -248,6 +246,8 @@ def odds(
             seed = getattr(header, "seed", None)
     else:
         model = scenario
+    if exact_budget is None:
+        exact_budget = EXACT_BUDGET if method == "exact" else AUTO_EXACT_BUDGET
     _check_options(method, runs, precision, max_runs, confidence, exact_budget, sample_budget)
     derive = ruleset.derived_metrics(model)
     fallback = ""
@@ -315,29 +315,6 @@ def _check_options(
 # ── exact ──────────────────────────────────────────────────────────────────────────────
 
 
-class _Budget:
-    """Counts dice decisions and stops the work when there have been too many."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.used = 0
-
-    def spend(self) -> None:
-        self.used += 1
-        if self.used > self.limit:
-            raise EnumerationBudgetError(f"more than {self.limit:,} dice rolls")
-
-
-class _CountingDice:
-    def __init__(self, inner: Dice, budget: _Budget) -> None:
-        self._inner = inner
-        self._budget = budget
-
-    def roll(self, node: ChanceNode) -> int:
-        self._budget.spend()
-        return self._inner.roll(node)
-
-
 def outcome_of(summary: Mapping[str, Value]) -> Outcome:
     """A summary as a hashable outcome, metrics in the order the ruleset gave them."""
     return tuple(summary.items())
@@ -348,45 +325,41 @@ def exact_outcomes(
 ) -> tuple[ExactAnswer, int]:
     """Exact outcome distribution, by the first method that applies, and the dice decided.
 
-    Raises :class:`~fracas.core.distribution.EnumerationBudgetError` when the method would
-    need more than ``budget`` steps.
+    A deterministic ruleset is played once; a ruleset with an exact method (its
+    :meth:`~fracas.rulesets.base.Ruleset.exact` hook, which by default walks its
+    :meth:`~fracas.rulesets.base.Ruleset.process`) is asked; any other is enumerated
+    path by path. Raises :class:`~fracas.core.distribution.EnumerationBudgetError` when
+    the method would need more than ``budget`` steps.
     """
     if ruleset.deterministic:
-        counted = _Budget(budget)
-        summary = ruleset.summarize(model, ruleset.play(model, _CountingDice(_NoDice(), counted)))
+        counted = WorkBudget(budget, "dice rolls")
+        summary = ruleset.summarize(model, ruleset.play(model, CountingDice(_NoDice(), counted)))
         return ExactAnswer({outcome_of(summary): Fraction(1)}, 1, "play", "single play"), 0
-    target = FAST_SOLVERS.get(ruleset.name)
-    if target is not None:
-        module_name, _, function = target.partition(":")
-        solver: FastSolver = getattr(importlib.import_module(module_name), function)
-        try:
-            return solver(ruleset, model, budget, fractions), 0
-        except UnsupportedError:
-            pass  # this scenario is outside the fast solver's reach: try the others
     try:
-        distribution = ruleset.exact(model, max_work=budget)
+        found = ruleset.exact(model, max_work=budget, fractions=fractions)
     except UnsupportedError:
-        pass
+        pass  # no exact method of its own: enumerate every path of its play
     else:
-        items = {tuple(outcome): p for outcome, p in distribution.items()}
-        solver_name = f"{ruleset.name} exact method"
-        order = _natural_order(ruleset, model, budget)
-        return ExactAnswer(items, len(items), "outcomes", solver_name, order), 0
-    estimate = _Budget(budget)
+        order = found.metric_order or _natural_order(ruleset, model, budget)
+        answer = ExactAnswer(
+            found.outcomes, found.work, found.work_unit, found.method, order, found.settled
+        )
+        return answer, 0
+    estimate = WorkBudget(budget, "dice rolls")
     digits = _estimated_path_digits(ruleset, model, estimate)
     if digits > math.log10(budget):
         raise _RefusedEnumeration(
             f"enumerating every path would take about 10^{digits:.0f} plays",
             spent=min(estimate.used, budget),
         )
-    counted = _Budget(budget)
+    counted = WorkBudget(budget, "dice rolls")
     paths = 0
 
     def process(dice: Dice) -> Outcome:
         nonlocal paths
         paths += 1
         return outcome_of(
-            ruleset.summarize(model, ruleset.play(model, _CountingDice(dice, counted)))
+            ruleset.summarize(model, ruleset.play(model, CountingDice(dice, counted)))
         )
 
     distribution = enumerate_outcomes(process, max_paths=budget)
@@ -397,8 +370,8 @@ def exact_outcomes(
 class _RecordingDice:
     """Seeded dice that add up the branching (in decimal digits) of every node decided."""
 
-    def __init__(self, seed: int, budget: _Budget) -> None:
-        self._inner = _CountingDice(SeededDice(seed), budget)
+    def __init__(self, seed: int, budget: WorkBudget) -> None:
+        self._inner = CountingDice(SeededDice(seed), budget)
         self.digits = 0.0
 
     def roll(self, node: ChanceNode) -> int:
@@ -414,7 +387,7 @@ class _RefusedEnumeration(EnumerationBudgetError):
         self.spent = spent
 
 
-def _estimated_path_digits(ruleset: AnyRuleset, model: Any, budget: _Budget) -> float:
+def _estimated_path_digits(ruleset: AnyRuleset, model: Any, budget: WorkBudget) -> float:
     """log10 of the paths of enumeration, estimated from the branching of one seeded play.
 
     Every path branches much like the one sampled, so the product of its nodes' sizes is
@@ -432,7 +405,7 @@ def _estimated_path_digits(ruleset: AnyRuleset, model: Any, budget: _Budget) -> 
 def _natural_order(ruleset: AnyRuleset, model: Any, budget: int) -> tuple[str, ...]:
     """The metric order of ``summarize``, from one seeded play (sorted outcomes lose it)."""
     try:
-        play = ruleset.play(model, _CountingDice(SeededDice(0), _Budget(budget)))
+        play = ruleset.play(model, CountingDice(SeededDice(0), WorkBudget(budget, "dice rolls")))
     except EnumerationBudgetError:
         return ()
     return tuple(ruleset.summarize(model, play))
@@ -456,6 +429,8 @@ def _exact_result(
         for metric, value in summary.items():
             bucket = marginals.setdefault(metric, {})
             bucket[value] = bucket.get(value, 0) + probability
+    for metric, values in answer.settled.items():
+        marginals[metric] = dict(values)
     _fill_missing(marginals, total=_sum(answer.outcomes.values(), exact=_all_fractions(answer)))
     if answer.metric_order:
         rank = {name: index for index, name in enumerate(answer.metric_order)}
@@ -523,42 +498,6 @@ def repetition_seed(seed: int, index: int) -> int:
     """
     digest = hashlib.sha256(f"fracas-odds:{seed}:{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
-
-
-class ReplayableDice:
-    """The very faces :class:`~fracas.core.dice.SeededDice` gives for the same seed, faster.
-
-    It draws the same random number per roll and finds the face by bisection over the
-    cumulative weights instead of walking them, which matters for a d100. Sampling uses
-    it so that every repetition still replays with ``fracas resolve --seed``.
-
-    >>> from fracas.core.dice import D100
-    >>> fast, plain = ReplayableDice(3), SeededDice(3)
-    >>> [fast.roll(D100) for _ in range(5)] == [plain.roll(D100) for _ in range(5)]
-    True
-    """
-
-    def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
-
-    def roll(self, node: ChanceNode) -> int:
-        pick = self._rng.randrange(node.total_weight)
-        return node.outcomes[bisect_right(_cumulative(node), pick)][0]
-
-
-_CUMULATIVE: dict[int, tuple[ChanceNode, list[int]]] = {}
-
-
-def _cumulative(node: ChanceNode) -> list[int]:
-    # Keyed by identity (hashing a 100-face node per roll would cost what bisection saves);
-    # the node is kept in the entry so that its id cannot be reused by another node.
-    entry = _CUMULATIVE.get(id(node))
-    if entry is None or entry[0] is not node:
-        if len(_CUMULATIVE) > 4096:
-            _CUMULATIVE.clear()
-        entry = (node, list(accumulate(weight for _, weight in node.outcomes)))
-        _CUMULATIVE[id(node)] = entry
-    return entry[1]
 
 
 def _sample(

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from fracas.analysis.odds import (
+    AUTO_EXACT_BUDGET,
     DEFAULT_MAX_RUNS,
     EXACT_BUDGET,
     SAMPLE_BUDGET,
@@ -46,11 +47,16 @@ SOLVE_LIMIT = declare("odds.solve_range", 1_000_000, "values --from .. --to of -
 
 
 def _check_work_options(
-    runs: int | None, max_runs: int, exact_budget: int, sample_budget: int, low: int, high: int
+    runs: int | None,
+    max_runs: int,
+    exact_budget: int | None,
+    sample_budget: int,
+    low: int,
+    high: int,
 ) -> None:
     check(RUNS_LIMIT.name, runs or 0, path=("--runs",))
     check(RUNS_LIMIT.name, max_runs, path=("--max-runs",))
-    check(EXACT_LIMIT.name, exact_budget, path=("--exact-budget",))
+    check(EXACT_LIMIT.name, exact_budget or 0, path=("--exact-budget",))
     check(SAMPLE_LIMIT.name, sample_budget, path=("--sample-budget",))
     check(SOLVE_LIMIT.name, high - low, path=("--to",), shown=f"a range of {high - low} values")
 
@@ -86,8 +92,13 @@ def odds_command(
         float, typer.Option(metavar="LEVEL", help="Level of the intervals.")
     ] = 0.95,
     exact_budget: Annotated[
-        int, typer.Option(metavar="N", help="Most steps (dice decisions) exact odds may take.")
-    ] = EXACT_BUDGET,
+        int | None,
+        typer.Option(
+            metavar="N",
+            help="Most step plays exact odds may take (default: "
+            f"{EXACT_BUDGET:,} with --method exact, {AUTO_EXACT_BUDGET:,} with auto).",
+        ),
+    ] = None,
     sample_budget: Annotated[
         int, typer.Option(metavar="N", help="Most dice rolls Monte Carlo may take over all runs.")
     ] = SAMPLE_BUDGET,

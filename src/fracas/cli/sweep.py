@@ -206,7 +206,7 @@ def sweep_command(
     Example:
       fracas sweep examples/rankflank/frontal_charge.yaml --method mc --runs 1000 \\
           --vary 'units[0].models=10..40:5' --vary 'units[1].models=30,40,50' \\
-          --metric decided=Empire -o sweep.csv --plot sweep.png
+          --metric winner=Empire -o sweep.csv --plot sweep.png
     """
     from fracas.analysis.sweep import (
         MAX_CELLS,

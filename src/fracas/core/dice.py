@@ -6,7 +6,13 @@ integer weights. A ruleset never draws a random number itself; it asks an inject
 
 * seeded play (:class:`SeededDice`),
 * scripted tests that fix every face (:class:`ScriptedDice`), and
-* exact enumeration of every path (:func:`fracas.core.distribution.enumerate_outcomes`).
+* exact enumeration of every path (:func:`fracas.core.distribution.enumerate_outcomes`)
+  and of a ruleset's steps (:func:`fracas.core.evaluate.exact_states`).
+
+Many dice rolled together for one number (ten blows, each hitting on a 4+) form a
+:class:`DiceGroup`: play rolls it die by die and logs every face, while exact odds use its
+closed form, the law of the number it yields. Both live in the same class, and
+:func:`check_group` proves that they agree.
 
 >>> dice = ScriptedDice([6, 1])
 >>> dice.roll(D6), dice.roll(D6)
@@ -18,11 +24,14 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from abc import ABC, abstractmethod
+from bisect import bisect_right
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from typing import Protocol
+from itertools import accumulate
+from typing import Generic, Protocol, TypeVar
 
 from fracas.core.errors import DiceExhaustedError
 from fracas.core.limits import spend
@@ -35,11 +44,22 @@ class ChanceNode:
     label: str
     outcomes: tuple[tuple[int, int], ...]
     total_weight: int = field(init=False, compare=False)
+    cumulative: tuple[int, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.outcomes or any(weight <= 0 for _, weight in self.outcomes):
             raise ValueError(f"chance node {self.label!r} needs outcomes with positive weights")
-        object.__setattr__(self, "total_weight", sum(weight for _, weight in self.outcomes))
+        cumulative = tuple(accumulate(weight for _, weight in self.outcomes))
+        object.__setattr__(self, "total_weight", cumulative[-1])
+        object.__setattr__(self, "cumulative", cumulative)
+
+    def face_at(self, pick: int) -> int:
+        """The face that a uniform ``pick`` in ``range(total_weight)`` lands on.
+
+        >>> die(6).face_at(0), die(6).face_at(5)
+        (1, 6)
+        """
+        return self.outcomes[bisect_right(self.cumulative, pick)][0]
 
     def probability(self, face: int) -> Fraction:
         """Exact probability of ``face``.
@@ -91,12 +111,8 @@ class SeededDice:
 
     def roll(self, node: ChanceNode) -> int:
         spend()  # each die rolled is a step of the work budget in force (docs/limits.md)
-        pick = self._rng.randrange(node.total_weight)
-        for face, weight in node.outcomes:
-            if pick < weight:
-                return face
-            pick -= weight
-        raise AssertionError("unreachable: pick is below the total weight")
+        # One random number per roll, found by bisection: a d100 costs what a d6 costs.
+        return node.face_at(self._rng.randrange(node.total_weight))
 
     def __repr__(self) -> str:
         return f"SeededDice({self.seed})"
@@ -135,3 +151,66 @@ class ScriptedDice:
                 f"scripted face {face} is not a face of {node.label} (roll #{self._next})"
             )
         return face
+
+
+K = TypeVar("K", bound=Hashable, covariant=True)
+D = TypeVar("D", covariant=True)
+
+
+class DiceGroup(ABC, Generic[K, D]):
+    """Dice rolled together for one number, with that number's exact law beside them.
+
+    :meth:`roll` rolls die by die and returns ``(key, detail)``: the number the rules go
+    on with and the faces a report shows. :meth:`law` is the closed form of ``key``. Rules
+    ask for a group through :func:`draw`, so seeded play logs every face while exact odds
+    branch once per key instead of once per face.
+
+    >>> class AtLeast(DiceGroup[int, tuple[int, ...]]):
+    ...     label = "2 dice, 5+"
+    ...     def roll(self, dice: Dice) -> tuple[int, tuple[int, ...]]:
+    ...         faces = (dice.roll(D6), dice.roll(D6))
+    ...         return sum(face >= 5 for face in faces), faces
+    ...     def law(self) -> tuple[tuple[int, Fraction], ...]:
+    ...         return ((0, Fraction(4, 9)), (1, Fraction(4, 9)), (2, Fraction(1, 9)))
+    >>> draw(ScriptedDice([6, 2]), AtLeast())
+    (1, (6, 2))
+    >>> check_group(AtLeast())
+    True
+    """
+
+    label: str = "dice"
+
+    @abstractmethod
+    def roll(self, dice: Dice) -> tuple[K, D]:
+        """Roll every die and return the key and the faces (for the log)."""
+
+    @abstractmethod
+    def law(self) -> tuple[tuple[K, Fraction], ...]:
+        """Every key with its exact probability (they sum to 1)."""
+
+    def float_law(self) -> tuple[tuple[K, float], ...]:
+        """The law in floats, for exact odds computed in floats. Override when the
+        fractions themselves would be too costly to compute (a binomial of 10,000 blows)."""
+        return tuple((key, float(p)) for key, p in self.law())
+
+
+def draw(dice: Dice, group: DiceGroup[K, D]) -> tuple[K, D | None]:
+    """Ask ``dice`` for a group: die by die, or one branch per key when enumerating.
+
+    Dice that enumerate exact odds define ``draw_group``; every other dice object (seeded,
+    scripted, counting wrappers) rolls the group's dice one by one.
+    """
+    closed = getattr(dice, "draw_group", None)
+    if closed is not None:
+        key: K = closed(group)
+        return key, None
+    return group.roll(dice)
+
+
+def check_group(group: DiceGroup[K, D], *, max_paths: int = 200_000) -> bool:
+    """True when enumerating every face of ``group.roll`` gives exactly ``group.law()``."""
+    # Imported here: distribution imports this module.
+    from fracas.core.distribution import Distribution, enumerate_outcomes
+
+    detailed = enumerate_outcomes(lambda dice: group.roll(dice)[0], max_paths=max_paths)
+    return detailed == Distribution(dict(group.law()))

@@ -22,8 +22,8 @@ from pydantic import BaseModel
 
 from fracas._version import __version__
 from fracas.core.dice import Dice, SeededDice
-from fracas.core.distribution import Distribution
 from fracas.core.errors import ScenarioError, UnsupportedError
+from fracas.core.evaluate import ExactOdds, Process, exact_states, summarize_states
 from fracas.core.headline import Headline
 from fracas.core.report import Report
 from fracas.core.schema import Document, parameter_table, validate
@@ -156,13 +156,47 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
 
         return sample
 
-    def exact(self, scenario: ScenarioT, *, max_work: int) -> Distribution[Any]:
-        """Exact distribution of :meth:`summarize` outcomes (as sorted item tuples).
+    def process(self, scenario: ScenarioT) -> Process[Any] | None:
+        """The play as steps over hashable states, for exact odds that merge states.
 
-        Rulesets with a fast exact method override this; ``max_work`` bounds the effort and
-        an :class:`~fracas.core.distribution.EnumerationBudgetError` says when it is not enough.
+        A ruleset that returns a :class:`~fracas.core.evaluate.Process` here (and
+        implements :meth:`summarize_state`) gets exact odds from the core evaluator: the
+        same steps its :meth:`play` runs, so the rules exist once.
         """
-        raise UnsupportedError(f"ruleset {self.name!r} has no exact odds")
+        return None
+
+    def summarize_state(self, scenario: ScenarioT, state: Any) -> Summary:
+        """:meth:`summarize` of a finished state of :meth:`process`."""
+        raise UnsupportedError(f"ruleset {self.name!r} does not summarize states")
+
+    def exact(self, scenario: ScenarioT, *, max_work: int, fractions: bool = True) -> ExactOdds:
+        """Exact distribution of :meth:`summarize` outcomes, within ``max_work`` step plays.
+
+        The default walks :meth:`process` with the core evaluator. Going past ``max_work``
+        raises :class:`~fracas.core.distribution.EnumerationBudgetError`.
+        """
+        process = self.process(scenario)
+        if process is None:
+            raise UnsupportedError(f"ruleset {self.name!r} has no exact odds")
+        answer = exact_states(process, budget=max_work, fractions=fractions)
+        order: tuple[str, ...] = ()
+
+        def summary(state: Any) -> tuple[tuple[str, Any], ...]:
+            nonlocal order
+            metrics = self.summarize_state(scenario, state)
+            order = order or tuple(metrics)
+            return tuple(metrics.items())
+
+        outcomes = summarize_states(answer, summary)
+        return ExactOdds(
+            outcomes,  # type: ignore[arg-type]
+            answer.work,
+            "step plays",
+            f"exact evaluation of {answer.steps} steps over merged states "
+            f"(at most {answer.peak:,} states at once)",
+            order,
+            answer.settled,
+        )
 
     def _missing(self, what: str) -> UnsupportedError:
         can = ", ".join(self.capabilities())

@@ -9,8 +9,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from itertools import product
 
-from fracas.core.dice import D6, Dice
+from fracas.core.dice import D6, Dice, DiceGroup, draw
 from fracas.rulesets.rankflank.formation import (
     State,
     disrupting_enemy,
@@ -123,11 +126,126 @@ def roll_dice(dice: Dice, count: int, *, keep: int | None = None) -> tuple[int, 
     return tuple(faces)
 
 
-def move_roll(dice: Dice, unit: Unit) -> tuple[int, ...]:
-    """A flee or pursuit roll: 2D6, or 3D6 dropping the lowest with Swiftstride."""
-    if "swiftstride" in unit.rules:
-        return roll_dice(dice, 3, keep=2)
-    return roll_dice(dice, 2)
+@dataclass(frozen=True, slots=True)
+class LeadershipTest(DiceGroup[bool, tuple[int, ...]]):
+    """A Leadership test on 2D6: passed when the total is ``target`` or less, or a double 1.
+
+    >>> dict(LeadershipTest(7).law())[True], dict(LeadershipTest(-5).law())[True]
+    (Fraction(7, 12), Fraction(1, 36))
+    """
+
+    target: int
+    label = "2D6 test"
+
+    def roll(self, dice: Dice) -> tuple[bool, tuple[int, ...]]:
+        faces = roll_dice(dice, 2)
+        return passes_break_test(faces, target=self.target), faces
+
+    def law(self) -> tuple[tuple[bool, Fraction], ...]:
+        return _test_law(self.target)
+
+
+@cache
+def _test_law(target: int) -> tuple[tuple[bool, Fraction], ...]:
+    passing = sum(
+        passes_break_test(faces, target=target) for faces in product(range(1, 7), repeat=2)
+    )
+    return ((True, Fraction(passing, 36)), (False, Fraction(36 - passing, 36)))
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRoll(DiceGroup[int, tuple[int, ...]]):
+    """A flee or pursuit distance: 2D6, or 3D6 dropping the lowest with Swiftstride.
+
+    >>> dict(MoveRoll(False).law())[7], dict(MoveRoll(True).law())[12]
+    (Fraction(1, 6), Fraction(2, 27))
+    """
+
+    swiftstride: bool
+    label = "move roll"
+
+    def roll(self, dice: Dice) -> tuple[int, tuple[int, ...]]:
+        faces = roll_dice(dice, 3, keep=2) if self.swiftstride else roll_dice(dice, 2)
+        return sum(faces), faces
+
+    def law(self) -> tuple[tuple[int, Fraction], ...]:
+        return _move_law(self.swiftstride)
+
+
+@cache
+def _move_law(swiftstride: bool) -> tuple[tuple[int, Fraction], ...]:
+    count = 3 if swiftstride else 2
+    totals: dict[int, int] = {}
+    for faces in product(range(1, 7), repeat=count):
+        total = sum(sorted(faces)[-2:])
+        totals[total] = totals.get(total, 0) + 1
+    return tuple((total, Fraction(n, 6**count)) for total, n in sorted(totals.items()))
+
+
+#: One pursuer's answer: (restrain faces, restrained, move faces, distance).
+PursuerFaces = tuple[tuple[int, ...], bool, tuple[int, ...], int]
+
+
+@dataclass(frozen=True, slots=True)
+class ChaseRoll(DiceGroup[tuple[bool, ...], tuple[int, tuple[int, ...], tuple[PursuerFaces, ...]]]):
+    """A broken unit's flight and the pursuit by units that chase nobody else this round.
+
+    Rolled in play order: the flight, then each pursuer's restraint test (``restrain`` is
+    its Leadership, or ``None`` when it pursues without a test) and its move. The key is
+    which pursuers catch the unit: a pursuer that is not restrained catches it when its
+    move is at least the flight's distance.
+
+    >>> chase = ChaseRoll(False, ((None, False),))
+    >>> dict(chase.law())[(True,)]   # 2D6 ≥ 2D6: (1 + P(tie) 146/1296) / 2
+    Fraction(721, 1296)
+    """
+
+    fleeing_swiftstride: bool
+    pursuers: tuple[tuple[int | None, bool], ...]
+    label = "flight and pursuit"
+
+    def roll(
+        self, dice: Dice
+    ) -> tuple[tuple[bool, ...], tuple[int, tuple[int, ...], tuple[PursuerFaces, ...]]]:
+        distance, flee_faces = MoveRoll(self.fleeing_swiftstride).roll(dice)
+        answers: list[PursuerFaces] = []
+        for restrain, swiftstride in self.pursuers:
+            restrained, restrain_faces = False, tuple[int, ...]()
+            if restrain is not None:
+                restrained, restrain_faces = LeadershipTest(restrain).roll(dice)
+            reach, faces = (
+                (0, tuple[int, ...]()) if restrained else MoveRoll(swiftstride).roll(dice)
+            )
+            answers.append((restrain_faces, restrained, faces, reach))
+        caught = tuple(not a[1] and a[3] >= distance for a in answers)
+        return caught, (distance, flee_faces, tuple(answers))
+
+    def law(self) -> tuple[tuple[tuple[bool, ...], Fraction], ...]:
+        return _chase_law(self)
+
+
+@cache
+def _chase_law(chase: ChaseRoll) -> tuple[tuple[tuple[bool, ...], Fraction], ...]:
+    catches: dict[tuple[bool, ...], Fraction] = {}
+    for distance, p_distance in _move_law(chase.fleeing_swiftstride):
+        chances = []
+        for restrain, swiftstride in chase.pursuers:
+            free = 1 - (dict(_test_law(restrain))[True] if restrain is not None else 0)
+            reach = sum((q for d, q in _move_law(swiftstride) if d >= distance), Fraction(0))
+            chances.append(free * reach)
+        for caught in product((True, False), repeat=len(chances)):
+            chance = p_distance
+            for hit, c in zip(caught, chances, strict=True):
+                chance *= c if hit else 1 - c
+            if chance:
+                catches[caught] = catches.get(caught, Fraction(0)) + chance
+    return tuple(catches.items())
+
+
+def move_roll(dice: Dice, unit: Unit) -> tuple[int, tuple[int, ...]]:
+    """A flee or pursuit roll of ``unit``: ``(distance, faces)``; no faces when enumerating."""
+    distance, faces = draw(dice, MoveRoll("swiftstride" in unit.rules))
+    return distance, faces or ()
 
 
 def break_test(combat: Combat, state: State, unit: Unit, difference: int, dice: Dice) -> BreakTest:
@@ -157,7 +275,7 @@ def break_test(combat: Combat, state: State, unit: Unit, difference: int, dice: 
         return BreakTest(
             unit.name, ld, difference, steadfast, stubborn, True, disruptor, target, (), True
         )
-    faces = roll_dice(dice, 2)
+    passed, faces = draw(dice, LeadershipTest(target))
     return BreakTest(
         unit.name,
         ld,
@@ -167,6 +285,6 @@ def break_test(combat: Combat, state: State, unit: Unit, difference: int, dice: 
         False,
         disruptor,
         target,
-        faces,
-        passes_break_test(faces, target=target),
+        faces or (),
+        passed,
     )

@@ -95,7 +95,11 @@ class Command(StrictModel):
     """The unit's command group."""
 
     standard: Bool = Field(False, description="A standard bearer (+1 combat result).")
-    battle_standard: Bool = Field(False, description="The battle standard (+1 combat result).")
+    battle_standard: Bool | str = Field(
+        False,
+        description="The battle standard (+1 combat result while its bearer stands): the "
+        "name of the character who carries it, or true for a bearer in the rank and file.",
+    )
     musician: Bool = Field(False, description="A musician (shown; no effect in one combat).")
 
 

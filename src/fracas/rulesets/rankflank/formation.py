@@ -12,14 +12,16 @@ here reads a unit together with its status and changes nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from fracas.rulesets.rankflank.scenario import Character, Combat, Options, Unit
 
 
-@dataclass(frozen=True, slots=True)
-class UnitStatus:
-    """What is left of a unit: the rank-and-file's wound pool and each character's wounds."""
+class UnitStatus(NamedTuple):
+    """What is left of a unit: the rank-and-file's wound pool and each character's wounds.
+
+    A tuple, so that states of the combat hash and compare fast when exact odds merge them.
+    """
 
     rank_and_file_wounds: int
     character_wounds: tuple[int, ...]
@@ -52,12 +54,15 @@ def rank_and_file(unit: Unit, status: UnitStatus) -> int:
 
 def characters_alive(unit: Unit, status: UnitStatus) -> tuple[Character, ...]:
     """The unit's characters with wounds left."""
+    if not unit.characters:
+        return ()
     return tuple(c for c, w in zip(unit.characters, status.character_wounds, strict=True) if w)
 
 
 def models_alive(unit: Unit, status: UnitStatus) -> int:
     """Rank-and-file plus characters standing."""
-    return rank_and_file(unit, status) + len(characters_alive(unit, status))
+    standing = sum(1 for wounds in status.character_wounds if wounds)
+    return -(-status.rank_and_file_wounds // unit.profile.W) + standing
 
 
 def in_combat(unit: Unit, status: UnitStatus) -> bool:

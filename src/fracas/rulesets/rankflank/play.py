@@ -1,5 +1,12 @@
 """Fighting the combat: rounds of strikes, the combat result, break tests and pursuit.
 
+The combat is written once, as a :class:`~fracas.core.evaluate.Process`: a
+:class:`CombatProcess` moves a hashable :class:`Fight` on by one step at a time (one
+group of blows, the combat result, the break tests, one unit's flight). Seeded play runs
+the steps with seeded dice and keeps a log of every face for the report; exact odds run
+the very same steps through :func:`~fracas.core.evaluate.exact_states`, which merges equal
+fights between steps and replaces each group of dice by its closed form.
+
 >>> from fracas.core.dice import SeededDice
 >>> from fracas.rulesets.rankflank.samples import two_blocks
 >>> outcome = play_combat(two_blocks(), SeededDice(1))
@@ -10,17 +17,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
 
-from fracas.core.dice import Dice
+from fracas.core.dice import Dice, draw
+from fracas.core.evaluate import run
 from fracas.rulesets.rankflank.breaktest import (
     BreakTest,
+    ChaseRoll,
+    LeadershipTest,
     Pursuit,
     PursuitRoll,
     break_test,
     move_roll,
-    passes_break_test,
-    roll_dice,
 )
 from fracas.rulesets.rankflank.formation import (
     State,
@@ -38,15 +47,58 @@ from fracas.rulesets.rankflank.result import (
     OverkillCredit,
     WoundCredit,
     combat_result,
+    decide,
 )
 from fracas.rulesets.rankflank.scenario import Combat, Unit
 from fracas.rulesets.rankflank.strikes import (
+    StrikeDice,
+    StrikeRecord,
     StrikeRoll,
     challenge_opponent,
     initiative_steps,
-    roll_strike,
     strike_records,
 )
+
+Phase = Literal["begin", "strike", "result", "break", "flee", "end", "over"]
+
+
+class Duel(NamedTuple):
+    """A character fighting a challenge this round, and the wounds he has dealt in it."""
+
+    character: str
+    rival: str
+    rival_wounds: int
+    scored: int = 0
+
+
+class Fight(NamedTuple):
+    """Where the combat stands between two steps: a value, so equal fights merge.
+
+    A tuple, so that hashing and comparing it is fast. ``units`` follows the scenario's
+    unit order. The fields from ``initiatives`` to
+    ``chases`` belong to the round being fought; ``first``, ``broken`` and ``caught``
+    are the history a summary needs.
+    """
+
+    units: tuple[UnitStatus, ...]
+    round: int = 0
+    phase: Phase = "begin"
+    initiatives: tuple[int, ...] = ()
+    pending: tuple[StrikeRecord, ...] = ()
+    #: Unsaved wounds on the enemy this round, per side: all the combat result needs
+    #: (the log keeps them per source for the report's rows).
+    credits: tuple[tuple[str, int], ...] = ()
+    duels: tuple[Duel, ...] = ()
+    winner: str | None = None
+    difference: int = 0
+    testers: tuple[str, ...] = ()
+    fleeing: tuple[str, ...] = ()
+    #: Each winning unit's one pursuit roll of the round: (unit, restrained, distance).
+    chases: tuple[tuple[str, bool, int], ...] = ()
+    #: Round 1's result: winner ("draw" when none), both scores, the difference; ``()``
+    #: once exact odds have settled its odds (:meth:`CombatProcess.settle`).
+    first: tuple[str, tuple[int, ...], int] | tuple[()] | None = None
+    caught: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +127,12 @@ class Round:
 
 @dataclass(frozen=True, slots=True)
 class CombatOutcome:
-    """Every round fought, and the units as they started and as they ended."""
+    """Every round fought, the units as they started and ended, and the final fight."""
 
     rounds: tuple[Round, ...]
     initial: Mapping[str, UnitStatus]
     final: Mapping[str, UnitStatus]
+    end: Fight | None = None
 
 
 def apply_wounds(
@@ -105,13 +158,13 @@ def apply_wounds(
         character = standing[0].name if standing else None
     if character is None:
         taken = min(wounds, status.rank_and_file_wounds)
-        status = replace(status, rank_and_file_wounds=status.rank_and_file_wounds - taken)
+        status = status._replace(rank_and_file_wounds=status.rank_and_file_wounds - taken)
     else:
         index = next(i for i, c in enumerate(unit.characters) if c.name == character)
         left = list(status.character_wounds)
         taken = min(wounds, left[index])
         left[index] -= taken
-        status = replace(status, character_wounds=tuple(left))
+        status = status._replace(character_wounds=tuple(left))
     return {**state, unit.name: status}, taken
 
 
@@ -123,116 +176,465 @@ def fighting_pairs(combat: Combat, state: State) -> bool:
     )
 
 
-def _strike_phase(
-    combat: Combat, state: dict[str, UnitStatus], number: int, dice: Dice
-) -> tuple[dict[str, UnitStatus], tuple[Step, ...], list[WoundCredit], tuple[OverkillCredit, ...]]:
-    credits: list[WoundCredit] = []
-    if number == 1:
-        for other in combat.other_wounds:
-            state, taken = apply_wounds(state, combat.unit(other.target), None, other.wounds)
-            credits.append(WoundCredit(other.side, other.source, other.target, taken))
-    duelists: dict[str, tuple[str, int]] = {}
-    if combat.challenge is not None:
-        for name in combat.challenge:
-            opponent = challenge_opponent(combat, state, name)
-            if opponent is not None:
-                unit, character = opponent
-                index = unit.characters.index(character)
-                duelists[name] = (character.name, state[unit.name].character_wounds[index])
-    scored: dict[str, int] = dict.fromkeys(duelists, 0)
-    steps: list[Step] = []
-    for initiative in initiative_steps(combat, state, number):
-        records = strike_records(combat, state, number, initiative)
-        rolls = tuple(roll_strike(record, dice) for record in records)
-        for roll in rolls:
-            record = roll.record
-            target = combat.unit(record.target_unit)
-            state, taken = apply_wounds(state, target, record.target_character, roll.unsaved)
-            credits.append(WoundCredit(record.side, record.striker, target.name, taken))
-            if (
-                record.striker in duelists
-                and record.target_character == duelists[record.striker][0]
-            ):
-                scored[record.striker] += roll.unsaved
-        if rolls:
-            steps.append(Step(initiative, rolls))
-    overkill: list[OverkillCredit] = []
-    for name, (rival, wounds_left) in duelists.items():
-        winner_unit = combat.character_owner(name)
-        loser_unit = combat.character_owner(rival)
-        assert winner_unit is not None
-        assert loser_unit is not None
-        alive = {c.name for c in characters_alive(winner_unit, state[winner_unit.name])}
-        slain = rival not in {c.name for c in characters_alive(loser_unit, state[loser_unit.name])}
-        if name in alive and slain and scored[name] > wounds_left:
-            overkill.append(OverkillCredit(winner_unit.side, name, scored[name] - wounds_left))
-    return state, tuple(steps), credits, tuple(overkill)
+@dataclass
+class _Log:
+    """What seeded play keeps for the report; exact odds keep none of it."""
+
+    steps: list[Step] = field(default_factory=list)
+    blows: list[StrikeRoll] = field(default_factory=list)
+    initiative: int | None = None
+    credits: list[WoundCredit] = field(default_factory=list)
+    overkill: tuple[OverkillCredit, ...] = ()
+    result: CombatResult | None = None
+    tests: list[BreakTest] = field(default_factory=list)
+    pursuits: list[Pursuit] = field(default_factory=list)
+    aftermath: list[str] = field(default_factory=list)
+    after_blows: Mapping[str, UnitStatus] = field(default_factory=dict)
+    #: The faces of each pursuer's one roll this round, shown again for every unit it chases.
+    chase_faces: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict)
+    rounds: list[Round] = field(default_factory=list)
+
+    def close_step(self) -> None:
+        if self.blows and self.initiative is not None:
+            self.steps.append(Step(self.initiative, tuple(self.blows)))
+        self.blows = []
 
 
-def _pursuer_roll(
-    combat: Combat, state: State, pursuer: Unit, dice: Dice
-) -> tuple[tuple[int, ...], bool, tuple[int, ...]]:
-    """``(restrain faces, restrained, pursuit faces)`` of one winning unit."""
-    restrain_faces: tuple[int, ...] = ()
-    if pursuer.restrain:
-        restrain_faces = roll_dice(dice, 2)
-        ld = leadership(pursuer, state[pursuer.name])
-        if passes_break_test(restrain_faces, target=ld):
-            return restrain_faces, True, ()
-    return restrain_faces, False, move_roll(dice, pursuer)
+class CombatProcess:
+    """The combat as steps over :class:`Fight` values (a :class:`~fracas.core.evaluate.Process`).
 
+    Each step rolls at most one group of dice per unit involved: one record's blows, the
+    losers' break tests, or one broken unit's flight and the pursuit of it. With a log,
+    every face and every table is kept for the report; without one, the steps compute
+    only what the next state needs.
+    """
 
-def _pursue(
-    combat: Combat,
-    state: dict[str, UnitStatus],
-    fleeing: Unit,
-    winner: str,
-    dice: Dice,
-    pursuer_rolls: dict[str, tuple[tuple[int, ...], bool, tuple[int, ...]]],
-) -> tuple[dict[str, UnitStatus], Pursuit]:
-    """Flee ``fleeing``; each winning unit in contact rolls once per round, whoever it chases."""
-    options = combat.options
-    before = dict(state)
-    flee_faces = move_roll(dice, fleeing)
-    distance = sum(flee_faces)
-    rolls: list[PursuitRoll] = []
-    for contact in combat.contacts[fleeing.name]:
-        pursuer = combat.unit(contact.enemy)
-        if pursuer.side != winner or not in_combat(pursuer, state[pursuer.name]):
-            continue
-        if engaged_enemies(combat, state, pursuer):
-            continue  # still held in combat by another enemy
-        if pursuer.name not in pursuer_rolls:
-            pursuer_rolls[pursuer.name] = _pursuer_roll(combat, state, pursuer, dice)
-        restrain_faces, restrained, faces = pursuer_rolls[pursuer.name]
-        caught = not restrained and sum(faces) >= distance
-        rolls.append(
-            PursuitRoll(pursuer.name, restrain_faces, restrained, faces, sum(faces), caught)
+    def __init__(self, combat: Combat, *, log: bool = False) -> None:
+        self.combat = combat
+        self.names = tuple(unit.name for unit in combat.units)
+        self.log: _Log | None = _Log() if log else None
+        self._bonuses: dict[
+            tuple[tuple[UnitStatus, ...], bool, tuple[OverkillCredit, ...]],
+            tuple[dict[str, int], tuple[str, ...]],
+        ] = {}
+
+    # The Process protocol ---------------------------------------------------------
+
+    def start(self) -> Fight:
+        state = initial_state(self.combat)
+        return self._next_round(Fight(self.key(state)), state)
+
+    def finished(self, fight: Fight) -> bool:
+        return fight.phase == "over"
+
+    def settle(self, fight: Fight) -> tuple[Fight, dict[str, str | int]] | None:
+        """Round 1's metrics, once known, leave the fight: exact odds count them apart.
+
+        Carrying round 1's scores through every later round would split fights that are
+        otherwise equal, by as many ways as round 1 could end.
+        """
+        if not fight.first:
+            return None
+        winner, scores, difference = fight.first
+        metrics: dict[str, str | int] = {"round_winner": winner}
+        for side, score in zip(self.combat.sides, scores, strict=True):
+            metrics[f"cr.{side}"] = score
+        metrics["cr.difference"] = difference
+        return fight._replace(first=()), metrics
+
+    def step(self, fight: Fight, dice: Dice) -> Fight:
+        state = self.state(fight)
+        if fight.phase == "begin":
+            return self._begin(fight, state)
+        if fight.phase == "strike":
+            return self._strike(fight, state, dice)
+        if fight.phase == "result":
+            # The result has no dice: the losers test at once, in the same step, and a
+            # round with nobody to test ends there too.
+            fight = self._result(fight, state)
+            if fight.phase == "break":
+                return self._break(fight, state, dice)
+            return self._end(fight, state)
+        if fight.phase == "flee":
+            return self._flee(fight, state, dice)
+        return self._end(fight, state)
+
+    # States ------------------------------------------------------------------------
+
+    def key(self, state: State) -> tuple[UnitStatus, ...]:
+        return tuple(state[name] for name in self.names)
+
+    def state(self, fight: Fight) -> dict[str, UnitStatus]:
+        return dict(zip(self.names, fight.units, strict=True))
+
+    def _credit(
+        self,
+        credits: tuple[tuple[str, int], ...],
+        side: str,
+        target: Unit,
+        wounds: int,
+        number: int,
+    ) -> tuple[tuple[str, int], ...]:
+        """Add wounds that count for ``side``: wounds on its own models never do.
+
+        After round 1 only the gap between the sides is kept: the winner and the
+        difference depend on nothing else, and only round 1's scores are reported, so
+        fights that differ by the same wounds on both sides merge.
+        """
+        if target.side == side or not wounds:
+            return credits
+        totals = dict(credits)
+        totals[side] = totals.get(side, 0) + wounds
+        if number > 1:
+            least = min(totals.get(s, 0) for s in self.combat.sides)
+            totals = {s: n - least for s, n in totals.items() if n > least}
+        return tuple(sorted(totals.items()))
+
+    # Steps -------------------------------------------------------------------------
+
+    def _next_round(self, fight: Fight, state: State) -> Fight:
+        if fight.round >= self.combat.options.max_rounds or not fighting_pairs(self.combat, state):
+            return fight._replace(phase="over")
+        return fight._replace(phase="begin")
+
+    def _begin(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
+        combat = self.combat
+        number = fight.round + 1
+        credits: tuple[tuple[str, int], ...] = ()
+        if number == 1:
+            for other in combat.other_wounds:
+                target = combat.unit(other.target)
+                state, taken = apply_wounds(state, target, None, other.wounds)
+                credits = self._credit(credits, other.side, target, taken, number)
+                if self.log is not None:
+                    self.log.credits.append(
+                        WoundCredit(other.side, other.source, other.target, taken)
+                    )
+        duels: list[Duel] = []
+        if combat.challenge is not None:
+            for name in combat.challenge:
+                opponent = challenge_opponent(combat, state, name)
+                if opponent is not None:
+                    unit, character = opponent
+                    index = unit.characters.index(character)
+                    wounds = state[unit.name].character_wounds[index]
+                    duels.append(Duel(name, character.name, wounds))
+        return fight._replace(
+            units=self.key(state),
+            round=number,
+            phase="strike",
+            initiatives=initiative_steps(combat, state, number),
+            pending=(),
+            credits=credits,
+            duels=tuple(duels),
         )
-    catchers = [r for r in rolls if r.caught]
-    fate = "flees"
-    if catchers:
-        if options.caught == "destroyed":
-            state = {
-                **state,
-                fleeing.name: replace(
-                    state[fleeing.name],
+
+    def _strike(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
+        combat = self.combat
+        pending, initiatives = fight.pending, fight.initiatives
+        if not pending:
+            # Gathering the next step's records is a step of its own, without dice, so
+            # that enumeration does not gather them again for every face of the blows.
+            if self.log is not None:
+                self.log.close_step()
+            if not initiatives:
+                return fight._replace(phase="result", initiatives=())
+            initiative, initiatives = initiatives[0], initiatives[1:]
+            if self.log is not None:
+                self.log.initiative = initiative
+            records = strike_records(combat, state, fight.round, initiative)
+            return fight._replace(initiatives=initiatives, pending=records)
+        record, pending = pending[0], pending[1:]
+        target = combat.unit(record.target_unit)
+        # Blows in a challenge count in full (overkill); others beyond what the target can
+        # lose change nothing, which exact odds use to merge them.
+        in_duel = any(duel.character == record.striker for duel in fight.duels)
+        cap = (
+            None
+            if in_duel
+            else apply_wounds(state, target, record.target_character, record.attacks)[1]
+        )
+        unsaved, rolled = draw(dice, StrikeDice(record, cap))
+        state, taken = apply_wounds(state, target, record.target_character, unsaved)
+        duels = tuple(
+            duel._replace(scored=duel.scored + unsaved)
+            if duel.character == record.striker and record.target_character == duel.rival
+            else duel
+            for duel in fight.duels
+        )
+        if self.log is not None and rolled is not None:
+            self.log.blows.append(rolled)
+            self.log.credits.append(WoundCredit(record.side, record.striker, target.name, taken))
+        last = not pending and not initiatives
+        if last and self.log is not None:
+            self.log.close_step()
+        return fight._replace(
+            units=self.key(state),
+            phase="result" if last else "strike",
+            initiatives=initiatives,
+            pending=pending,
+            credits=self._credit(fight.credits, record.side, target, taken, fight.round),
+            duels=duels,
+        )
+
+    def _overkill(self, fight: Fight, state: State) -> tuple[OverkillCredit, ...]:
+        combat = self.combat
+        overkill: list[OverkillCredit] = []
+        for duel in fight.duels:
+            winner_unit = combat.character_owner(duel.character)
+            loser_unit = combat.character_owner(duel.rival)
+            assert winner_unit is not None
+            assert loser_unit is not None
+            alive = {c.name for c in characters_alive(winner_unit, state[winner_unit.name])}
+            standing = {c.name for c in characters_alive(loser_unit, state[loser_unit.name])}
+            won = duel.character in alive and duel.rival not in standing
+            if won and duel.scored > duel.rival_wounds:
+                excess = duel.scored - duel.rival_wounds
+                overkill.append(OverkillCredit(winner_unit.side, duel.character, excess))
+        return tuple(overkill)
+
+    def _scores(
+        self, fight: Fight, state: dict[str, UnitStatus], overkill: tuple[OverkillCredit, ...]
+    ) -> tuple[CombatResult | None, dict[str, int], tuple[str, ...]]:
+        """Both sides' combat results: in full with a log, else from a cache.
+
+        A combat result is its bonuses (a function of the units after the blows) plus the
+        wounds each side caused. Without a log, the bonuses are computed once per fight
+        after the blows and the wound totals added to them.
+        """
+        combat = self.combat
+        if self.log is not None:
+            result = combat_result(
+                combat, state, self.log.credits, round_number=fight.round, overkill=overkill
+            )
+            return result, {side: result.score(side) for side in combat.sides}, result.wiped_out
+        key = (fight.units, fight.round == 1, overkill)
+        bonuses = self._bonuses.get(key)
+        if bonuses is None:
+            plain = combat_result(combat, state, (), round_number=fight.round, overkill=overkill)
+            bonuses = ({side: plain.score(side) for side in combat.sides}, plain.wiped_out)
+            self._bonuses[key] = bonuses
+        wounds = dict(fight.credits)
+        totals = {side: score + wounds.get(side, 0) for side, score in bonuses[0].items()}
+        return None, totals, bonuses[1]
+
+    def _result(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
+        combat = self.combat
+        number = fight.round
+        overkill = self._overkill(fight, state)
+        result, totals, wiped = self._scores(fight, state, overkill)
+        winner, difference = decide(combat, totals, wiped)
+        first = fight.first
+        if number == 1:
+            scores = tuple(totals[side] for side in combat.sides)
+            first = (winner or "draw", scores, difference)
+        testers: tuple[str, ...] = ()
+        aftermath: list[str] = []
+        if winner is None:
+            aftermath.append(
+                "A draw: the combat goes on next round."
+                if not wiped
+                else "Both sides are wiped out."
+            )
+        elif wiped:
+            for unit in combat.side_units(winner):
+                if not in_combat(unit, state[unit.name]):
+                    continue
+                if combat.options.overrun and unit.charged and number == 1:
+                    aftermath.append(f"{unit.name} overruns.")
+                else:
+                    aftermath.append(f"{unit.name} restrains pursuit and reforms.")
+        else:
+            loser = combat.enemy_of(winner)
+            testers = tuple(
+                unit.name for unit in combat.side_units(loser) if in_combat(unit, state[unit.name])
+            )
+        if self.log is not None:
+            assert result is not None
+            self.log.overkill = overkill
+            self.log.result = result
+            self.log.after_blows = dict(state)
+            self.log.aftermath.extend(aftermath)
+        return fight._replace(
+            phase="break" if testers else "end",
+            pending=(),
+            credits=(),
+            duels=(),
+            winner=winner,
+            difference=difference,
+            testers=testers,
+            first=first,
+        )
+
+    def _break(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
+        combat = self.combat
+        tests = [
+            break_test(combat, state, combat.unit(name), fight.difference, dice)
+            for name in fight.testers
+        ]
+        for test in tests:
+            if not test.passed:
+                state[test.unit] = state[test.unit]._replace(fled=True)
+        fleeing = tuple(test.unit for test in tests if not test.passed)
+        if self.log is not None:
+            self.log.tests.extend(tests)
+        fight = fight._replace(units=self.key(state), phase="flee", testers=(), fleeing=fleeing)
+        return fight if fleeing else self._end(fight, state)
+
+    def _flee(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
+        """The first broken unit flees; each winning unit rolls once a round, whoever it chases."""
+        combat = self.combat
+        options = combat.options
+        fleeing = combat.unit(fight.fleeing[0])
+        assert fight.winner is not None
+        before = dict(state)
+        chases = {name: (restrained, reach) for name, restrained, reach in fight.chases}
+        pursuers = self._pursuers(fleeing, fight.winner, state)
+        later = {contact.enemy for name in fight.fleeing[1:] for contact in combat.contacts[name]}
+        if any(p.name in chases or p.name in later for p in pursuers):
+            distance, flee_faces, rolls = self._chase_shared(pursuers, fleeing, chases, state, dice)
+        else:
+            distance, flee_faces, rolls = self._chase_alone(pursuers, fleeing, state, dice)
+        catchers = [r for r in rolls if r.caught]
+        fate = "flees"
+        if catchers:
+            if options.caught == "destroyed":
+                state[fleeing.name] = state[fleeing.name]._replace(
                     rank_and_file_wounds=0,
                     character_wounds=tuple(0 for _ in fleeing.characters),
-                ),
-            }
-            fate = "is caught and destroyed"
-        else:
-            strength = sum(unit_strength(combat.unit(r.unit), before[r.unit]) for r in catchers)
-            wounds = options.caught_wounds_per_unit_strength * strength
-            remaining = wounds
-            while remaining and models_alive(fleeing, state[fleeing.name]):
-                state, taken = apply_wounds(state, fleeing, None, remaining)
-                remaining -= taken
-            fate = f"is caught: {wounds} wounds without saves"
-            if not models_alive(fleeing, state[fleeing.name]):
-                fate += ", destroyed"
-    return state, Pursuit(fleeing.name, flee_faces, distance, tuple(rolls), bool(catchers), fate)
+                )
+                fate = "is caught and destroyed"
+            else:
+                strength = sum(unit_strength(combat.unit(r.unit), before[r.unit]) for r in catchers)
+                wounds = options.caught_wounds_per_unit_strength * strength
+                remaining = wounds
+                while remaining and models_alive(fleeing, state[fleeing.name]):
+                    state, taken = apply_wounds(state, fleeing, None, remaining)
+                    remaining -= taken
+                fate = f"is caught: {wounds} wounds without saves"
+                if not models_alive(fleeing, state[fleeing.name]):
+                    fate += ", destroyed"
+        if self.log is not None:
+            self.log.pursuits.append(
+                Pursuit(fleeing.name, flee_faces, distance, tuple(rolls), bool(catchers), fate)
+            )
+        rest = fight.fleeing[1:]
+        fight = fight._replace(
+            units=self.key(state),
+            fleeing=rest,
+            chases=tuple((name, r, d) for name, (r, d) in chases.items()),
+            caught=fight.caught | {fleeing.name} if catchers else fight.caught,
+        )
+        return fight if rest else self._end(fight, state)
+
+    def _pursuers(self, fleeing: Unit, winner: str, state: State) -> list[Unit]:
+        """Winning units in contact with ``fleeing`` that are free to pursue it."""
+        combat = self.combat
+        pursuers = []
+        for contact in combat.contacts[fleeing.name]:
+            pursuer = combat.unit(contact.enemy)
+            if pursuer.side != winner or not in_combat(pursuer, state[pursuer.name]):
+                continue
+            if engaged_enemies(combat, state, pursuer):
+                continue  # still held in combat by another enemy
+            pursuers.append(pursuer)
+        return pursuers
+
+    def _restrain(self, pursuer: Unit, state: State) -> int | None:
+        return leadership(pursuer, state[pursuer.name]) if pursuer.restrain else None
+
+    def _chase_alone(
+        self, pursuers: list[Unit], fleeing: Unit, state: State, dice: Dice
+    ) -> tuple[int, tuple[int, ...], list[PursuitRoll]]:
+        """Flight and pursuit as one group: no pursuer's roll is needed again this round."""
+        chase = ChaseRoll(
+            "swiftstride" in fleeing.rules,
+            tuple((self._restrain(p, state), "swiftstride" in p.rules) for p in pursuers),
+        )
+        caught, rolled = draw(dice, chase)
+        if rolled is None:
+            rolls = [
+                PursuitRoll(p.name, (), False, (), 0, hit)
+                for p, hit in zip(pursuers, caught, strict=True)
+            ]
+            return 0, (), rolls
+        distance, flee_faces, answers = rolled
+        rolls = [
+            PursuitRoll(p.name, restrain_faces, restrained, faces, reach, hit)
+            for p, (restrain_faces, restrained, faces, reach), hit in zip(
+                pursuers, answers, caught, strict=True
+            )
+        ]
+        return distance, flee_faces, rolls
+
+    def _chase_shared(
+        self,
+        pursuers: list[Unit],
+        fleeing: Unit,
+        chases: dict[str, tuple[bool, int]],
+        state: State,
+        dice: Dice,
+    ) -> tuple[int, tuple[int, ...], list[PursuitRoll]]:
+        """Flight, then each pursuer's one roll of the round, kept for every unit it chases."""
+        distance, flee_faces = move_roll(dice, fleeing)
+        rolls: list[PursuitRoll] = []
+        for pursuer in pursuers:
+            restrain_faces: tuple[int, ...] = ()
+            faces: tuple[int, ...] = ()
+            if pursuer.name not in chases:
+                restrained, reach = False, 0
+                restrain = self._restrain(pursuer, state)
+                if restrain is not None:
+                    restrained, rolled = draw(dice, LeadershipTest(restrain))
+                    restrain_faces = rolled or ()
+                if not restrained:
+                    reach, faces = move_roll(dice, pursuer)
+                chases[pursuer.name] = (restrained, reach)
+                if self.log is not None:
+                    self.log.chase_faces[pursuer.name] = (restrain_faces, faces)
+            elif self.log is not None:
+                restrain_faces, faces = self.log.chase_faces[pursuer.name]
+            restrained, reach = chases[pursuer.name]
+            caught = not restrained and reach >= distance
+            rolls.append(
+                PursuitRoll(pursuer.name, restrain_faces, restrained, faces, reach, caught)
+            )
+        return distance, flee_faces, rolls
+
+    def _end(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
+        if self.log is not None:
+            self._close_round(fight, state)
+        ended = fight._replace(winner=None, difference=0, testers=(), fleeing=(), chases=())
+        following = self._next_round(ended, state)
+        return self._begin(following, state) if following.phase == "begin" else following
+
+    def _close_round(self, fight: Fight, state: State) -> None:
+        log = self.log
+        assert log is not None
+        assert log.result is not None
+        aftermath = list(log.aftermath)
+        pursuits = {p.unit: p for p in log.pursuits}
+        for test in log.tests:
+            if test.passed:
+                aftermath.append(f"{test.unit} holds.")
+            else:
+                aftermath.append(f"{test.unit} breaks and {pursuits[test.unit].fate}.")
+        log.rounds.append(
+            Round(
+                fight.round,
+                tuple(log.steps),
+                tuple(log.credits),
+                log.overkill,
+                log.result,
+                tuple(log.tests),
+                tuple(log.pursuits),
+                tuple(aftermath),
+                log.after_blows,
+                dict(state),
+            )
+        )
+        rounds = log.rounds
+        self.log = _Log(rounds=rounds)
 
 
 def fight_round(combat: Combat, state: State, number: int, dice: Dice) -> Round:
@@ -247,69 +649,18 @@ def fight_round(combat: Combat, state: State, number: int, dice: Dice) -> Round:
     >>> fought.result.winner, fought.aftermath
     ('Greenskins', ('Spearmen breaks and flees.',))
     """
-    after, steps, credits, overkill = _strike_phase(combat, dict(state), number, dice)
-    result = combat_result(combat, after, credits, round_number=number, overkill=overkill)
-    tests: list[BreakTest] = []
-    pursuits: list[Pursuit] = []
-    aftermath: list[str] = []
-    current = dict(after)
-    if result.winner is None:
-        aftermath.append(
-            "A draw: the combat goes on next round."
-            if not result.wiped_out
-            else "Both sides are wiped out."
-        )
-    elif result.wiped_out:
-        for unit in combat.side_units(result.winner):
-            if not in_combat(unit, current[unit.name]):
-                continue
-            if combat.options.overrun and unit.charged and number == 1:
-                aftermath.append(f"{unit.name} overruns.")
-            else:
-                aftermath.append(f"{unit.name} restrains pursuit and reforms.")
-    else:
-        loser = combat.enemy_of(result.winner)
-        for unit in combat.side_units(loser):
-            if not in_combat(unit, current[unit.name]):
-                continue
-            test = break_test(combat, current, unit, result.difference, dice)
-            tests.append(test)
-        for test in tests:
-            if not test.passed:
-                current[test.unit] = replace(current[test.unit], fled=True)
-        pursuer_rolls: dict[str, tuple[tuple[int, ...], bool, tuple[int, ...]]] = {}
-        for test in tests:
-            if test.passed:
-                aftermath.append(f"{test.unit} holds.")
-                continue
-            current, pursuit = _pursue(
-                combat, current, combat.unit(test.unit), result.winner, dice, pursuer_rolls
-            )
-            pursuits.append(pursuit)
-            aftermath.append(f"{test.unit} breaks and {pursuit.fate}.")
-    return Round(
-        number,
-        steps,
-        tuple(credits),
-        overkill,
-        result,
-        tuple(tests),
-        tuple(pursuits),
-        tuple(aftermath),
-        after,
-        current,
-    )
+    process = CombatProcess(combat, log=True)
+    fight = Fight(process.key(state), round=number - 1, phase="begin")
+    while True:
+        fight = process.step(fight, dice)
+        assert process.log is not None
+        if process.log.rounds:
+            return process.log.rounds[0]
 
 
 def play_combat(combat: Combat, dice: Dice) -> CombatOutcome:
     """Fight rounds until one side breaks or is destroyed, or the round limit is reached."""
-    start = initial_state(combat)
-    state: dict[str, UnitStatus] = dict(start)
-    rounds: list[Round] = []
-    for number in range(1, combat.options.max_rounds + 1):
-        if not fighting_pairs(combat, state):
-            break
-        fought = fight_round(combat, state, number, dice)
-        rounds.append(fought)
-        state = dict(fought.state_after)
-    return CombatOutcome(tuple(rounds), start, state)
+    process = CombatProcess(combat, log=True)
+    end = run(process, dice)
+    assert process.log is not None
+    return CombatOutcome(tuple(process.log.rounds), initial_state(combat), process.state(end), end)

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from fracas.core.modifiers import Breakdown
 from fracas.rulesets.rankflank.formation import (
     State,
+    UnitStatus,
+    characters_alive,
     disrupting_enemy,
     extra_ranks,
     in_combat,
@@ -64,6 +66,19 @@ class CombatResult:
         if self.winner is None:
             return None
         return next(side for side in self.scores if side != self.winner)
+
+
+def battle_standard_carried(unit: Unit, status: UnitStatus) -> bool:
+    """True while the unit includes its battle standard: its bearer still stands.
+
+    A named character carries it until slain; a bearer in the rank and file, while any
+    rank and file are left.
+    """
+    if not unit.battle_standard:
+        return False
+    if unit.battle_standard_bearer is None:
+        return rank_and_file(unit, status) > 0
+    return any(c.name == unit.battle_standard_bearer for c in characters_alive(unit, status))
 
 
 def _standing(combat: Combat, state: State, side: str) -> tuple[Unit, ...]:
@@ -251,8 +266,9 @@ def side_score(
         if unit.standard and rank_and_file(unit, state[unit.name]):
             score = score.plus("Standard", 1, source=unit.name, rule="standard")
     for unit in units:
-        if unit.battle_standard:
-            score = score.plus("Battle standard", 1, source=unit.name, rule="battle_standard")
+        if battle_standard_carried(unit, state[unit.name]):
+            source = unit.battle_standard_bearer or unit.name
+            score = score.plus("Battle standard", 1, source=source, rule="battle_standard")
     score = _flank_and_rear(score, combat, state, units, side)
     if units and enemy_units:
         ours_up = max(units, key=lambda u: _effective_height(u, round_number))
@@ -301,14 +317,27 @@ def combat_result(
         side: side_score(combat, state, side, credits, round_number=round_number, overkill=overkill)
         for side in combat.sides
     }
-    first, second = combat.sides
     wiped = tuple(side for side in combat.sides if not _standing(combat, state, side))
     totals = {side: int(score) for side, score in scores.items()}
-    winner: str | None
+    winner, difference = decide(combat, totals, wiped)
+    return CombatResult(scores, winner, difference, wiped)
+
+
+def decide(
+    combat: Combat, totals: Mapping[str, int], wiped: tuple[str, ...]
+) -> tuple[str | None, int]:
+    """The winner (``None`` on a draw) and the difference of two combat results.
+
+    A side wiped out loses whatever the scores; both wiped out, or equal scores, is a draw.
+
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> decide(two_blocks(), {"Empire": 5, "Greenskins": 8}, ())
+    ('Greenskins', 3)
+    """
+    first, second = combat.sides
+    difference = abs(totals[first] - totals[second])
     if len(wiped) == 1:
-        winner = combat.enemy_of(wiped[0])
-    elif wiped or totals[first] == totals[second]:
-        winner = None
-    else:
-        winner = first if totals[first] > totals[second] else second
-    return CombatResult(scores, winner, abs(totals[first] - totals[second]), wiped)
+        return combat.enemy_of(wiped[0]), difference
+    if wiped or totals[first] == totals[second]:
+        return None, difference
+    return (first if totals[first] > totals[second] else second), difference

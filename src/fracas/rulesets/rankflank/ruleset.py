@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from fracas.core.dice import Dice
 from fracas.core.report import Report
-from fracas.rulesets.base import DeriveMetrics, Ruleset, Summary
+from fracas.rulesets.base import Ruleset, Summary
 from fracas.rulesets.rankflank.document import RankflankDocument, RankflankParams
-from fracas.rulesets.rankflank.odds import HEADLINES, decided
-from fracas.rulesets.rankflank.play import CombatOutcome, play_combat
-from fracas.rulesets.rankflank.report import build_report, casualties
+from fracas.rulesets.rankflank.formation import in_combat, initial_state, models_alive
+from fracas.rulesets.rankflank.odds import HEADLINES
+from fracas.rulesets.rankflank.play import CombatOutcome, CombatProcess, Fight, play_combat
+from fracas.rulesets.rankflank.report import build_report
 from fracas.rulesets.rankflank.scenario import Combat, build_combat
 
 
@@ -58,24 +60,57 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, CombatOutco
         """Blows, combat-result tables, break tests and pursuit of every round."""
         return build_report(scenario.combat, result, scenario.title)
 
-    def derived_metrics(self, scenario: RankflankScenario) -> DeriveMetrics:
-        """``decided``: who holds the field when the combat ends (see :func:`decided`)."""
-        return decided(scenario)
+    def process(self, scenario: RankflankScenario) -> CombatProcess:
+        """The combat as steps over :class:`Fight` values, for exact odds."""
+        return CombatProcess(scenario.combat)
 
     def summarize(self, scenario: RankflankScenario, result: CombatOutcome) -> Summary:
-        """Round 1's winner and scores; breaks, captures and casualties over the combat."""
+        """The metrics of a played combat: those of the fight it ended with."""
+        assert result.end is not None, "a played combat keeps its final fight"
+        return self.summarize_state(scenario, result.end)
+
+    def summarize_state(self, scenario: RankflankScenario, state: Fight) -> Summary:
+        """Who won the combat and round 1, and what became of every unit.
+
+        ``winner`` is the side still in the fight when the combat ends ("draw" when
+        neither is, "undecided" when both are after the last round); ``round_winner`` and
+        ``cr.*`` are round 1's. Per unit: ``breaks``, ``caught``, ``destroyed`` and
+        ``casualties`` (models lost, characters included).
+        """
         combat = scenario.combat
-        metrics: dict[str, int | float | str | bool] = {}
-        first = result.rounds[0].result if result.rounds else None
-        metrics["winner"] = (first.winner or "draw") if first else "draw"
-        for side in combat.sides:
-            metrics[f"cr.{side}"] = first.score(side) if first else 0
-        metrics["cr.difference"] = first.difference if first else 0
-        broken = {t.unit for r in result.rounds for t in r.break_tests if not t.passed}
-        caught = {p.unit for r in result.rounds for p in r.pursuits if p.caught}
+        start = initial_state(combat)
+        final = dict(zip((unit.name for unit in combat.units), state.units, strict=True))
+        metrics: dict[str, int | float | str | bool] = {"winner": combat_winner(combat, final)}
+        if state.first != ():
+            # Exact odds settle round 1's metrics apart (CombatProcess.settle).
+            first_winner, scores, difference = state.first or ("draw", (0, 0), 0)
+            metrics["round_winner"] = first_winner
+            for side, score in zip(combat.sides, scores, strict=True):
+                metrics[f"cr.{side}"] = score
+            metrics["cr.difference"] = difference
         for unit in combat.units:
-            metrics[f"breaks.{unit.name}"] = unit.name in broken
-            metrics[f"caught.{unit.name}"] = unit.name in caught
-            metrics[f"casualties.{unit.name}"] = casualties(combat, result, unit.name)
-        metrics["rounds"] = len(result.rounds)
+            left = models_alive(unit, final[unit.name])
+            metrics[f"breaks.{unit.name}"] = final[unit.name].fled
+            metrics[f"caught.{unit.name}"] = unit.name in state.caught
+            metrics[f"destroyed.{unit.name}"] = left == 0
+            metrics[f"casualties.{unit.name}"] = models_alive(unit, start[unit.name]) - left
+        metrics["rounds"] = state.round
         return metrics
+
+
+def combat_winner(combat: Combat, final: dict[str, Any]) -> str:
+    """The side still in the fight when the other has broken or been destroyed.
+
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> combat = two_blocks()
+    >>> combat_winner(combat, initial_state(combat))
+    'undecided'
+    """
+    standing = [
+        side
+        for side in combat.sides
+        if any(in_combat(unit, final[unit.name]) for unit in combat.side_units(side))
+    ]
+    if len(standing) == 1:
+        return standing[0]
+    return "draw" if not standing else "undecided"

@@ -123,6 +123,9 @@ class Unit:
     rules: frozenset[str]
     standard: bool
     battle_standard: bool
+    #: The character who carries the battle standard; ``None`` when a rank-and-file
+    #: model carries it (or there is none).
+    battle_standard_bearer: str | None
     musician: bool
     characters: tuple[Character, ...]
     wounds_taken: int
@@ -222,6 +225,22 @@ def _character(spec: CharacterSpec, path: tuple[str | int, ...]) -> Character:
     )
 
 
+def _bearer(spec: UnitSpec, path: tuple[str | int, ...]) -> str | None:
+    """The character named to carry the battle standard, checked against the unit's."""
+    bearer = spec.command.battle_standard
+    if not isinstance(bearer, str):
+        return None
+    names = [c.name for c in spec.characters]
+    if bearer not in names:
+        known = ", ".join(names) or "none"
+        raise ScenarioError(
+            f"the battle standard's bearer {bearer!r} is not a character of {spec.name!r} "
+            f"(characters: {known})",
+            path=(*path, "command", "battle_standard"),
+        )
+    return bearer
+
+
 def _unit(spec: UnitSpec, index: int) -> Unit:
     path: tuple[str | int, ...] = ("units", index)
     total = spec.models + len(spec.characters)
@@ -268,7 +287,8 @@ def _unit(spec: UnitSpec, index: int) -> Unit:
         ward=spec.ward,
         rules=frozenset(spec.rules),
         standard=spec.command.standard,
-        battle_standard=spec.command.battle_standard,
+        battle_standard=bool(spec.command.battle_standard),
+        battle_standard_bearer=_bearer(spec, path),
         musician=spec.command.musician,
         characters=characters,
         wounds_taken=spec.wounds_taken,

@@ -20,11 +20,13 @@ Fraction(1, 6)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from fracas.core.dice import D6, Dice
+from fracas.core.dice import D6, Dice, DiceGroup
+from fracas.core.distribution import Distribution
 from fracas.rulesets.rankflank.formation import (
     State,
     characters_alive,
@@ -115,6 +117,43 @@ def roll_strike(record: StrikeRecord, dice: Dice) -> StrikeRoll:
     return StrikeRoll(
         record, hit_faces, wound_faces, armour_faces, ward_faces, hits, wounds, unsaved
     )
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeDice(DiceGroup[int, StrikeRoll]):
+    """The dice of one record: rolled face by face in play, a binomial for exact odds.
+
+    >>> record = StrikeRecord(round=1, initiative=3, side="a", attacker_unit="u",
+    ...     striker="u", target_unit="v", target_character=None, attacks=2, weapon_skill=3,
+    ...     target_weapon_skill=3, strength=3, toughness=3, to_hit=4, to_wound=4, armour=None,
+    ...     ward=None)
+    >>> dict(StrikeDice(record).law())[2]   # both blows hit (1/2) and wound (1/2)
+    Fraction(1, 16)
+    """
+
+    record: StrikeRecord
+    #: Unsaved wounds beyond this many change nothing (the target has no more to lose),
+    #: so exact odds count them as this many; ``None`` for no such limit.
+    cap: int | None = None
+    label = "blows"
+
+    def roll(self, dice: Dice) -> tuple[int, StrikeRoll]:
+        rolled = roll_strike(self.record, dice)
+        key = rolled.unsaved if self.cap is None else min(rolled.unsaved, self.cap)
+        return key, rolled
+
+    def law(self) -> tuple[tuple[int, Fraction], ...]:
+        law = Distribution.binomial(self.record.attacks, unsaved_wound_chance(self.record))
+        if self.cap is None or self.cap >= self.record.attacks:
+            return tuple(law.items())
+        kept = [(k, p) for k, p in law.items() if k < self.cap]
+        return (*kept, (self.cap, law.probability(lambda k: k >= self.cap)))  # type: ignore[operator]
+
+    def float_law(self) -> tuple[tuple[int, float], ...]:
+        terms = Distribution.binomial_floats(self.record.attacks, unsaved_wound_chance(self.record))
+        if self.cap is None or self.cap >= self.record.attacks:
+            return tuple(enumerate(terms))
+        return (*enumerate(terms[: self.cap]), (self.cap, math.fsum(terms[self.cap :])))
 
 
 @dataclass(frozen=True, slots=True)

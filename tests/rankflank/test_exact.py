@@ -1,0 +1,264 @@
+"""Exact odds run the ruleset's own steps: checked against every face, play and sampling.
+
+* Each dice group's closed form equals the enumeration of its faces (``check_group``).
+* On small combats, the core evaluator over merged states gives exactly the distribution
+  of plain path enumeration of ``play`` (an independent method: no merging, no closed
+  forms), for the whole summary — the joint outcome, not only each metric.
+* With two broken units chased by one pursuer, the joint outcome (both caught, neither)
+  agrees with seeded play: a winning unit rolls once a round, whoever it chases.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from fracas.analysis.stats import wilson_interval
+from fracas.core.dice import SeededDice, check_group
+from fracas.core.distribution import enumerate_outcomes
+from fracas.core.evaluate import exact_states
+from fracas.rulesets.rankflank.breaktest import ChaseRoll, LeadershipTest, MoveRoll
+from fracas.rulesets.rankflank.ruleset import RankflankRuleset, RankflankScenario
+from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
+from fracas.rulesets.rankflank.strikes import StrikeDice, StrikeRecord
+
+RULESET = RankflankRuleset()
+
+
+def record(attacks: int, to_hit: int, to_wound: int | None, armour: int | None) -> StrikeRecord:
+    return StrikeRecord(
+        round=1, initiative=3, side="a", attacker_unit="u", striker="u", target_unit="v",
+        target_character=None, attacks=attacks, weapon_skill=3, target_weapon_skill=3,
+        strength=3, toughness=3, to_hit=to_hit, to_wound=to_wound, armour=armour, ward=None,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "group",
+    [
+        StrikeDice(record(2, 4, 4, 5)),
+        StrikeDice(record(3, 3, 5, None)),
+        StrikeDice(record(2, 4, 4, 6), cap=1),
+        StrikeDice(record(2, 2, None, None)),
+        LeadershipTest(7),
+        LeadershipTest(-3),
+        LeadershipTest(12),
+        MoveRoll(False),
+        MoveRoll(True),
+        ChaseRoll(False, ((None, False),)),
+        ChaseRoll(True, ((None, False),)),
+        ChaseRoll(False, ((12, False), (None, False))),
+    ],
+    ids=repr,
+)
+def test_closed_form_equals_every_face(group: Any) -> None:
+    assert check_group(group)
+
+
+def test_strike_dice_law_by_hand() -> None:
+    # 2 blows, hit on 4+ (1/2), wound on 4+ (1/2), armour 5+ saves 1/3: each blow is an
+    # unsaved wound with 1/2 × 1/2 × 2/3 = 1/6. Two: 1/36; none: 25/36; one: 10/36.
+    law = dict(StrikeDice(record(2, 4, 4, 5)).law())
+    assert law == {0: Fraction(25, 36), 1: Fraction(10, 36), 2: Fraction(1, 36)}
+    # Capped at 1 (the target has one wound left): 1 or more is 11/36.
+    capped = dict(StrikeDice(record(2, 4, 4, 5), cap=1).law())
+    assert capped == {0: Fraction(25, 36), 1: Fraction(11, 36)}
+
+
+def test_chase_law_by_hand() -> None:
+    # Flee 2D6 against a pursuer's 2D6: caught when pursuit ≥ flight. A tie has chance
+    # Σ P(total)² = (1² + 2² + 3² + 4² + 5² + 6² + 5² + 4² + 3² + 2² + 1²) / 36² = 146/1296;
+    # otherwise each side is ahead half the time: (1 + 146/1296) / 2 = 721/1296.
+    law = dict(ChaseRoll(False, ((None, False),)).law())
+    assert law[(True,)] == Fraction(721, 1296)
+    # A pursuer on Leadership 7 must first fail to restrain itself (2D6 > 7: 15/36):
+    # 15/36 × 721/1296 = 10815/46656.
+    law = dict(ChaseRoll(False, ((7, False),)).law())
+    assert law[(True,)] == Fraction(10815, 46656)
+
+
+def tiny(**parameters: Any) -> RankflankScenario:
+    """One model a side, one attack each, three rounds: every face can be enumerated."""
+    combat = combat_from(
+        {
+            "parameters": {"max_rounds": 3, **parameters},
+            "units": [
+                unit_doc("Ones", "A", models=1, files=1, profile="4 3 3 3 3 1 3 1 7"),
+                unit_doc(
+                    "Twos",
+                    "B",
+                    models=1,
+                    files=1,
+                    profile="4 3 3 3 3 1 3 1 7",
+                    armour=6,
+                    charged=True,
+                ),
+            ],
+            "engagements": [engage("Twos", "Ones")],
+        }
+    )
+    return RankflankScenario(combat, "tiny")
+
+
+def joint_and_settled(
+    scenario: RankflankScenario, *, closed_forms: bool
+) -> tuple[dict[Any, Fraction], dict[str, dict[Any, Fraction]]]:
+    process = RULESET.process(scenario)
+    answer = exact_states(process, budget=5_000_000, closed_forms=closed_forms)
+    joint: dict[Any, Fraction] = {}
+    for state, p in answer.states.items():
+        assert isinstance(p, Fraction)
+        key = tuple(RULESET.summarize_state(scenario, state).items())
+        joint[key] = joint.get(key, Fraction(0)) + p
+    settled = {
+        m: {v: Fraction(p) for v, p in values.items()} for m, values in answer.settled.items()
+    }
+    return joint, settled
+
+
+@pytest.mark.parametrize("edition", ["ninth", "eighth"])
+def test_closed_forms_equal_every_face_over_whole_combats(edition: str) -> None:
+    # The same steps, once with each group's closed form and once branching on every
+    # die: the joint law of every metric must be the same fractions.
+    scenario = tiny(edition=edition)
+    fast = joint_and_settled(scenario, closed_forms=True)
+    slow = joint_and_settled(scenario, closed_forms=False)
+    assert fast == slow
+    assert sum(fast[0].values()) == 1
+    assert set(fast[1]) == {"round_winner", "cr.A", "cr.B", "cr.difference"}
+
+
+def test_one_round_equals_plain_enumeration_of_play() -> None:
+    # Plain enumeration plays the whole combat once per path of faces: no steps, no
+    # merging, no closed forms. Unbreakable units keep the paths few enough to walk
+    # (no break tests, no pursuit); each metric's law must be the same fractions.
+    scenario = tiny(max_rounds=1)
+    units = tuple(replace(unit, rules=frozenset({"unbreakable"})) for unit in scenario.combat.units)
+    scenario = replace(scenario, combat=replace(scenario.combat, units=units))
+    plain = enumerate_outcomes(
+        lambda dice: tuple(RULESET.summarize(scenario, RULESET.play(scenario, dice)).items()),
+        max_paths=200_000,
+    )
+    joint, settled = joint_and_settled(scenario, closed_forms=True)
+    for metric in [name for name, _ in next(iter(joint))]:
+        assert marginal(dict(plain.items()), metric) == marginal(joint, metric), metric
+    for metric, values in settled.items():
+        assert marginal(dict(plain.items()), metric) == values, metric
+
+
+def marginal(distribution: dict[Any, Fraction], metric: str) -> dict[Any, Fraction]:
+    out: dict[Any, Fraction] = {}
+    for outcome, p in distribution.items():
+        value = dict(outcome)[metric]
+        out[value] = out.get(value, Fraction(0)) + p
+    return out
+
+
+def two_fleeing_units() -> RankflankScenario:
+    """Two small units of goblins, each with a character, lose to one block of knights
+    that chases both; a challenge between the leaders adds overkill."""
+    combat = combat_from(
+        {
+            "parameters": {"max_rounds": 1, "edition": "eighth"},
+            "units": [
+                unit_doc(
+                    "Knights",
+                    "Empire",
+                    models=10,
+                    files=5,
+                    profile="4 4 3 4 3 1 3 1 8",
+                    armour=4,
+                    charged=True,
+                    characters=[{"name": "Baron", "profile": "4 5 3 4 4 2 5 3 8", "armour": 3}],
+                ),
+                unit_doc("Left", "Goblins", models=6, files=3, profile="4 2 3 3 3 1 2 1 5"),
+                unit_doc(
+                    "Right",
+                    "Goblins",
+                    models=6,
+                    files=3,
+                    profile="4 2 3 3 3 1 2 1 5",
+                    characters=[{"name": "Boss", "profile": "4 3 3 4 4 2 3 2 6"}],
+                ),
+            ],
+            "engagements": [engage("Left", "Knights"), engage("Right", "Knights", "left")],
+            "challenge": {"challenger": "Baron", "opponent": "Boss"},
+        }
+    )
+    return RankflankScenario(combat, "two fleeing units")
+
+
+def test_two_fleeing_units_share_one_pursuit_roll_jointly() -> None:
+    scenario = two_fleeing_units()
+    answer = RULESET.exact(scenario, max_work=2_000_000, fractions=False)
+    joint: Counter[tuple[bool, bool]] = Counter()
+    exact: dict[tuple[bool, bool], float] = {}
+    for outcome, p in answer.outcomes.items():
+        metrics = dict(outcome)
+        key = (bool(metrics["caught.Left"]), bool(metrics["caught.Right"]))
+        exact[key] = exact.get(key, 0.0) + float(p)
+    assert abs(sum(exact.values()) - 1) < 1e-9
+    # Both broken units are chased by the same roll, so "both caught" is far likelier
+    # than independent rolls would make it: the joint law is what is tested here.
+    runs = 3000
+    for seed in range(runs):
+        played = RULESET.summarize(scenario, RULESET.play(scenario, SeededDice(seed)))
+        joint[(bool(played["caught.Left"]), bool(played["caught.Right"]))] += 1
+    assert exact[(True, True)] > 0.01, "the scenario must make both flee and be caught"
+    for key in [(True, True), (True, False), (False, True), (False, False)]:
+        low, high = wilson_interval(joint[key], runs, 0.9999)
+        assert low <= exact.get(key, 0.0) <= high, (key, exact.get(key), joint[key] / runs)
+
+
+def bearer_in_a_challenge() -> RankflankScenario:
+    """The battle-standard bearer fights a challenge he may well lose (W2 against a
+    warlord striking first with 5 attacks)."""
+    combat = combat_from(
+        {
+            "parameters": {"max_rounds": 1},
+            "units": [
+                unit_doc(
+                    "Guard", "Empire", models=10, files=5, armour=5,
+                    command={"battle_standard": "Ensign"},
+                    characters=[{"name": "Ensign", "profile": "4 4 3 3 3 2 3 1 8"}],
+                ),
+                unit_doc(
+                    "Orcs", "Greenskins", models=10, files=5, charged=True,
+                    characters=[{"name": "Grukk", "profile": "4 6 3 5 5 3 5 5 9"}],
+                ),
+            ],
+            "engagements": [engage("Orcs", "Guard")],
+            "challenge": {"challenger": "Grukk", "opponent": "Ensign"},
+        }
+    )  # fmt: skip
+    return RankflankScenario(combat, "bearer in a challenge")
+
+
+def test_the_battle_standard_counts_exactly_while_its_bearer_stands() -> None:
+    scenario = bearer_in_a_challenge()
+    seen: Counter[bool] = Counter()
+    for seed in range(200):
+        outcome = RULESET.play(scenario, SeededDice(seed))
+        fought = outcome.rounds[0]
+        standing = fought.state_after_blows["Guard"].character_wounds[0] > 0
+        rows = [row.label for row in fought.result.scores["Empire"].rows]
+        assert ("Battle standard" in rows) == standing, seed
+        seen[standing] += 1
+    assert seen[True], "the bearer must survive in some plays"
+    assert seen[False], "the bearer must die in some plays"
+
+
+def test_exact_odds_with_a_bearer_who_can_die_agree_with_monte_carlo() -> None:
+    from fracas.analysis import odds
+
+    scenario = bearer_in_a_challenge()
+    exact = odds(scenario, ruleset=RULESET, method="exact")
+    sampled = odds(scenario, ruleset=RULESET, method="mc", runs=3000, seed=9, confidence=0.9999)
+    for metric in ("cr.Empire", "cr.Greenskins", "round_winner", "winner"):
+        for entry in exact.metric(metric).values:
+            low, high = sampled.interval(metric, entry.value)
+            assert low <= entry.probability <= high, (metric, entry.value)
