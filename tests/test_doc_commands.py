@@ -239,7 +239,7 @@ def test_the_collector_finds_the_tour_and_the_help_examples() -> None:
     assert {"README.md", "docs/odds.md", "fracas odds --help", "fracas --help"} <= wheres
     lines = [command.line for command in COMMANDS]
     # A continued line is one command.
-    assert any("--solve" in line and "--metric decided=Empire" in line for line in lines)
+    assert any("--solve" in line and "--metric winner=Empire" in line for line in lines)
     assert all(command.not_run for command in COMMANDS if "--install-completion" in command.line)
 
 
