@@ -384,3 +384,18 @@ def test_threads_and_chunks_do_not_change_the_results() -> None:
     assert np.array_equal(alone.fraction, shared.fraction)
     assert alone.decided_exactly == shared.decided_exactly >= 1800
     assert np.array_equal(alone.losses, oracle_losses(both, 2).astype(np.int64))
+
+
+def test_an_attack_that_cancels_to_exactly_nothing_takes_nothing() -> None:
+    # 3 × 0.1 − 0.3 is exactly 0, so the attack takes nothing even against a defence of 0.
+    # In floats 3 × 0.1 is 0.30000000000000004: a sliver of attack against no defence at
+    # all would take every soldier. The error bound sees the cancellation.
+    result = strikes(
+        attacker_strength=3,
+        attack=0.1,
+        attacker_status_add=-0.3,
+        target_strength=[100, 7],
+        defense=0,
+    )
+    assert result.losses.tolist() == [0, 0]
+    assert result.decided_exactly == 2

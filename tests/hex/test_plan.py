@@ -116,6 +116,8 @@ def test_advise_plan_on_the_command_line(tmp_path: Path) -> None:
     for bad, message in (
         (["--plan", "--width", "0"], "--width: the width must be at least 1, not 0"),
         (["--width", "2"], "--width: only goes with --plan"),
+        # width 4 × 2 attackers × 4 units = 32 steps: more than 31.
+        (["--plan", "--limit", "budget.advise=31"], "the budget budget.advise of 31 steps"),
     ):
         failed = runner.invoke(app, ["advise", str(path), "--side", "blue", *bad])
         assert failed.exit_code == 2

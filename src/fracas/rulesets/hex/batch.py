@@ -615,18 +615,24 @@ def _undecided(
             return 1.0
         return fold.magnitude / np.maximum(fold.total, tiny)
 
-    relative = (
-        _SLACK * (spread_of(attack) + spread_of(defense))
-        + 4 * _U / (1.0 - arrays.pierce)
-        + np.where(arrays.loss_exponent % 1 == 0, 4 * _U, _FRACTIONAL_POWER_SLACK)
+    # Pierce and the exponent enter at their largest in the chunk: still a bound, and
+    # scalars cost nothing per strike.
+    exponent = arrays.loss_exponent
+    whole = bool(np.all(exponent % 1 == 0))
+    relative = _SLACK * (spread_of(attack) + spread_of(defense)) + (
+        4 * _U / (1.0 - float(np.max(arrays.pierce)))
+        + (4 * _U if whole else _FRACTIONAL_POWER_SLACK)
     )
     # f (1 − f) ≤ 1/4 and x ≤ strength: a bound that needs no per-strike fraction, so
     # that without cancellation it costs two operations.
     strength = arrays.target_strength
-    bound = strength * (arrays.loss_exponent * relative * 0.5 + 24 * _U) + 8 * _U
+    bound = strength * (float(np.max(exponent)) * 0.5 * relative + 24 * _U) + 8 * _U
     shifted = fraction * strength + 0.5
     distance = np.abs(shifted - np.rint(shifted))
-    return np.asarray(~(distance > bound) | ~(relative < 1e-3), dtype=np.bool_)
+    undecided = ~(distance > bound)
+    if np.max(relative) >= 1e-3:
+        undecided |= np.asarray(relative) >= 1e-3
+    return np.asarray(undecided, dtype=np.bool_)
 
 
 def _evaluate_part(

@@ -117,6 +117,11 @@ class HexRuleset(Ruleset[HexDocument, HexScenario, Turn]):
             f"lost − {params.advisor_own_weight:g} × own soldiers lost), each attack on the "
             "board the earlier ones left; no chance is involved, so this is the value itself"
         )
+        # The search evaluates at most `width` batches per attacker, each of at most every
+        # attacker against every unit: that many steps of the advise budget.
+        attackers = sum(1 for unit in scenario.board.units if unit.side == side)
+        beam = params.planner_width if width is None else width
+        spend(beam * attackers * len(scenario.board.units))
         found = plan_turn(scenario.board, side, params, width=width)
         return plan_report(found, scenario.title or "Hex combat", rule)
 
