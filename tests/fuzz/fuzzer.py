@@ -720,7 +720,9 @@ def fuzz(
     started = time.monotonic()
     while len(finished) < workers:
         try:
-            kind, index, payload = queue.get(timeout=max(60.0, time_limit * 6))
+            # Each case has its own alarm; this only catches a worker stuck below Python, and
+            # must outlast a chunk of cases on a loaded machine.
+            kind, index, payload = queue.get(timeout=max(900.0, time_limit * 60))
         except Exception:
             # A worker stuck below Python (the alarm could not reach it) or killed by the
             # memory limit: its remaining cases count as hangs.
