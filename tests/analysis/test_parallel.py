@@ -177,3 +177,25 @@ def test_work_no_longer_wanted_is_stopped_and_the_pool_still_works() -> None:
         assert first == [0.0]
         assert gather_in_order(pool, [(nap, (0.0,)), (nap, (0.1,))]) == [0.0, 0.1]
     assert time.monotonic() - started < 30
+
+
+def test_a_stop_from_a_later_call_still_waits_for_the_earlier_ones() -> None:
+    # Call 1 finishes first and says "enough" while call 0 is still running: the results
+    # are still those of one process, call 0 and then call 1 (the lost call 0 once made a
+    # Monte Carlo run that hit its dice budget report no runs at all).
+    calls: list[tuple[Callable[..., float], tuple[Any, ...]]] = [
+        (nap, (1.0,)),
+        (nap, (0.0,)),
+        (nap, (60.0,)),
+    ]
+    seen: list[int] = []
+
+    def enough(index: int, _value: float) -> bool:
+        seen.append(index)
+        return index == 1
+
+    with running(workers=2) as runner:
+        pool = runner.pool
+        assert pool is not None
+        assert gather_in_order(pool, calls, done=enough) == [1.0, 0.0]
+    assert seen == [1, 0]

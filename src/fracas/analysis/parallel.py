@@ -534,8 +534,8 @@ def gather_in_order(
     """Results of ``calls`` in their order, run on ``pool`` (or here, one after another).
 
     ``done(index, result)`` is told of each result as soon as it is in; when it returns
-    True no further call is needed and the rest are cancelled (the results so far are
-    returned, in order, up to the first missing one).
+    True no call after ``index`` is needed: those are cancelled, the ones before it are
+    still awaited, and the results up to the stopping one are returned in order.
     """
     if pool is None:
         results: list[T] = []
@@ -549,26 +549,30 @@ def gather_in_order(
     index_of = {id(future): index for index, future in enumerate(futures)}
     finished: dict[int, T] = {}
     pending = set(futures)
-    stop = False
+    # Calls finish in any order: a stop at call 5 must still wait for calls 0 to 4.
+    last = len(calls) - 1
+    abandoned: set[Future[T]] = set()
     try:
-        while pending and not stop:
+        while pending:
             ready, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
             for future in ready:
                 index = index_of[id(future)]
+                if index > last:
+                    continue
                 finished[index] = future.result()
                 if done is not None and done(index, finished[index]):
-                    stop = True
+                    last = min(last, index)
+            unneeded = {future for future in pending if index_of[id(future)] > last}
+            if unneeded:
+                abandoned |= unneeded
+                pending -= unneeded
     finally:
-        if pending:
-            for future in pending:
+        abandoned |= pending
+        if abandoned:
+            for future in abandoned:
                 future.cancel()
             pool.forget()
-    ordered: list[T] = []
-    for index in range(len(calls)):
-        if index not in finished:
-            break
-        ordered.append(finished[index])
-    return ordered
+    return [finished[index] for index in range(last + 1)]
 
 
 # ── sampling ───────────────────────────────────────────────────────────────────────────
