@@ -14,6 +14,7 @@ from fracas.analysis.odds import (
     AUTO_EXACT_BUDGET,
     DEFAULT_MAX_RUNS,
     EXACT_BUDGET,
+    EXACT_TOLERANCE,
     SAMPLE_BUDGET,
     OddsResult,
     odds,
@@ -105,6 +106,14 @@ def odds_command(
     exact_fractions: Annotated[
         bool, typer.Option("--exact-fractions", help="Show exact odds as fractions (5/36).")
     ] = False,
+    exact_tolerance: Annotated[
+        float,
+        typer.Option(
+            metavar="P",
+            help="Exact odds in floats leave out branches less likely than this and report "
+            "the probability left out; 0 keeps every branch.",
+        ),
+    ] = EXACT_TOLERANCE,
     chart: Annotated[
         bool, typer.Option("--chart/--no-chart", help="Bars of unicode blocks in the tables.")
     ] = True,
@@ -174,6 +183,7 @@ def odds_command(
         "exact_budget": exact_budget,
         "sample_budget": sample_budget,
         "exact_fractions": exact_fractions,
+        "exact_tolerance": exact_tolerance,
     }
     title = scenario.header.title or file.name
     try:
