@@ -35,10 +35,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
 
-from fracas.core.dice import ChanceNode, Dice, DiceGroup
+from fracas.core.dice import ChanceNode, Dice, DiceGroup, LawDice, LawTable
 from fracas.core.distribution import EnumerationBudgetError
 
 S = TypeVar("S", bound=Hashable)
+T = TypeVar("T")
 Probability = Fraction | float
 
 
@@ -112,6 +113,159 @@ def run(process: Process[S], dice: Dice) -> S:
     while not process.finished(state):
         state = process.step(state, dice)
     return state
+
+
+class _Reached:
+    """A state met while sampling, with the tree of its step's random events once known."""
+
+    __slots__ = ("finished", "hand", "state", "summaries", "tree")
+
+    def __init__(self, state: Any, finished: bool) -> None:
+        self.state = state
+        self.finished = finished
+        self.tree: _Event | _Reached | None = None
+        #: A settling process's state goes on as another, handing over metrics.
+        self.hand: tuple[_Reached, tuple[tuple[str, Hashable], ...]] | None = None
+        self.summaries: dict[tuple[tuple[str, Hashable], ...], Any] = {}
+
+
+class _Event:
+    """One random event of a step: a die (``node``) or a group (its ``table``), and where
+    each value drawn leads (the next event, or the state the step ends in)."""
+
+    __slots__ = ("node", "table", "then")
+
+    def __init__(self, node: ChanceNode | None, table: LawTable | None) -> None:
+        self.node = node
+        self.table = table
+        self.then: dict[Any, _Event | _Reached] = {}
+
+
+class _Recorder:
+    """Gives the values already drawn on a path again, then draws and records new ones."""
+
+    __slots__ = ("dice", "drawn", "events")
+
+    def __init__(self, drawn: list[Any], dice: LawDice) -> None:
+        self.drawn = drawn
+        self.dice = dice
+        self.events: list[tuple[ChanceNode | None, LawTable | None, Any]] = []
+
+    def roll(self, node: ChanceNode) -> int:
+        depth = len(self.events)
+        face = self.drawn[depth] if depth < len(self.drawn) else self.dice.roll(node)
+        self.events.append((node, None, face))
+        return int(face)
+
+    def draw_group(self, group: DiceGroup[Hashable, object]) -> Hashable:
+        depth = len(self.events)
+        table = self.dice.table(group)
+        key = self.drawn[depth] if depth < len(self.drawn) else self.dice.pick(table)
+        self.events.append((None, table, key))
+        return key
+
+
+class StepCache(Generic[S, T]):
+    """Plays a process over and over (Monte Carlo), each step it has seen played only once.
+
+    Every step is a function of its state and of the values its random events take. The
+    cache keeps, for each state met, the tree of its step's events: which die or group
+    comes first, and for each value drawn the next event or the state reached. A later
+    play that reaches the same state draws the same events from its own dice and follows
+    the tree; only a value never drawn there before plays the step again. Groups are
+    drawn at once from their laws (:class:`~fracas.core.dice.LawDice`). The dice are asked
+    for exactly what an uncached play would ask, in the same order, so every play is the
+    same function of its dice whatever the cache holds. A :class:`Settling` process's
+    states are settled as exact odds settle them (fewer distinct states to remember), and
+    ``summarize`` gets the final state with the metrics handed over on the way; it is
+    called once per such pair. Past ``limit`` states the cache starts afresh (memory stays
+    bounded).
+
+    >>> from fracas.core.dice import D6, Dice, SeededDice
+    >>> class Race:
+    ...     "Roll a D6 each step and add it; stop at 4 or more."
+    ...     def start(self) -> int: return 0
+    ...     def step(self, state: int, dice: Dice) -> int: return state + dice.roll(D6)
+    ...     def finished(self, state: int) -> bool: return state >= 4
+    >>> cache = StepCache(Race(), lambda total, settled: {"total": total})
+    >>> [cache.play(SeededDice(seed))["total"] for seed in range(3)] == [
+    ...     run(Race(), LawDice(SeededDice(seed))) for seed in range(3)]
+    True
+    """
+
+    def __init__(
+        self,
+        process: Process[S],
+        summarize: Callable[[S, Mapping[str, Hashable]], T],
+        *,
+        limit: int = 200_000,
+    ) -> None:
+        self.process = process
+        self.summarize = summarize
+        self.settle: Callable[[S], tuple[S, Mapping[str, Hashable]] | None] | None = getattr(
+            process, "settle", None
+        )
+        self.limit = limit
+        self.tables: dict[Hashable, LawTable] = {}
+        self._states: dict[S, _Reached] = {}
+        self._start: _Reached | None = None
+
+    def play(self, dice: Dice) -> T:
+        """One play with ``dice``, summarized."""
+        law_dice = LawDice(dice, self.tables)
+        at = self._start
+        if at is None:
+            at = self._start = self._reach(self.process.start())
+        settled: tuple[tuple[str, Hashable], ...] = ()
+        while True:
+            if at.hand is not None:
+                at, metrics = at.hand
+                settled += metrics
+            if at.finished:
+                break
+            at = self._step(at, law_dice)
+        summary: T | None = at.summaries.get(settled)
+        if summary is None:
+            summary = at.summaries[settled] = self.summarize(at.state, dict(settled))
+        return summary
+
+    def _reach(self, state: S) -> _Reached:
+        reached = self._states.get(state)
+        if reached is None:
+            if len(self._states) >= self.limit:
+                self._states.clear()
+                self._start = None
+            reached = _Reached(state, self.process.finished(state))
+            self._states[state] = reached
+            handed = self.settle(state) if self.settle is not None else None
+            if handed is not None:
+                rest, metrics = handed
+                reached.hand = (self._reach(rest), tuple(metrics.items()))
+        return reached
+
+    def _step(self, at: _Reached, dice: LawDice) -> _Reached:
+        tree = at.tree
+        drawn: list[Any] = []
+        event: _Event | None = None
+        while isinstance(tree, _Event):
+            value = dice.roll(tree.node) if tree.node is not None else dice.pick(tree.table)  # type: ignore[arg-type]
+            drawn.append(value)
+            event, tree = tree, tree.then.get(value)
+        if tree is not None:
+            return tree
+        # A value not drawn here before (or a step never played): play it and remember.
+        recorder = _Recorder(drawn, dice)
+        after = self._reach(self.process.step(at.state, recorder))
+        tail: _Event | _Reached = after
+        for node, table, value in reversed(recorder.events[len(drawn) :]):
+            new = _Event(node, table)
+            new.then[value] = tail
+            tail = new
+        if event is None:
+            at.tree = tail
+        else:
+            event.then[drawn[-1]] = tail
+        return after
 
 
 @dataclass(frozen=True)

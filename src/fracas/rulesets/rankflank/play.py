@@ -16,9 +16,9 @@ fights between steps and replaces each group of dice by its closed form.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from fracas.core.dice import Dice, draw
 from fracas.core.evaluate import run
@@ -60,6 +60,9 @@ from fracas.rulesets.rankflank.strikes import (
 )
 
 Phase = Literal["begin", "strike", "result", "break", "flee", "end", "over"]
+T = TypeVar("T")
+#: Most results :meth:`CombatProcess._once` keeps before it starts afresh.
+_KEPT_LIMIT = 400_000
 
 
 class Duel(NamedTuple):
@@ -207,6 +210,11 @@ class CombatProcess:
     losers' break tests, or one broken unit's flight and the pursuit of it. With a log,
     every face and every table is kept for the report; without one, the steps compute
     only what the next state needs.
+
+    Exact odds and sampling meet the same units in thousands of fights, so what depends
+    only on the combat, the units' statuses and the round (who strikes at which
+    Initiative, with which records; whether anyone still fights; who may pursue) is
+    computed once per such key and kept (:meth:`_once`).
     """
 
     def __init__(self, combat: Combat, *, log: bool = False) -> None:
@@ -217,6 +225,22 @@ class CombatProcess:
             tuple[tuple[UnitStatus, ...], bool, tuple[OverkillCredit, ...]],
             tuple[dict[str, int], tuple[str, ...]],
         ] = {}
+        self._kept: dict[Hashable, Any] = {}
+        # Exact odds replay a step once per branch of its dice, from the same fight
+        # object: the blows' set-up is kept for the fight seen last.
+        self._blows_of: Fight | None = None
+        self._blows: tuple[Any, ...] = ()
+
+    def _once(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, kept under ``key`` (a pure function of the combat and ``key``)."""
+        kept = self._kept
+        try:
+            found: T = kept[key]
+        except KeyError:
+            if len(kept) >= _KEPT_LIMIT:
+                kept.clear()
+            found = kept[key] = compute()
+        return found
 
     # The Process protocol ---------------------------------------------------------
 
@@ -283,6 +307,8 @@ class CombatProcess:
         """
         if target.side == side or not wounds:
             return credits
+        if not credits:
+            return ((side, wounds),)
         totals = dict(credits)
         totals[side] = totals.get(side, 0) + wounds
         if number > 1:
@@ -293,7 +319,9 @@ class CombatProcess:
     # Steps -------------------------------------------------------------------------
 
     def _next_round(self, fight: Fight, state: State) -> Fight:
-        if fight.round >= self.combat.options.max_rounds or not fighting_pairs(self.combat, state):
+        if fight.round >= self.combat.options.max_rounds or not self._once(
+            ("pairs", fight.units), lambda: fighting_pairs(self.combat, state)
+        ):
             return fight._replace(phase="over")
         return fight._replace(phase="begin")
 
@@ -319,11 +347,14 @@ class CombatProcess:
                     index = unit.characters.index(character)
                     wounds = state[unit.name].character_wounds[index]
                     duels.append(Duel(name, character.name, wounds))
+        units = self.key(state)
         return fight._replace(
-            units=self.key(state),
+            units=units,
             round=number,
             phase="strike",
-            initiatives=initiative_steps(combat, state, number),
+            initiatives=self._once(
+                ("initiatives", units, number), lambda: initiative_steps(combat, state, number)
+            ),
             pending=(),
             credits=credits,
             duels=tuple(duels),
@@ -342,19 +373,31 @@ class CombatProcess:
             initiative, initiatives = initiatives[0], initiatives[1:]
             if self.log is not None:
                 self.log.initiative = initiative
-            records = strike_records(combat, state, fight.round, initiative)
+            records = self._once(
+                ("records", fight.units, fight.round, initiative),
+                lambda: strike_records(combat, state, fight.round, initiative),
+            )
             return fight._replace(initiatives=initiatives, pending=records)
-        record, pending = pending[0], pending[1:]
-        target = combat.unit(record.target_unit)
-        # Blows in a challenge count in full (overkill); others beyond what the target can
-        # lose change nothing, which exact odds use to merge them.
-        in_duel = any(duel.character == record.striker for duel in fight.duels)
-        cap = (
-            None
-            if in_duel
-            else apply_wounds(state, target, record.target_character, record.attacks)[1]
-        )
-        unsaved, rolled = draw(dice, StrikeDice(record, cap))
+        if fight is self._blows_of:
+            record, pending, target, group = self._blows
+        else:
+            record, pending = pending[0], pending[1:]
+            target = combat.unit(record.target_unit)
+            # Blows in a challenge count in full (overkill); others beyond what the target
+            # can lose change nothing, which exact odds use to merge them.
+            in_duel = any(duel.character == record.striker for duel in fight.duels)
+            cap = (
+                None
+                if in_duel
+                else apply_wounds(state, target, record.target_character, record.attacks)[1]
+            )
+            group = StrikeDice(record, cap)
+            self._blows_of, self._blows = fight, (record, pending, target, group)
+        unsaved, rolled = draw(dice, group)
+        last = not pending and not initiatives
+        if not unsaved and self.log is None:
+            # Nothing changes but the blows still to come.
+            return fight._replace(phase="result" if last else "strike", pending=pending)
         state, taken = apply_wounds(state, target, record.target_character, unsaved)
         duels = tuple(
             duel._replace(scored=duel.scored + unsaved)
@@ -365,7 +408,6 @@ class CombatProcess:
         if self.log is not None and rolled is not None:
             self.log.blows.append(rolled)
             self.log.credits.append(WoundCredit(record.side, record.striker, target.name, taken))
-        last = not pending and not initiatives
         if last and self.log is not None:
             self.log.close_step()
         return fight._replace(
@@ -489,7 +531,11 @@ class CombatProcess:
         assert fight.winner is not None
         before = dict(state)
         chases = {name: (restrained, reach) for name, restrained, reach in fight.chases}
-        pursuers = self._pursuers(fleeing, fight.winner, state)
+        winner = fight.winner
+        pursuers = self._once(
+            ("pursuers", fleeing.name, winner, fight.units),
+            lambda: self._pursuers(fleeing, winner, state),
+        )
         later = {contact.enemy for name in fight.fleeing[1:] for contact in combat.contacts[name]}
         if any(p.name in chases or p.name in later for p in pursuers):
             distance, flee_faces, rolls = self._chase_shared(pursuers, fleeing, chases, state, dice)
