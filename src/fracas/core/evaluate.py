@@ -420,46 +420,64 @@ class _Laws:
 
 
 class _BranchDice:
-    """Replays a prefix of choices, then takes the first branch of every new event.
+    """Takes the branches of a step's events: the choices of the path before, up to the
+    event that changes, then the first branch of every event met anew.
 
     Under a tolerance only the branches whose probability (``scale``, the state's, times
     this path's so far) reaches it are taken; the first time an event is met on a path,
     the mass of the branches left out is added to ``lost``.
     """
 
-    __slots__ = ("chance", "choices", "laws", "lost", "prefix", "scale", "tolerance", "widths")
+    __slots__ = (
+        "chance",
+        "choices",
+        "depth",
+        "known",
+        "laws",
+        "lost",
+        "one",
+        "scale",
+        "tolerance",
+        "widths",
+    )
 
     def __init__(
-        self,
-        prefix: list[int],
-        laws: _Laws,
-        one: Probability,
-        scale: float = 1.0,
-        tolerance: float = 0.0,
+        self, laws: _Laws, one: Probability, scale: float = 1.0, tolerance: float = 0.0
     ) -> None:
-        self.prefix = prefix
         self.laws = laws
+        self.one = one
+        self.scale = scale
+        self.tolerance = tolerance
         self.choices: list[int] = []
         self.widths: list[int] = []
         self.chance = one
-        self.scale = scale
-        self.tolerance = tolerance
+        self.lost = 0.0
+        self.depth = 0
+        self.known = 0
+
+    def replay(self, known: int) -> None:
+        """Start a path that keeps the first ``known`` choices of the one before."""
+        self.known = known
+        self.depth = 0
+        self.chance = self.one
         self.lost = 0.0
 
     def _take(self, table: Table) -> Any:
-        branches = table[0]
-        depth = len(self.choices)
-        width = len(branches)
-        if self.tolerance:
-            reach = self.scale * float(self.chance)
-            # At least the likeliest branch, so that every step has an outcome.
-            width = max(1, bisect_right(table[1], -self.tolerance / reach))
-            if depth >= len(self.prefix):
+        depth = self.depth
+        self.depth = depth + 1
+        if depth < self.known:
+            index = self.choices[depth]
+        else:
+            width = len(table[0])
+            if self.tolerance:
+                reach = self.scale * float(self.chance)
+                # At least the likeliest branch, so that every step has an outcome.
+                width = max(1, bisect_right(table[1], -self.tolerance / reach))
                 self.lost += reach * table[2][width]
-        index = self.prefix[depth] if depth < len(self.prefix) else 0
-        value, p = branches[index]
-        self.choices.append(index)
-        self.widths.append(width)
+            index = 0
+            self.choices.append(0)
+            self.widths.append(width)
+        value, p = table[0][index]
         self.chance *= p
         return value
 
@@ -471,39 +489,12 @@ class _BranchDice:
         return self._take(self.laws.of_group(group))
 
 
-class _FaceDice:
+class _FaceDice(_BranchDice):
     """Branches on every face, dice groups included (no ``draw_group``: no closed forms)."""
 
-    __slots__ = ("inner",)
+    __slots__ = ()
 
-    def __init__(
-        self,
-        prefix: list[int],
-        laws: _Laws,
-        one: Probability,
-        scale: float = 1.0,
-        tolerance: float = 0.0,
-    ) -> None:
-        self.inner = _BranchDice(prefix, laws, one, scale, tolerance)
-
-    def roll(self, node: ChanceNode) -> int:
-        return self.inner.roll(node)
-
-    @property
-    def choices(self) -> list[int]:
-        return self.inner.choices
-
-    @property
-    def widths(self) -> list[int]:
-        return self.inner.widths
-
-    @property
-    def chance(self) -> Probability:
-        return self.inner.chance
-
-    @property
-    def lost(self) -> float:
-        return self.inner.lost
+    draw_group = None  # type: ignore[assignment]
 
 
 def _step_paths(
@@ -518,23 +509,24 @@ def _step_paths(
     """Every path of one step from ``state``, and the mass a tolerance left out of them."""
     one: Probability = Fraction(1) if laws.fractions else 1.0
     paths: list[tuple[S, Probability]] = []
-    prefix: list[int] = []
-    branch = _BranchDice if closed_forms else _FaceDice
+    dice = (_BranchDice if closed_forms else _FaceDice)(laws, one, float(scale), tolerance)
     step = process.step
+    choices, widths = dice.choices, dice.widths
     lost = 0.0
-    reach = float(scale)
+    known = 0
     while True:
         work.spend()
-        dice = branch(prefix, laws, one, reach, tolerance)
+        dice.replay(known)
         paths.append((step(state, dice), dice.chance))
         lost += dice.lost
-        choices, widths = dice.choices, dice.widths
-        depth = len(choices) - 1
+        depth = dice.depth - 1
         while depth >= 0 and choices[depth] + 1 >= widths[depth]:
             depth -= 1
         if depth < 0:
             return paths, lost
-        prefix = [*choices[:depth], choices[depth] + 1]
+        choices[depth] += 1
+        del choices[depth + 1 :], widths[depth + 1 :]
+        known = depth + 1
 
 
 def summarize_states(
