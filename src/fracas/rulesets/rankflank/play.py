@@ -520,7 +520,10 @@ class CombatProcess:
         fleeing = tuple(test.unit for test in tests if not test.passed)
         if self.log is not None:
             self.log.tests.extend(tests)
-        fight = fight._replace(units=self.key(state), phase="flee", testers=(), fleeing=fleeing)
+        # The difference has done its work: fights that differ only by it merge.
+        fight = fight._replace(
+            units=self.key(state), phase="flee", difference=0, testers=(), fleeing=fleeing
+        )
         return fight if fleeing else self._end(fight, state)
 
     def _flee(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
