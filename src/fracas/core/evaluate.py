@@ -198,7 +198,7 @@ class StepCache(Generic[S, T]):
         process: Process[S],
         summarize: Callable[[S, Mapping[str, Hashable]], T],
         *,
-        limit: int = 200_000,
+        limit: int = 100_000,
     ) -> None:
         self.process = process
         self.summarize = summarize
