@@ -11,11 +11,11 @@ Compiling takes a second or two, once per process and per set of fields given as
 below about a million strikes the numpy batch is the better choice.
 
 >>> from fracas.rulesets.hex import fast
->>> result = fast.strikes(                                     # doctest: +SKIP
+>>> result = fast.strikes(
 ...     attacker_strength=[100, 100, 99], attack=[10, 20, 10],
 ...     target_strength=[100, 100, 99], defense=[10, 10, 10])
->>> result.losses.tolist()                                     # doctest: +SKIP
-[50, 80, 50]
+>>> result.losses.tolist(), result.decided_exactly   # 49.5 is decided in fractions
+([50, 80, 50], 1)
 """
 
 from __future__ import annotations
