@@ -260,13 +260,13 @@ def main() -> None:
     fewer_ceiling = bandwidth_two / (8 * (len(fewer) + 4))
 
     # The compiled kernel of the `fast` extra, when installed (compiling is not timed).
-    kernel: tuple[float, float, bool] | None = None
+    kernel: tuple[float, float, float, bool] | None = None
     if fast.available():
         compile_start = time.perf_counter()
         same = np.array_equal(fast.evaluate(arrays).losses, result.losses)
         compile_time = time.perf_counter() - compile_start
-        fast_wall, _ = timed(5, lambda: fast.evaluate(arrays))
-        kernel = (STRIKES / fast_wall, compile_time, same)
+        fast_wall, fast_cpu = timed(5, lambda: fast.evaluate(arrays))
+        kernel = (STRIKES / fast_wall, STRIKES / fast_cpu, compile_time, same)
 
     print(f"hex batch: {STRIKES:,} random strikes, all {len(full)} fields given per strike")
     print(f"  ({machine_load()}; rates are wall clock, best of several runs; the CPU")
@@ -293,9 +293,9 @@ def main() -> None:
     if kernel is None:
         print("  compiled kernel: numba is not installed (pip install 'fracas[fast]')")
     else:
-        rate, compile_time, same = kernel
+        rate, per_cpu, compile_time, same = kernel
         print(f"  compiled (numba)       {rate:12.3g} strikes/s   (floor 5e7; every core; "
-              f"{rate / ceiling_two:.1%} of the ceiling)")  # fmt: skip
+              f"{rate / ceiling_two:.1%} of the ceiling; {per_cpu:.3g} a CPU second)")  # fmt: skip
         print(f"  compiled / numpy       {rate / two_rate:12.2f} ×           (both on 2 threads; "
               f"compiling took {compile_time:.1f} s; same losses: {same})")  # fmt: skip
 

@@ -465,3 +465,19 @@ def test_without_numba_the_kernel_says_how_to_get_it(monkeypatch: pytest.MonkeyP
     assert not fast.available()
     with pytest.raises(ImportError, match=r"pip install 'fracas\[fast\]'"):
         fast.strikes(attacker_strength=1, attack=1, target_strength=1, defense=1)
+
+
+def test_an_empty_batch_gives_empty_results_on_both_paths() -> None:
+    from fracas.rulesets.hex import fast
+
+    empty: dict[str, Any] = {
+        "attacker_strength": [],
+        "attack": 1,
+        "target_strength": [],
+        "defense": 1,
+        "pierce": [],
+        "loss_exponent": [],
+    }
+    for result in (strikes(**empty), fast.strikes(**empty)):
+        assert result.losses.tolist() == []
+        assert result.decided_exactly == 0

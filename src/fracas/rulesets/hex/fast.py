@@ -245,10 +245,10 @@ def evaluate(arrays: StrikeArrays, *, exact: ExactReader | None = None) -> Strik
     kernel = _kernel(tuple(v.ndim == 1 for v in values))
     exponent = arrays.loss_exponent
     whole = bool(np.all(exponent % 1 == 0))
-    fixed = 4 * _U / (1.0 - float(np.max(arrays.pierce))) + (
+    fixed = 4 * _U / (1.0 - float(np.max(arrays.pierce, initial=0.0))) + (
         4 * _U if whole else _FRACTIONAL_POWER_SLACK
     )
-    half_k = float(np.max(exponent)) * 0.5
+    half_k = float(np.max(exponent, initial=0.0)) * 0.5
     out = [np.empty(size, np.float64) for _ in range(4)]
     undecided = np.empty(size, np.bool_)
     kernel(
