@@ -106,6 +106,7 @@ def test_json_keys_keep_their_documented_order() -> None:
         "winner",
         "difference",
         "wiped_out",
+        "fear_tests",
         "break_tests",
         "pursuits",
         "aftermath",
