@@ -523,10 +523,10 @@ def _record(
         else:
             attacks = per_model
     weapon_skill, target_weapon_skill = profile.WS, defence.WS
-    if unit.name in conditions.afraid:
+    if unit.name in conditions.afraid and kind == "blows":
         weapon_skill = options.fear_weapon_skill
         notes.append(f"WS {weapon_skill} (failed its fear test)")
-    if target.name in conditions.afraid:
+    if target.name in conditions.afraid and kind == "blows":
         target_weapon_skill = options.fear_weapon_skill
         notes.append(f"target WS {target_weapon_skill} (it failed its fear test)")
     to_hit: int | None = None
