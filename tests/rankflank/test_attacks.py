@@ -283,7 +283,7 @@ def icepool_blow(blow: Blow) -> icepool.Die:
             return 0
         return SLAY if slain else many
 
-    many = {"D3": icepool.d3, "D6": icepool.d6}.get(blow.multiple or "", None)
+    many = {"D3": icepool.d3, "D6": icepool.d6}.get(blow.multiple or "")
     if many is None:
         many = icepool.Die([int(blow.multiple or "1")])
     return icepool.map(

@@ -68,7 +68,7 @@ def test_infantry_spears_fight_in_an_extra_rank_unless_charging() -> None:
 
 
 def test_cavalry_spear_and_lance_only_on_the_charge() -> None:
-    rider = {"troop_type": "cavalry", "models": 5, "files": 5, "charged": True}
+    rider: dict[str, Any] = {"troop_type": "cavalry", "models": 5, "files": 5, "charged": True}
     spear = duel_of(unit_doc("Riders", "A", weapon="spear", **rider), unit_doc("Foe", "B"))
     assert records(spear)["Riders"].strength == 4  # 3 + 1 (spear, on the charge)
     lance = duel_of(unit_doc("Knights", "A", weapon="lance", **rider), unit_doc("Foe", "B"))
