@@ -144,6 +144,26 @@ def test_always_strikes_first_and_last_and_both_cancel() -> None:
         unit_doc("Odd", "A", weapon="great weapon", rules=["always strikes first"]),
         unit_doc("Foe", "B"),
     )
+    # Cancelled, it strikes at its I 3 and, with I 5 against I 3, re-rolls nothing.
     assert records(both)["Odd"].initiative == 3
+    cancelled = duel_of(
+        unit_doc("Odd", "A", profile="5 4 3 3 3 1 5 1 8", weapon="great weapon", rules=["ASF"]),
+        unit_doc("Foe", "B"),
+    )
+    assert (records(cancelled)["Odd"].initiative, records(cancelled)["Odd"].hit_reroll) == (5, None)
     last = duel_of(unit_doc("Slow", "A", rules=["always strikes last"]), unit_doc("Foe", "B"))
     assert records(last)["Slow"].initiative == 0
+
+
+def test_the_schema_shows_weapons_rules_and_rerolls() -> None:
+    from fracas.rulesets.rankflank.document import RankflankDocument
+
+    schema = RankflankDocument.model_json_schema()
+    unit = schema["$defs"]["UnitSpec"]["properties"]
+    character = schema["$defs"]["CharacterSpec"]["properties"]
+    for fields in (unit, character):
+        assert {"weapon", "shield", "rules", "rerolls"} <= set(fields)
+    assert "great_weapon" in unit["weapon"]["description"]
+    assert "multiple_wounds" in unit["rules"]["items"]["description"]
+    reroll = schema["$defs"]["RerollSpec"]["properties"]
+    assert reroll["which"]["enum"] == ["failed", "ones"]

@@ -221,6 +221,11 @@ class CombatProcess:
         self.combat = combat
         self.names = tuple(unit.name for unit in combat.units)
         self.log: _Log | None = _Log() if log else None
+        #: Fixed for the combat: without a fear-causing model, no round looks for testers.
+        self.fear = any(
+            "fear" in unit.kit.rules or any("fear" in c.kit.rules for c in unit.characters)
+            for unit in combat.units
+        )
         self._bonuses: dict[
             tuple[tuple[UnitStatus, ...], bool, tuple[OverkillCredit, ...]],
             tuple[dict[str, int], tuple[str, ...]],
@@ -332,7 +337,7 @@ class CombatProcess:
         return fight._replace(
             units=self.key(state),
             round=number,
-            phase="fear" if fear_testers(combat, state) else "strike",
+            phase="fear" if self.fear and fear_testers(combat, state) else "strike",
             initiatives=initiative_steps(combat, state, number),
             pending=(),
             credits=credits,

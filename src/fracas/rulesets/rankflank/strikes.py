@@ -540,8 +540,9 @@ def _record(
         if "hatred" in kit.rules and round_number <= options.hatred_rounds:
             candidates.append(("failed", "hatred, first round"))
         striking_first = (
-            striker.initiative == options.strikes_first_step
-            and "always_strikes_first" in kit.rules
+            "always_strikes_first" in kit.rules
+            and "always_strikes_last" not in kit.rules
+            and kit.weapon != "great_weapon"
             and profile.I > defence.I
         )
         if striking_first:
