@@ -68,7 +68,7 @@ def test_ten_thousand_blows_that_wipe_out_are_exact_thanks_to_merging() -> None:
 
 @pytest.mark.parametrize(
     ("document", "sample_budget"),
-    # rankflank samples each group of 10,000 blows at once (two rolls of the dice), so
+    # rankflank samples each group of 10,000 blows at once (about one roll of a die), so
     # its 10,000 runs take tens of thousands of rolls: a smaller budget stops it.
     [(huge_rankflank(even=True), 20_000), (huge_d100(), 400_000)],
     ids=["rankflank", "d100"],

@@ -121,7 +121,7 @@ def test_law_dice_draw_each_key_as_often_as_its_law_says() -> None:
     for key, p in group.law():
         low, high = wilson_interval(counts[key], runs, 0.9999)
         assert low <= p <= high, (key, p, counts[key])
-    # Two rolls of the inner dice per group; a node is rolled by the inner dice as is.
+    # A node is rolled by the inner dice as is.
     assert LawDice(SeededDice(3)).roll(D6) == SeededDice(3).roll(D6)
 
 

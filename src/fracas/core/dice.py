@@ -216,9 +216,9 @@ def check_group(group: DiceGroup[K, D], *, max_paths: int = 200_000) -> bool:
     return detailed == Distribution(dict(group.law()))
 
 
-#: The die whose faces make the uniform number a dice group is drawn with: two rolls
-#: give one of 65,535² equally likely numbers (a resolution of about 2.3e-10).
-_UNIFORM_SIDES = 65_535
+#: The die whose rolls are the digits (base 4,096) of the uniform number a dice group is
+#: drawn with.
+_UNIFORM_SIDES = 4_096
 #: A group's keys and their cumulative probabilities, for :class:`LawDice`.
 LawTable = tuple[tuple[Hashable, ...], tuple[float, ...]]
 
@@ -226,11 +226,13 @@ LawTable = tuple[tuple[Hashable, ...], tuple[float, ...]]
 class LawDice:
     """Dice that draw each group at once from its closed form, for sampling.
 
-    Nodes are rolled by ``inner``; a :class:`DiceGroup` is decided by two rolls of
-    ``inner`` read as one uniform number, looked up in the group's law, instead of one roll
-    per die: Monte Carlo, which keeps no log, gets each group's number at the cost of two
-    dice. The play is still a pure function of ``inner``'s seed, but not the same play as
-    rolling die by die. ``tables`` may be shared between plays of one question.
+    Nodes are rolled by ``inner``; a :class:`DiceGroup` is decided by a uniform number
+    looked up in the group's law, instead of one roll per die: each roll of a 4,096-sided
+    die gives the next digit of the number (base 4,096), and digits are rolled until the
+    interval they leave lies within one key's share. Monte Carlo, which keeps no log,
+    gets each group's number at the cost of about one die. The play is still a pure
+    function of ``inner``'s seed, but not the same play as rolling die by die. ``tables``
+    may be shared between plays of one question.
 
     >>> class Pair(DiceGroup[int, None]):
     ...     def roll(self, dice: Dice) -> tuple[int, None]: return 0, None
@@ -268,12 +270,17 @@ class LawDice:
         return table
 
     def pick(self, table: LawTable) -> Hashable:
-        """One key of a :meth:`table`, drawn with two rolls of the inner dice."""
+        """One key of a :meth:`table`: digits of a uniform number until one key holds it."""
         keys, cumulative = table
-        if len(keys) == 1:
+        last = len(keys) - 1
+        if not last:
             return keys[0]
         uniform = die(_UNIFORM_SIDES)
-        high, low = self.inner.roll(uniform) - 1, self.inner.roll(uniform) - 1
-        at = (high * _UNIFORM_SIDES + low + 0.5) / _UNIFORM_SIDES**2
-        # Rounding may leave the last cumulative sum a hair below 1: the last key then.
-        return keys[min(bisect_right(cumulative, at), len(keys) - 1)]
+        low, width = 0.0, 1.0
+        while True:
+            width /= _UNIFORM_SIDES
+            low += (self.inner.roll(uniform) - 1) * width
+            index = bisect_right(cumulative, low)
+            # Rounding may leave the last cumulative sum a hair below 1: the last key then.
+            if index >= last or cumulative[index] >= low + width or width < 1e-15:
+                return keys[min(index, last)]
