@@ -9,10 +9,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from fracas.core.dice import D100, Dice, ScriptedDice, die
 from fracas.rulesets.d100.params import D100Params
-from fracas.rulesets.d100.rolls import Bonus, Roll, open_ended
+from fracas.rulesets.d100.rolls import (
+    Bonus,
+    Roll,
+    d100_roller,
+    die_roller,
+    open_ended_faces,
+    open_ended_total,
+)
 from fracas.rulesets.d100.scenario import Battle, HeldEffect, Unit
 
 FOUGHT = "fought"
@@ -34,6 +42,7 @@ _STAT_OF_ROLL = {
     "damage": "strength",
     "ranged_damage": "strength",
 }
+_HIT_AND_DAMAGE = {"ranged": ("ranged_attack", "ranged_damage"), "melee": ("attack", "damage")}
 _MORALE_ROLLS = frozenset({"morale", "flee", "morale_assessment"})
 #: Most battle states whose bonus totals (or goods) sampling plays keep: a bound on memory.
 _MAX_STATES = 10_000
@@ -223,6 +232,10 @@ def split_loot(value: Fraction, params: D100Params, face: int) -> Loot:
     return Loot(face, value - resources - items, resources, items)
 
 
+#: Standing-bonus totals of one state of a battle (see :meth:`_Tables.standing`).
+StandingTable = dict[tuple[int, ...] | tuple[int, str, int, int], Any]
+
+
 class _Tables:
     """What every play of one battle can share: who holds effects, standing-bonus totals."""
 
@@ -230,7 +243,7 @@ class _Tables:
         self.from_face = battle.params.open_ended_from
         self.limit = battle.params.open_ended_limit
         self.holders = frozenset(e.unit for e in battle.effects if e.unit is not None)
-        self._standing: dict[tuple[int, int | None, int], dict[tuple[int, str, int, int], int]] = {}
+        self._standing: dict[tuple[int, int | None, int], StandingTable] = {}
         ranged = [u for u in battle.units if u.ranged and u.ranged_attacks]
         melee = [u for u in battle.units if u.melee_attacks]
         #: The units that strike in each phase, in groups of equal speed, fastest first.
@@ -245,6 +258,18 @@ class _Tables:
             tuple[int, tuple[int, ...], tuple[str, ...]], tuple[tuple[GoodsShare, ...], Fraction]
         ] = {}
         self._loot: dict[tuple[Fraction, int], Loot] = {}
+        self._bands: dict[int, tuple[int, bool]] = {}
+        self._params = battle.params
+
+    def morale_band(self, total: int) -> tuple[int, bool]:
+        """PAX lost and whether the unit flees, for a morale-check ``total`` (remembered)."""
+        band = self._bands.get(total)
+        if band is None:
+            found = self._params.morale_band(total)
+            band = (found.pax_lost, found.flees)
+            if len(self._bands) < _MAX_STATES:
+                self._bands[total] = band
+        return band
 
     def split_loot(self, value: Fraction, params: D100Params, face: int) -> Loot:
         """:func:`split_loot`, remembered."""
@@ -255,10 +280,10 @@ class _Tables:
                 self._loot[(value, face)] = loot
         return loot
 
-    def standing(
-        self, gone: int, overwhelm_side: int | None, overwhelm: int
-    ) -> dict[tuple[int, str, int, int], int]:
-        """Totals of standing bonuses by (unit, roll, stage, PAX) in one state of the battle."""
+    def standing(self, gone: int, overwhelm_side: int | None, overwhelm: int) -> StandingTable:
+        """Totals of standing bonuses in one state of the battle: of a roll by (unit, roll,
+        stage, PAX), of an attack's five rolls by (stage, attacker, its PAX, target, its
+        PAX)."""
         state = (gone, overwhelm_side, overwhelm)
         table = self._standing.get(state)
         if table is None:
@@ -294,6 +319,21 @@ class _Play:
         self.overwhelm = 0
         self.counts = (0, 0)
         self.tables = _Tables(battle) if tables is None else tables
+        self.d100 = d100_roller(dice)
+        #: Rollers of the dice that pick a target among so many candidates.
+        self.pickers: dict[int, Callable[[], int]] = {}
+        #: The sum of one open-ended roll's faces (what a sampling play keeps of it).
+        self.open_total = open_ended_total(self.d100, self.tables.from_face, self.tables.limit)
+        #: Rolls a unit's roll with bonuses already found: their rows when recording,
+        #: their total when sampling (see :meth:`attack_bonuses`).
+        open_total = self.open_total
+
+        def roll_with(_unit: Unit, _name: str, bonus: int) -> int:
+            return open_total() + bonus
+
+        # Not a bound method of this play: a cycle would leave each play to the garbage
+        # collector.
+        self.sampled_roll = roll_with
         # Bonuses change when a unit holding an effect leaves or loses its traits (one bit
         # per such unit in ``gone``) and when one side overwhelms the other.
         self.gone = 0
@@ -333,8 +373,8 @@ class _Play:
 
     def roll(self, unit: Unit, name: str, stage: int, *extra: Bonus) -> int:
         """Roll ``name`` for ``unit`` with its standing bonuses and ``extra`` ones: the total."""
-        faces = open_ended(self.dice, self.tables.from_face, self.tables.limit)
         if self.record:
+            faces = open_ended_faces(self.d100, self.tables.from_face, self.tables.limit)
             roll = Roll(name, unit.name, faces, (*self.bonuses(unit, name, stage), *extra))
             self.rolls.append(roll)
             return roll.total
@@ -345,7 +385,14 @@ class _Play:
             self.standing[key] = standing
         if extra:
             standing += sum(bonus.value for bonus in extra)
-        return sum(faces) + standing
+        return self.open_total() + standing
+
+    def recorded_roll(self, unit: Unit, name: str, stage: int) -> int:
+        """Roll ``name`` for ``unit`` at ``stage``, keeping the roll for the log."""
+        faces = open_ended_faces(self.d100, self.tables.from_face, self.tables.limit)
+        roll = Roll(name, unit.name, faces, tuple(self.roll_bonuses(unit, name, stage)))
+        self.rolls.append(roll)
+        return roll.total
 
     def made(self, count: int) -> list[Roll | None]:
         """The last ``count`` rolls of a recording play, padded to five with ``None``."""
@@ -504,6 +551,45 @@ class _Play:
             self.overwhelm = self.params.overwhelm_bonus * difference
             self.restate()
 
+    def attack_bonuses(self, phase: str, unit: Unit, target: Unit, stage: int) -> tuple[Any, ...]:
+        """What the five rolls of an attack need to know of their bonuses: attack, defence,
+        damage, damage reduction and the target's morale check.
+
+        A recording play lists each roll's rows when it makes the roll, so it only needs
+        the stage; a sampling play gets their totals, looked up in the table of the
+        battle's state, where the first play to need them put them.
+        """
+        if self.record:
+            return (stage,) * 5
+        key = (stage, unit.index, self.pax[unit.index], target.index, self.pax[target.index])
+        totals = self.standing.get(key)
+        if totals is None:
+            hit_roll, damage_roll = _HIT_AND_DAMAGE[phase]
+            totals = self.standing[key] = tuple(
+                sum(bonus.value for bonus in self.roll_bonuses(who, name, stage))
+                for who, name in (
+                    (unit, hit_roll),
+                    (target, "defense"),
+                    (unit, damage_roll),
+                    (target, "damage_reduction"),
+                    (target, "morale"),
+                )
+            )
+        return totals
+
+    def roll_bonuses(self, unit: Unit, name: str, stage: int) -> list[Bonus]:
+        """The bonuses of one roll: the standing ones, and for a morale check after a
+        wound, a penalty per PAX the unit has lost in this battle."""
+        rows = self.bonuses(unit, name, stage)
+        if name == "morale":
+            lost = unit.pax - self.pax[unit.index]
+            per_pax = self.params.morale_pax_penalty
+            if lost and per_pax:
+                rows.append(
+                    Bonus("PAX lost", -per_pax * lost, f"{lost} lost", f"{lost} × {per_pax}")
+                )
+        return rows
+
     def attack(
         self,
         phase: str,
@@ -515,28 +601,20 @@ class _Play:
     ) -> tuple[int, bool]:
         """One attack of ``unit`` on ``target``: the PAX it costs the target, and whether
         the target flees."""
-        hit_roll, damage_roll = (
-            ("ranged_attack", "ranged_damage") if phase == "ranged" else ("attack", "damage")
-        )
+        hit_roll, damage_roll = _HIT_AND_DAMAGE[phase]
+        hit, defence, damage, reduction, morale = self.attack_bonuses(phase, unit, target, stage)
+        roll = self.recorded_roll if self.record else self.sampled_roll
         made = 2
         pax_lost, flees = 0, False
-        if self.roll(unit, hit_roll, stage) > self.roll(target, "defense", stage):
+        if roll(unit, hit_roll, hit) > roll(target, "defense", defence):
             made = 4
-            if self.roll(unit, damage_roll, stage) > self.roll(target, "damage_reduction", stage):
+            if roll(unit, damage_roll, damage) > roll(target, "damage_reduction", reduction):
                 made = 5
-                lost = target.pax - self.pax[target.index]
-                per_pax = self.params.morale_pax_penalty
-                extra = (
-                    (Bonus("PAX lost", -per_pax * lost, f"{lost} lost", f"{lost} × {per_pax}"),)
-                    if lost and per_pax
-                    else ()
-                )
-                band = self.params.morale_band(self.roll(target, "morale", stage, *extra))
-                pax_lost, flees = band.pax_lost, band.flees
+                pax_lost, flees = self.tables.morale_band(roll(target, "morale", morale))
         if self.record:
-            attack, defence, damage, reduction, morale = self.made(made)
+            attack, defence_roll, damage_roll_made, reduction_roll, morale_roll = self.made(made)
             assert attack is not None
-            assert defence is not None
+            assert defence_roll is not None
             self.events.append(
                 AttackEvent(
                     phase,
@@ -546,61 +624,79 @@ class _Play:
                     target.name,
                     target_roll,
                     attack,
-                    defence,
-                    damage,
-                    reduction,
-                    morale,
+                    defence_roll,
+                    damage_roll_made,
+                    reduction_roll,
+                    morale_roll,
                     pax_lost,
                     flees,
                 )
             )
         return pax_lost, flees
 
-    def choose_target(
-        self, unit: Unit, candidates: list[Unit]
-    ) -> tuple[Unit, tuple[int, tuple[str, ...]] | None]:
-        """The target, and ``(face, candidates)`` when a die picked it at random."""
-        priority = self.battle.sides[unit.side].targeting
+    def fixed_target(self, side: int, candidates: list[Unit]) -> Unit | None:
+        """The enemy every unit of ``side`` strikes without a roll: the first of its
+        priority list still fighting, or the only candidate; ``None`` when a die picks."""
+        priority = self.battle.sides[side].targeting
         if priority:
             for name in priority:
                 for candidate in candidates:
                     if candidate.name == name:
-                        return candidate, None
+                        return candidate
         if len(candidates) == 1:
-            return candidates[0], None
-        face = self.dice.roll(die(len(candidates)))
-        if not self.record:
-            return candidates[face - 1], None
-        return candidates[face - 1], (face, tuple(c.name for c in candidates))
+            return candidates[0]
+        return None
+
+    def random_target(self, candidates: list[Unit]) -> tuple[Unit, int]:
+        """A target picked by a die with one face per candidate, in scenario order."""
+        count = len(candidates)
+        pick = self.pickers.get(count)
+        if pick is None:
+            pick = self.pickers[count] = die_roller(self.dice, die(count))
+        face = pick()
+        return candidates[face - 1], face
 
     def exchange(self, phase: str, round_no: int, stage: int) -> None:
         """Every unit of the phase strikes, fastest first; equal speeds strike together."""
+        ranged = phase == "ranged"
+        fate = self.fate
         for speed_group in self.tables.speed_groups[phase]:
-            if not self.both_present():
-                return
-            group = [u for u in speed_group if self.fate[u.index] is None]
             targets = (self.present(0), self.present(1))
+            if not (targets[0] and targets[1]):
+                return
+            # Fates change only once the whole group has struck, so the targets hold.
+            fixed = (self.fixed_target(0, targets[1]), self.fixed_target(1, targets[0]))
             losses: dict[int, int] = {}
             fleeing: set[int] = set()
-            for unit in group:
-                attacks = unit.ranged_attacks if phase == "ranged" else unit.melee_attacks
-                for _ in range(attacks):
-                    target, target_roll = self.choose_target(unit, targets[1 - unit.side])
+            for unit in speed_group:
+                if fate[unit.index] is not None:
+                    continue
+                candidates = targets[1 - unit.side]
+                target = fixed[unit.side]
+                target_roll: tuple[int, tuple[str, ...]] | None = None
+                for _ in range(unit.ranged_attacks if ranged else unit.melee_attacks):
+                    if fixed[unit.side] is None:
+                        target, face = self.random_target(candidates)
+                        if self.record:
+                            target_roll = (face, tuple(c.name for c in candidates))
+                    assert target is not None
                     pax_lost, flees = self.attack(phase, round_no, unit, target, target_roll, stage)
                     if pax_lost:
                         losses[target.index] = losses.get(target.index, 0) + pax_lost
                     if flees:
                         fleeing.add(target.index)
+            if not (losses or fleeing):
+                continue
             for index in sorted(losses.keys() | fleeing):
                 before = self.pax[index]
                 after = max(0, before - losses.get(index, 0))
                 self.pax[index] = after
-                fate = KILLED if after == 0 else FLED if index in fleeing else None
-                self.leave(index, fate)
+                gone = KILLED if after == 0 else FLED if index in fleeing else None
+                self.leave(index, gone)
                 if self.record:
                     self.events.append(
                         CasualtyEvent(
-                            phase, round_no, self.units[index].name, before - after, after, fate
+                            phase, round_no, self.units[index].name, before - after, after, gone
                         )
                     )
 
