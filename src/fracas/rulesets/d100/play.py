@@ -236,6 +236,10 @@ def split_loot(value: Fraction, params: D100Params, face: int) -> Loot:
 StandingTable = dict[tuple[int, ...] | tuple[int, str, int, int], Any]
 
 
+#: For each side, the enemies still fighting and the one it strikes without a roll.
+Targets = tuple[tuple[list[Unit], list[Unit]], tuple[Unit | None, Unit | None]]
+
+
 class _Tables:
     """What every play of one battle can share: who holds effects, standing-bonus totals."""
 
@@ -322,23 +326,15 @@ class _Play:
         self.d100 = d100_roller(dice)
         #: Rollers of the dice that pick a target among so many candidates.
         self.pickers: dict[int, Callable[[], int]] = {}
-        #: The sum of one open-ended roll's faces (what a sampling play keeps of it).
-        self.open_total = open_ended_total(self.d100, self.tables.from_face, self.tables.limit)
-        #: Rolls a unit's roll with bonuses already found: their rows when recording,
-        #: their total when sampling (see :meth:`attack_bonuses`).
-        open_total = self.open_total
-
-        def roll_with(_unit: Unit, _name: str, bonus: int) -> int:
-            return open_total() + bonus
-
-        # Not a bound method of this play: a cycle would leave each play to the garbage
-        # collector.
-        self.sampled_roll = roll_with
+        #: One open-ended roll plus a bonus total: all a sampling play keeps of a roll.
+        self.sampled_roll = open_ended_total(self.d100, self.tables.from_face, self.tables.limit)
         # Bonuses change when a unit holding an effect leaves or loses its traits (one bit
         # per such unit in ``gone``) and when one side overwhelms the other.
         self.gone = 0
         #: The units of each side still fighting (``None``: to be listed again).
         self.standing_units: list[list[Unit] | None] = [None, None]
+        self.standing_targets: Targets | None
+        self.standing_targets = None
         self.standing = self.tables.standing(self.gone, self.overwhelm_side, self.overwhelm)
 
     # Helpers ------------------------------------------------------------------------
@@ -357,6 +353,7 @@ class _Play:
         """Set the fate of unit ``index`` (``None`` keeps it fighting)."""
         self.fate[index] = fate
         self.standing_units = [None, None]
+        self.standing_targets = None
         if fate is not None and index in self.tables.holders:
             self.gone |= 1 << index
             self.restate()
@@ -385,14 +382,15 @@ class _Play:
             self.standing[key] = standing
         if extra:
             standing += sum(bonus.value for bonus in extra)
-        return self.open_total() + standing
+        return self.sampled_roll(standing)
 
-    def recorded_roll(self, unit: Unit, name: str, stage: int) -> int:
-        """Roll ``name`` for ``unit`` at ``stage``, keeping the roll for the log."""
+    def recorded_roll(self, roll: tuple[Unit, str, int]) -> int:
+        """Make ``roll`` (unit, roll name, stage), keeping it for the log: the total."""
+        unit, name, stage = roll
         faces = open_ended_faces(self.d100, self.tables.from_face, self.tables.limit)
-        roll = Roll(name, unit.name, faces, tuple(self.roll_bonuses(unit, name, stage)))
-        self.rolls.append(roll)
-        return roll.total
+        made = Roll(name, unit.name, faces, tuple(self.roll_bonuses(unit, name, stage)))
+        self.rolls.append(made)
+        return made.total
 
     def made(self, count: int) -> list[Roll | None]:
         """The last ``count`` rolls of a recording play, padded to five with ``None``."""
@@ -551,30 +549,29 @@ class _Play:
             self.overwhelm = self.params.overwhelm_bonus * difference
             self.restate()
 
-    def attack_bonuses(self, phase: str, unit: Unit, target: Unit, stage: int) -> tuple[Any, ...]:
-        """What the five rolls of an attack need to know of their bonuses: attack, defence,
-        damage, damage reduction and the target's morale check.
+    def attack_rolls(
+        self, phase: str, unit: Unit, target: Unit, stage: int
+    ) -> tuple[tuple[Unit, str, int], ...]:
+        """The five rolls of an attack of ``unit`` on ``target`` as (unit, roll, stage):
+        attack, defence, damage, damage reduction and the target's morale check."""
+        hit_roll, damage_roll = _HIT_AND_DAMAGE[phase]
+        return (
+            (unit, hit_roll, stage),
+            (target, "defense", stage),
+            (unit, damage_roll, stage),
+            (target, "damage_reduction", stage),
+            (target, "morale", stage),
+        )
 
-        A recording play lists each roll's rows when it makes the roll, so it only needs
-        the stage; a sampling play gets their totals, looked up in the table of the
-        battle's state, where the first play to need them put them.
-        """
-        if self.record:
-            return (stage,) * 5
-        key = (stage, unit.index, self.pax[unit.index], target.index, self.pax[target.index])
-        totals = self.standing.get(key)
-        if totals is None:
-            hit_roll, damage_roll = _HIT_AND_DAMAGE[phase]
-            totals = self.standing[key] = tuple(
-                sum(bonus.value for bonus in self.roll_bonuses(who, name, stage))
-                for who, name in (
-                    (unit, hit_roll),
-                    (target, "defense"),
-                    (unit, damage_roll),
-                    (target, "damage_reduction"),
-                    (target, "morale"),
-                )
-            )
+    def attack_totals(
+        self, key: tuple[int, ...], phase: str, unit: Unit, target: Unit, stage: int
+    ) -> tuple[int, ...]:
+        """The bonus totals of :meth:`attack_rolls`, kept in the state's table under ``key``."""
+        totals = tuple(
+            sum(bonus.value for bonus in self.roll_bonuses(*roll))
+            for roll in self.attack_rolls(phase, unit, target, stage)
+        )
+        self.standing[key] = totals
         return totals
 
     def roll_bonuses(self, unit: Unit, name: str, stage: int) -> list[Bonus]:
@@ -590,49 +587,17 @@ class _Play:
                 )
         return rows
 
-    def attack(
-        self,
-        phase: str,
-        round_no: int,
-        unit: Unit,
-        target: Unit,
-        target_roll: tuple[int, tuple[str, ...]] | None,
-        stage: int,
-    ) -> tuple[int, bool]:
-        """One attack of ``unit`` on ``target``: the PAX it costs the target, and whether
-        the target flees."""
-        hit_roll, damage_roll = _HIT_AND_DAMAGE[phase]
-        hit, defence, damage, reduction, morale = self.attack_bonuses(phase, unit, target, stage)
-        roll = self.recorded_roll if self.record else self.sampled_roll
-        made = 2
-        pax_lost, flees = 0, False
-        if roll(unit, hit_roll, hit) > roll(target, "defense", defence):
-            made = 4
-            if roll(unit, damage_roll, damage) > roll(target, "damage_reduction", reduction):
-                made = 5
-                pax_lost, flees = self.tables.morale_band(roll(target, "morale", morale))
-        if self.record:
-            attack, defence_roll, damage_roll_made, reduction_roll, morale_roll = self.made(made)
-            assert attack is not None
-            assert defence_roll is not None
-            self.events.append(
-                AttackEvent(
-                    phase,
-                    round_no,
-                    unit.speed,
-                    unit.name,
-                    target.name,
-                    target_roll,
-                    attack,
-                    defence_roll,
-                    damage_roll_made,
-                    reduction_roll,
-                    morale_roll,
-                    pax_lost,
-                    flees,
-                )
-            )
-        return pax_lost, flees
+    def targets(self) -> Targets | None:
+        """For each side, the enemies still fighting and the one it strikes without a roll
+        (see :meth:`fixed_target`); ``None`` once a side has nobody left."""
+        found = self.standing_targets
+        if found is None:
+            first, second = self.present(0), self.present(1)
+            if not (first and second):
+                return None
+            fixed = (self.fixed_target(0, second), self.fixed_target(1, first))
+            found = self.standing_targets = ((second, first), fixed)
+        return found
 
     def fixed_target(self, side: int, candidates: list[Unit]) -> Unit | None:
         """The enemy every unit of ``side`` strikes without a roll: the first of its
@@ -647,58 +612,126 @@ class _Play:
             return candidates[0]
         return None
 
-    def random_target(self, candidates: list[Unit]) -> tuple[Unit, int]:
-        """A target picked by a die with one face per candidate, in scenario order."""
-        count = len(candidates)
+    def picker(self, count: int) -> Callable[[], int]:
+        """Rolls the die that picks a target among ``count`` candidates (in scenario order)."""
         pick = self.pickers.get(count)
         if pick is None:
             pick = self.pickers[count] = die_roller(self.dice, die(count))
-        face = pick()
-        return candidates[face - 1], face
+        return pick
 
     def exchange(self, phase: str, round_no: int, stage: int) -> None:
-        """Every unit of the phase strikes, fastest first; equal speeds strike together."""
+        """Every unit of the phase strikes, fastest first; equal speeds strike together.
+
+        One attack: the attack roll against the target's defence roll (a tie goes to the
+        defender); on a hit, damage against damage reduction; on a wound, the target's
+        morale check gives the PAX it loses and whether it flees. The losses of a speed
+        group are applied once all of it has struck.
+        """
         ranged = phase == "ranged"
-        fate = self.fate
+        fate, pax, record = self.fate, self.pax, self.record
+        # A roll is asked with what its mode knows of its bonuses (see attack_rolls and
+        # attack_totals): the roll itself when recording, the bonus total when sampling.
+        roll: Callable[[Any], int] = self.recorded_roll if record else self.sampled_roll
+        band_of = self.tables.morale_band
         for speed_group in self.tables.speed_groups[phase]:
-            targets = (self.present(0), self.present(1))
-            if not (targets[0] and targets[1]):
+            targets = self.targets()
+            if targets is None:
                 return
-            # Fates change only once the whole group has struck, so the targets hold.
-            fixed = (self.fixed_target(0, targets[1]), self.fixed_target(1, targets[0]))
+            enemies, fixed = targets
+            standing = self.standing
             losses: dict[int, int] = {}
             fleeing: set[int] = set()
             for unit in speed_group:
                 if fate[unit.index] is not None:
                     continue
-                candidates = targets[1 - unit.side]
+                candidates = enemies[unit.side]
                 target = fixed[unit.side]
+                pick = None if target is not None else self.picker(len(candidates))
                 target_roll: tuple[int, tuple[str, ...]] | None = None
                 for _ in range(unit.ranged_attacks if ranged else unit.melee_attacks):
-                    if fixed[unit.side] is None:
-                        target, face = self.random_target(candidates)
-                        if self.record:
+                    if pick is not None:
+                        face = pick()
+                        target = candidates[face - 1]
+                        if record:
                             target_roll = (face, tuple(c.name for c in candidates))
                     assert target is not None
-                    pax_lost, flees = self.attack(phase, round_no, unit, target, target_roll, stage)
-                    if pax_lost:
-                        losses[target.index] = losses.get(target.index, 0) + pax_lost
-                    if flees:
-                        fleeing.add(target.index)
-            if not (losses or fleeing):
-                continue
-            for index in sorted(losses.keys() | fleeing):
-                before = self.pax[index]
-                after = max(0, before - losses.get(index, 0))
-                self.pax[index] = after
-                gone = KILLED if after == 0 else FLED if index in fleeing else None
-                self.leave(index, gone)
-                if self.record:
-                    self.events.append(
-                        CasualtyEvent(
-                            phase, round_no, self.units[index].name, before - after, after, gone
+                    bonuses: tuple[Any, ...]
+                    if record:
+                        bonuses = self.attack_rolls(phase, unit, target, stage)
+                    else:
+                        key = (stage, unit.index, pax[unit.index], target.index, pax[target.index])
+                        bonuses = standing.get(key) or self.attack_totals(
+                            key, phase, unit, target, stage
                         )
+                    hit, defence, damage, reduction, morale = bonuses
+                    made, pax_lost, flees = 2, 0, False
+                    if roll(hit) > roll(defence):
+                        made = 4
+                        if roll(damage) > roll(reduction):
+                            made = 5
+                            pax_lost, flees = band_of(roll(morale))
+                            if pax_lost:
+                                losses[target.index] = losses.get(target.index, 0) + pax_lost
+                            if flees:
+                                fleeing.add(target.index)
+                    if record:
+                        self.note_attack(
+                            phase, round_no, unit, target, target_roll, made, pax_lost, flees
+                        )
+            if losses or fleeing:
+                self.casualties(phase, round_no, losses, fleeing)
+
+    def note_attack(
+        self,
+        phase: str,
+        round_no: int,
+        unit: Unit,
+        target: Unit,
+        target_roll: tuple[int, tuple[str, ...]] | None,
+        made: int,
+        pax_lost: int,
+        flees: bool,
+    ) -> None:
+        """Log an attack whose last ``made`` rolls are the recording play's last ones."""
+        attack, defence, damage, reduction, morale = self.made(made)
+        assert attack is not None
+        assert defence is not None
+        self.events.append(
+            AttackEvent(
+                phase,
+                round_no,
+                unit.speed,
+                unit.name,
+                target.name,
+                target_roll,
+                attack,
+                defence,
+                damage,
+                reduction,
+                morale,
+                pax_lost,
+                flees,
+            )
+        )
+
+    def casualties(
+        self, phase: str, round_no: int, losses: dict[int, int], fleeing: set[int]
+    ) -> None:
+        """Apply a speed group's losses: a unit left with no PAX is killed, else one whose
+        morale broke flees."""
+        for index in sorted(losses.keys() | fleeing):
+            before = self.pax[index]
+            after = max(0, before - losses.get(index, 0))
+            self.pax[index] = after
+            gone = KILLED if after == 0 else FLED if index in fleeing else None
+            if gone is not None:
+                self.leave(index, gone)
+            if self.record:
+                self.events.append(
+                    CasualtyEvent(
+                        phase, round_no, self.units[index].name, before - after, after, gone
                     )
+                )
 
     def play(self) -> BattleResult:
         self.morale_assessment()

@@ -57,21 +57,21 @@ def open_ended_faces(d100: Callable[[], int], from_face: int, limit: int | None)
 
 def open_ended_total(
     d100: Callable[[], int], from_face: int, limit: int | None
-) -> Callable[[], int]:
+) -> Callable[[int], int]:
     """A function rolling :func:`open_ended` with ``d100`` and returning only the sum of the
-    faces, for plays that keep no log.
+    faces plus the ``bonus`` it is given, for plays that keep no log.
 
     >>> from fracas.core.dice import ScriptedDice
     >>> total = open_ended_total(d100_roller(ScriptedDice([98, 97, 12, 40])), 96, None)
-    >>> total(), total()
-    (207, 40)
+    >>> total(0), total(5)
+    (207, 45)
     """
 
-    def total() -> int:
+    def total(bonus: int) -> int:
         first = d100()
         if first < from_face:
-            return first
-        return sum(_rolled_again(d100, first, from_face, limit))
+            return first + bonus
+        return sum(_rolled_again(d100, first, from_face, limit)) + bonus
 
     return total
 
