@@ -43,6 +43,10 @@ _STAT_OF_ROLL = {
     "ranged_damage": "strength",
 }
 _HIT_AND_DAMAGE = {"ranged": ("ranged_attack", "ranged_damage"), "melee": ("attack", "damage")}
+_STEP_3_TRIGGERS = frozenset({"assessment", "when_attacking", "when_defending"})
+_START_TRIGGERS = frozenset({"start_of_combat"})
+_ROUND_TRIGGERS = frozenset({"per_round"})
+_NOTHING = Fraction(0)
 _MORALE_ROLLS = frozenset({"morale", "flee", "morale_assessment"})
 #: Most battle states whose bonus totals (or goods) sampling plays keep: a bound on memory.
 _MAX_STATES = 10_000
@@ -263,7 +267,21 @@ class _Tables:
         ] = {}
         self._loot: dict[tuple[Fraction, int], Loot] = {}
         self._bands: dict[int, tuple[int, bool]] = {}
+        self._acting: dict[frozenset[str], tuple[HeldEffect, ...]] = {}
+        self._effects = battle.effects
         self._params = battle.params
+
+    def acting(self, triggers: frozenset[str]) -> tuple[HeldEffect, ...]:
+        """The effects that nullify or force flee rolls on one of ``triggers``, in order."""
+        acting = self._acting.get(triggers)
+        if acting is None:
+            acting = self._acting[triggers] = tuple(
+                effect
+                for effect in self._effects
+                if effect.spec.trigger in triggers
+                and (effect.spec.nullify or effect.spec.flee_below is not None)
+            )
+        return acting
 
     def morale_band(self, total: int) -> tuple[int, bool]:
         """PAX lost and whether the unit flees, for a morale-check ``total`` (remembered)."""
@@ -498,7 +516,10 @@ class _Play:
 
     def effect_actions(self, stage: int, round_no: int, triggers: frozenset[str]) -> None:
         """Nullify, then flee rolls, of every effect in force with one of ``triggers``."""
-        for effect in self.battle.effects:
+        acting = self.tables.acting(triggers)
+        if not acting:
+            return
+        for effect in acting:
             spec = effect.spec
             if not spec.nullify or spec.trigger not in triggers or not self.in_force(effect, stage):
                 continue
@@ -511,7 +532,7 @@ class _Play:
                     self.nullify(unit.index)
                     if self.record:
                         self.events.append(NullifyEvent(effect.label, effect.origin, unit.name))
-        for effect in self.battle.effects:
+        for effect in acting:
             spec = effect.spec
             threshold = spec.flee_below
             if threshold is None or spec.trigger not in triggers:
@@ -539,9 +560,7 @@ class _Play:
                     )
 
     def total_bonuses(self) -> None:
-        self.effect_actions(
-            TOTALS, 0, frozenset({"assessment", "when_attacking", "when_defending"})
-        )
+        self.effect_actions(TOTALS, 0, _STEP_3_TRIGGERS)
         self.counts = (len(self.present(0)), len(self.present(1)))
         difference = abs(self.counts[0] - self.counts[1])
         if difference:
@@ -738,14 +757,14 @@ class _Play:
         self.total_bonuses()
         if self.both_present():
             # Combat begins only against an enemy: no start-of-combat rolls after a rout.
-            self.effect_actions(RANGED, 0, frozenset({"start_of_combat"}))
+            self.effect_actions(RANGED, 0, _START_TRIGGERS)
             self.exchange("ranged", 0, RANGED)
         rounds = 0
         for round_no in range(1, self.params.round_limit + 1):
             if not self.both_present():
                 break
             rounds = round_no
-            self.effect_actions(MELEE, round_no, frozenset({"per_round"}))
+            self.effect_actions(MELEE, round_no, _ROUND_TRIGGERS)
             self.exchange("melee", round_no, MELEE)
         standing = [side for side in (0, 1) if self.present(side)]
         winner: int | None = None
@@ -757,7 +776,7 @@ class _Play:
             outcome = "draw"
         fates = tuple(FOUGHT if fate is None else fate for fate in self.fate)
         goods: tuple[GoodsShare, ...] = ()
-        value = Fraction(0)
+        value = _NOTHING
         loot = None
         if winner is not None:
             losers = self.battle.sides[1 - winner].units
@@ -767,7 +786,7 @@ class _Play:
             cached = None if self.record else self.tables.goods.get(key)
             if cached is None:
                 shares = value_of_goods(losers, pax, key[2])
-                cached = (shares, sum((share.value for share in shares), Fraction(0)))
+                cached = (shares, sum((share.value for share in shares), _NOTHING))
                 if not self.record and len(self.tables.goods) < _MAX_STATES:
                     self.tables.goods[key] = cached
             goods, value = cached

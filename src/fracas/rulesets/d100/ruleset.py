@@ -49,22 +49,34 @@ class D100Ruleset(Ruleset[D100Document, Battle, BattleResult]):
 
     def summarize(self, scenario: Battle, result: BattleResult) -> Summary:
         """``winner``, ``rounds``, ``pax.<unit>``, ``fate.<unit>`` and ``goods``."""
-        metrics: dict[str, int | float | str | bool] = {
-            "winner": winner_name(scenario, result),
-            "rounds": result.rounds,
-        }
-        for unit in scenario.units:
-            metrics[f"pax.{unit.name}"] = result.pax[unit.index]
-            metrics[f"fate.{unit.name}"] = result.fates[unit.index]
-        value = result.goods_value
-        metrics["goods"] = int(value) if value.denominator == 1 else float(value)
-        return metrics
+        return _summary(scenario, result, _unit_metrics(scenario))
 
     def sampler(self, scenario: Battle) -> Callable[[Dice], Summary]:
         """Outcomes of plays without their battle logs (see :func:`sampling_player`)."""
         play = sampling_player(scenario)
+        names = _unit_metrics(scenario)
 
         def sample(dice: Dice) -> Summary:
-            return self.summarize(scenario, play(dice))
+            return _summary(scenario, play(dice), names)
 
         return sample
+
+
+def _unit_metrics(battle: Battle) -> tuple[tuple[str, str], ...]:
+    """The names of each unit's metrics, in unit order: ``pax.<unit>`` and ``fate.<unit>``."""
+    return tuple((f"pax.{unit.name}", f"fate.{unit.name}") for unit in battle.units)
+
+
+def _summary(
+    battle: Battle, result: BattleResult, names: tuple[tuple[str, str], ...]
+) -> dict[str, int | float | str | bool]:
+    metrics: dict[str, int | float | str | bool] = {
+        "winner": winner_name(battle, result),
+        "rounds": result.rounds,
+    }
+    for (pax, fate), remaining, fate_of in zip(names, result.pax, result.fates, strict=True):
+        metrics[pax] = remaining
+        metrics[fate] = fate_of
+    value = result.goods_value
+    metrics["goods"] = int(value) if value.denominator == 1 else float(value)
+    return metrics
