@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import _random
 import math
 import multiprocessing
 import os
@@ -158,6 +159,8 @@ class SamplingDice:
         return roll
 
 
+#: ``random.Random.seed`` for an integer, without the checks of other types around it.
+_seed = _random.Random.seed
 #: 32-bit words fetched by a play's first block: a lair raid needs about 130.
 FIRST_BLOCK = 256
 
@@ -166,7 +169,7 @@ def _blocks(
     dice: Callable[[], SamplingDice | None], seed: int, rng: random.Random
 ) -> Iterator[memoryview]:
     """The words of ``random.Random(seed)``, a block at a time, for ``dice``."""
-    rng.seed(seed)
+    _seed(rng, seed)
     yield _block(rng, FIRST_BLOCK)
     # The lent generator may serve other dice by now: go on with one of our own, at the
     # same place in the same sequence.
@@ -241,17 +244,15 @@ class Tally:
 
     def add(self, summary: Mapping[str, Value]) -> None:
         counts = self.counts
-        if self.runs and summary.keys() != counts.keys():
-            for metric in summary:  # in the summary's order: a set's order changes by process
-                if metric not in counts:
-                    counts[metric] = Counter({None: self.runs})
-            for metric in counts.keys() - summary.keys():
-                counts[metric][None] += 1
-        for metric, value in summary.items():
+        for metric, value in summary.items():  # in the summary's order, run after run
             counter = counts.get(metric)
             if counter is None:
-                counter = counts[metric] = Counter()
+                counter = counts[metric] = Counter({None: self.runs} if self.runs else {})
             counter[value] += 1
+        if len(counts) != len(summary):  # every metric of the summary is counted by now
+            for metric, counter in counts.items():
+                if metric not in summary:
+                    counter[None] += 1
         self.runs += 1
 
     def merge(self, later: Tally) -> None:
