@@ -25,28 +25,28 @@ from __future__ import annotations
 
 import _random
 import math
-import multiprocessing
 import os
 import random
 import signal
 import sys
-import uuid
 import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, InvalidStateError, wait
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
 from itertools import chain
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from fracas.analysis.stats import wilson_interval
 from fracas.core.dice import ChanceNode
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.errors import FracasError
+
+if TYPE_CHECKING:  # imported where used: start-up needs none of them
+    from concurrent.futures import Future
 
 #: One metric's value in one outcome (the same as :data:`fracas.analysis.odds.Value`).
 Value = int | float | str | bool | None
@@ -317,7 +317,7 @@ class Question:
     seed_of: Callable[[int], int]
     derive: Callable[[], Derive | None] | None = None
     #: Tells a worker process that a chunk belongs to a question it has set up already.
-    key: str = field(default_factory=lambda: uuid.uuid4().hex, compare=False)
+    key: str = field(default_factory=lambda: os.urandom(16).hex(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -455,11 +455,15 @@ def current() -> Runner:
 def _deliver(future: Future[T], value: T) -> None:
     # A callback runs in the pool's own thread and must never raise (that thread would
     # die and the pool hang), so a future given up meanwhile is simply left alone.
+    from concurrent.futures import InvalidStateError
+
     with suppress(InvalidStateError):
         future.set_result(value)
 
 
 def _fail(future: Future[Any], error: BaseException) -> None:
+    from concurrent.futures import InvalidStateError
+
     with suppress(InvalidStateError):
         future.set_exception(error)
 
@@ -475,12 +479,16 @@ class _LocalPool:
         self._pool = self._start()
 
     def _start(self) -> Any:
+        import multiprocessing
+
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         # All processes start here, before any progress display starts a thread.
         return context.Pool(self.workers, initializer=_worker_started)
 
     def submit(self, function: Callable[..., T], *args: Any) -> Future[T]:
+        from concurrent.futures import Future
+
         future: Future[T] = Future()
         self._tasks += 1
         task = self._tasks
@@ -541,6 +549,8 @@ class _DaskPool:
         self._remote: dict[Future[Any], Any] = {}
 
     def submit(self, function: Callable[..., T], *args: Any) -> Future[T]:
+        from concurrent.futures import Future
+
         future: Future[T] = Future()
         remote: Any = self._client.submit(function, *args, pure=False)
         self._remote[future] = remote
@@ -632,6 +642,8 @@ def gather_in_order(
     pending = set(futures)
     # Calls finish in any order: a stop at call 5 must still wait for calls 0 to 4.
     last = len(calls) - 1
+    from concurrent.futures import FIRST_COMPLETED, wait
+
     abandoned: set[Future[T]] = set()
     try:
         while pending:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
-from importlib.metadata import entry_points
 from typing import Any
 
 from fracas.core.errors import RulesetNotFoundError
@@ -39,6 +38,8 @@ def _load(target: str) -> type[AnyRuleset]:
 @cache
 def available_rulesets() -> tuple[type[AnyRuleset], ...]:
     """Every registered ruleset class: built-ins first, then entry points by name."""
+    from importlib.metadata import entry_points  # slow to import: only when listing
+
     classes = [_load(target) for target in BUILTIN_RULESETS]
     for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         loaded = entry.load()
