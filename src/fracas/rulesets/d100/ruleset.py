@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from fracas.core.dice import Dice
 from fracas.core.headline import Headline
@@ -12,12 +12,13 @@ from fracas.rulesets.base import Ruleset, Summary
 from fracas.rulesets.d100.document import D100Document
 from fracas.rulesets.d100.odds import HEADLINES
 from fracas.rulesets.d100.params import D100Params
-from fracas.rulesets.d100.play import BattleResult, play_battle, sampling_player
-from fracas.rulesets.d100.report import build_report, winner_name
-from fracas.rulesets.d100.scenario import Battle, build_battle
+
+if TYPE_CHECKING:  # the rules load with the first battle: listing rulesets needs none
+    from fracas.rulesets.d100.play import BattleResult
+    from fracas.rulesets.d100.scenario import Battle
 
 
-class D100Ruleset(Ruleset[D100Document, Battle, BattleResult]):
+class D100Ruleset(Ruleset[D100Document, "Battle", "BattleResult"]):
     """Play-by-post battles with open-ended percentile dice, in the seed's seven steps.
 
     >>> D100Ruleset.name, D100Ruleset.deterministic
@@ -37,27 +38,38 @@ class D100Ruleset(Ruleset[D100Document, Battle, BattleResult]):
 
     def build(self, document: D100Document) -> Battle:
         """Check what the document means and freeze it (see :func:`build_battle`)."""
+        from fracas.rulesets.d100.scenario import build_battle
+
         return build_battle(document)
 
     def play(self, scenario: Battle, dice: Dice) -> BattleResult:
         """Play the seven steps with ``dice`` (see :func:`play_battle`)."""
+        from fracas.rulesets.d100.play import play_battle
+
         return play_battle(scenario, dice)
 
     def report(self, scenario: Battle, result: BattleResult) -> Report:
         """The battle log, step by step, with every roll and its named bonuses."""
+        from fracas.rulesets.d100.report import build_report
+
         return build_report(scenario, result, self.name)
 
     def summarize(self, scenario: Battle, result: BattleResult) -> Summary:
         """``winner``, ``rounds``, ``pax.<unit>``, ``fate.<unit>`` and ``goods``."""
-        return _summary(scenario, result, _unit_metrics(scenario))
+        from fracas.rulesets.d100.report import winner_name
+
+        return _summary(scenario, result, _unit_metrics(scenario), winner_name)
 
     def sampler(self, scenario: Battle) -> Callable[[Dice], Summary]:
         """Outcomes of plays without their battle logs (see :func:`sampling_player`)."""
+        from fracas.rulesets.d100.play import sampling_player
+        from fracas.rulesets.d100.report import winner_name
+
         play = sampling_player(scenario)
         names = _unit_metrics(scenario)
 
         def sample(dice: Dice) -> Summary:
-            return _summary(scenario, play(dice), names)
+            return _summary(scenario, play(dice), names, winner_name)
 
         return sample
 
@@ -68,7 +80,10 @@ def _unit_metrics(battle: Battle) -> tuple[tuple[str, str], ...]:
 
 
 def _summary(
-    battle: Battle, result: BattleResult, names: tuple[tuple[str, str], ...]
+    battle: Battle,
+    result: BattleResult,
+    names: tuple[tuple[str, str], ...],
+    winner_name: Callable[[Battle, BattleResult], str],
 ) -> dict[str, int | float | str | bool]:
     metrics: dict[str, int | float | str | bool] = {
         "winner": winner_name(battle, result),
