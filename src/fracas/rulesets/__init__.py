@@ -35,11 +35,17 @@ def _load(target: str) -> type[AnyRuleset]:
     return ruleset
 
 
+def entry_points(*, group: str) -> Any:
+    """The installed entry points of ``group`` (``importlib.metadata``, slow to import, is
+    imported when the rulesets are first listed)."""
+    from importlib.metadata import entry_points as installed
+
+    return installed(group=group)
+
+
 @cache
 def available_rulesets() -> tuple[type[AnyRuleset], ...]:
     """Every registered ruleset class: built-ins first, then entry points by name."""
-    from importlib.metadata import entry_points  # slow to import: only when listing
-
     classes = [_load(target) for target in BUILTIN_RULESETS]
     for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         loaded = entry.load()
