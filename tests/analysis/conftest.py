@@ -92,7 +92,7 @@ class VolleyRuleset(Ruleset[VolleyDocument, VolleyDocument, Volley]):
         attacker, defender = scenario.attacker, scenario.defender
         work = (attacker.dice + 1) * (attacker.dice + 2) // 2  # pairs (hits, wounds ≤ hits)
         if work > max_work:
-            raise EnumerationBudgetError(f"the volley needs {work:,} steps")
+            raise EnumerationBudgetError(f"the volley needs {work:,} steps", needed=work)
         hit = Fraction(7 - attacker.hit_on, 6)
         unsaved = Fraction(defender.save - 1, 6) if defender.save <= 6 else Fraction(1)
         outcomes: dict[Any, Fraction] = {}

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +17,8 @@ from fracas.analysis.odds import exact_outcomes
 from fracas.core.dice import ChanceNode, SeededDice
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.errors import FracasError
-from fracas.io.scenario import Scenario, parse_scenario
+from fracas.core.limits import limits_in_force
+from fracas.io.scenario import Scenario, load_scenario, parse_scenario
 
 from .conftest import EnumeratedVolleyRuleset, StandRuleset, VolleyRuleset, volley_yaml
 
@@ -162,15 +165,56 @@ def test_auto_falls_back_to_monte_carlo_past_the_exact_budget() -> None:
     assert result.method == "monte-carlo"
     assert "1,000" in result.fallback
     assert result.runs == 300
-    # Enumeration was refused from one estimating play (6 hit rolls and up to 6 saves),
-    # not run to its bound: only that play adds to the rolls of the sampling itself.
+    # Enumeration was refused from 16 estimating plays (6 hit rolls and up to 6 saves
+    # each), not run to its bound: only they add to the rolls of the sampling itself.
     sampled = odds(load_enumerated(dice=6), method="mc", runs=300)
-    assert 6 <= result.dice_rolls - sampled.dice_rolls <= 12
+    assert 16 * 6 <= result.dice_rolls - sampled.dice_rolls <= 16 * 12
 
 
 def test_forced_exact_past_its_budget_is_a_clear_error() -> None:
     with pytest.raises(EnumerationBudgetError, match="exact-budget"):
         odds(load_enumerated(dice=6), method="exact", exact_budget=1_000)
+
+
+def test_the_budget_suggested_for_an_enumeration_is_enough() -> None:
+    # 3 shots, then saves: the estimating play branches 6 ways per die rolled (about 6^4
+    # plays of 4 rolls each). Following the advice must work: the budget it names answers
+    # the question exactly.
+    with pytest.raises(EnumerationBudgetError) as refused:
+        odds(load_enumerated(dice=3), method="exact", exact_budget=100)
+    advice = re.search(r"raise --exact-budget to about ([\d,]+)", str(refused.value))
+    assert advice is not None, str(refused.value)
+    suggested = int(advice.group(1).replace(",", ""))
+    assert 100 < suggested <= 100_000_000
+    assert odds(load_enumerated(dice=3), method="exact", exact_budget=suggested).exact
+
+
+def test_no_budget_is_suggested_where_none_could_do() -> None:
+    # 10,000 shots, each hit saved or not: (10,001 × 10,002) / 2 = 50,015,001 steps, beyond
+    # the most --exact-budget may allow once that limit is lowered to 10,000,000.
+    with (
+        limits_in_force({"odds.exact_budget": 10_000_000}),
+        pytest.raises(EnumerationBudgetError) as refused,
+    ):
+        odds(load(dice=10_000, models=50), method="exact", exact_budget=1_000)
+    assert "raise --exact-budget" not in str(refused.value)
+    assert "no --exact-budget can reach it" in str(refused.value)
+    assert "--method mc" in str(refused.value)
+
+
+def test_a_walk_over_states_out_of_budget_says_what_a_larger_one_may_cost() -> None:
+    # The frontal charge walks more than 1,000 step plays: the work needed is unknown until
+    # done, so the advice names the larger budget and its cost at the pace just measured.
+    frontal = load_scenario(Path("examples/rankflank/frontal_charge.yaml"))
+    with pytest.raises(EnumerationBudgetError) as refused:
+        odds(frontal, method="exact", exact_budget=1_000)
+    assert re.search(r"8,000,000 would take at most about \d+ (s|min|h)", str(refused.value))
+    with (
+        limits_in_force({"odds.exact_budget": 1_000}),
+        pytest.raises(EnumerationBudgetError) as at_most,
+    ):
+        odds(frontal, method="exact", exact_budget=1_000)
+    assert "no larger --exact-budget is allowed (the most is 1,000 steps)" in str(at_most.value)
 
 
 def test_huge_input_returns_within_its_counted_budget() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,6 +30,22 @@ DOCUMENT = {
     ],
     "orders": [{"attacker": "a", "target": "b"}],
 }  # fmt: skip
+
+
+def test_finding_hex_loads_no_other_ruleset() -> None:
+    # A command on a hex scenario starts faster when d100 and rankflank stay unloaded; a
+    # fresh interpreter, since this one may have loaded them for other tests.
+    script = (
+        "import sys\n"
+        "from fracas.rulesets import find_ruleset\n"
+        "assert find_ruleset('hex').name == 'hex'\n"
+        "print(sorted({m.split('.')[2] for m in sys.modules if m.count('.') >= 2\n"
+        "              and m.startswith('fracas.rulesets.')}))\n"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout
+    assert loaded.strip() == "['base', 'hex']"
 
 
 def test_registered_deterministic_and_documented() -> None:

@@ -235,7 +235,7 @@ def test_malformed_text_is_422(client: TestClient, text: str, problem: str) -> N
         ("odds", {"runs": 0}, 422, "runs"),
         ("odds", {"confidence": 1.5}, 422, "confidence"),
         ("odds", {"sample_budget": 10**12}, 422, "above this server's limit"),
-        ("odds", {"method": "exact", "exact_budget": 10}, 400, "raise --exact-budget"),
+        ("odds", {"method": "exact", "exact_budget": 10}, 400, "larger --exact-budget"),
         ("forecast", {"attacker": "lead", "target": "nobody"}, 422, "nobody"),
         ("advise", {"side": "green"}, 422, "green"),
     ],

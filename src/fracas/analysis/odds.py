@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -48,6 +49,7 @@ from fracas.analysis import parallel
 from fracas.analysis.parallel import Question, Tally
 from fracas.analysis.stats import mean_interval, wilson_interval
 from fracas.analysis.views import headline
+from fracas.core import limits
 from fracas.core.dice import ChanceNode, Dice, SeededDice
 from fracas.core.distribution import EnumerationBudgetError, enumerate_outcomes
 from fracas.core.errors import FracasError, UnsupportedError
@@ -70,6 +72,8 @@ EXACT_BUDGET = 8_000_000
 AUTO_EXACT_BUDGET = 200_000
 #: Default budget of sampling, in dice rolls over all repetitions.
 SAMPLE_BUDGET = 20_000_000
+#: The most work ``--exact-budget`` may ask for (raised like any limit, docs/limits.md).
+EXACT_LIMIT = limits.declare("odds.exact_budget", 100_000_000, "steps --exact-budget may allow")
 #: Repetitions of a Monte Carlo run when no precision is asked for.
 DEFAULT_RUNS = 10_000
 #: Cap on repetitions while sampling towards a precision.
@@ -255,16 +259,16 @@ def odds(
     if method == "auto" and not (ruleset.exact_odds or ruleset.deterministic):
         fallback = f"ruleset {ruleset.name!r} declares exact odds out of reach (exact_odds)"
     elif method in ("auto", "exact"):
+        started = time.perf_counter()
         try:
             answer, rolls = exact_outcomes(
                 ruleset, model, budget=exact_budget, fractions=exact_fractions
             )
         except EnumerationBudgetError as exc:
+            advice = budget_advice(exc, exact_budget, time.perf_counter() - started)
             if method == "exact":
-                raise EnumerationBudgetError(
-                    f"{exc}; raise --exact-budget (now {exact_budget:,}) or use --method mc"
-                ) from None
-            fallback = f"exact odds exceed the budget of {exact_budget:,} steps: {exc}"
+                raise EnumerationBudgetError(f"{exc}; {advice}") from None
+            fallback = f"exact odds exceed the budget of {exact_budget:,} steps: {exc}; {advice}"
             # A refused enumeration cost one play; any other attempt ran to its bound.
             wasted = exc.spent if isinstance(exc, _RefusedEnumeration) else exact_budget
         except UnsupportedError as exc:
@@ -346,11 +350,12 @@ def exact_outcomes(
         )
         return answer, 0
     estimate = WorkBudget(budget, "dice rolls")
-    digits = _estimated_path_digits(ruleset, model, estimate)
+    digits, rolls = _estimated_enumeration(ruleset, model, estimate)
     if digits > math.log10(budget):
         raise _RefusedEnumeration(
             f"enumerating every path would take about 10^{digits:.0f} plays",
             spent=min(estimate.used, budget),
+            needed=rolls,
         )
     counted = WorkBudget(budget, "dice rolls")
     paths = 0
@@ -382,24 +387,95 @@ class _RecordingDice:
 class _RefusedEnumeration(EnumerationBudgetError):
     """Enumeration was not started: the estimate alone shows it is over the budget."""
 
-    def __init__(self, message: str, *, spent: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, spent: int, needed: float) -> None:
+        super().__init__(message, needed=needed)
         self.spent = spent
 
 
-def _estimated_path_digits(ruleset: AnyRuleset, model: Any, budget: WorkBudget) -> float:
-    """log10 of the paths of enumeration, estimated from the branching of one seeded play.
+def budget_advice(error: EnumerationBudgetError, budget: int, seconds: float) -> str:
+    """What to do when exact odds ran out of ``budget`` after ``seconds``.
 
-    Every path branches much like the one sampled, so the product of its nodes' sizes is
-    the order of magnitude of the number of plays enumeration needs. A play that alone
-    exceeds the budget is over it too.
+    Raising ``--exact-budget`` is only suggested when it can help: when the work needed is
+    known (an enumeration's estimate, a method that counts first), only if it fits under
+    the most the limit ``odds.exact_budget`` allows, naming the budget to ask for; when it
+    is not known (a walk over states stops where the budget ends), with the time the next
+    larger budget may take at the pace just measured.
+
+    >>> from fracas.core.distribution import EnumerationBudgetError
+    >>> budget_advice(EnumerationBudgetError("", needed=1e166), 8_000_000, 0.1)
+    'no --exact-budget can reach it (the most allowed is 100,000,000 steps); use --method mc'
+    >>> budget_advice(EnumerationBudgetError("", needed=8_660_254), 1_000_000, 0.1)
+    'raise --exact-budget to about 18,000,000 (now 1,000,000) or use --method mc'
+    >>> budget_advice(EnumerationBudgetError(""), 200_000, 0.5)  # doctest: +ELLIPSIS
+    'a larger --exact-budget may reach it (8,000,000 would take at most about 20 s at ...'
     """
-    dice = _RecordingDice(0, budget)
-    try:
-        ruleset.play(model, dice)
-    except EnumerationBudgetError:
-        return math.inf
-    return dice.digits
+    most = limits.value(EXACT_LIMIT.name)
+    if error.needed is not None:
+        if error.needed > most:
+            return (
+                f"no --exact-budget can reach it (the most allowed is {most:,} steps); "
+                "use --method mc"
+            )
+        # The estimate is a mean over a few plays: ask for twice it, so that it suffices.
+        needed = _round_up(2 * error.needed)
+        return f"raise --exact-budget to about {needed:,} (now {budget:,}) or use --method mc"
+    if budget >= most:
+        return f"no larger --exact-budget is allowed (the most is {most:,} steps); use --method mc"
+    larger = min(most, max(EXACT_BUDGET, budget * 10))
+    pace = budget / seconds if seconds > 0 else math.inf
+    return (
+        f"a larger --exact-budget may reach it ({larger:,} would take at most about "
+        f"{_duration(larger / pace)} at the pace measured here) or use --method mc"
+    )
+
+
+def _round_up(amount: float) -> int:
+    """``amount`` rounded up to two significant digits: 17,300,000 → 18,000,000."""
+    if amount < 100:
+        return math.ceil(amount)
+    scale = int(10 ** (len(str(int(amount))) - 2))
+    return math.ceil(amount / scale) * scale
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 1:
+        return "1 s"
+    if seconds < 120:
+        return f"{math.ceil(seconds)} s"
+    if seconds < 7200:
+        return f"{math.ceil(seconds / 60)} min"
+    return f"{math.ceil(seconds / 3600)} h"
+
+
+#: Seeded plays averaged to estimate the size of an enumeration.
+ESTIMATING_PLAYS = 16
+
+
+def _estimated_enumeration(
+    ruleset: AnyRuleset, model: Any, budget: WorkBudget
+) -> tuple[float, float]:
+    """log10 of the plays enumeration needs, and the dice rolls it would count.
+
+    Knuth's estimate of a tree's size: along one path, the product of the branching met
+    is an unbiased guess at the number of paths (exactly so for fair dice, which a seeded
+    play chooses uniformly), and that product times the path's rolls one at the rolls of
+    all paths. The mean over :data:`ESTIMATING_PLAYS` plays steadies both. Plays that alone
+    exceed the budget make the estimate infinite.
+    """
+    paths = rolls = 0.0
+    for seed in range(ESTIMATING_PLAYS):
+        dice = _RecordingDice(seed, budget)
+        before = budget.used
+        try:
+            ruleset.play(model, dice)
+        except EnumerationBudgetError:
+            return math.inf, math.inf
+        if dice.digits > 300:  # past what a float holds, and past any budget anyway
+            return dice.digits, math.inf
+        size = 10**dice.digits
+        paths += size
+        rolls += size * max(1, budget.used - before)
+    return math.log10(paths / ESTIMATING_PLAYS), rolls / ESTIMATING_PLAYS
 
 
 def _natural_order(ruleset: AnyRuleset, model: Any, budget: int) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from fracas.analysis.odds import (
     AUTO_EXACT_BUDGET,
     DEFAULT_MAX_RUNS,
     EXACT_BUDGET,
+    EXACT_LIMIT,
     SAMPLE_BUDGET,
     OddsResult,
     odds,
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
 # A number typed on the command line may not ask for unbounded work either: the work
 # options are bounded by these limits, raised like any other with --limit (docs/limits.md).
 RUNS_LIMIT = declare("odds.runs", 10_000_000, "Monte Carlo repetitions (--runs, --max-runs)")
-EXACT_LIMIT = declare("odds.exact_budget", 100_000_000, "steps --exact-budget may allow")
 SAMPLE_LIMIT = declare("odds.sample_budget", 2_000_000_000, "dice rolls --sample-budget may allow")
 SOLVE_LIMIT = declare("odds.solve_range", 1_000_000, "values --from .. --to of --solve")
 

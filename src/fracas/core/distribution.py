@@ -158,7 +158,15 @@ def _order_key(item: tuple[Any, Fraction]) -> tuple[int, Any]:
 
 
 class EnumerationBudgetError(FracasError, OverflowError):
-    """Exact enumeration would visit more paths than the caller allowed."""
+    """Exact enumeration would visit more paths than the caller allowed.
+
+    ``needed`` is the work the method would take, in the budget's unit, when it can tell
+    without doing it (``None`` when it stopped where the budget ran out).
+    """
+
+    def __init__(self, message: str, *, needed: float | None = None) -> None:
+        super().__init__(message)
+        self.needed = needed
 
 
 class _PathDice:

@@ -57,6 +57,13 @@ def available_rulesets() -> tuple[type[AnyRuleset], ...]:
 def find_ruleset(name: str) -> AnyRuleset:
     """Return an instance of the ruleset called ``name`` (or one of its aliases)."""
     wanted = name.strip().lower()
+    # A built-in whose module bears the name asked for is imported alone: a command that
+    # reads one scenario does not pay for loading every ruleset.
+    for target in BUILTIN_RULESETS:
+        if target.partition(":")[0].rsplit(".", 1)[-1] == wanted:
+            cls = _load(target)
+            if wanted == cls.name or wanted in cls.aliases:
+                return cls()
     for cls in available_rulesets():
         if wanted == cls.name or wanted in cls.aliases:
             return cls()

@@ -18,10 +18,11 @@ from typing import Any
 from urllib.parse import quote
 
 import fracas
-from fracas.analysis.odds import DEFAULT_MAX_RUNS, EXACT_BUDGET, OddsResult, odds
+from fracas.analysis.odds import DEFAULT_MAX_RUNS, EXACT_BUDGET, EXACT_LIMIT, OddsResult, odds
 from fracas.analysis.reporting import odds_report
 from fracas.analysis.views import headline
 from fracas.core.errors import FracasError, ScenarioError, UnsupportedError
+from fracas.core.limits import limits_in_force
 from fracas.core.report import Report
 from fracas.io.html import odds_chart_svg, odds_html, render_html
 from fracas.io.render import render_bbcode, render_markdown, report_document
@@ -309,7 +310,9 @@ def odds_answer(given: ScenarioInput, options: OddsOptions, limits: Limits) -> d
         ),
         "exact_fractions": options.exact_fractions,
     }
-    result = odds(scenario, **settings)  # type: ignore[arg-type]
+    # Advice to raise the exact budget must stay within what this server allows.
+    with limits_in_force({EXACT_LIMIT.name: limits.exact_budget}):
+        result = odds(scenario, **settings)  # type: ignore[arg-type]
     title = scenario.header.title or scenario.source
     report = scenario.stamp(odds_report(result, title=title, fractions=options.exact_fractions))
     words = ["--method", options.method] if options.method != "auto" else []

@@ -320,39 +320,52 @@ class ArrayFold:
     every factor since: the float error of ``total`` is a small multiple of
     ``magnitude × 2⁻⁵³`` (every factor is ≥ 0, so products do not cancel). While nothing
     negative has been added, it is the total itself, kept as ``None`` to save the work.
+
+    After its first row a fold owns its arrays and every later row works on them in place
+    (no new array per row: that is most of the speed of a batch). So a fold is used once:
+    after ``fold.times(…)`` only the fold it returns holds the right numbers.
     """
 
     total: Floats
     scale: Floats | None = None
+    #: ``total`` is this fold's own array (not a caller's input) and may be overwritten.
+    owned: bool = False
 
     @property
     def magnitude(self) -> Floats:
         """The size the error bound scales with."""
         return self.total if self.scale is None else self.scale
 
+    def _into(self) -> Floats | None:
+        # An input array, or a 0-d total (a row may be 1-D), gets a new array.
+        return self.total if self.owned and self.total.ndim == 1 else None
+
     def times(self, row: str, value: Floats) -> ArrayFold:
-        scale = None if self.scale is None else self.scale * value
-        return ArrayFold(self.total * value, scale)
+        scale = self.scale
+        if scale is not None:
+            scale = np.multiply(scale, value, out=scale if scale.ndim == 1 else None)
+        return ArrayFold(np.multiply(self.total, value, out=self._into()), scale, True)
 
     def plus(self, row: str, value: Floats) -> ArrayFold:
         if self.scale is None and value.min(initial=0.0) >= 0:
-            return ArrayFold(self.total + value)
-        return ArrayFold(self.total + value, self.magnitude + np.abs(value))
+            return ArrayFold(np.add(self.total, value, out=self._into()), None, True)
+        scale = np.abs(value)
+        scale = np.add(scale, self.magnitude, out=scale if scale.ndim == 1 else None)
+        return ArrayFold(np.add(self.total, value, out=self._into()), scale, True)
 
     def plus_at_most(self, row: str, value: Floats, cap: Floats) -> ArrayFold:
-        added = np.minimum(value, cap)
-        if self.scale is None and added.min(initial=0.0) >= 0:
-            return ArrayFold(self.total + added)
-        return ArrayFold(self.total + added, self.magnitude + np.abs(added))
+        return self.plus(row, np.minimum(value, cap))
 
     def floor_at_zero(self) -> ArrayFold:
         if self.scale is None:
             return self  # nothing negative was added: the total is ≥ 0 already
         # Below −(its error bound) the exact value is negative too, so the floor is an
         # exact 0 with no error left.
-        magnitude = self.magnitude
-        surely_negative = self.total < -_SLACK * magnitude
-        return ArrayFold(np.maximum(self.total, 0.0), np.where(surely_negative, 0.0, magnitude))
+        total, scale = self.total, self.scale
+        surely_negative = total < -_SLACK * scale
+        if surely_negative.any():
+            scale = np.where(surely_negative, 0.0, scale)
+        return ArrayFold(np.maximum(total, 0.0, out=self._into()), scale, True)
 
 
 def _begin(row: str, value: Floats) -> ArrayFold:
@@ -608,31 +621,47 @@ def _undecided(
     Effective value that cannot be told from 0).
     """
     tiny = np.finfo(np.float64).tiny
-
-    def spread_of(fold: ArrayFold) -> Floats | float:
-        # Without cancellation the magnitude is the total: a relative error of 1 × slack.
-        if fold.scale is None:
-            return 1.0
-        return fold.magnitude / np.maximum(fold.total, tiny)
-
+    fraction = np.atleast_1d(fraction)  # in-place work below needs an array
     # Pierce and the exponent enter at their largest in the chunk: still a bound, and
     # scalars cost nothing per strike.
     exponent = arrays.loss_exponent
     whole = bool(np.all(exponent % 1 == 0))
-    relative = _SLACK * (spread_of(attack) + spread_of(defense)) + (
-        4 * _U / (1.0 - float(np.max(arrays.pierce)))
-        + (4 * _U if whole else _FRACTIONAL_POWER_SLACK)
+    fixed = 4 * _U / (1.0 - float(np.max(arrays.pierce))) + (
+        4 * _U if whole else _FRACTIONAL_POWER_SLACK
     )
-    # f (1 − f) ≤ 1/4 and x ≤ strength: a bound that needs no per-strike fraction, so
-    # that without cancellation it costs two operations.
+    half_k = float(np.max(exponent)) * 0.5
     strength = arrays.target_strength
-    bound = strength * (float(np.max(exponent)) * 0.5 * relative + 24 * _U) + 8 * _U
-    shifted = fraction * strength + 0.5
-    distance = np.abs(shifted - np.rint(shifted))
-    undecided = ~(distance > bound)
-    if np.max(relative) >= 1e-3:
-        undecided |= np.asarray(relative) >= 1e-3
-    return np.asarray(undecided, dtype=np.bool_)
+    # Without cancellation a fold's magnitude is its total: a spread of 1 (× slack).
+    spreads = [fold for fold in (attack, defense) if fold.scale is not None]
+    too_rough: NDArray[np.bool_] | None = None
+    if spreads:
+        relative = np.zeros(fraction.shape)
+        for fold in spreads:
+            assert fold.scale is not None
+            floor = np.maximum(fold.total, tiny)
+            relative += np.divide(fold.scale, floor, out=floor if floor.ndim == 1 else None)
+        relative += 2 - len(spreads)
+        relative *= _SLACK
+        relative += fixed
+        if relative.max(initial=0.0) >= 1e-3:
+            too_rough = relative >= 1e-3
+        # f (1 − f) ≤ 1/4 and x ≤ strength: a bound that needs no per-strike fraction.
+        bound = relative
+        bound *= half_k
+        bound += 24 * _U
+        bound *= strength
+        bound += 8 * _U
+    else:
+        bound = strength * (half_k * (2 * _SLACK + fixed) + 24 * _U) + 8 * _U
+    shifted = np.multiply(fraction, strength)
+    shifted += 0.5
+    shifted -= np.rint(shifted)
+    distance = np.abs(shifted, out=shifted)
+    # Written so that a NaN distance counts as undecided.
+    undecided = np.logical_not(distance > bound)
+    if too_rough is not None:
+        undecided |= too_rough
+    return undecided
 
 
 def _evaluate_part(

@@ -133,9 +133,7 @@ def _lists(sides: list[SideInputs], index: Mapping[str, int], filler: int) -> _S
         supporters=np.array(
             [_ring([a.unit for a in s.supporters], index, filler) for s in sides], dtype=np.int64
         ).reshape(-1, RING),
-        lent=np.array([[float(v) for v in row] for row in lent_exact], np.float64).reshape(
-            -1, RING
-        ),
+        lent=_lent_floats(sides),
         encirclers=np.array(
             [_ring(s.encirclers, index, filler) for s in sides], dtype=np.int64
         ).reshape(-1, RING),
@@ -147,6 +145,15 @@ def _lists(sides: list[SideInputs], index: Mapping[str, int], filler: int) -> _S
             "lent": lent_exact,
         },
     )
+
+
+def _lent_floats(sides: list[SideInputs]) -> Floats:
+    # Most places in a ring are empty: only the supporters there need converting.
+    lent = np.zeros((len(sides), RING), np.float64)
+    for row, side in enumerate(sides):
+        for place, ally in enumerate(side.supporters):
+            lent[row, place] = float(ally.printed)
+    return lent
 
 
 def _product(values: list[Fraction]) -> Fraction:

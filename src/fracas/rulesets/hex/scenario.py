@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, cast
 
 from fracas.core.errors import ScenarioError
 from fracas.core.modifiers import Number, to_fraction
@@ -261,8 +261,11 @@ class Board:
 
     def adjacent_units(self, place: Hex) -> Iterator[Unit]:
         """Units on the six hexes around ``place``, in direction order (east, clockwise)."""
-        for neighbour in place.neighbours():
-            unit = self._by_hex.get(neighbour)
+        # A plain (q, r) tuple finds the same entry as a Hex, without building one.
+        by_hex = cast(Mapping[tuple[int, int], Unit], self._by_hex)
+        q, r = place
+        for dq, dr in DIRECTIONS:
+            unit = by_hex.get((q + dq, r + dr))
             if unit is not None:
                 yield unit
 

@@ -20,6 +20,7 @@ Effective values by construction), then the ratio, the loss fraction and the los
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -132,6 +133,12 @@ class StrikeOutcome:
         return self.inputs.defender.strength
 
 
+#: A rule number (a float, int or text from the parameters) read as a fraction. Every
+#: strike reads the same few, and reading a float by its decimal form is slow; ``typed``
+#: keeps 0.5 and Fraction(1, 2) apart, as equal numbers of two types may read differently.
+rule_number = functools.lru_cache(maxsize=1024, typed=True)(to_fraction)
+
+
 def encirclement_factor(enemies: int, params: HexParams) -> Fraction:
     """Factor for a unit with ``enemies`` adjacent enemies (the table has entries 0 to 6).
 
@@ -139,7 +146,7 @@ def encirclement_factor(enemies: int, params: HexParams) -> Fraction:
     (Fraction(1, 1), Fraction(4, 5))
     """
     table = params.encirclement
-    return to_fraction(table[min(enemies, len(table) - 1)])
+    return rule_number(table[min(enemies, len(table) - 1)])
 
 
 def _side(
@@ -204,10 +211,10 @@ def gather_strike(
         target_domain=target.domain,
         distance=striker.hex.distance(target.hex),
         pierce=striker.pierce,
-        level_percent=to_fraction(params.level_percent),
-        support_share=to_fraction(params.support_share),
-        defense_support_cap=to_fraction(params.defense_support_cap),
-        loss_exponent=to_fraction(params.loss_exponent),
+        level_percent=rule_number(params.level_percent),
+        support_share=rule_number(params.support_share),
+        defense_support_cap=rule_number(params.defense_support_cap),
+        loss_exponent=rule_number(params.loss_exponent),
     )
 
 
