@@ -14,6 +14,7 @@ Three layers of evidence:
 
 from __future__ import annotations
 
+import importlib
 from fractions import Fraction
 from typing import Any
 
@@ -399,3 +400,84 @@ def test_an_attack_that_cancels_to_exactly_nothing_takes_nothing() -> None:
     )
     assert result.losses.tolist() == [0, 0]
     assert result.decided_exactly == 2
+
+
+# The compiled kernel (the `fast` extra) ---------------------------------------------------
+
+
+def test_the_compiled_kernel_agrees_with_the_numpy_batch_on_a_million_strikes() -> None:
+    from fracas.rulesets.hex import fast
+
+    rng = np.random.default_rng(41)
+    checked = 0
+    for exponent in (1, 2, 3):
+        random_part = random_columns(rng, 300_000)
+        halves = exact_halves(rng, 34_000, exponent)
+        columns = {name: np.concatenate([random_part[name], halves[name]]) for name in random_part}
+        arrays = strike_arrays(**as_floats(columns, exponent))
+        compiled, plain = fast.evaluate(arrays), evaluate(arrays)
+        assert np.array_equal(compiled.losses, plain.losses)
+        assert np.array_equal(compiled.losses, oracle_losses(columns, exponent).astype(np.int64))
+        # The same operations in the same order: the floats agree to the last bit or two.
+        assert np.allclose(compiled.fraction, plain.fraction, rtol=1e-14, atol=0)
+        assert compiled.decided_exactly >= 34_000 * 9 // 10
+        checked += len(arrays)
+    assert checked >= 1_000_000
+
+
+def test_the_compiled_kernel_takes_scalars_and_arrays_alike() -> None:
+    from fracas.rulesets.hex import fast
+
+    # 100 × 20 against 100 × 10: ratio 2, 2² / (1 + 2²) = 4/5 of 100 = 80. 99 × 10 against
+    # 99 × 10: 1/2 of 99 = 49.5, an exact half, rounded up to 50 in fractions.
+    result = fast.strikes(
+        attacker_strength=[100, 99], attack=[20, 10], target_strength=[100, 99], defense=10
+    )
+    assert result.losses.tolist() == [80, 50]
+    assert result.fraction.tolist() == [0.8, 0.5]
+    assert result.decided_exactly == 1
+
+
+def test_the_compiled_kernel_is_written_from_the_one_formula(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from fracas.rulesets.hex import fast
+
+    # The module, not the function of the same name that the package exports.
+    formula = importlib.import_module("fracas.rulesets.hex.strike")
+    everywhere = (True,) * len(FIELDS)
+    before = fast.kernel_source(everywhere)
+    # Change the loss curve in strike.py alone: the kernel's code follows.
+    monkeypatch.setattr(formula, "fraction_of", lambda arithmetic, a, d, k: a / (a + d))
+    after = fast.kernel_source(everywhere)
+    assert "**" in before
+    assert "**" not in after
+
+
+def test_without_numba_the_kernel_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fracas.rulesets.hex import fast
+
+    def missing(name: str) -> Any:
+        raise ImportError(name)
+
+    monkeypatch.setattr(fast, "_KERNELS", {})
+    monkeypatch.setattr(importlib, "import_module", missing)
+    assert not fast.available()
+    with pytest.raises(ImportError, match=r"pip install 'fracas\[fast\]'"):
+        fast.strikes(attacker_strength=1, attack=1, target_strength=1, defense=1)
+
+
+def test_an_empty_batch_gives_empty_results_on_both_paths() -> None:
+    from fracas.rulesets.hex import fast
+
+    empty: dict[str, Any] = {
+        "attacker_strength": [],
+        "attack": 1,
+        "target_strength": [],
+        "defense": 1,
+        "pierce": [],
+        "loss_exponent": [],
+    }
+    for result in (strikes(**empty), fast.strikes(**empty)):
+        assert result.losses.tolist() == []
+        assert result.decided_exactly == 0
