@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-HEAVY = ("numpy", "matplotlib", "dask", "distributed", "icepool", "yaml", "rich")
+HEAVY = ("numpy", "numba", "matplotlib", "dask", "distributed", "icepool", "yaml", "rich")
 
 
 def modules_after(*argv: str) -> set[str]:
