@@ -189,6 +189,49 @@ CASES: list[tuple[str, Edit, str]] = [
         setter("units", 1, "characters", 0, "name", value="Wolves"),
         "units[1].characters[0].name",
     ),
+    # Weapons and special rules (issue 16).
+    (
+        "a rule the edition lacks",
+        setter("units", 0, "rules", value=["hatred", "heroic killing blow"]),
+        "units[0].rules[1]",
+    ),
+    ("a lance on infantry", setter("units", 0, "weapon", value="lance"), "units[0].weapon"),
+    (
+        "a great weapon on a monster",
+        both(
+            setter("units", 2, "troop_type", value="monster"),
+            setter("units", 2, "weapon", value="great weapon"),
+        ),
+        "units[2].weapon",
+    ),
+    ("an unknown weapon", setter("units", 0, "weapon", value="bazooka"), "units[0].weapon"),
+    (
+        "a re-roll of a re-roll",
+        setter(
+            "units", 0, "rerolls", value=[{"roll": "to_hit"}, {"roll": "to_hit", "which": "ones"}]
+        ),
+        "units[0].rerolls[1].roll",
+    ),
+    (
+        "multiple wounds below 1",
+        setter("units", 1, "characters", 0, "rules", value=["multiple wounds (0)"]),
+        "units[1].characters[0].rules[0]",
+    ),
+    (
+        "multiple wounds of a D4",
+        setter("units", 0, "rules", value=["multiple wounds (D4)"]),
+        "units[0].rules[0]",
+    ),
+    (
+        "regeneration without a save",
+        setter("units", 0, "rules", value=["regeneration"]),
+        "units[0].rules[0]",
+    ),
+    (
+        "a rule listed twice",
+        setter("units", 0, "rules", value=["fear", "fear"]),
+        "units[0].rules[1]",
+    ),
 ]
 
 

@@ -19,11 +19,15 @@ from fracas.rulesets.rankflank.samples import combat_from
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "rankflank").glob("*.yaml"))
 
 
-def test_there_are_four_examples() -> None:
+def test_there_are_eight_examples() -> None:
     assert [p.name for p in EXAMPLES] == [
         "challenge_overkill.yaml",
         "flank_charge.yaml",
         "frontal_charge.yaml",
+        "halberds_vs_greatswords.yaml",
+        "lance_charge.yaml",
+        "monster_stomp.yaml",
+        "poisoned_skirmishers.yaml",
         "shared_arc.yaml",
     ]
 
@@ -106,6 +110,7 @@ def test_json_keys_keep_their_documented_order() -> None:
         "winner",
         "difference",
         "wiped_out",
+        "fear_tests",
         "break_tests",
         "pursuits",
         "aftermath",
@@ -142,7 +147,7 @@ def test_summary_matches_the_report() -> None:
 
 
 def test_shared_arc_fights_to_the_round_limit() -> None:
-    scenario = load_scenario(EXAMPLES[3])
+    scenario = load_scenario(EXAMPLES[-1])
     data = scenario.resolve().data
     # The Stubborn, Steadfast longbeards hold every round, so all 3 rounds are fought.
     assert data["rounds_fought"] == 3
@@ -158,6 +163,6 @@ def test_the_schema_accepts_the_profiles_the_examples_write() -> None:
         for unit in load_scenario(path).document["units"]
         for holder in (unit, *unit.get("characters", ()))
     ]
-    assert len(profiles) == 13
+    assert len(profiles) == 22
     assert all(re.fullmatch(written["pattern"], profile) for profile in profiles)
     assert not re.fullmatch(written["pattern"], "4 3 3 3 3 1 3 1")  # one number short

@@ -10,11 +10,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, GetJsonSchemaHandler, model_validator
+from pydantic import AfterValidator, Field, GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
 from fracas.core.schema import Bool, Document, Int, StrictModel, at_most
+from fracas.rulesets.rankflank.specials import (
+    RULES,
+    WEAPONS,
+    Reroll,
+    RerollRoll,
+    canonical_weapon,
+    parse_rule,
+)
 
 TroopType = Literal[
     "infantry",
@@ -27,7 +35,6 @@ TroopType = Literal[
     "war_machine",
 ]
 Arc = Literal["front", "left", "right", "rear"]
-SpecialRule = Literal["stubborn", "unbreakable", "swiftstride"]
 Edition = Literal["ninth", "eighth"]
 
 PROFILE_KEYS = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
@@ -36,6 +43,53 @@ PROFILE_KEYS = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
 def _problem(message: str) -> PydanticCustomError:
     """A validation error shown as written (pydantic would prefix "Value error, ")."""
     return PydanticCustomError("value_error", "{problem}", {"problem": message})
+
+
+def _rule(text: str) -> str:
+    try:
+        return parse_rule(text).written()
+    except ValueError as error:
+        raise _problem(str(error)) from None
+
+
+def _weapon(text: str) -> str:
+    try:
+        return canonical_weapon(text)
+    except ValueError as error:
+        raise _problem(str(error)) from None
+
+
+SpecialRule = Annotated[
+    str,
+    AfterValidator(_rule),
+    Field(
+        description="A special rule, with its value in brackets where it takes one: "
+        + ", ".join(RULES)
+        + " (e.g. 'hatred', 'armour piercing (1)', 'multiple wounds (D3)', "
+        "'impact hits (D6)', 'regeneration (5+)'). Each edition's own name is accepted.",
+        examples=["hatred", "armour piercing (1)", "multiple wounds (D3)"],
+    ),
+]
+Weapon = Annotated[
+    str,
+    AfterValidator(_weapon),
+    Field(
+        description="The weapon its models fight with: " + ", ".join(WEAPONS) + ".",
+        examples=list(WEAPONS),
+    ),
+]
+
+
+class RerollSpec(StrictModel):
+    """A re-roll the unit (or character) has: which roll, which dice, and where it comes from."""
+
+    roll: RerollRoll = Field(
+        description="to_hit and to_wound: its own blows; armour and ward: its saves."
+    )
+    which: Reroll = Field("failed", description="Re-roll every failed die, or natural 1s only.")
+    source: str = Field(
+        "re-roll", min_length=1, description="Where it comes from (for the report)."
+    )
 
 
 # Counts that set how many dice a round rolls, each a raisable limit (docs/limits.md).
@@ -112,6 +166,9 @@ class CharacterSpec(StrictModel):
     armour: Int | None = Field(None, ge=1, le=6, description="Armour save N+; none if absent.")
     ward: Int | None = Field(None, ge=2, le=6, description="Ward save N+; none if absent.")
     rules: tuple[SpecialRule, ...] = Field((), description="Special rules.")
+    weapon: Weapon = "hand_weapon"
+    shield: Bool = Field(False, description="Carries a shield (+1 armour save; parry).")
+    rerolls: tuple[RerollSpec, ...] = Field((), description="Re-rolls of its own dice.")
     wounds_taken: Int = Field(0, ge=0, description="Wounds already lost.")
     unit_strength: Int | None = Field(None, ge=0, description="Override the Unit Strength.")
 
@@ -130,6 +187,11 @@ class UnitSpec(StrictModel):
     armour: Int | None = Field(None, ge=1, le=6, description="Armour save N+; none if absent.")
     ward: Int | None = Field(None, ge=2, le=6, description="Ward save N+; none if absent.")
     rules: tuple[SpecialRule, ...] = Field((), description="Special rules.")
+    weapon: Weapon = "hand_weapon"
+    shield: Bool = Field(
+        False, description="Carries a shield: +1 armour save ('armour' is the save without it)."
+    )
+    rerolls: tuple[RerollSpec, ...] = Field((), description="Re-rolls of its own dice.")
     command: Command = Command()
     characters: tuple[CharacterSpec, ...] = ()
     wounds_taken: Int = Field(0, ge=0, description="Wounds lost by the last, wounded model.")
@@ -224,6 +286,24 @@ class RankflankParams(StrictModel):
     max_rounds: Int = Field(5, ge=1, le=50, description="Rounds fought at most.")
     overrun: Bool = Field(
         False, description="A winner that charged overruns (instead of reforming) after a wipe-out."
+    )
+    parry: Bool = Field(
+        True, description="Infantry with hand weapon and shield have a 6+ ward against the front."
+    )
+    fear_weapon_skill: Int = Field(
+        1, ge=1, le=10, description="WS of a unit that fails its fear test, for that round."
+    )
+    hatred_rounds: Int = Field(
+        1, ge=0, le=50, description="Rounds in which hatred re-rolls failed to-hit rolls."
+    )
+    spear_extra_ranks: Int = Field(
+        1, ge=0, le=5, description="Extra supporting ranks of infantry with spears (not charging)."
+    )
+    strikes_first_step: Int = Field(
+        10, ge=0, le=20, description="Initiative step of always-strikes-first blows."
+    )
+    strikes_last_step: Int = Field(
+        0, ge=0, le=20, description="Initiative step of always-strikes-last blows and stomps."
     )
 
 

@@ -42,6 +42,7 @@ from fracas.rulesets.rankflank.formation import (
     models_alive,
     unit_strength,
 )
+from fracas.rulesets.rankflank.psychology import FearTest, fear_testers, lose_frenzy
 from fracas.rulesets.rankflank.result import (
     CombatResult,
     OverkillCredit,
@@ -51,6 +52,7 @@ from fracas.rulesets.rankflank.result import (
 )
 from fracas.rulesets.rankflank.scenario import Combat, Unit
 from fracas.rulesets.rankflank.strikes import (
+    Conditions,
     StrikeDice,
     StrikeRecord,
     StrikeRoll,
@@ -59,7 +61,7 @@ from fracas.rulesets.rankflank.strikes import (
     strike_records,
 )
 
-Phase = Literal["begin", "strike", "result", "break", "flee", "end", "over"]
+Phase = Literal["begin", "fear", "strike", "result", "break", "flee", "end", "over"]
 
 
 class Duel(NamedTuple):
@@ -99,6 +101,10 @@ class Fight(NamedTuple):
     #: once exact odds have settled its odds (:meth:`CombatProcess.settle`).
     first: tuple[str, tuple[int, ...], int] | tuple[()] | None = None
     caught: frozenset[str] = frozenset()
+    #: Units that failed this round's fear test (they fight at WS 1 until the result).
+    afraid: frozenset[str] = frozenset()
+    #: Frenzied units that lost a round, and with it their frenzy.
+    calmed: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +129,7 @@ class Round:
     aftermath: tuple[str, ...]
     state_after_blows: Mapping[str, UnitStatus]
     state_after: Mapping[str, UnitStatus]
+    fear_tests: tuple[FearTest, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +194,7 @@ class _Log:
     overkill: tuple[OverkillCredit, ...] = ()
     result: CombatResult | None = None
     tests: list[BreakTest] = field(default_factory=list)
+    fear: list[FearTest] = field(default_factory=list)
     pursuits: list[Pursuit] = field(default_factory=list)
     aftermath: list[str] = field(default_factory=list)
     after_blows: Mapping[str, UnitStatus] = field(default_factory=dict)
@@ -213,6 +221,11 @@ class CombatProcess:
         self.combat = combat
         self.names = tuple(unit.name for unit in combat.units)
         self.log: _Log | None = _Log() if log else None
+        #: Fixed for the combat: without a fear-causing model, no round looks for testers.
+        self.fear = any(
+            "fear" in unit.kit.rules or any("fear" in c.kit.rules for c in unit.characters)
+            for unit in combat.units
+        )
         self._bonuses: dict[
             tuple[tuple[UnitStatus, ...], bool, tuple[OverkillCredit, ...]],
             tuple[dict[str, int], tuple[str, ...]],
@@ -246,6 +259,8 @@ class CombatProcess:
         state = self.state(fight)
         if fight.phase == "begin":
             return self._begin(fight, state)
+        if fight.phase == "fear":
+            return self._fear(fight, state, dice)
         if fight.phase == "strike":
             return self._strike(fight, state, dice)
         if fight.phase == "result":
@@ -322,7 +337,7 @@ class CombatProcess:
         return fight._replace(
             units=self.key(state),
             round=number,
-            phase="strike",
+            phase="fear" if self.fear and fear_testers(combat, state) else "strike",
             initiatives=initiative_steps(combat, state, number),
             pending=(),
             credits=credits,
@@ -342,7 +357,10 @@ class CombatProcess:
             initiative, initiatives = initiatives[0], initiatives[1:]
             if self.log is not None:
                 self.log.initiative = initiative
-            records = strike_records(combat, state, fight.round, initiative)
+            conditions = (
+                Conditions(fight.afraid, fight.calmed) if fight.afraid or fight.calmed else None
+            )
+            records = strike_records(combat, state, fight.round, initiative, conditions)
             return fight._replace(initiatives=initiatives, pending=records)
         record, pending = pending[0], pending[1:]
         target = combat.unit(record.target_unit)
@@ -354,7 +372,12 @@ class CombatProcess:
             if in_duel
             else apply_wounds(state, target, record.target_character, record.attacks)[1]
         )
-        unsaved, rolled = draw(dice, StrikeDice(record, cap))
+        left = None
+        if not record.plain:
+            # A blow may remove several wounds: the law needs every wound the target has.
+            left = apply_wounds(state, target, record.target_character, 1 << 30)[1]
+            cap = None if in_duel else left
+        unsaved, rolled = draw(dice, StrikeDice(record, cap, left))
         state, taken = apply_wounds(state, target, record.target_character, unsaved)
         duels = tuple(
             duel._replace(scored=duel.scored + unsaved)
@@ -376,6 +399,18 @@ class CombatProcess:
             credits=self._credit(fight.credits, record.side, target, taken, fight.round),
             duels=duels,
         )
+
+    def _fear(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
+        """Each unit facing a fear-causing enemy tests Leadership; who fails fights at WS 1."""
+        afraid: set[str] = set()
+        for unit in fear_testers(self.combat, state):
+            target = leadership(unit, state[unit.name])
+            passed, faces = draw(dice, LeadershipTest(target))
+            if not passed:
+                afraid.add(unit.name)
+            if self.log is not None:
+                self.log.fear.append(FearTest(fight.round, unit.name, target, faces or (), passed))
+        return fight._replace(phase="strike", afraid=frozenset(afraid))
 
     def _overkill(self, fight: Fight, state: State) -> tuple[OverkillCredit, ...]:
         combat = self.combat
@@ -455,7 +490,12 @@ class CombatProcess:
             self.log.result = result
             self.log.after_blows = dict(state)
             self.log.aftermath.extend(aftermath)
+        calmed = fight.calmed
+        if winner is not None and not wiped:
+            calmed = calmed | lose_frenzy(combat, combat.enemy_of(winner))
         return fight._replace(
+            afraid=frozenset(),
+            calmed=calmed,
             phase="break" if testers else "end",
             pending=(),
             credits=(),
@@ -492,9 +532,13 @@ class CombatProcess:
         pursuers = self._pursuers(fleeing, fight.winner, state)
         later = {contact.enemy for name in fight.fleeing[1:] for contact in combat.contacts[name]}
         if any(p.name in chases or p.name in later for p in pursuers):
-            distance, flee_faces, rolls = self._chase_shared(pursuers, fleeing, chases, state, dice)
+            distance, flee_faces, rolls = self._chase_shared(
+                pursuers, fleeing, chases, state, dice, fight.calmed
+            )
         else:
-            distance, flee_faces, rolls = self._chase_alone(pursuers, fleeing, state, dice)
+            distance, flee_faces, rolls = self._chase_alone(
+                pursuers, fleeing, state, dice, fight.calmed
+            )
         catchers = [r for r in rolls if r.caught]
         fate = "flees"
         if catchers:
@@ -540,16 +584,23 @@ class CombatProcess:
             pursuers.append(pursuer)
         return pursuers
 
-    def _restrain(self, pursuer: Unit, state: State) -> int | None:
+    def _restrain(self, pursuer: Unit, state: State, calmed: frozenset[str]) -> int | None:
+        if "frenzy" in pursuer.kit.rules and pursuer.name not in calmed:
+            return None  # a frenzied unit must pursue
         return leadership(pursuer, state[pursuer.name]) if pursuer.restrain else None
 
     def _chase_alone(
-        self, pursuers: list[Unit], fleeing: Unit, state: State, dice: Dice
+        self,
+        pursuers: list[Unit],
+        fleeing: Unit,
+        state: State,
+        dice: Dice,
+        calmed: frozenset[str] = frozenset(),
     ) -> tuple[int, tuple[int, ...], list[PursuitRoll]]:
         """Flight and pursuit as one group: no pursuer's roll is needed again this round."""
         chase = ChaseRoll(
             "swiftstride" in fleeing.rules,
-            tuple((self._restrain(p, state), "swiftstride" in p.rules) for p in pursuers),
+            tuple((self._restrain(p, state, calmed), "swiftstride" in p.rules) for p in pursuers),
         )
         caught, rolled = draw(dice, chase)
         if rolled is None:
@@ -574,6 +625,7 @@ class CombatProcess:
         chases: dict[str, tuple[bool, int]],
         state: State,
         dice: Dice,
+        calmed: frozenset[str] = frozenset(),
     ) -> tuple[int, tuple[int, ...], list[PursuitRoll]]:
         """Flight, then each pursuer's one roll of the round, kept for every unit it chases."""
         distance, flee_faces = move_roll(dice, fleeing)
@@ -583,7 +635,7 @@ class CombatProcess:
             faces: tuple[int, ...] = ()
             if pursuer.name not in chases:
                 restrained, reach = False, 0
-                restrain = self._restrain(pursuer, state)
+                restrain = self._restrain(pursuer, state, calmed)
                 if restrain is not None:
                     restrained, rolled = draw(dice, LeadershipTest(restrain))
                     restrain_faces = rolled or ()
@@ -631,6 +683,7 @@ class CombatProcess:
                 tuple(aftermath),
                 log.after_blows,
                 dict(state),
+                tuple(log.fear),
             )
         )
         rounds = log.rounds

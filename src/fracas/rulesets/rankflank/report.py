@@ -14,7 +14,7 @@ from fracas.core.report import Block, Report, Section, Table, Text, breakdown_da
 from fracas.rulesets.rankflank.formation import models_alive
 from fracas.rulesets.rankflank.play import CombatOutcome, Round, fighting_pairs
 from fracas.rulesets.rankflank.scenario import Combat
-from fracas.rulesets.rankflank.strikes import StrikeRoll
+from fracas.rulesets.rankflank.strikes import IMPACT_STEP, StrikeRoll
 
 
 def faces_summary(faces: tuple[int, ...]) -> str:
@@ -48,6 +48,15 @@ def casualties(combat: Combat, outcome: CombatOutcome, name: str) -> int:
     return models_alive(unit, outcome.initial[name]) - models_alive(unit, outcome.final[name])
 
 
+def _striker(roll: StrikeRoll) -> str:
+    record = roll.record
+    return record.striker if record.kind == "blows" else f"{record.striker} ({record.kind})"
+
+
+def _step(initiative: int) -> str:
+    return "impact" if initiative == IMPACT_STEP else str(initiative)
+
+
 def _strike_row(roll: StrikeRoll) -> tuple[str, ...]:
     record = roll.record
     target = record.target_unit
@@ -56,12 +65,15 @@ def _strike_row(roll: StrikeRoll) -> tuple[str, ...]:
     save = _target(record.armour)
     if record.ward is not None:
         save += f" / {record.ward}+"
+    attacks = str(record.attacks)
+    if record.auto_hits is not None:
+        attacks = f"{roll.hits} ({record.attacks}×{record.auto_hits})"
     return (
-        str(record.initiative),
-        record.striker,
+        _step(record.initiative),
+        _striker(roll),
         target,
-        str(record.attacks),
-        _target(record.to_hit),
+        attacks,
+        "auto" if record.to_hit is None else _target(record.to_hit),
         str(roll.hits),
         _target(record.to_wound),
         str(roll.wounds),
@@ -70,14 +82,27 @@ def _strike_row(roll: StrikeRoll) -> tuple[str, ...]:
     )
 
 
+def _with_rerolls(faces: tuple[int, ...], rerolls: tuple[int, ...]) -> str:
+    shown = faces_summary(faces)
+    return f"{shown}, re-rolled: {faces_summary(rerolls)}" if rerolls else shown
+
+
 def _faces_row(roll: StrikeRoll) -> tuple[str, ...]:
-    saves = " / ".join(faces_summary(f) for f in (roll.armour_faces, roll.ward_faces) if f)
-    return (
-        roll.record.striker,
-        faces_summary(roll.hit_faces),
-        faces_summary(roll.wound_faces),
-        saves or "-",
+    saves = " / ".join(
+        _with_rerolls(f, again)
+        for f, again in (
+            (roll.armour_faces, roll.armour_rerolls),
+            (roll.ward_faces, roll.ward_rerolls),
+        )
+        if f
     )
+    hits = _with_rerolls(roll.hit_faces, roll.hit_rerolls)
+    if roll.count_faces:
+        hits = f"hits {'+'.join(map(str, roll.count_faces))}"
+    wounds = _with_rerolls(roll.wound_faces, roll.wound_rerolls)
+    if roll.multiple_faces:
+        saves = f"{saves or '-'}; multiple wounds {'+'.join(map(str, roll.multiple_faces))}"
+    return (_striker(roll), hits, wounds, saves or "-")
 
 
 STRIKE_COLUMNS = (
@@ -116,6 +141,25 @@ def _round_sections(combat: Combat, fought: Round) -> list[Section]:
         title="Dice (face×count)",
     )
     blocks: list[Block] = [strikes, faces] if fought.steps else [Text("Nobody strikes.")]
+    rules = tuple(
+        (_striker(roll), note)
+        for step in fought.steps
+        for roll in step.rolls
+        for note in roll.record.notes
+    )
+    if rules:
+        blocks.append(Table(("striker", "rule"), rules, title="Weapons and special rules"))
+    if fought.fear_tests:
+        fear_rows = tuple(
+            (
+                test.unit,
+                str(test.leadership),
+                "+".join(map(str, test.faces)) or "-",
+                "passed" if test.passed else "failed: WS 1 this round",
+            )
+            for test in fought.fear_tests
+        )
+        blocks.insert(0, Table(("unit", "Ld", "roll", "result"), fear_rows, title="Fear tests"))
     sections = [Section(f"Round {fought.number}: blows", tuple(blocks))]
     tables: list[Block] = [
         breakdown_table(fought.result.scores[side], title=side) for side in combat.sides
@@ -184,6 +228,14 @@ def _round_sections(combat: Combat, fought: Round) -> list[Section]:
 def _roll_data(roll: StrikeRoll) -> dict[str, Any]:
     return {
         **asdict(roll.record),
+        "notes": list(roll.record.notes),
+        "count_faces": list(roll.count_faces),
+        "hit_rerolls": list(roll.hit_rerolls),
+        "wound_rerolls": list(roll.wound_rerolls),
+        "armour_rerolls": list(roll.armour_rerolls),
+        "ward_rerolls": list(roll.ward_rerolls),
+        "multiple_faces": list(roll.multiple_faces),
+        "slain": roll.slain,
         "hit_faces": list(roll.hit_faces),
         "wound_faces": list(roll.wound_faces),
         "armour_faces": list(roll.armour_faces),
@@ -206,6 +258,7 @@ def _round_data(fought: Round) -> dict[str, Any]:
         "winner": result.winner or "draw",
         "difference": result.difference,
         "wiped_out": list(result.wiped_out),
+        "fear_tests": [{**asdict(test), "faces": list(test.faces)} for test in fought.fear_tests],
         "break_tests": [{**asdict(test), "faces": list(test.faces)} for test in fought.break_tests],
         "pursuits": [
             {

@@ -17,7 +17,14 @@ from fracas.rulesets.rankflank.document import (
     Profile,
     RankflankDocument,
     RankflankParams,
+    RerollSpec,
     UnitSpec,
+)
+from fracas.rulesets.rankflank.specials import (
+    LANCE_BEARERS,
+    MISSING_RULES,
+    NO_WEAPONS,
+    parse_rule,
 )
 
 #: Unit Strength per model by troop type; ``None`` means "its starting Wounds".
@@ -80,6 +87,12 @@ class Options:
     max_rank_bonus: int = 3
     max_rounds: int = 5
     overrun: bool = False
+    parry: bool = True
+    fear_weapon_skill: int = 1
+    hatred_rounds: int = 1
+    spear_extra_ranks: int = 1
+    strikes_first_step: int = 10
+    strikes_last_step: int = 0
 
     @classmethod
     def for_edition(cls, edition: str = "ninth", **overrides: Any) -> Options:
@@ -96,6 +109,37 @@ class Options:
 
 
 @dataclass(frozen=True, slots=True)
+class Kit:
+    """A model's weapon, shield, special rules (with their values) and re-rolls.
+
+    Fixed for the whole combat, so none of it is part of the state that exact odds merge.
+
+    >>> Kit(rules=frozenset({"armour_piercing"}), values=(("armour_piercing", "1"),)).value(
+    ...     "armour_piercing")
+    '1'
+    """
+
+    weapon: str = "hand_weapon"
+    shield: bool = False
+    rules: frozenset[str] = frozenset()
+    values: tuple[tuple[str, str], ...] = ()
+    #: ``(roll, which, source)``: at most one per roll.
+    rerolls: tuple[tuple[str, str, str], ...] = ()
+    troop_type: str = "infantry"
+
+    def value(self, name: str) -> str | None:
+        """The value of rule ``name`` (``None`` if it has none or the model lacks it)."""
+        return dict(self.values).get(name)
+
+    def reroll(self, roll: str) -> tuple[str, str] | None:
+        """``(which, source)`` of the model's own re-roll of ``roll``, if any."""
+        for name, which, source in self.rerolls:
+            if name == roll:
+                return which, source
+        return None
+
+
+@dataclass(frozen=True, slots=True)
 class Character:
     """A character inside a unit."""
 
@@ -106,6 +150,7 @@ class Character:
     rules: frozenset[str]
     wounds_taken: int
     unit_strength: int
+    kit: Kit = field(default_factory=Kit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +182,7 @@ class Unit:
     supporting_models: int | None
     attacks_target: str | None
     restrain: bool
+    kit: Kit = field(default_factory=Kit)
 
     def has_rule(self, rule: str) -> bool:
         """True when the unit or one of its characters has ``rule``."""
@@ -208,7 +254,81 @@ def unit_strength_per_model(troop_type: str, wounds: int, override: int | None) 
     return wounds if by_type is None else by_type
 
 
-def _character(spec: CharacterSpec, path: tuple[str | int, ...]) -> Character:
+def _rerolls(
+    specs: tuple[RerollSpec, ...], path: tuple[str | int, ...]
+) -> tuple[tuple[str, str, str], ...]:
+    seen: dict[str, int] = {}
+    for index, spec in enumerate(specs):
+        if spec.roll in seen:
+            raise ScenarioError(
+                f"{spec.roll} is already re-rolled by entry {seen[spec.roll]}: a die is "
+                "re-rolled once at most (a re-roll of a re-roll)",
+                path=(*path, "rerolls", index, "roll"),
+                hint="keep the better re-roll only: 'failed' includes 'ones'",
+            )
+        seen[spec.roll] = index
+    return tuple((spec.roll, spec.which, spec.source) for spec in specs)
+
+
+def build_kit(
+    *,
+    weapon: str,
+    shield: bool,
+    rules: tuple[str, ...],
+    rerolls: tuple[RerollSpec, ...],
+    troop_type: str,
+    edition: str,
+    path: tuple[str | int, ...],
+) -> Kit:
+    """Check a model's weapon and rules against its troop type and the edition, and freeze them.
+
+    >>> build_kit(weapon="lance", shield=True, rules=(), rerolls=(), troop_type="infantry",
+    ...     edition="ninth", path=("units", 0)) # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fracas.core.errors.ScenarioError: units[0].weapon: a lance is carried by cavalry only, ...
+    """
+    if troop_type in NO_WEAPONS and weapon != "hand_weapon":
+        raise ScenarioError(
+            f"a {troop_type.replace('_', ' ')} fights with what it is, not with a "
+            f"{weapon.replace('_', ' ')}",
+            path=(*path, "weapon"),
+        )
+    if troop_type in NO_WEAPONS and shield:
+        raise ScenarioError(
+            f"a {troop_type.replace('_', ' ')} carries no shield", path=(*path, "shield")
+        )
+    if weapon == "lance" and troop_type not in LANCE_BEARERS:
+        raise ScenarioError(
+            f"a lance is carried by cavalry only, not by {troop_type.replace('_', ' ')}",
+            path=(*path, "weapon"),
+        )
+    names: set[str] = set()
+    values: list[tuple[str, str]] = []
+    for index, text in enumerate(rules):
+        entry = parse_rule(text)
+        if entry.name in MISSING_RULES.get(edition, frozenset()):
+            raise ScenarioError(
+                f"the {edition} preset has no rule {entry.name!r}",
+                path=(*path, "rules", index),
+                hint="use the preset's own rule, or set parameters.edition",
+            )
+        if entry.name in names:
+            raise ScenarioError(f"{entry.name} is listed twice", path=(*path, "rules", index))
+        names.add(entry.name)
+        if entry.value is not None:
+            values.append((entry.name, entry.value))
+    return Kit(
+        weapon=weapon,
+        shield=shield,
+        rules=frozenset(names),
+        values=tuple(values),
+        rerolls=_rerolls(rerolls, path),
+        troop_type=troop_type,
+    )
+
+
+def _character(spec: CharacterSpec, path: tuple[str | int, ...], edition: str) -> Character:
     if spec.wounds_taken >= spec.profile.W:
         raise ScenarioError(
             f"wounds_taken {spec.wounds_taken} leaves no wounds (W {spec.profile.W})",
@@ -219,9 +339,18 @@ def _character(spec: CharacterSpec, path: tuple[str | int, ...]) -> Character:
         profile=spec.profile,
         armour=spec.armour,
         ward=spec.ward,
-        rules=frozenset(spec.rules),
+        rules=frozenset(parse_rule(rule).name for rule in spec.rules),
         wounds_taken=spec.wounds_taken,
         unit_strength=unit_strength_per_model(spec.troop_type, spec.profile.W, spec.unit_strength),
+        kit=build_kit(
+            weapon=spec.weapon,
+            shield=spec.shield,
+            rules=spec.rules,
+            rerolls=spec.rerolls,
+            troop_type=spec.troop_type,
+            edition=edition,
+            path=path,
+        ),
     )
 
 
@@ -241,7 +370,7 @@ def _bearer(spec: UnitSpec, path: tuple[str | int, ...]) -> str | None:
     return bearer
 
 
-def _unit(spec: UnitSpec, index: int) -> Unit:
+def _unit(spec: UnitSpec, index: int, edition: str = "ninth") -> Unit:
     path: tuple[str | int, ...] = ("units", index)
     total = spec.models + len(spec.characters)
     if spec.files > total:
@@ -274,7 +403,7 @@ def _unit(spec: UnitSpec, index: int) -> Unit:
             path=(*path, "supporting_models"),
         )
     characters = tuple(
-        _character(c, (*path, "characters", k)) for k, c in enumerate(spec.characters)
+        _character(c, (*path, "characters", k), edition) for k, c in enumerate(spec.characters)
     )
     return Unit(
         name=spec.name,
@@ -285,7 +414,7 @@ def _unit(spec: UnitSpec, index: int) -> Unit:
         profile=spec.profile,
         armour=spec.armour,
         ward=spec.ward,
-        rules=frozenset(spec.rules),
+        rules=frozenset(parse_rule(rule).name for rule in spec.rules),
         standard=spec.command.standard,
         battle_standard=bool(spec.command.battle_standard),
         battle_standard_bearer=_bearer(spec, path),
@@ -302,6 +431,15 @@ def _unit(spec: UnitSpec, index: int) -> Unit:
         supporting_models=spec.supporting_models,
         attacks_target=spec.attacks_target,
         restrain=spec.restrain,
+        kit=build_kit(
+            weapon=spec.weapon,
+            shield=spec.shield,
+            rules=spec.rules,
+            rerolls=spec.rerolls,
+            troop_type=spec.troop_type,
+            edition=edition,
+            path=path,
+        ),
     )
 
 
@@ -320,7 +458,8 @@ def build_combat(document: RankflankDocument) -> Combat:
     >>> build_combat(document).contacts["Guard"]
     (Contact(enemy='Foe', enemy_arc='front', own_arc='rear'),)
     """
-    units = tuple(_unit(spec, i) for i, spec in enumerate(document.units))
+    edition = document.parameters.edition
+    units = tuple(_unit(spec, i, edition) for i, spec in enumerate(document.units))
     by_name: dict[str, Unit] = {}
     for index, unit in enumerate(units):
         if unit.name in by_name:

@@ -27,6 +27,15 @@ from fractions import Fraction
 
 from fracas.core.dice import D6, Dice, DiceGroup
 from fracas.core.distribution import Distribution
+from fracas.rulesets.rankflank.blows import (
+    Blow,
+    blow_law,
+    blows_law,
+    count_law,
+    removed_by,
+    roll_blows,
+    roll_count,
+)
 from fracas.rulesets.rankflank.formation import (
     State,
     characters_alive,
@@ -34,7 +43,8 @@ from fracas.rulesets.rankflank.formation import (
     in_combat,
     rank_and_file,
 )
-from fracas.rulesets.rankflank.scenario import Character, Combat, Unit
+from fracas.rulesets.rankflank.scenario import Character, Combat, Kit, Unit
+from fracas.rulesets.rankflank.specials import MOUNTED, TWO_HANDED, edition_name
 from fracas.rulesets.rankflank.tables import (
     armour_save_target,
     d6_success,
@@ -66,15 +76,67 @@ class StrikeRecord:
     target_weapon_skill: int
     strength: int
     toughness: int
-    to_hit: int
+    to_hit: int | None
     to_wound: int | None
     armour: int | None
     ward: int | None
+    #: ``blows``, or ``impact hits`` / ``stomp``: automatic hits, ``auto_hits`` (N, D3, D6)
+    #: per model, ``attacks`` counting the models.
+    kind: str = "blows"
+    auto_hits: str | None = None
+    hit_reroll: str | None = None
+    wound_reroll: str | None = None
+    armour_reroll: str | None = None
+    ward_reroll: str | None = None
+    poisoned: bool = False
+    killing_blow: bool = False
+    multiple_wounds: str | None = None
+    #: Wounds of one model of the target (a multiple-wounds blow never spills over).
+    model_wounds: int = 1
+    #: Where each number comes from, for the report: "S 5 = 3 + 2 (great weapon)".
+    notes: tuple[str, ...] = ()
+
+    @property
+    def plain(self) -> bool:
+        """No rule changes these dice: one roll per stage, a binomial of ``attacks``."""
+        return (
+            self.auto_hits is None
+            and self.to_hit is not None
+            and not self.poisoned
+            and not self.killing_blow
+            and self.multiple_wounds is None
+            and self.hit_reroll is None
+            and self.wound_reroll is None
+            and self.armour_reroll is None
+            and self.ward_reroll is None
+        )
+
+    @property
+    def blow(self) -> Blow:
+        """One blow of this record, for :mod:`.blows`."""
+        return Blow(
+            to_hit=self.to_hit,
+            to_wound=self.to_wound,
+            armour=self.armour,
+            ward=self.ward,
+            hit_reroll=self.hit_reroll,
+            wound_reroll=self.wound_reroll,
+            armour_reroll=self.armour_reroll,
+            ward_reroll=self.ward_reroll,
+            poisoned=self.poisoned,
+            killing_blow=self.killing_blow,
+            multiple=self.multiple_wounds,
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class StrikeRoll:
-    """The faces rolled for one record and what came of them."""
+    """The faces rolled for one record and what came of them.
+
+    ``*_rerolls`` are the faces of the dice rolled again; ``count_faces`` the dice that
+    set a random number of automatic hits; ``multiple_faces`` the D3 / D6 of multiple
+    wounds; ``slain`` the unsaved killing blows; ``removed`` the wounds the target lost.
+    """
 
     record: StrikeRecord
     hit_faces: tuple[int, ...]
@@ -84,10 +146,19 @@ class StrikeRoll:
     hits: int
     wounds: int
     unsaved: int
+    hit_rerolls: tuple[int, ...] = ()
+    wound_rerolls: tuple[int, ...] = ()
+    armour_rerolls: tuple[int, ...] = ()
+    ward_rerolls: tuple[int, ...] = ()
+    count_faces: tuple[int, ...] = ()
+    multiple_faces: tuple[int, ...] = ()
+    slain: int = 0
 
 
 def unsaved_wound_chance(record: StrikeRecord) -> Fraction:
-    """Chance that one attack of ``record`` becomes an unsaved wound."""
+    """Chance that one attack of ``record`` gets through every save (a wound or more)."""
+    if not record.plain:
+        return sum((p for value, p in blow_law(record.blow) if value), Fraction(0))
     return (
         d6_success(record.to_hit)
         * d6_success(record.to_wound)
@@ -133,16 +204,69 @@ class StrikeDice(DiceGroup[int, StrikeRoll]):
 
     record: StrikeRecord
     #: Unsaved wounds beyond this many change nothing (the target has no more to lose),
-    #: so exact odds count them as this many; ``None`` for no such limit.
+    #: so exact odds count them as this many; ``None`` for no such limit (a challenge,
+    #: where every wound counts).
     cap: int | None = None
+    #: The wounds the target has left (default: ``cap``); where a blow can remove more
+    #: than one wound, the key is the wounds removed, blow after blow, as play takes them.
+    left: int | None = None
     label = "blows"
 
+    def _left(self) -> int:
+        if self.left is not None:
+            return self.left
+        return self.cap if self.cap is not None else self.record.model_wounds
+
     def roll(self, dice: Dice) -> tuple[int, StrikeRoll]:
-        rolled = roll_strike(self.record, dice)
-        key = rolled.unsaved if self.cap is None else min(rolled.unsaved, self.cap)
-        return key, rolled
+        record = self.record
+        if record.plain:
+            rolled = roll_strike(record, dice)
+            key = rolled.unsaved if self.cap is None else min(rolled.unsaved, self.cap)
+            return key, rolled
+        blows, count_faces = roll_count(dice, record.auto_hits, record.attacks)
+        faces = roll_blows(record.blow, blows, dice, count_faces)
+        key = removed_by(
+            faces.values, left=self._left(), model_wounds=record.model_wounds, duel=self.cap is None
+        )
+        if self.cap is not None:
+            key = min(key, self.cap)
+        return key, StrikeRoll(
+            record,
+            faces.hit_faces,
+            faces.wound_faces,
+            faces.armour_faces,
+            faces.ward_faces,
+            faces.hits,
+            faces.wounds,
+            faces.unsaved,
+            faces.hit_rerolls,
+            faces.wound_rerolls,
+            faces.armour_rerolls,
+            faces.ward_rerolls,
+            faces.count_faces,
+            faces.multiple_faces,
+            faces.slain,
+        )
+
+    def _special_law(self) -> tuple[tuple[int, Fraction], ...]:
+        record = self.record
+        law = blows_law(
+            record.blow,
+            count=count_law(record.auto_hits, record.attacks),
+            left=self._left(),
+            model_wounds=record.model_wounds,
+            duel=self.cap is None,
+        )
+        if self.cap is None:
+            return law
+        capped: dict[int, Fraction] = {}
+        for key, p in law:
+            capped[min(key, self.cap)] = capped.get(min(key, self.cap), Fraction(0)) + p
+        return tuple(sorted(capped.items()))
 
     def law(self) -> tuple[tuple[int, Fraction], ...]:
+        if not self.record.plain:
+            return self._special_law()
         law = Distribution.binomial(self.record.attacks, unsaved_wound_chance(self.record))
         if self.cap is None or self.cap >= self.record.attacks:
             return tuple(law.items())
@@ -150,6 +274,8 @@ class StrikeDice(DiceGroup[int, StrikeRoll]):
         return (*kept, (self.cap, law.probability(lambda k: k >= self.cap)))  # type: ignore[operator]
 
     def float_law(self) -> tuple[tuple[int, float], ...]:
+        if not self.record.plain:
+            return tuple((key, float(p)) for key, p in self._special_law())
         terms = Distribution.binomial_floats(self.record.attacks, unsaved_wound_chance(self.record))
         if self.cap is None or self.cap >= self.record.attacks:
             return tuple(enumerate(terms))
@@ -161,6 +287,11 @@ class _Striker:
     unit: Unit
     character: Character | None
     initiative: int
+    kind: str = "blows"
+
+
+#: The step of impact hits: before any blow of any Initiative.
+IMPACT_STEP = 100
 
 
 def effective_initiative(combat: Combat, unit: Unit, base: int, round_number: int) -> int:
@@ -169,12 +300,29 @@ def effective_initiative(combat: Combat, unit: Unit, base: int, round_number: in
     return base + bonus
 
 
-def fighting_models(combat: Combat, state: State, unit: Unit) -> tuple[int, int]:
+def strike_step(combat: Combat, unit: Unit, kit: Kit, base: int, round_number: int) -> int:
+    """The step a model's blows fall at: always strikes first / last, else its Initiative.
+
+    A great weapon makes its wielder strike last; strikes first and last together cancel.
+    """
+    first = "always_strikes_first" in kit.rules
+    last = "always_strikes_last" in kit.rules or kit.weapon == "great_weapon"
+    if first and not last:
+        return combat.options.strikes_first_step
+    if last and not first:
+        return combat.options.strikes_last_step
+    return effective_initiative(combat, unit, base, round_number)
+
+
+def fighting_models(
+    combat: Combat, state: State, unit: Unit, round_number: int = 1
+) -> tuple[int, int]:
     """``(fighting, supporting)`` rank-and-file models of ``unit`` now.
 
     Engaged in front, its fighting rank fights (characters stand in it first) and the next
-    rank supports; engaged only in flank or rear, as many models fight as the unit has
-    ranks, with no support. The scenario's ``fighting_models`` / ``supporting_models``
+    rank supports (infantry with spears: ``spear_extra_ranks`` more ranks, unless they
+    charged this round); engaged only in flank or rear, as many models fight as the unit
+    has ranks, with no support. The scenario's ``fighting_models`` / ``supporting_models``
     replace those counts (never above the models left).
     """
     status = state[unit.name]
@@ -186,8 +334,15 @@ def fighting_models(combat: Combat, state: State, unit: Unit) -> tuple[int, int]
         for c in combat.contacts[unit.name]
     )
     if front:
+        ranks = 1
+        if (
+            unit.kit.weapon == "spear"
+            and unit.troop_type not in MOUNTED
+            and not (unit.charged and round_number == 1)
+        ):
+            ranks += combat.options.spear_extra_ranks
         fighting = max(0, min(unit.files, total) - characters)
-        supporting = min(unit.files, max(0, total - unit.files))
+        supporting = min(unit.files * ranks, max(0, total - unit.files))
     else:
         fighting = min(rnf, -(-total // unit.files))
         supporting = 0
@@ -204,13 +359,16 @@ def _strikers(combat: Combat, state: State, round_number: int) -> Iterator[_Stri
         status = state[unit.name]
         if not in_combat(unit, status) or not engaged_enemies(combat, state, unit):
             continue
+        groups: list[tuple[Character | None, Kit, int]] = []
         if rank_and_file(unit, status):
-            yield _Striker(
-                unit, None, effective_initiative(combat, unit, unit.profile.I, round_number)
-            )
-        for character in characters_alive(unit, status):
-            initiative = effective_initiative(combat, unit, character.profile.I, round_number)
-            yield _Striker(unit, character, initiative)
+            groups.append((None, unit.kit, unit.profile.I))
+        groups.extend((c, c.kit, c.profile.I) for c in characters_alive(unit, status))
+        for character, kit, base in groups:
+            if "impact_hits" in kit.rules and unit.charged and round_number == 1:
+                yield _Striker(unit, character, IMPACT_STEP, "impact hits")
+            yield _Striker(unit, character, strike_step(combat, unit, kit, base, round_number))
+            if "stomp" in kit.rules:
+                yield _Striker(unit, character, combat.options.strikes_last_step, "stomp")
 
 
 def initiative_steps(combat: Combat, state: State, round_number: int) -> tuple[int, ...]:
@@ -258,11 +416,57 @@ def _target_character(combat: Combat, state: State, enemy: Unit) -> Character | 
     return chosen[0] if chosen else None
 
 
+@dataclass(frozen=True, slots=True)
+class Conditions:
+    """What the round's dice have changed so far: who failed a fear test this round, and
+    which frenzied units have lost their frenzy."""
+
+    afraid: frozenset[str] = frozenset()
+    calmed: frozenset[str] = frozenset()
+
+
+def _better(rerolls: list[tuple[str, str]]) -> tuple[str | None, str | None]:
+    """The one re-roll a die gets: "failed" includes "ones"; the first source named wins."""
+    for which in ("failed", "ones"):
+        for found, source in rerolls:
+            if found == which:
+                return which, source
+    return None, None
+
+
+def _reroll_note(roll: str, which: str | None, source: str | None) -> list[str]:
+    if which is None:
+        return []
+    dice = "failed" if which == "failed" else "1s"
+    return [f"re-rolled {dice} {roll} ({source})"]
+
+
+def _sum_note(name: str, base: int, bonuses: list[tuple[int, str]]) -> list[str]:
+    if not bonuses:
+        return []
+    parts = " + ".join(f"{amount} ({why})" for amount, why in bonuses)
+    return [f"{name} {base + sum(a for a, _ in bonuses)} = {base} + {parts}"]
+
+
+def _from_front(combat: Combat, target: Unit, attacker: Unit) -> bool:
+    return any(
+        c.enemy == attacker.name and c.own_arc == "front" for c in combat.contacts[target.name]
+    )
+
+
 def _record(
-    combat: Combat, state: State, striker: _Striker, round_number: int
+    combat: Combat,
+    state: State,
+    striker: _Striker,
+    round_number: int,
+    conditions: Conditions | None = None,
 ) -> StrikeRecord | None:
-    unit, character = striker.unit, striker.character
+    conditions = conditions or Conditions()
+    options = combat.options
+    edition = options.edition
+    unit, character, kind = striker.unit, striker.character, striker.kind
     profile = unit.profile if character is None else character.profile
+    kit = unit.kit if character is None else character.kit
     target: Unit | None
     victim: Character | None = None
     duel = challenge_opponent(combat, state, character.name) if character else None
@@ -274,14 +478,131 @@ def _record(
             return None
         if not rank_and_file(target, state[target.name]):
             victim = _target_character(combat, state, target)
-    if character is None:
-        fighting, supporting = fighting_models(combat, state, unit)
-        attacks = fighting * profile.A + supporting * combat.options.supporting_attacks
-    else:
-        attacks = profile.A
     defence = target.profile if victim is None else victim.profile
-    armour = target.armour if victim is None else victim.armour
+    target_kit = target.kit if victim is None else victim.kit
+    if kind == "stomp" and target_kit.troop_type != "infantry":
+        return None
+    charging = unit.charged and round_number == 1
+    notes: list[str] = []
+    models = 1
+    if character is None:
+        fighting, supporting = fighting_models(combat, state, unit, round_number)
+        models = fighting
+    strength = profile.S
+    if kind != "blows":
+        attacks = models
+        notes.append(f"{kind} ({kit.value(kind.replace(' ', '_'))}) per model, at S {strength}")
+    else:
+        bonuses: list[tuple[int, str]] = []
+        weapon = kit.weapon
+        if weapon == "great_weapon":
+            bonuses.append((2, "great weapon"))
+        elif weapon == "halberd":
+            bonuses.append((1, "halberd"))
+        elif weapon == "flail" and round_number == 1:
+            bonuses.append((2, "flail, first round"))
+        elif weapon == "lance" and charging:
+            bonuses.append((2, "lance, on the charge"))
+        elif weapon == "spear" and kit.troop_type in MOUNTED and charging:
+            bonuses.append((1, "spear, on the charge"))
+        strength += sum(amount for amount, _ in bonuses)
+        notes += _sum_note("S", profile.S, bonuses)
+        more: list[tuple[int, str]] = []
+        if weapon == "paired_weapons":
+            more.append((1, edition_name(edition, "paired_weapons")))
+        if "frenzy" in kit.rules and unit.name not in conditions.calmed:
+            more.append((1, "frenzy"))
+        if "devastating_charge" in kit.rules and charging:
+            more.append((int(kit.value("devastating_charge") or 1), "devastating charge"))
+        per_model = profile.A + sum(amount for amount, _ in more)
+        notes += _sum_note("A", profile.A, more)
+        if character is None:
+            attacks = fighting * per_model + supporting * options.supporting_attacks
+            if weapon == "spear" and kit.troop_type not in MOUNTED and supporting > unit.files:
+                notes.append(f"{supporting} supporting attacks (spear, an extra rank)")
+        else:
+            attacks = per_model
+    weapon_skill, target_weapon_skill = profile.WS, defence.WS
+    if unit.name in conditions.afraid and kind == "blows":
+        weapon_skill = options.fear_weapon_skill
+        notes.append(f"WS {weapon_skill} (failed its fear test)")
+    if target.name in conditions.afraid and kind == "blows":
+        target_weapon_skill = options.fear_weapon_skill
+        notes.append(f"target WS {target_weapon_skill} (it failed its fear test)")
+    to_hit: int | None = None
+    hit_reroll: str | None = None
+    if kind == "blows":
+        to_hit = to_hit_target(weapon_skill, target_weapon_skill)
+        candidates: list[tuple[str, str]] = []
+        own = kit.reroll("to_hit")
+        if own is not None:
+            candidates.append(own)
+        if "hatred" in kit.rules and round_number <= options.hatred_rounds:
+            candidates.append(("failed", "hatred, first round"))
+        striking_first = (
+            "always_strikes_first" in kit.rules
+            and "always_strikes_last" not in kit.rules
+            and kit.weapon != "great_weapon"
+            and profile.I > defence.I
+        )
+        if striking_first:
+            candidates.append(("failed", "always strikes first, higher Initiative"))
+        hit_reroll, source = _better(candidates)
+        notes += _reroll_note("to hit", hit_reroll, source)
+    to_wound = to_wound_target(strength, defence.T)
+    wound_reroll: str | None = None
+    poisoned = killing_blow = False
+    multiple: str | None = None
+    if kind == "blows":
+        wound_reroll, source = _better([r] if (r := kit.reroll("to_wound")) else [])
+        notes += _reroll_note("to wound", wound_reroll, source)
+        poisoned = "poisoned_attacks" in kit.rules
+        if poisoned:
+            notes.append(f"a natural 6 to hit wounds ({edition_name(edition, 'poisoned_attacks')})")
+        slays = target_kit.troop_type in ("infantry", "cavalry")
+        killing_blow = ("killing_blow" in kit.rules and slays) or (
+            "heroic_killing_blow" in kit.rules
+        )
+        if killing_blow:
+            notes.append(f"a natural 6 to wound slays ({edition_name(edition, 'killing_blow')})")
+        multiple = kit.value("multiple_wounds")
+        if multiple is not None:
+            notes.append(f"multiple wounds ({multiple})")
+    base_armour = target.armour if victim is None else victim.armour
+    save = base_armour
+    if target_kit.shield and target_kit.weapon not in TWO_HANDED:
+        save = (7 if base_armour is None else base_armour) - 1
+        notes.append(f"save {save}+ with the target's shield")
+    armour = armour_save_target(save, strength)
+    piercing = int(kit.value("armour_piercing") or 0)
+    if armour is not None and piercing:
+        armour = armour + piercing if armour + piercing <= 6 else None
+        notes.append(f"armour piercing ({piercing})")
+    armour_reroll, source = _better([r] if (r := target_kit.reroll("armour")) else [])
+    notes += _reroll_note("armour saves", armour_reroll, source)
+    wards: list[int] = []
     ward = target.ward if victim is None else victim.ward
+    if ward is not None:
+        wards.append(ward)
+    regeneration = target_kit.value("regeneration")
+    if regeneration is not None:
+        if "flaming_attacks" in kit.rules:
+            notes.append("no regeneration against flaming attacks")
+        else:
+            wards.append(int(regeneration.rstrip("+")))
+    if (
+        options.parry
+        and kind == "blows"
+        and target_kit.troop_type == "infantry"
+        and target_kit.weapon == "hand_weapon"
+        and target_kit.shield
+        and _from_front(combat, target, unit)
+    ):
+        wards.append(6)
+        if min(wards) == 6:
+            notes.append("6+ parry (hand weapon and shield, from the front)")
+    ward_reroll, source = _better([r] if (r := target_kit.reroll("ward")) else [])
+    notes += _reroll_note("ward saves", ward_reroll, source)
     return StrikeRecord(
         round=round_number,
         initiative=striker.initiative,
@@ -291,19 +612,34 @@ def _record(
         target_unit=target.name,
         target_character=None if victim is None else victim.name,
         attacks=attacks,
-        weapon_skill=profile.WS,
-        target_weapon_skill=defence.WS,
-        strength=profile.S,
+        weapon_skill=weapon_skill,
+        target_weapon_skill=target_weapon_skill,
+        strength=strength,
         toughness=defence.T,
-        to_hit=to_hit_target(profile.WS, defence.WS),
-        to_wound=to_wound_target(profile.S, defence.T),
-        armour=armour_save_target(armour, profile.S),
-        ward=ward,
+        to_hit=to_hit,
+        to_wound=to_wound,
+        armour=armour,
+        ward=min(wards) if wards else None,
+        kind=kind,
+        auto_hits=None if kind == "blows" else kit.value(kind.replace(" ", "_")),
+        hit_reroll=hit_reroll,
+        wound_reroll=wound_reroll,
+        armour_reroll=armour_reroll,
+        ward_reroll=ward_reroll,
+        poisoned=poisoned,
+        killing_blow=killing_blow,
+        multiple_wounds=multiple,
+        model_wounds=defence.W,
+        notes=tuple(notes),
     )
 
 
 def strike_records(
-    combat: Combat, state: State, round_number: int, initiative: int | None = None
+    combat: Combat,
+    state: State,
+    round_number: int,
+    initiative: int | None = None,
+    conditions: Conditions | None = None,
 ) -> tuple[StrikeRecord, ...]:
     """Records of every group that strikes now (at ``initiative``, or at every step).
 
@@ -320,7 +656,7 @@ def strike_records(
     for striker in _strikers(combat, state, round_number):
         if initiative is not None and striker.initiative != initiative:
             continue
-        record = _record(combat, state, striker, round_number)
+        record = _record(combat, state, striker, round_number, conditions)
         if record is not None and record.attacks > 0:
             records.append(record)
     return tuple(records)

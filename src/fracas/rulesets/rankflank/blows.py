@@ -1,0 +1,367 @@
+"""One blow's dice as a small law, and many blows on a target with wounds to lose.
+
+A blow goes through to hit (with its re-roll) → poisoned check on the natural to-hit face
+→ to wound (re-roll) → killing blow check on the natural to-wound face → armour save
+(re-roll) → ward or regeneration (re-roll) → multiple wounds. :func:`blow_law` gives the
+law of what one blow does: 0 (nothing), ``n`` wounds, or :data:`SLAY` (a killing blow).
+:func:`blows_law` then lays N such blows on the target one after the other, as play
+removes them: each blow's wounds fall on the model in front of the pool, and what a model
+cannot take is lost (a multiple-wounds blow never spills onto the next model).
+
+>>> from fractions import Fraction
+>>> blow = Blow(to_hit=4, to_wound=4, armour=None, ward=None)
+>>> dict(blow_law(blow))[1]
+Fraction(1, 4)
+>>> dict(blows_law(blow, count=((2, Fraction(1)),), left=5, model_wounds=1, duel=False))[2]
+Fraction(1, 16)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import TypeVar
+
+from fracas.core.dice import D6, Dice, die
+from fracas.rulesets.rankflank.specials import amount_law
+
+#: A killing blow: the model it strikes is slain whatever its wounds.
+SLAY = -1
+
+_SIXTH = Fraction(1, 6)
+
+
+@dataclass(frozen=True, slots=True)
+class Blow:
+    """Every D6 target and rule one blow's dice need.
+
+    ``to_hit`` ``None``: the blow hits without a roll (impact hits, stomp). ``to_wound``
+    ``None``: it cannot wound. ``armour`` / ``ward`` ``None``: no such save. A re-roll is
+    ``"failed"`` or ``"ones"``. ``multiple`` is N, ``"D3"`` or ``"D6"`` wounds per unsaved
+    wound.
+    """
+
+    to_hit: int | None
+    to_wound: int | None
+    armour: int | None
+    ward: int | None
+    hit_reroll: str | None = None
+    wound_reroll: str | None = None
+    armour_reroll: str | None = None
+    ward_reroll: str | None = None
+    poisoned: bool = False
+    killing_blow: bool = False
+    multiple: str | None = None
+
+
+def passes(face: int, target: int | None) -> bool:
+    """A D6 ``face`` meets ``target``; a natural 1 always fails."""
+    return target is not None and face != 1 and face >= target
+
+
+def rerolled(face: int, target: int | None, reroll: str | None) -> bool:
+    """Whether ``face`` is re-rolled: a failed die, or a natural 1, under ``reroll``.
+
+    A roll that cannot succeed is not re-rolled (nothing to gain).
+    """
+    if reroll is None or target is None:
+        return False
+    if reroll == "ones":
+        return face == 1
+    return not passes(face, target)
+
+
+@cache
+def face_law(target: int | None, reroll: str | None) -> tuple[Fraction, ...]:
+    """Chance of each final natural face 1..6 after the re-roll (index 0 is face 1).
+
+    >>> face_law(4, "failed")[5]   # a 6 at once (1/6), or a miss re-rolled into a 6
+    Fraction(1, 4)
+    """
+    law = [Fraction(0)] * 6
+    for face in range(1, 7):
+        if rerolled(face, target, reroll):
+            for again in range(6):
+                law[again] += _SIXTH * _SIXTH
+        else:
+            law[face - 1] += _SIXTH
+    return tuple(law)
+
+
+def _success(target: int | None, reroll: str | None) -> Fraction:
+    law = face_law(target, reroll)
+    return sum((law[f - 1] for f in range(1, 7) if passes(f, target)), Fraction(0))
+
+
+@cache
+def blow_law(blow: Blow) -> tuple[tuple[int, Fraction], ...]:
+    """What one blow does: each value (0, wounds, :data:`SLAY`) with its exact chance."""
+    if blow.to_hit is None:
+        hit, poison_six = Fraction(1), Fraction(0)
+    else:
+        hit_faces = face_law(blow.to_hit, blow.hit_reroll)
+        poison_six = hit_faces[5] if blow.poisoned and passes(6, blow.to_hit) else Fraction(0)
+        hit = _success(blow.to_hit, blow.hit_reroll) - poison_six
+    wound_faces = face_law(blow.to_wound, blow.wound_reroll)
+    slay_face = wound_faces[5] if blow.killing_blow and passes(6, blow.to_wound) else Fraction(0)
+    wound = _success(blow.to_wound, blow.wound_reroll) - slay_face
+    unsaved_armour = 1 - _success(blow.armour, blow.armour_reroll)
+    unsaved_ward = 1 - _success(blow.ward, blow.ward_reroll)
+    wounded = (hit * wound + poison_six) * unsaved_armour * unsaved_ward
+    slain = hit * slay_face * unsaved_ward
+    law: dict[int, Fraction] = {}
+    if slain:
+        law[SLAY] = slain
+    for value, weight in amount_law(blow.multiple or "1"):
+        if wounded:
+            law[value] = law.get(value, Fraction(0)) + wounded * Fraction(weight, 6)
+    law[0] = 1 - slain - wounded
+    return tuple(sorted((v, p) for v, p in law.items() if p))
+
+
+def take(removed: int, value: int, *, left: int, model_wounds: int, duel: bool) -> int:
+    """Wounds removed after one more blow of ``value``, ``removed`` already gone.
+
+    Outside a challenge a blow's wounds fall on the front model of the pool and what it
+    cannot take is lost; a killing blow takes all it has. In a challenge every wound counts
+    (overkill), and a killing blow counts the wounds the rival had left, at least 1.
+
+    >>> take(0, 3, left=4, model_wounds=2, duel=False)   # 2 models of W2: one slain, 1 lost
+    2
+    >>> take(1, SLAY, left=6, model_wounds=3, duel=False)   # the front model had 2 left
+    3
+    """
+    if duel:
+        return removed + (max(1, left - removed) if value == SLAY else value)
+    pool = left - removed
+    if pool <= 0:
+        return removed
+    front = (pool - 1) % model_wounds + 1
+    return removed + (front if value == SLAY else min(value, front))
+
+
+N = TypeVar("N", Fraction, float)
+
+
+def _chain(
+    law: tuple[tuple[int, N], ...], blows: int, left: int, model_wounds: int, duel: bool
+) -> dict[int, N]:
+    states: dict[int, N] = {0: law[0][1] * 0 + 1}
+    for _ in range(blows):
+        following: dict[int, N] = {}
+        for removed, chance in states.items():
+            for value, p in law:
+                key = (
+                    removed
+                    if value == 0
+                    else take(removed, value, left=left, model_wounds=model_wounds, duel=duel)
+                )
+                following[key] = following.get(key, chance * 0) + chance * p
+        states = following
+    return states
+
+
+def _simple(law: tuple[tuple[int, Fraction], ...], model_wounds: int, duel: bool) -> bool:
+    """True when every blow removes 0 or 1 wound: a binomial, capped by the wounds left."""
+    values = {v for v, _ in law} - {0}
+    if not values:
+        return True
+    if duel:
+        return values == {1}
+    return model_wounds == 1 or values == {1}
+
+
+@cache
+def blows_law(
+    blow: Blow,
+    *,
+    count: tuple[tuple[int, Fraction], ...],
+    left: int,
+    model_wounds: int,
+    duel: bool,
+) -> tuple[tuple[int, Fraction], ...]:
+    """Wounds removed by a random number of identical blows (``count``: blows → chance).
+
+    Outside a challenge the result never exceeds ``left``; in a challenge it counts every
+    wound scored.
+    """
+    law = blow_law(blow)
+    simple = _simple(law, model_wounds, duel)
+    total: dict[int, Fraction] = {}
+    for blows, weight in count:
+        if simple:
+            p = sum((q for v, q in law if v), Fraction(0))
+            terms = _binomial(blows, p)
+            for k, q in enumerate(terms):
+                key = k if duel else min(k, left)
+                total[key] = total.get(key, Fraction(0)) + weight * q
+        else:
+            for key, q in _chain(law, blows, left, model_wounds, duel).items():
+                total[key] = total.get(key, Fraction(0)) + weight * q
+    return tuple(sorted((k, q) for k, q in total.items() if q))
+
+
+def _binomial(n: int, p: Fraction) -> list[Fraction]:
+    from math import comb
+
+    return [comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+
+# Rolling die by die -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    """Every face one group of blows rolled, in the order play rolled them."""
+
+    count_faces: tuple[int, ...]
+    hit_faces: tuple[int, ...]
+    hit_rerolls: tuple[int, ...]
+    wound_faces: tuple[int, ...]
+    wound_rerolls: tuple[int, ...]
+    armour_faces: tuple[int, ...]
+    armour_rerolls: tuple[int, ...]
+    ward_faces: tuple[int, ...]
+    ward_rerolls: tuple[int, ...]
+    multiple_faces: tuple[int, ...]
+    hits: int
+    wounds: int
+    slain: int
+    #: What each blow did, in the order of its to-hit die (0, wounds, or SLAY).
+    values: tuple[int, ...]
+
+    @property
+    def unsaved(self) -> int:
+        """Blows that got through every save."""
+        return sum(1 for value in self.values if value)
+
+
+def _roll_stage(
+    dice: Dice, count: int, target: int | None, reroll: str | None
+) -> tuple[list[int], tuple[int, ...], tuple[int, ...]]:
+    """Roll ``count`` dice, then re-roll the ones ``reroll`` allows: final faces and both lists."""
+    first = tuple(dice.roll(D6) for _ in range(count))
+    final = list(first)
+    again: list[int] = []
+    for index, face in enumerate(first):
+        if rerolled(face, target, reroll):
+            final[index] = dice.roll(D6)
+            again.append(final[index])
+    return final, first, tuple(again)
+
+
+def roll_count(dice: Dice, amount: str | None, models: int) -> tuple[int, tuple[int, ...]]:
+    """Blows of a group: ``models`` attacks, or each model's N / D3 / D6 automatic hits."""
+    if amount is None:
+        return models, ()
+    if amount in ("D3", "D6"):
+        faces = tuple(dice.roll(die(3 if amount == "D3" else 6)) for _ in range(models))
+        return sum(faces), faces
+    return int(amount) * models, ()
+
+
+def count_law(amount: str | None, models: int) -> tuple[tuple[int, Fraction], ...]:
+    """The law of :func:`roll_count`'s number of blows.
+
+    >>> count_law("D3", 2)[0]
+    (2, Fraction(1, 9))
+    """
+    if amount is None:
+        return ((models, Fraction(1)),)
+    if amount not in ("D3", "D6"):
+        return ((int(amount) * models, Fraction(1)),)
+    sides = 3 if amount == "D3" else 6
+    law: dict[int, Fraction] = {0: Fraction(1)}
+    for _ in range(models):
+        following: dict[int, Fraction] = {}
+        for total, p in law.items():
+            for face in range(1, sides + 1):
+                following[total + face] = following.get(total + face, Fraction(0)) + p / sides
+        law = following
+    return tuple(sorted(law.items()))
+
+
+def roll_blows(blow: Blow, blows: int, dice: Dice, count_faces: tuple[int, ...] = ()) -> Rolled:
+    """Roll ``blows`` blows stage by stage, every die of a stage together, as players do."""
+    if blow.to_hit is None:
+        hit_final: list[int] = []
+        hit_first: tuple[int, ...] = ()
+        hit_again: tuple[int, ...] = ()
+        poisoned = [False] * blows
+        hit_index = list(range(blows))
+    else:
+        hit_final, hit_first, hit_again = _roll_stage(dice, blows, blow.to_hit, blow.hit_reroll)
+        poisoned = [blow.poisoned and face == 6 and passes(6, blow.to_hit) for face in hit_final]
+        hit_index = [i for i, face in enumerate(hit_final) if passes(face, blow.to_hit)]
+    to_wound = [i for i in hit_index if not poisoned[i]]
+    wound_final, wound_first, wound_again = (
+        _roll_stage(dice, len(to_wound), blow.to_wound, blow.wound_reroll)
+        if blow.to_wound is not None
+        else ([], (), ())
+    )
+    slain: set[int] = set()
+    wounded: list[int] = []
+    for i, face in zip(to_wound, wound_final, strict=True):
+        if blow.killing_blow and face == 6 and passes(6, blow.to_wound):
+            slain.add(i)
+        elif passes(face, blow.to_wound):
+            wounded.append(i)
+    wounded = sorted(wounded + [i for i in hit_index if poisoned[i]])
+    armour_final, armour_first, armour_again = (
+        _roll_stage(dice, len(wounded), blow.armour, blow.armour_reroll)
+        if blow.armour is not None
+        else ([], (), ())
+    )
+    through = [
+        i
+        for k, i in enumerate(wounded)
+        if blow.armour is None or not passes(armour_final[k], blow.armour)
+    ]
+    through = sorted(through + list(slain))
+    ward_final, ward_first, ward_again = (
+        _roll_stage(dice, len(through), blow.ward, blow.ward_reroll)
+        if blow.ward is not None
+        else ([], (), ())
+    )
+    unsaved = [
+        i
+        for k, i in enumerate(through)
+        if blow.ward is None or not passes(ward_final[k], blow.ward)
+    ]
+    values = [0] * blows
+    multiple_faces: list[int] = []
+    for i in unsaved:
+        if i in slain:
+            values[i] = SLAY
+        elif blow.multiple in ("D3", "D6"):
+            face = dice.roll(die(3 if blow.multiple == "D3" else 6))
+            multiple_faces.append(face)
+            values[i] = face
+        else:
+            values[i] = int(blow.multiple or "1")
+    return Rolled(
+        count_faces=count_faces,
+        hit_faces=hit_first,
+        hit_rerolls=hit_again,
+        wound_faces=wound_first,
+        wound_rerolls=wound_again,
+        armour_faces=armour_first,
+        armour_rerolls=armour_again,
+        ward_faces=ward_first,
+        ward_rerolls=ward_again,
+        multiple_faces=tuple(multiple_faces),
+        hits=len(hit_index),
+        wounds=len(wounded) + len(slain),
+        slain=sum(1 for i in unsaved if i in slain),
+        values=tuple(values),
+    )
+
+
+def removed_by(values: tuple[int, ...], *, left: int, model_wounds: int, duel: bool) -> int:
+    """Wounds that ``values`` remove, blow after blow (:func:`take`)."""
+    removed = 0
+    for value in values:
+        if value:
+            removed = take(removed, value, left=left, model_wounds=model_wounds, duel=duel)
+    return removed
