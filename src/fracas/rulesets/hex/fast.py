@@ -21,6 +21,7 @@ below about a million strikes the numpy batch is the better choice.
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -217,10 +218,19 @@ def kernel_source(arrays: tuple[bool, ...]) -> str:
 
 
 _KERNELS: dict[tuple[bool, ...], Callable[..., None]] = {}
+#: One kernel runs at a time: it already uses every core, and numba's fallback thread
+#: pool (used where neither TBB nor OpenMP is installed) aborts the whole process when two
+#: threads launch parallel work at once.
+_LAUNCH = threading.Lock()
 
 
 def _kernel(arrays: tuple[bool, ...]) -> Callable[..., None]:
     """The compiled kernel for this choice of array and scalar inputs (compiled once)."""
+    with _LAUNCH:
+        return _compiled(arrays)
+
+
+def _compiled(arrays: tuple[bool, ...]) -> Callable[..., None]:
     if arrays not in _KERNELS:
         try:
             numba = importlib.import_module("numba")
@@ -251,14 +261,15 @@ def evaluate(arrays: StrikeArrays, *, exact: ExactReader | None = None) -> Strik
     half_k = float(np.max(exponent, initial=0.0)) * 0.5
     out = [np.empty(size, np.float64) for _ in range(4)]
     undecided = np.empty(size, np.bool_)
-    kernel(
-        *(v if v.ndim == 1 else float(v) for v in values),
-        fixed,
-        half_k,
-        *out,
-        undecided,
-        size,
-    )
+    with _LAUNCH:
+        kernel(
+            *(v if v.ndim == 1 else float(v) for v in values),
+            fixed,
+            half_k,
+            *out,
+            undecided,
+            size,
+        )
     losses = out[3].astype(np.int64)
     picked = np.flatnonzero(undecided)
     if picked.size:
