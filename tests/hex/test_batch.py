@@ -510,3 +510,25 @@ def test_the_compiled_kernel_can_be_called_from_many_threads_at_once() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "1"
+
+
+@pytest.mark.parametrize("exponent", [4, 2.5, 5, "mixed"])
+def test_the_compiled_kernel_agrees_on_other_loss_exponents(exponent: float | str) -> None:
+    # Whole exponents up to 4 are multiplied out in the kernel, the others go through pow;
+    # 1, 2 and 3 are in the million-strike test above.
+    from fracas.rulesets.hex import fast
+
+    rng = np.random.default_rng(7)
+    columns = random_columns(rng, 50_000)
+    halves = exact_halves(rng, 5_000, 2)
+    both = {name: np.concatenate([columns[name], halves[name]]) for name in columns}
+    floats = as_floats(both, 2)
+    floats["loss_exponent"] = (
+        rng.choice([1.0, 2.0, 2.5, 3.0], len(both["target_strength"]))
+        if exponent == "mixed"
+        else exponent
+    )
+    arrays = strike_arrays(**floats)
+    compiled, plain = fast.evaluate(arrays), evaluate(arrays)
+    assert np.array_equal(compiled.losses, plain.losses)
+    assert np.allclose(compiled.fraction, plain.fraction, rtol=1e-12, atol=0)
