@@ -1,28 +1,78 @@
 """fracas — resolve and forecast wargame combat: exact, explained, reproducible.
 
+The names below are imported when first used, so that ``import fracas`` (and every
+``fracas`` command) starts without loading what it does not need.
+
 >>> import fracas
 >>> [cls.name for cls in fracas.available_rulesets()][:1]
 ['hex']
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from fracas._version import __version__
-from fracas.core import (
-    Breakdown,
-    ChanceNode,
-    Dice,
-    Distribution,
-    FracasError,
-    IllegalActionError,
-    Modifier,
-    Report,
-    RulesetNotFoundError,
-    ScenarioError,
-    ScriptedDice,
-    SeededDice,
-    UnsupportedError,
-)
-from fracas.io import Scenario, load_scenario, parse_scenario, scenario_from_document
-from fracas.rulesets import Ruleset, available_rulesets, find_ruleset
+
+if TYPE_CHECKING:
+    from fracas.core import (
+        Breakdown,
+        ChanceNode,
+        Dice,
+        Distribution,
+        FracasError,
+        IllegalActionError,
+        Modifier,
+        Report,
+        RulesetNotFoundError,
+        ScenarioError,
+        ScriptedDice,
+        SeededDice,
+        UnsupportedError,
+    )
+    from fracas.io import Scenario, load_scenario, parse_scenario, scenario_from_document
+    from fracas.rulesets import Ruleset, available_rulesets, find_ruleset
+
+#: Where each public name lives (imported on first use, see :func:`__getattr__`).
+_HOMES = {
+    **dict.fromkeys(
+        (
+            "Breakdown",
+            "ChanceNode",
+            "Dice",
+            "Distribution",
+            "FracasError",
+            "IllegalActionError",
+            "Modifier",
+            "Report",
+            "RulesetNotFoundError",
+            "ScenarioError",
+            "ScriptedDice",
+            "SeededDice",
+            "UnsupportedError",
+        ),
+        "fracas.core",
+    ),
+    **dict.fromkeys(
+        ("Scenario", "load_scenario", "parse_scenario", "scenario_from_document"), "fracas.io"
+    ),
+    **dict.fromkeys(("Ruleset", "available_rulesets", "find_ruleset"), "fracas.rulesets"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'fracas' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
+
 
 __all__ = [
     "Breakdown",

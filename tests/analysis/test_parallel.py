@@ -50,6 +50,28 @@ def test_sampling_dice_show_the_faces_of_seeded_dice(seed: int, rolls: list[Chan
     assert fast.used == len(rolls)
 
 
+@given(
+    st.integers(0, 2**64),
+    st.lists(st.tuples(nodes, st.booleans()), min_size=1, max_size=300),
+)
+def test_rollers_and_rolls_share_the_faces_of_seeded_dice(
+    seed: int, rolls: list[tuple[ChanceNode, bool]]
+) -> None:
+    # A play asks for a roller of the dice it rolls often and rolls the others one by one;
+    # together they must still read the seeded dice's faces in order, past the first block
+    # of random words (300 rolls of a 300-sided die need more than one).
+    fast, plain = SamplingDice(seed), SeededDice(seed)
+    rollers: dict[ChanceNode, Callable[[], int]] = {}
+    faces = []
+    for node, use_roller in rolls:
+        if use_roller:
+            faces.append(rollers.setdefault(node, fast.roller(node))())
+        else:
+            faces.append(fast.roll(node))
+    assert faces == [plain.roll(node) for node, _ in rolls]
+    assert fast.used == len(rolls)
+
+
 def test_sampling_dice_stop_after_their_limit() -> None:
     dice = SamplingDice(1, limit=2)
     dice.roll(die(6))
@@ -103,6 +125,18 @@ def test_plan_covers_every_run_once() -> None:
         assert all(a[1] == b[0] for a, b in itertools.pairwise(pieces))
 
 
+class Counted:
+    """Seeded dice that count their rolls (and offer no roller)."""
+
+    def __init__(self, inner: SeededDice) -> None:
+        self.inner = inner
+        self.used = 0
+
+    def roll(self, node: ChanceNode) -> int:
+        self.used += 1
+        return self.inner.roll(node)
+
+
 def question() -> Question:
     lair = load_scenario(LAIR)
     return Question(lair.ruleset, lair.model, partial(repetition_seed, 7))
@@ -113,6 +147,18 @@ def test_a_dice_limit_stops_at_the_same_run_however_the_runs_are_split() -> None
     assert whole.over
     assert 0 < whole.stop < 200
     assert whole.rolls <= 3000
+    # By hand: the first run whose dice would take the total past 3000, counted by
+    # replaying each run with plainly seeded dice.
+    lair = load_scenario(LAIR)
+    spent, first_over = 0, None
+    for index in range(200):
+        counted = Counted(SeededDice(repetition_seed(7, index)))
+        lair.ruleset.play(lair.model, counted)
+        if spent + counted.used > 3000:
+            first_over = index
+            break
+        spent += counted.used
+    assert (whole.stop, whole.rolls) == (first_over, spent)
     for workers in (1, 2):
         with running(workers=workers):
             split = sample(question(), 0, 200, 3000)

@@ -2,7 +2,8 @@
 
 Start-up time is the import list (timing it in a test would fail on a busy machine): the
 numeric, plotting and cluster libraries, and the rulesets' own modules for ``--help``,
-are imported only by the commands that use them.
+are imported only by the commands that use them. ``benchmarks/bench_startup.py`` times
+them.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import sys
 
 import pytest
 
-HEAVY = ("numpy", "matplotlib", "dask", "distributed", "icepool")
+HEAVY = ("numpy", "numba", "matplotlib", "dask", "distributed", "icepool", "yaml", "rich")
 
 
 def modules_after(*argv: str) -> set[str]:
@@ -45,8 +46,8 @@ def roots(modules: set[str]) -> set[str]:
         (("--help",), ()),
         (("odds", "--help"), ()),
         (("sweep", "--help"), ()),
-        # Listing the rulesets imports them; the hex ruleset computes with numpy.
-        (("rulesets",), ("numpy",)),
+        # Listing the rulesets imports their classes and scenario models (pydantic).
+        (("rulesets",), ()),
     ],
 )
 def test_no_heavy_library_at_start_up(argv: tuple[str, ...], allowed: tuple[str, ...]) -> None:
@@ -62,3 +63,20 @@ def test_help_imports_no_ruleset() -> None:
     assert not {name for name in loaded if name.startswith("fracas.rulesets.")} - {
         "fracas.rulesets.base"
     }
+
+
+def test_help_imports_neither_pydantic_nor_scenarios() -> None:
+    loaded = modules_after("--help")
+    assert "pydantic" not in roots(loaded)
+    assert not {"fracas.io", "fracas.core.schema"} & loaded
+
+
+def test_listing_rulesets_imports_their_classes_not_their_rules() -> None:
+    loaded = modules_after("rulesets")
+    assert {"fracas.rulesets.hex.ruleset", "fracas.rulesets.d100.ruleset"} <= loaded
+    rules = {
+        f"fracas.rulesets.{ruleset}.{module}"
+        for ruleset in ("hex", "d100", "rankflank")
+        for module in ("play", "report", "batch", "plan", "breaktest")
+    }
+    assert not rules & loaded, sorted(rules & loaded)

@@ -42,12 +42,10 @@ from fracas.cli.fair import commit_command, verify_command
 from fracas.cli.odds import odds_command
 from fracas.cli.sweep import sweep_command
 from fracas.core.errors import FracasError, ScenarioError, format_path
-from fracas.core.schema import ScenarioProblems
-from fracas.io.fair import fair_resolve, mark_revealed, secret_from_file
-from fracas.io.fair import post as fair_post
-from fracas.io.render import PostStyle, render_report
-from fracas.io.scenario import ADVISE_BUDGET
 from fracas.rulesets import AnyRuleset, available_rulesets, find_ruleset
+
+# Start-up stays light (tests/cli/test_startup.py): scenarios, renderers, pydantic and
+# the analysis are imported by the commands that use them, inside the command.
 
 app = typer.Typer(
     name="fracas",
@@ -178,6 +176,8 @@ def validate_command(
       fracas validate examples/hex/river_crossing.yaml
       fracas validate examples/d100/lair_raid.yaml --format json
     """
+    from fracas.core.schema import ScenarioProblems
+
     try:
         scenario = load(file, settings, limits)
     except ScenarioError as exc:
@@ -251,6 +251,10 @@ def resolve_command(
       fracas resolve examples/d100/lair_raid.yaml --secret-file raid.secret --nonce owl \\
           -f bbcode --fold -o post.txt
     """
+    from fracas.io.fair import fair_resolve, mark_revealed, secret_from_file
+    from fracas.io.fair import post as fair_post
+    from fracas.io.render import PostStyle, render_report
+
     scenario = load(file, settings, limits)
     style = PostStyle(forum=forum.value, ascii_only=ascii_only, fold=fold)
     if secret_file is None:
@@ -318,6 +322,8 @@ def advise_command(
       fracas advise examples/hex/encirclement.yaml --side blue
       fracas advise examples/hex/encirclement.yaml --side blue --plan
     """
+    from fracas.io.scenario import ADVISE_BUDGET
+
     scenario = load(file, settings, limits)
     with located(file):
         if plan:

@@ -11,18 +11,17 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
 from fracas.core.errors import FracasError, ScenarioError
 from fracas.core.escape import one_line
 from fracas.core.limits import UnknownLimitError, check_names
-from fracas.core.report import Report
-from fracas.io.reader import parse_value
-from fracas.io.render import render_report
-from fracas.io.scenario import Scenario, load_scenario
-from fracas.rulesets import available_rulesets
+
+if TYPE_CHECKING:  # imported where used: `fracas --help` needs none of them
+    from fracas.core.report import Report
+    from fracas.io.scenario import Scenario
 
 EXIT_BAD_INPUT = 2
 #: A bug in fracas itself (never the input's fault): sysexits' EX_SOFTWARE.
@@ -148,6 +147,8 @@ def write_output(text: str, output: Path | None) -> None:
 
 def parse_overrides(settings: list[str] | None) -> list[tuple[str, Any]]:
     """``KEY.PATH=VALUE`` pairs; values are read as YAML scalars (3, 0.5, true, text)."""
+    from fracas.io.reader import parse_value
+
     pairs: list[tuple[str, Any]] = []
     for setting in settings or []:
         path, equals, raw = setting.partition("=")
@@ -175,6 +176,8 @@ def parse_limits(settings: list[str] | None) -> dict[str, int]:
     limits: dict[str, int] = {}
     if not settings:
         return limits
+    from fracas.rulesets import available_rulesets
+
     available_rulesets()  # importing the rulesets declares their limits
     for setting in settings:
         name, equals, raw = setting.partition("=")
@@ -191,6 +194,8 @@ def parse_limits(settings: list[str] | None) -> dict[str, int]:
 
 def render(report: Report, fmt: Format, output: Path | None = None) -> str:
     """``report`` in ``fmt``; text fits the terminal when it goes to stdout."""
+    from fracas.io.render import render_report
+
     return render_report(report, fmt.value, width=output_width(output))
 
 
@@ -255,4 +260,6 @@ SeedOpt = Annotated[
 def load(
     file: Path, settings: list[str] | None = None, limits: list[str] | None = None
 ) -> Scenario:
+    from fracas.io.scenario import load_scenario
+
     return load_scenario(file, overrides=parse_overrides(settings), limits=parse_limits(limits))

@@ -7,14 +7,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-import yaml
 
 from fracas.cli.common import ListFormat, ListFormatOpt, OutputOpt, write_output
 from fracas.core.errors import FracasError
-from fracas.io.examples import copy_examples, example_files, example_path
 
 
 def _title(path: Path) -> str:
+    import yaml
+
     try:
         document = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
@@ -47,6 +47,8 @@ def examples_command(
       fracas examples hex/river_crossing -o river.yaml
       fracas examples lair_raid
     """
+    from fracas.io.examples import copy_examples, example_files, example_path
+
     if name is None:
         if output is not None:
             copied = copy_examples(output)

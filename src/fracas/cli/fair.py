@@ -14,14 +14,6 @@ import typer
 
 from fracas.cli.common import FileArg, SetOpt, load
 from fracas.core.errors import ScenarioError
-from fracas.io.fair import (
-    DERIVATION,
-    EXIT_UNREADABLE,
-    UnreadablePost,
-    commitment,
-    secret_from_file,
-    verify_post,
-)
 
 #: Posts larger than this are not read (a forum post is far smaller).
 MAX_POST_BYTES = 20_000_000
@@ -47,6 +39,8 @@ def commit_command(file: FileArg, secret_file: SecretOpt = None, settings: SetOp
     Example:
       fracas commit examples/d100/lair_raid.yaml --secret-file raid.secret
     """
+    from fracas.io.fair import DERIVATION, commitment, secret_from_file
+
     scenario = load(file, settings)
     if scenario.ruleset.deterministic:
         raise ScenarioError(
@@ -99,6 +93,8 @@ def verify_command(
     Example, with the commitment and the nonces the thread shows:
       fracas verify post.txt --commitment 3f2a… --nonce owl --nonce 7  # (not run: needs a post)
     """
+    from fracas.io.fair import EXIT_UNREADABLE, UnreadablePost, verify_post
+
     source = "stdin" if str(post) == "-" else str(post)
     try:
         raw = sys.stdin.buffer.read() if str(post) == "-" else _read_bounded(post)

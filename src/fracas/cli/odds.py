@@ -6,7 +6,7 @@ import os
 import tempfile
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -20,8 +20,6 @@ from fracas.analysis.odds import (
     OddsResult,
     odds,
 )
-from fracas.analysis.reporting import odds_report
-from fracas.analysis.solve import SolveResult, parse_goal, solve
 from fracas.cli.common import (
     FileArg,
     Format,
@@ -38,7 +36,10 @@ from fracas.cli.progress import QuietOpt, SchedulerOpt, WorkersOpt, long_work
 from fracas.core.errors import FracasError, ScenarioError
 from fracas.core.limits import check, declare, limits_in_force
 from fracas.core.report import Section, Table, Text
-from fracas.io.scenario import Scenario, get_path, scenario_from_document, set_path
+
+if TYPE_CHECKING:
+    from fracas.analysis.solve import SolveResult
+    from fracas.io.scenario import Scenario
 
 # A number typed on the command line may not ask for unbounded work either: the work
 # options are bounded by these limits, raised like any other with --limit (docs/limits.md).
@@ -204,6 +205,8 @@ def odds_command(
                 result = answer.result
                 extra = (_solve_section(answer),)
                 extra_data = {"solve": _solve_data(answer)}
+        from fracas.analysis.reporting import odds_report
+
         report = odds_report(
             result,
             title=title,
@@ -258,6 +261,9 @@ def _solve(
     high: int,
     options: dict[str, Any],
 ) -> SolveResult:
+    from fracas.analysis.solve import parse_goal, solve
+    from fracas.io.scenario import get_path, scenario_from_document, set_path
+
     if target is None:
         raise FracasError("--solve needs --target (a probability, or a metric value)")
     source = scenario.source

@@ -14,8 +14,6 @@ from typing import Annotated, Any
 
 import typer
 
-from fracas.analysis.parallel import cores, running
-
 WorkersOpt = Annotated[
     int | None,
     typer.Option(
@@ -122,6 +120,8 @@ def long_work(
     """Run the block on ``workers`` processes (default: every core) or a Dask scheduler,
     with progress on a terminal; Ctrl-C stops everything and prints ``interrupted(...)``.
     """
+    from fracas.analysis.parallel import cores, running
+
     tracker = Tracker(show=showing(quiet))
     try:
         with running(

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-import yaml
 
 from fracas.cli.common import OutputOpt, SetOpt, parse_overrides, write_output
 from fracas.cli.progress import QuietOpt, SchedulerOpt, WorkersOpt, long_work
@@ -73,6 +72,8 @@ def _read_sweep_file(file: Path) -> dict[str, Any] | None:
         raise ScenarioError(f"cannot read file: {exc.strerror}", source=str(file)) from None
     except UnicodeDecodeError:
         raise ScenarioError("file is not UTF-8 text", source=str(file)) from None
+    import yaml  # a sweep file is read once; start-up needs no YAML
+
     if file.suffix.lower() not in (".yaml", ".yml"):
         return None
     try:
@@ -103,6 +104,8 @@ def _file_vary(settings: Mapping[str, Any], source: str) -> list[str]:
             source=source,
             path=("sweep", "vary"),
         )
+    import yaml
+
     specs = []
     for path, values in vary.items():
         if isinstance(values, list):

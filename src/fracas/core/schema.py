@@ -40,7 +40,7 @@ M = TypeVar("M", bound=BaseModel)
 class StrictModel(BaseModel):
     """Base for scenario models: unknown keys are errors, values are immutable."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=False)
 
 
 class Document(StrictModel):

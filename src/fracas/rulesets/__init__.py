@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
-from importlib.metadata import entry_points
 from typing import Any
 
 from fracas.core.errors import RulesetNotFoundError
@@ -34,6 +33,14 @@ def _load(target: str) -> type[AnyRuleset]:
     module_name, _, attribute = target.partition(":")
     ruleset: type[AnyRuleset] = getattr(importlib.import_module(module_name), attribute)
     return ruleset
+
+
+def entry_points(*, group: str) -> Any:
+    """The installed entry points of ``group`` (``importlib.metadata``, slow to import, is
+    imported when the rulesets are first listed)."""
+    from importlib.metadata import entry_points as installed
+
+    return installed(group=group)
 
 
 @cache

@@ -16,21 +16,23 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, ClassVar, Generic, TypeVar
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from fracas._version import __version__
 from fracas.core.dice import Dice, SeededDice
 from fracas.core.errors import ScenarioError, UnsupportedError
-from fracas.core.evaluate import ExactOdds, Process, exact_states, summarize_states
 from fracas.core.headline import Headline
 from fracas.core.report import Report
-from fracas.core.schema import Document, parameter_table, validate
+
+if TYPE_CHECKING:  # pydantic and the evaluator load with the first scenario, not at start-up
+    from pydantic import BaseModel
+
+    from fracas.core.evaluate import ExactOdds, Process
+    from fracas.core.schema import Document
 
 ScenarioT = TypeVar("ScenarioT")
 ResultT = TypeVar("ResultT")
-DocumentT = TypeVar("DocumentT", bound=Document)
+DocumentT = TypeVar("DocumentT", bound="Document")
 
 #: A flat summary of one played outcome, used by the odds analysis: metric → value.
 Summary = Mapping[str, int | float | str | bool]
@@ -93,6 +95,8 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
     @classmethod
     def parameters(cls) -> list[tuple[str, Any, str]]:
         """``(name, default, description)`` of every ruleset parameter."""
+        from fracas.core.schema import parameter_table
+
         return parameter_table(cls.params_model)
 
     @classmethod
@@ -102,6 +106,8 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
 
     def load(self, document: Mapping[str, Any], *, source: str | None = None) -> ScenarioT:
         """Validate a parsed document and build the ruleset's scenario from it."""
+        from fracas.core.schema import validate
+
         model = validate(self.document_model, document, source=source)
         try:
             return self.build(model)  # type: ignore[arg-type]
@@ -179,6 +185,8 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
         ``tolerance`` leaves out branches less likely than it and reports the mass left
         out (:func:`~fracas.core.evaluate.exact_states`).
         """
+        from fracas.core.evaluate import ExactOdds, exact_states, summarize_states
+
         process = self.process(scenario)
         if process is None:
             raise UnsupportedError(f"ruleset {self.name!r} has no exact odds")

@@ -9,10 +9,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from fracas.core.dice import D100, Dice, ScriptedDice, die
 from fracas.rulesets.d100.params import D100Params
-from fracas.rulesets.d100.rolls import Bonus, Roll, open_ended
+from fracas.rulesets.d100.rolls import (
+    Bonus,
+    Roll,
+    d100_roller,
+    die_roller,
+    open_ended_faces,
+    open_ended_total,
+)
 from fracas.rulesets.d100.scenario import Battle, HeldEffect, Unit
 
 FOUGHT = "fought"
@@ -34,6 +42,11 @@ _STAT_OF_ROLL = {
     "damage": "strength",
     "ranged_damage": "strength",
 }
+_HIT_AND_DAMAGE = {"ranged": ("ranged_attack", "ranged_damage"), "melee": ("attack", "damage")}
+_STEP_3_TRIGGERS = frozenset({"assessment", "when_attacking", "when_defending"})
+_START_TRIGGERS = frozenset({"start_of_combat"})
+_ROUND_TRIGGERS = frozenset({"per_round"})
+_NOTHING = Fraction(0)
 _MORALE_ROLLS = frozenset({"morale", "flee", "morale_assessment"})
 #: Most battle states whose bonus totals (or goods) sampling plays keep: a bound on memory.
 _MAX_STATES = 10_000
@@ -223,6 +236,14 @@ def split_loot(value: Fraction, params: D100Params, face: int) -> Loot:
     return Loot(face, value - resources - items, resources, items)
 
 
+#: Standing-bonus totals of one state of a battle (see :meth:`_Tables.standing`).
+StandingTable = dict[tuple[int, ...] | tuple[int, str, int, int], Any]
+
+
+#: For each side, the enemies still fighting and the one it strikes without a roll.
+Targets = tuple[tuple[list[Unit], list[Unit]], tuple[Unit | None, Unit | None]]
+
+
 class _Tables:
     """What every play of one battle can share: who holds effects, standing-bonus totals."""
 
@@ -230,7 +251,7 @@ class _Tables:
         self.from_face = battle.params.open_ended_from
         self.limit = battle.params.open_ended_limit
         self.holders = frozenset(e.unit for e in battle.effects if e.unit is not None)
-        self._standing: dict[tuple[int, int | None, int], dict[tuple[int, str, int, int], int]] = {}
+        self._standing: dict[tuple[int, int | None, int], StandingTable] = {}
         ranged = [u for u in battle.units if u.ranged and u.ranged_attacks]
         melee = [u for u in battle.units if u.melee_attacks]
         #: The units that strike in each phase, in groups of equal speed, fastest first.
@@ -245,6 +266,32 @@ class _Tables:
             tuple[int, tuple[int, ...], tuple[str, ...]], tuple[tuple[GoodsShare, ...], Fraction]
         ] = {}
         self._loot: dict[tuple[Fraction, int], Loot] = {}
+        self._bands: dict[int, tuple[int, bool]] = {}
+        self._acting: dict[frozenset[str], tuple[HeldEffect, ...]] = {}
+        self._effects = battle.effects
+        self._params = battle.params
+
+    def acting(self, triggers: frozenset[str]) -> tuple[HeldEffect, ...]:
+        """The effects that nullify or force flee rolls on one of ``triggers``, in order."""
+        acting = self._acting.get(triggers)
+        if acting is None:
+            acting = self._acting[triggers] = tuple(
+                effect
+                for effect in self._effects
+                if effect.spec.trigger in triggers
+                and (effect.spec.nullify or effect.spec.flee_below is not None)
+            )
+        return acting
+
+    def morale_band(self, total: int) -> tuple[int, bool]:
+        """PAX lost and whether the unit flees, for a morale-check ``total`` (remembered)."""
+        band = self._bands.get(total)
+        if band is None:
+            found = self._params.morale_band(total)
+            band = (found.pax_lost, found.flees)
+            if len(self._bands) < _MAX_STATES:
+                self._bands[total] = band
+        return band
 
     def split_loot(self, value: Fraction, params: D100Params, face: int) -> Loot:
         """:func:`split_loot`, remembered."""
@@ -255,10 +302,10 @@ class _Tables:
                 self._loot[(value, face)] = loot
         return loot
 
-    def standing(
-        self, gone: int, overwhelm_side: int | None, overwhelm: int
-    ) -> dict[tuple[int, str, int, int], int]:
-        """Totals of standing bonuses by (unit, roll, stage, PAX) in one state of the battle."""
+    def standing(self, gone: int, overwhelm_side: int | None, overwhelm: int) -> StandingTable:
+        """Totals of standing bonuses in one state of the battle: of a roll by (unit, roll,
+        stage, PAX), of an attack's five rolls by (stage, attacker, its PAX, target, its
+        PAX)."""
         state = (gone, overwhelm_side, overwhelm)
         table = self._standing.get(state)
         if table is None:
@@ -294,11 +341,18 @@ class _Play:
         self.overwhelm = 0
         self.counts = (0, 0)
         self.tables = _Tables(battle) if tables is None else tables
+        self.d100 = d100_roller(dice)
+        #: Rollers of the dice that pick a target among so many candidates.
+        self.pickers: dict[int, Callable[[], int]] = {}
+        #: One open-ended roll plus a bonus total: all a sampling play keeps of a roll.
+        self.sampled_roll = open_ended_total(self.d100, self.tables.from_face, self.tables.limit)
         # Bonuses change when a unit holding an effect leaves or loses its traits (one bit
         # per such unit in ``gone``) and when one side overwhelms the other.
         self.gone = 0
         #: The units of each side still fighting (``None``: to be listed again).
         self.standing_units: list[list[Unit] | None] = [None, None]
+        self.standing_targets: Targets | None
+        self.standing_targets = None
         self.standing = self.tables.standing(self.gone, self.overwhelm_side, self.overwhelm)
 
     # Helpers ------------------------------------------------------------------------
@@ -317,6 +371,7 @@ class _Play:
         """Set the fate of unit ``index`` (``None`` keeps it fighting)."""
         self.fate[index] = fate
         self.standing_units = [None, None]
+        self.standing_targets = None
         if fate is not None and index in self.tables.holders:
             self.gone |= 1 << index
             self.restate()
@@ -333,8 +388,8 @@ class _Play:
 
     def roll(self, unit: Unit, name: str, stage: int, *extra: Bonus) -> int:
         """Roll ``name`` for ``unit`` with its standing bonuses and ``extra`` ones: the total."""
-        faces = open_ended(self.dice, self.tables.from_face, self.tables.limit)
         if self.record:
+            faces = open_ended_faces(self.d100, self.tables.from_face, self.tables.limit)
             roll = Roll(name, unit.name, faces, (*self.bonuses(unit, name, stage), *extra))
             self.rolls.append(roll)
             return roll.total
@@ -345,7 +400,15 @@ class _Play:
             self.standing[key] = standing
         if extra:
             standing += sum(bonus.value for bonus in extra)
-        return sum(faces) + standing
+        return self.sampled_roll(standing)
+
+    def recorded_roll(self, roll: tuple[Unit, str, int]) -> int:
+        """Make ``roll`` (unit, roll name, stage), keeping it for the log: the total."""
+        unit, name, stage = roll
+        faces = open_ended_faces(self.d100, self.tables.from_face, self.tables.limit)
+        made = Roll(name, unit.name, faces, tuple(self.roll_bonuses(unit, name, stage)))
+        self.rolls.append(made)
+        return made.total
 
     def made(self, count: int) -> list[Roll | None]:
         """The last ``count`` rolls of a recording play, padded to five with ``None``."""
@@ -453,7 +516,10 @@ class _Play:
 
     def effect_actions(self, stage: int, round_no: int, triggers: frozenset[str]) -> None:
         """Nullify, then flee rolls, of every effect in force with one of ``triggers``."""
-        for effect in self.battle.effects:
+        acting = self.tables.acting(triggers)
+        if not acting:
+            return
+        for effect in acting:
             spec = effect.spec
             if not spec.nullify or spec.trigger not in triggers or not self.in_force(effect, stage):
                 continue
@@ -466,7 +532,7 @@ class _Play:
                     self.nullify(unit.index)
                     if self.record:
                         self.events.append(NullifyEvent(effect.label, effect.origin, unit.name))
-        for effect in self.battle.effects:
+        for effect in acting:
             spec = effect.spec
             threshold = spec.flee_below
             if threshold is None or spec.trigger not in triggers:
@@ -494,9 +560,7 @@ class _Play:
                     )
 
     def total_bonuses(self) -> None:
-        self.effect_actions(
-            TOTALS, 0, frozenset({"assessment", "when_attacking", "when_defending"})
-        )
+        self.effect_actions(TOTALS, 0, _STEP_3_TRIGGERS)
         self.counts = (len(self.present(0)), len(self.present(1)))
         difference = abs(self.counts[0] - self.counts[1])
         if difference:
@@ -504,119 +568,203 @@ class _Play:
             self.overwhelm = self.params.overwhelm_bonus * difference
             self.restate()
 
-    def attack(
+    def attack_rolls(
+        self, phase: str, unit: Unit, target: Unit, stage: int
+    ) -> tuple[tuple[Unit, str, int], ...]:
+        """The five rolls of an attack of ``unit`` on ``target`` as (unit, roll, stage):
+        attack, defence, damage, damage reduction and the target's morale check."""
+        hit_roll, damage_roll = _HIT_AND_DAMAGE[phase]
+        return (
+            (unit, hit_roll, stage),
+            (target, "defense", stage),
+            (unit, damage_roll, stage),
+            (target, "damage_reduction", stage),
+            (target, "morale", stage),
+        )
+
+    def attack_totals(
+        self, key: tuple[int, ...], phase: str, unit: Unit, target: Unit, stage: int
+    ) -> tuple[int, ...]:
+        """The bonus totals of :meth:`attack_rolls`, kept in the state's table under ``key``."""
+        totals = tuple(
+            sum(bonus.value for bonus in self.roll_bonuses(*roll))
+            for roll in self.attack_rolls(phase, unit, target, stage)
+        )
+        self.standing[key] = totals
+        return totals
+
+    def roll_bonuses(self, unit: Unit, name: str, stage: int) -> list[Bonus]:
+        """The bonuses of one roll: the standing ones, and for a morale check after a
+        wound, a penalty per PAX the unit has lost in this battle."""
+        rows = self.bonuses(unit, name, stage)
+        if name == "morale":
+            lost = unit.pax - self.pax[unit.index]
+            per_pax = self.params.morale_pax_penalty
+            if lost and per_pax:
+                rows.append(
+                    Bonus("PAX lost", -per_pax * lost, f"{lost} lost", f"{lost} × {per_pax}")
+                )
+        return rows
+
+    def targets(self) -> Targets | None:
+        """For each side, the enemies still fighting and the one it strikes without a roll
+        (see :meth:`fixed_target`); ``None`` once a side has nobody left."""
+        found = self.standing_targets
+        if found is None:
+            first, second = self.present(0), self.present(1)
+            if not (first and second):
+                return None
+            fixed = (self.fixed_target(0, second), self.fixed_target(1, first))
+            found = self.standing_targets = ((second, first), fixed)
+        return found
+
+    def fixed_target(self, side: int, candidates: list[Unit]) -> Unit | None:
+        """The enemy every unit of ``side`` strikes without a roll: the first of its
+        priority list still fighting, or the only candidate; ``None`` when a die picks."""
+        priority = self.battle.sides[side].targeting
+        if priority:
+            for name in priority:
+                for candidate in candidates:
+                    if candidate.name == name:
+                        return candidate
+        if len(candidates) == 1:
+            return candidates[0]
+        return None
+
+    def picker(self, count: int) -> Callable[[], int]:
+        """Rolls the die that picks a target among ``count`` candidates (in scenario order)."""
+        pick = self.pickers.get(count)
+        if pick is None:
+            pick = self.pickers[count] = die_roller(self.dice, die(count))
+        return pick
+
+    def exchange(self, phase: str, round_no: int, stage: int) -> None:
+        """Every unit of the phase strikes, fastest first; equal speeds strike together.
+
+        One attack: the attack roll against the target's defence roll (a tie goes to the
+        defender); on a hit, damage against damage reduction; on a wound, the target's
+        morale check gives the PAX it loses and whether it flees. The losses of a speed
+        group are applied once all of it has struck.
+        """
+        ranged = phase == "ranged"
+        fate, pax, record = self.fate, self.pax, self.record
+        # A roll is asked with what its mode knows of its bonuses (see attack_rolls and
+        # attack_totals): the roll itself when recording, the bonus total when sampling.
+        roll: Callable[[Any], int] = self.recorded_roll if record else self.sampled_roll
+        band_of = self.tables.morale_band
+        for speed_group in self.tables.speed_groups[phase]:
+            targets = self.targets()
+            if targets is None:
+                return
+            enemies, fixed = targets
+            standing = self.standing
+            losses: dict[int, int] = {}
+            fleeing: set[int] = set()
+            for unit in speed_group:
+                if fate[unit.index] is not None:
+                    continue
+                candidates = enemies[unit.side]
+                target = fixed[unit.side]
+                pick = None if target is not None else self.picker(len(candidates))
+                target_roll: tuple[int, tuple[str, ...]] | None = None
+                for _ in range(unit.ranged_attacks if ranged else unit.melee_attacks):
+                    if pick is not None:
+                        face = pick()
+                        target = candidates[face - 1]
+                        if record:
+                            target_roll = (face, tuple(c.name for c in candidates))
+                    assert target is not None
+                    bonuses: tuple[Any, ...]
+                    if record:
+                        bonuses = self.attack_rolls(phase, unit, target, stage)
+                    else:
+                        key = (stage, unit.index, pax[unit.index], target.index, pax[target.index])
+                        bonuses = standing.get(key) or self.attack_totals(
+                            key, phase, unit, target, stage
+                        )
+                    hit, defence, damage, reduction, morale = bonuses
+                    made, pax_lost, flees = 2, 0, False
+                    if roll(hit) > roll(defence):
+                        made = 4
+                        if roll(damage) > roll(reduction):
+                            made = 5
+                            pax_lost, flees = band_of(roll(morale))
+                            if pax_lost:
+                                losses[target.index] = losses.get(target.index, 0) + pax_lost
+                            if flees:
+                                fleeing.add(target.index)
+                    if record:
+                        self.note_attack(
+                            phase, round_no, unit, target, target_roll, made, pax_lost, flees
+                        )
+            if losses or fleeing:
+                self.casualties(phase, round_no, losses, fleeing)
+
+    def note_attack(
         self,
         phase: str,
         round_no: int,
         unit: Unit,
         target: Unit,
         target_roll: tuple[int, tuple[str, ...]] | None,
-        stage: int,
-    ) -> tuple[int, bool]:
-        """One attack of ``unit`` on ``target``: the PAX it costs the target, and whether
-        the target flees."""
-        hit_roll, damage_roll = (
-            ("ranged_attack", "ranged_damage") if phase == "ranged" else ("attack", "damage")
-        )
-        made = 2
-        pax_lost, flees = 0, False
-        if self.roll(unit, hit_roll, stage) > self.roll(target, "defense", stage):
-            made = 4
-            if self.roll(unit, damage_roll, stage) > self.roll(target, "damage_reduction", stage):
-                made = 5
-                lost = target.pax - self.pax[target.index]
-                per_pax = self.params.morale_pax_penalty
-                extra = (
-                    (Bonus("PAX lost", -per_pax * lost, f"{lost} lost", f"{lost} × {per_pax}"),)
-                    if lost and per_pax
-                    else ()
-                )
-                band = self.params.morale_band(self.roll(target, "morale", stage, *extra))
-                pax_lost, flees = band.pax_lost, band.flees
-        if self.record:
-            attack, defence, damage, reduction, morale = self.made(made)
-            assert attack is not None
-            assert defence is not None
-            self.events.append(
-                AttackEvent(
-                    phase,
-                    round_no,
-                    unit.speed,
-                    unit.name,
-                    target.name,
-                    target_roll,
-                    attack,
-                    defence,
-                    damage,
-                    reduction,
-                    morale,
-                    pax_lost,
-                    flees,
-                )
+        made: int,
+        pax_lost: int,
+        flees: bool,
+    ) -> None:
+        """Log an attack whose last ``made`` rolls are the recording play's last ones."""
+        attack, defence, damage, reduction, morale = self.made(made)
+        assert attack is not None
+        assert defence is not None
+        self.events.append(
+            AttackEvent(
+                phase,
+                round_no,
+                unit.speed,
+                unit.name,
+                target.name,
+                target_roll,
+                attack,
+                defence,
+                damage,
+                reduction,
+                morale,
+                pax_lost,
+                flees,
             )
-        return pax_lost, flees
+        )
 
-    def choose_target(
-        self, unit: Unit, candidates: list[Unit]
-    ) -> tuple[Unit, tuple[int, tuple[str, ...]] | None]:
-        """The target, and ``(face, candidates)`` when a die picked it at random."""
-        priority = self.battle.sides[unit.side].targeting
-        if priority:
-            for name in priority:
-                for candidate in candidates:
-                    if candidate.name == name:
-                        return candidate, None
-        if len(candidates) == 1:
-            return candidates[0], None
-        face = self.dice.roll(die(len(candidates)))
-        if not self.record:
-            return candidates[face - 1], None
-        return candidates[face - 1], (face, tuple(c.name for c in candidates))
-
-    def exchange(self, phase: str, round_no: int, stage: int) -> None:
-        """Every unit of the phase strikes, fastest first; equal speeds strike together."""
-        for speed_group in self.tables.speed_groups[phase]:
-            if not self.both_present():
-                return
-            group = [u for u in speed_group if self.fate[u.index] is None]
-            targets = (self.present(0), self.present(1))
-            losses: dict[int, int] = {}
-            fleeing: set[int] = set()
-            for unit in group:
-                attacks = unit.ranged_attacks if phase == "ranged" else unit.melee_attacks
-                for _ in range(attacks):
-                    target, target_roll = self.choose_target(unit, targets[1 - unit.side])
-                    pax_lost, flees = self.attack(phase, round_no, unit, target, target_roll, stage)
-                    if pax_lost:
-                        losses[target.index] = losses.get(target.index, 0) + pax_lost
-                    if flees:
-                        fleeing.add(target.index)
-            for index in sorted(losses.keys() | fleeing):
-                before = self.pax[index]
-                after = max(0, before - losses.get(index, 0))
-                self.pax[index] = after
-                fate = KILLED if after == 0 else FLED if index in fleeing else None
-                self.leave(index, fate)
-                if self.record:
-                    self.events.append(
-                        CasualtyEvent(
-                            phase, round_no, self.units[index].name, before - after, after, fate
-                        )
+    def casualties(
+        self, phase: str, round_no: int, losses: dict[int, int], fleeing: set[int]
+    ) -> None:
+        """Apply a speed group's losses: a unit left with no PAX is killed, else one whose
+        morale broke flees."""
+        for index in sorted(losses.keys() | fleeing):
+            before = self.pax[index]
+            after = max(0, before - losses.get(index, 0))
+            self.pax[index] = after
+            gone = KILLED if after == 0 else FLED if index in fleeing else None
+            if gone is not None:
+                self.leave(index, gone)
+            if self.record:
+                self.events.append(
+                    CasualtyEvent(
+                        phase, round_no, self.units[index].name, before - after, after, gone
                     )
+                )
 
     def play(self) -> BattleResult:
         self.morale_assessment()
         self.total_bonuses()
         if self.both_present():
             # Combat begins only against an enemy: no start-of-combat rolls after a rout.
-            self.effect_actions(RANGED, 0, frozenset({"start_of_combat"}))
+            self.effect_actions(RANGED, 0, _START_TRIGGERS)
             self.exchange("ranged", 0, RANGED)
         rounds = 0
         for round_no in range(1, self.params.round_limit + 1):
             if not self.both_present():
                 break
             rounds = round_no
-            self.effect_actions(MELEE, round_no, frozenset({"per_round"}))
+            self.effect_actions(MELEE, round_no, _ROUND_TRIGGERS)
             self.exchange("melee", round_no, MELEE)
         standing = [side for side in (0, 1) if self.present(side)]
         winner: int | None = None
@@ -628,7 +776,7 @@ class _Play:
             outcome = "draw"
         fates = tuple(FOUGHT if fate is None else fate for fate in self.fate)
         goods: tuple[GoodsShare, ...] = ()
-        value = Fraction(0)
+        value = _NOTHING
         loot = None
         if winner is not None:
             losers = self.battle.sides[1 - winner].units
@@ -638,7 +786,7 @@ class _Play:
             cached = None if self.record else self.tables.goods.get(key)
             if cached is None:
                 shares = value_of_goods(losers, pax, key[2])
-                cached = (shares, sum((share.value for share in shares), Fraction(0)))
+                cached = (shares, sum((share.value for share in shares), _NOTHING))
                 if not self.record and len(self.tables.goods) < _MAX_STATES:
                     self.tables.goods[key] = cached
             goods, value = cached

@@ -14,10 +14,12 @@ report asks for it, so playing thousands of battles stays cheap.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
-from fracas.core.dice import D100, Dice
+from fracas.core.dice import D100, ChanceNode, Dice
 from fracas.core.modifiers import Breakdown
 from fracas.core.report import fmt
 from fracas.rulesets.d100.params import ROLL_LABELS
@@ -26,12 +28,60 @@ from fracas.rulesets.d100.params import ROLL_LABELS
 def open_ended(dice: Dice, from_face: int, limit: int | None = None) -> tuple[int, ...]:
     """Roll d100; while the last face is ``from_face`` or more, roll again (at most ``limit``
     extra dice when a limit is given). Returns every face rolled."""
-    first = dice.roll(D100)
+    return open_ended_faces(d100_roller(dice), from_face, limit)
+
+
+def d100_roller(dice: Dice) -> Callable[[], int]:
+    """A function rolling one d100 with ``dice`` (see :func:`die_roller`)."""
+    return die_roller(dice, D100)
+
+
+def die_roller(dice: Dice, node: ChanceNode) -> Callable[[], int]:
+    """A function rolling ``node`` with ``dice``: the dice's own fast roller if they offer
+    one (Monte Carlo's do), else ``dice.roll(node)`` each time. Either way the faces are
+    those ``dice.roll`` gives, in the same order."""
+    roller = getattr(dice, "roller", None)
+    if roller is not None:
+        fast: Callable[[], int] = roller(node)
+        return fast
+    return partial(dice.roll, node)
+
+
+def open_ended_faces(d100: Callable[[], int], from_face: int, limit: int | None) -> tuple[int, ...]:
+    """:func:`open_ended` with ``d100`` rolling each die: every face rolled."""
+    first = d100()
     if first < from_face:  # most rolls: one die
         return (first,)
+    return _rolled_again(d100, first, from_face, limit)
+
+
+def open_ended_total(
+    d100: Callable[[], int], from_face: int, limit: int | None
+) -> Callable[[int], int]:
+    """A function rolling :func:`open_ended` with ``d100`` and returning only the sum of the
+    faces plus the ``bonus`` it is given, for plays that keep no log.
+
+    >>> from fracas.core.dice import ScriptedDice
+    >>> total = open_ended_total(d100_roller(ScriptedDice([98, 97, 12, 40])), 96, None)
+    >>> total(0), total(5)
+    (207, 45)
+    """
+
+    def total(bonus: int) -> int:
+        first = d100()
+        if first < from_face:
+            return first + bonus
+        return sum(_rolled_again(d100, first, from_face, limit)) + bonus
+
+    return total
+
+
+def _rolled_again(
+    d100: Callable[[], int], first: int, from_face: int, limit: int | None
+) -> tuple[int, ...]:
     faces = [first]
     while faces[-1] >= from_face and (limit is None or len(faces) <= limit):
-        faces.append(dice.roll(D100))
+        faces.append(d100())
     return tuple(faces)
 
 

@@ -14,21 +14,11 @@ and Status additions, then Pierce on the defence. See ``docs/rules/hex.md``.
 {'tanks': 20, 'mg': 80}
 """
 
-from fracas.rulesets.hex import batch
-from fracas.rulesets.hex.advisor import Advice, advise, attacks
-from fracas.rulesets.hex.boards import SideAttacks
-from fracas.rulesets.hex.document import HexDocument, HexParams
-from fracas.rulesets.hex.plan import Plan, plan_turn
-from fracas.rulesets.hex.play import (
-    Combat,
-    Turn,
-    check_legal,
-    fight,
-    forecast,
-    play_turn,
-)
-from fracas.rulesets.hex.ruleset import HexRuleset
-from fracas.rulesets.hex.scenario import Board, Hex, HexScenario, Status, Terrain, Unit
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from fracas.rulesets.hex.strike import (
     StrikeInputs,
     StrikeOutcome,
@@ -36,7 +26,62 @@ from fracas.rulesets.hex.strike import (
     gather_strike,
     strike,
 )
-from fracas.rulesets.hex.svg import board_svg
+
+if TYPE_CHECKING:
+    from fracas.rulesets.hex import batch
+    from fracas.rulesets.hex.advisor import Advice, advise, attacks
+    from fracas.rulesets.hex.boards import SideAttacks
+    from fracas.rulesets.hex.document import HexDocument, HexParams
+    from fracas.rulesets.hex.plan import Plan, plan_turn
+    from fracas.rulesets.hex.play import (
+        Combat,
+        Turn,
+        check_legal,
+        fight,
+        forecast,
+        play_turn,
+    )
+    from fracas.rulesets.hex.ruleset import HexRuleset
+    from fracas.rulesets.hex.scenario import Board, Hex, HexScenario, Status, Terrain, Unit
+    from fracas.rulesets.hex.svg import board_svg
+
+# Imported on first use: listing the rulesets needs the ruleset class, not the rules.
+_HOMES = {
+    "Advice": "fracas.rulesets.hex.advisor",
+    "Board": "fracas.rulesets.hex.scenario",
+    "Combat": "fracas.rulesets.hex.play",
+    "Hex": "fracas.rulesets.hex.scenario",
+    "HexDocument": "fracas.rulesets.hex.document",
+    "HexParams": "fracas.rulesets.hex.document",
+    "HexRuleset": "fracas.rulesets.hex.ruleset",
+    "HexScenario": "fracas.rulesets.hex.scenario",
+    "Plan": "fracas.rulesets.hex.plan",
+    "SideAttacks": "fracas.rulesets.hex.boards",
+    "Status": "fracas.rulesets.hex.scenario",
+    "Terrain": "fracas.rulesets.hex.scenario",
+    "Turn": "fracas.rulesets.hex.play",
+    "Unit": "fracas.rulesets.hex.scenario",
+    "advise": "fracas.rulesets.hex.advisor",
+    "attacks": "fracas.rulesets.hex.advisor",
+    "batch": "fracas.rulesets.hex.batch",
+    "board_svg": "fracas.rulesets.hex.svg",
+    "check_legal": "fracas.rulesets.hex.play",
+    "fight": "fracas.rulesets.hex.play",
+    "forecast": "fracas.rulesets.hex.play",
+    "plan_turn": "fracas.rulesets.hex.plan",
+    "play_turn": "fracas.rulesets.hex.play",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(home)
+    value = module if home == f"{__name__}.{name}" else getattr(module, name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Advice",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from fracas.core.dice import Dice
 from fracas.core.errors import IllegalActionError, ScenarioError
@@ -10,17 +10,15 @@ from fracas.core.headline import Headline
 from fracas.core.limits import spend
 from fracas.core.report import Report
 from fracas.rulesets.base import Ruleset, Summary
-from fracas.rulesets.hex.advisor import advise
 from fracas.rulesets.hex.document import HexDocument, HexParams
 from fracas.rulesets.hex.odds import HEADLINES
-from fracas.rulesets.hex.plan import plan_turn
-from fracas.rulesets.hex.play import Turn, forecast, illegal_reason, play_turn
-from fracas.rulesets.hex.report import advice_report, forecast_report, plan_report, turn_report
 from fracas.rulesets.hex.scenario import Board, HexScenario, build_board
-from fracas.rulesets.hex.svg import board_svg
+
+if TYPE_CHECKING:  # play (numpy), reports and pictures load when used: not to list rulesets
+    from fracas.rulesets.hex.play import Turn
 
 
-class HexRuleset(Ruleset[HexDocument, HexScenario, Turn]):
+class HexRuleset(Ruleset[HexDocument, HexScenario, "Turn"]):
     """Deterministic hex-grid combat: forecast, resolve a turn, advise, draw."""
 
     name: ClassVar[str] = "hex"
@@ -34,6 +32,8 @@ class HexRuleset(Ruleset[HexDocument, HexScenario, Turn]):
 
     def build(self, document: HexDocument) -> HexScenario:
         """Check the map, the units and every order (on the board as it evolves)."""
+        from fracas.rulesets.hex.play import play_turn
+
         params = document.parameters
         board = build_board(document)
         orders: list[tuple[str, str]] = []
@@ -53,10 +53,14 @@ class HexRuleset(Ruleset[HexDocument, HexScenario, Turn]):
 
     def play(self, scenario: HexScenario, dice: Dice) -> Turn:
         """Resolve the orders; ``dice`` is never asked (there is no chance in this ruleset)."""
+        from fracas.rulesets.hex.play import play_turn
+
         return play_turn(scenario.board, scenario.orders, scenario.params)
 
     def report(self, scenario: HexScenario, result: Turn) -> Report:
         """Every combat of the turn, strike by strike, then the board after it."""
+        from fracas.rulesets.hex.report import turn_report
+
         return turn_report(result, scenario.title or "Hex combat", scenario.description)
 
     def summarize(self, scenario: HexScenario, result: Turn) -> Summary:
@@ -76,12 +80,17 @@ class HexRuleset(Ruleset[HexDocument, HexScenario, Turn]):
         for option, unit_id in (("--attacker", attacker), ("--target", target)):
             if not board.has_unit(unit_id):
                 raise ScenarioError(f"no unit with id {unit_id!r} (units: {known})", path=(option,))
+        from fracas.rulesets.hex.play import illegal_reason
+
         reason = illegal_reason(board, attacker, target)
         if reason is not None:
             raise IllegalActionError(f"illegal attack: {reason}", path=("--target",))
 
     def forecast(self, scenario: HexScenario, attacker: str, target: str) -> Report:
         """The report of one attack on the scenario's board, which stays as it was."""
+        from fracas.rulesets.hex.play import forecast
+        from fracas.rulesets.hex.report import forecast_report
+
         self._check_ids(scenario.board, attacker, target)
         combat = forecast(scenario.board, attacker, target, scenario.params)
         return forecast_report(combat, scenario.title or "Hex combat")
@@ -102,6 +111,9 @@ class HexRuleset(Ruleset[HexDocument, HexScenario, Turn]):
             f"score = {params.advisor_enemy_weight:g} × enemy soldiers lost − "
             f"{params.advisor_own_weight:g} × own soldiers lost; ties: more levels gained first"
         )
+        from fracas.rulesets.hex.advisor import advise
+        from fracas.rulesets.hex.report import advice_report
+
         ranked = advise(scenario.board, side, params)
         title = scenario.title or "Hex combat"
         return advice_report(side, ranked, title, rule, params.advisor_detail)
@@ -122,6 +134,9 @@ class HexRuleset(Ruleset[HexDocument, HexScenario, Turn]):
         attackers = sum(1 for unit in scenario.board.units if unit.side == side)
         beam = params.planner_width if width is None else width
         spend(beam * attackers * len(scenario.board.units))
+        from fracas.rulesets.hex.plan import plan_turn
+        from fracas.rulesets.hex.report import plan_report
+
         found = plan_turn(scenario.board, side, params, width=width)
         return plan_report(found, scenario.title or "Hex combat", rule)
 
@@ -129,6 +144,8 @@ class HexRuleset(Ruleset[HexDocument, HexScenario, Turn]):
         self, scenario: HexScenario, *, attacker: str | None = None, target: str | None = None
     ) -> str:
         """An SVG of the board; with an attacker and a target, their forecast drawn on it."""
+        from fracas.rulesets.hex.svg import board_svg
+
         if attacker is not None and target is not None:
             self._check_ids(scenario.board, attacker, target)
         return board_svg(scenario.board, attacker=attacker, target=target, params=scenario.params)

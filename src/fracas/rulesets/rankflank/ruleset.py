@@ -5,18 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fracas.core.dice import Dice
-from fracas.core.evaluate import StepCache
 from fracas.core.report import Report
 from fracas.rulesets.base import Ruleset, Summary
 from fracas.rulesets.rankflank.document import RankflankDocument, RankflankParams
-from fracas.rulesets.rankflank.formation import in_combat, initial_state, models_alive
 from fracas.rulesets.rankflank.odds import HEADLINES
-from fracas.rulesets.rankflank.play import CombatOutcome, CombatProcess, Fight, play_combat
-from fracas.rulesets.rankflank.report import build_report
-from fracas.rulesets.rankflank.scenario import Combat, build_combat
+
+if TYPE_CHECKING:  # the rules load with the first combat: listing rulesets needs none
+    from fracas.rulesets.rankflank.play import CombatOutcome, CombatProcess, Fight
+    from fracas.rulesets.rankflank.scenario import Combat
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +26,7 @@ class RankflankScenario:
     title: str
 
 
-class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, CombatOutcome]):
+class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, "CombatOutcome"]):
     """Close combat of rank-and-flank fantasy regiments: blows, combat result, break test.
 
     >>> from fracas.core.dice import SeededDice
@@ -51,16 +50,22 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, CombatOutco
 
     def build(self, document: RankflankDocument) -> RankflankScenario:
         """Check the units, engagements and challenge, and freeze the combat."""
+        from fracas.rulesets.rankflank.scenario import build_combat
+
         combat = build_combat(document)
         title = document.title or " vs ".join(combat.sides)
         return RankflankScenario(combat, title)
 
     def play(self, scenario: RankflankScenario, dice: Dice) -> CombatOutcome:
         """Fight the combat: rounds until a side breaks or is destroyed, or the limit."""
+        from fracas.rulesets.rankflank.play import play_combat
+
         return play_combat(scenario.combat, dice)
 
     def report(self, scenario: RankflankScenario, result: CombatOutcome) -> Report:
         """Blows, combat-result tables, break tests and pursuit of every round."""
+        from fracas.rulesets.rankflank.report import build_report
+
         return build_report(scenario.combat, result, scenario.title)
 
     def sampler(self, scenario: RankflankScenario) -> Callable[[Dice], Summary]:
@@ -71,11 +76,16 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, CombatOutco
         The outcomes follow the same law as :meth:`play`'s, which rolls die by die for the
         report; a repetition is therefore not the same play as ``resolve`` with its seed.
         """
+        from fracas.core.evaluate import StepCache
+        from fracas.rulesets.rankflank.play import CombatProcess
+
         cache = StepCache(CombatProcess(scenario.combat), partial(self._summary, scenario))
         return cache.play
 
     def process(self, scenario: RankflankScenario) -> CombatProcess:
         """The combat as steps over :class:`Fight` values, for exact odds."""
+        from fracas.rulesets.rankflank.play import CombatProcess
+
         return CombatProcess(scenario.combat)
 
     def summarize(self, scenario: RankflankScenario, result: CombatOutcome) -> Summary:
@@ -97,6 +107,8 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, CombatOutco
         ``cr.*`` are round 1's. Per unit: ``breaks``, ``caught``, ``destroyed`` and
         ``casualties`` (models lost, characters included).
         """
+        from fracas.rulesets.rankflank.formation import initial_state, models_alive
+
         combat = scenario.combat
         start = initial_state(combat)
         final = dict(zip((unit.name for unit in combat.units), state.units, strict=True))
@@ -125,9 +137,12 @@ def combat_winner(combat: Combat, final: dict[str, Any]) -> str:
 
     >>> from fracas.rulesets.rankflank.samples import two_blocks
     >>> combat = two_blocks()
+    >>> from fracas.rulesets.rankflank.formation import initial_state
     >>> combat_winner(combat, initial_state(combat))
     'undecided'
     """
+    from fracas.rulesets.rankflank.formation import in_combat
+
     standing = [
         side
         for side in combat.sides
