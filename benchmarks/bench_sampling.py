@@ -91,6 +91,7 @@ def main() -> None:
             assert entry.count == slow_tally.counts[metric.name][entry.value], metric.name
 
     base = rate(lambda: baseline(2_000), 2_000)
+    base_cpu = cpu_rate(lambda: baseline(2_000), 2_000)
     with running(workers=1):
         one = rate(lambda: odds(lair, method="mc", runs=20_000, seed=0), 20_000)
         one_cpu = cpu_rate(lambda: odds(lair, method="mc", runs=20_000, seed=0), 20_000)
@@ -113,6 +114,11 @@ def main() -> None:
     ratio = one / base
     verdict = "goal met" if ratio >= 10 else "below the goal of 10×"
     print(f"  ratio one process / before       {ratio:10.1f}×  ({verdict})")
+    # The wall clock of each also waits for other people's work, unevenly; CPU seconds
+    # measure what a play costs one core.
+    ratio = one_cpu / base_cpu
+    verdict = "goal met" if ratio >= 10 else "below the goal of 10×"
+    print(f"  the same in plays per CPU second {ratio:10.1f}×  ({verdict})")
     scaling = two / one
     verdict = "goal met" if scaling >= 1.8 else "below the goal of 1.8× (are two cores idle?)"
     print(f"  ratio two processes / one        {scaling:10.2f}×  ({verdict})")
