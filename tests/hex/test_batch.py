@@ -15,6 +15,9 @@ Three layers of evidence:
 from __future__ import annotations
 
 import importlib
+import os
+import subprocess
+import sys
 from fractions import Fraction
 from typing import Any
 
@@ -481,3 +484,51 @@ def test_an_empty_batch_gives_empty_results_on_both_paths() -> None:
     for result in (strikes(**empty), fast.strikes(**empty)):
         assert result.losses.tolist() == []
         assert result.decided_exactly == 0
+
+
+def test_the_compiled_kernel_can_be_called_from_many_threads_at_once() -> None:
+    # numba's own thread pool (what it uses without TBB or OpenMP) aborts the process when
+    # two threads launch parallel work together; forced here, in a fresh interpreter.
+    script = (
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "import numpy as np\n"
+        "from fracas.rulesets.hex import fast\n"
+        "from fracas.rulesets.hex.batch import strike_arrays\n"
+        "rng = np.random.default_rng(1)\n"
+        "arrays = strike_arrays(attacker_strength=rng.integers(1, 100, 200_000), attack=10,\n"
+        "                       target_strength=rng.integers(1, 100, 200_000), defense=10)\n"
+        "with ThreadPoolExecutor(4) as pool:\n"
+        "    totals = set(pool.map(lambda _: int(fast.evaluate(arrays).losses.sum()), range(8)))\n"
+        "print(len(totals))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "NUMBA_THREADING_LAYER": "workqueue"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "1"
+
+
+@pytest.mark.parametrize("exponent", [4, 2.5, 5, "mixed"])
+def test_the_compiled_kernel_agrees_on_other_loss_exponents(exponent: float | str) -> None:
+    # Whole exponents up to 4 are multiplied out in the kernel, the others go through pow;
+    # 1, 2 and 3 are in the million-strike test above.
+    from fracas.rulesets.hex import fast
+
+    rng = np.random.default_rng(7)
+    columns = random_columns(rng, 50_000)
+    halves = exact_halves(rng, 5_000, 2)
+    both = {name: np.concatenate([columns[name], halves[name]]) for name in columns}
+    floats = as_floats(both, 2)
+    floats["loss_exponent"] = (
+        rng.choice([1.0, 2.0, 2.5, 3.0], len(both["target_strength"]))
+        if exponent == "mixed"
+        else exponent
+    )
+    arrays = strike_arrays(**floats)
+    compiled, plain = fast.evaluate(arrays), evaluate(arrays)
+    assert np.array_equal(compiled.losses, plain.losses)
+    assert np.allclose(compiled.fraction, plain.fraction, rtol=1e-12, atol=0)

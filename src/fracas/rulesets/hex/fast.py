@@ -21,6 +21,7 @@ below about a million strikes the numpy batch is the better choice.
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -110,8 +111,21 @@ class Term:
         return self._op("/", other, swap=True)
 
 
+#: Whole loss exponents worked out by multiplying, not by ``pow``: a few multiplications
+#: are several times faster, and err by at most 3 units of roundoff, inside the 4 the
+#: error bound allows a whole power.
+MULTIPLIED_POWERS = (1, 2, 3, 4)
+
+
+@dataclass(frozen=True)
 class TracedArithmetic:
-    """:class:`~fracas.rulesets.hex.strike.Arithmetic` that writes code for one strike."""
+    """:class:`~fracas.rulesets.hex.strike.Arithmetic` that writes code for one strike.
+
+    ``exponent`` is the loss exponent when it is the same whole number for every strike
+    (one of :data:`MULTIPLIED_POWERS`), else ``None``.
+    """
+
+    exponent: int | None = None
 
     def ratio(self, numerator: Term, denominator: Term) -> Term:
         return numerator.tape.emit(
@@ -119,7 +133,9 @@ class TracedArithmetic:
         )
 
     def power(self, base: Term, exponent: Term) -> Term:
-        return base.tape.emit(f"{base.name} ** {exponent.name}")
+        if self.exponent is None:
+            return base.tape.emit(f"{base.name} ** {exponent.name}")
+        return base.tape.emit(" * ".join([base.name] * self.exponent))
 
     def where_positive(self, test: Term, then: Term, otherwise: Term) -> Term:
         return test.tape.emit(f"{then.name} if {test.name} > 0.0 else {otherwise.name}")
@@ -166,14 +182,17 @@ def _begin(row: str, value: Term) -> TracedFold:
     return TracedFold(value, value)
 
 
-def kernel_source(arrays: tuple[bool, ...]) -> str:
-    """Python source of the kernel, for inputs given as arrays (``True``) or scalars."""
+def kernel_source(arrays: tuple[bool, ...], exponent: int | None = None) -> str:
+    """Python source of the kernel, for inputs given as arrays (``True``) or scalars.
+
+    ``exponent``: the loss exponent, when it is one of :data:`MULTIPLIED_POWERS` for all.
+    """
     tape = Tape()
     reads = {
         name: tape.emit(f"{name}[i]" if is_array else name)
         for name, is_array in zip(FIELDS, arrays, strict=True)
     }
-    totals = strike_totals(TracedArithmetic(), numbers_from_fields(reads), _begin, _begin)
+    totals = strike_totals(TracedArithmetic(exponent), numbers_from_fields(reads), _begin, _begin)
     attack, defense = totals.attack, totals.defense
     assert isinstance(attack, TracedFold)
     assert isinstance(defense, TracedFold)
@@ -216,12 +235,22 @@ def kernel_source(arrays: tuple[bool, ...]) -> str:
     return f"def kernel({parameters}):\n    for i in prange(size):\n{loop}\n"
 
 
-_KERNELS: dict[tuple[bool, ...], Callable[..., None]] = {}
+_KERNELS: dict[tuple[tuple[bool, ...], int | None], Callable[..., None]] = {}
+#: One kernel runs at a time: it already uses every core, and numba's fallback thread
+#: pool (used where neither TBB nor OpenMP is installed) aborts the whole process when two
+#: threads launch parallel work at once.
+_LAUNCH = threading.Lock()
 
 
-def _kernel(arrays: tuple[bool, ...]) -> Callable[..., None]:
+def _kernel(arrays: tuple[bool, ...], exponent: int | None) -> Callable[..., None]:
     """The compiled kernel for this choice of array and scalar inputs (compiled once)."""
-    if arrays not in _KERNELS:
+    with _LAUNCH:
+        return _compiled(arrays, exponent)
+
+
+def _compiled(arrays: tuple[bool, ...], exponent: int | None) -> Callable[..., None]:
+    key = (arrays, exponent)
+    if key not in _KERNELS:
         try:
             numba = importlib.import_module("numba")
         except ImportError:
@@ -233,33 +262,39 @@ def _kernel(arrays: tuple[bool, ...]) -> Callable[..., None]:
             "prange": numba.prange,
             "TINY": float(np.finfo(np.float64).tiny),
         }
-        exec(kernel_source(arrays), scope)
-        _KERNELS[arrays] = numba.njit(parallel=True, error_model="numpy")(scope["kernel"])
-    return _KERNELS[arrays]
+        exec(kernel_source(arrays, exponent), scope)
+        _KERNELS[key] = numba.njit(parallel=True, error_model="numpy")(scope["kernel"])
+    return _KERNELS[key]
 
 
 def evaluate(arrays: StrikeArrays, *, exact: ExactReader | None = None) -> StrikeResults:
     """:func:`fracas.rulesets.hex.batch.evaluate` through the compiled kernel: same results."""
     size = len(arrays)
     values = [getattr(arrays, name) for name in FIELDS]
-    kernel = _kernel(tuple(v.ndim == 1 for v in values))
     exponent = arrays.loss_exponent
+    multiplied = float(exponent) if exponent.ndim == 0 else None
+    kernel = _kernel(
+        tuple(v.ndim == 1 for v in values),
+        int(multiplied) if multiplied in MULTIPLIED_POWERS else None,
+    )
     whole = bool(np.all(exponent % 1 == 0))
     fixed = 4 * _U / (1.0 - float(np.max(arrays.pierce, initial=0.0))) + (
         4 * _U if whole else _FRACTIONAL_POWER_SLACK
     )
     half_k = float(np.max(exponent, initial=0.0)) * 0.5
-    out = [np.empty(size, np.float64) for _ in range(4)]
+    out = [np.empty(size, np.float64) for _ in range(3)]
+    losses = np.empty(size, np.int64)
     undecided = np.empty(size, np.bool_)
-    kernel(
-        *(v if v.ndim == 1 else float(v) for v in values),
-        fixed,
-        half_k,
-        *out,
-        undecided,
-        size,
-    )
-    losses = out[3].astype(np.int64)
+    with _LAUNCH:
+        kernel(
+            *(v if v.ndim == 1 else float(v) for v in values),
+            fixed,
+            half_k,
+            *out,
+            losses,
+            undecided,
+            size,
+        )
     picked = np.flatnonzero(undecided)
     if picked.size:
         decide = exact if exact is not None else arrays.exact_fields
