@@ -86,7 +86,12 @@ class VolleyRuleset(Ruleset[VolleyDocument, VolleyDocument, Volley]):
         }
 
     def exact(
-        self, scenario: VolleyDocument, *, max_work: int, fractions: bool = True
+        self,
+        scenario: VolleyDocument,
+        *,
+        max_work: int,
+        fractions: bool = True,
+        tolerance: float = 0.0,
     ) -> ExactOdds:
         """Hits are binomial; given the hits, unsaved wounds are binomial again."""
         attacker, defender = scenario.attacker, scenario.defender
@@ -110,7 +115,12 @@ class EnumeratedVolleyRuleset(VolleyRuleset):
     name = "volley-enumerated"
 
     def exact(
-        self, scenario: VolleyDocument, *, max_work: int, fractions: bool = True
+        self,
+        scenario: VolleyDocument,
+        *,
+        max_work: int,
+        fractions: bool = True,
+        tolerance: float = 0.0,
     ) -> ExactOdds:
         raise UnsupportedError("no exact method")
 

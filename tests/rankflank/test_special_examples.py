@@ -29,7 +29,8 @@ def test_exact_odds_until_decided_agree_with_monte_carlo(name: str) -> None:
     sampled = odds(scenario, method="mc", runs=2000, seed=16, confidence=0.9999)
     for metric in exact.metrics:
         total = sum(float(entry.probability) for entry in metric.values)
-        assert total == pytest.approx(1.0, abs=1e-9)
+        # What the exact tolerance left out is missing from the total, and reported.
+        assert total == pytest.approx(1.0, abs=exact.error_bar + 1e-9)
         for entry in metric.values:
             low, high = sampled.interval(metric.name, entry.value)
             assert low <= entry.probability <= high, (metric.name, entry.value)

@@ -36,6 +36,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import inspect
 import math
 import time
 from collections import Counter
@@ -70,6 +71,9 @@ EXACT_BUDGET = 8_000_000
 #: The exact budget of ``method="auto"``, which falls back to sampling past it: small, so
 #: that a question exact odds cannot answer soon is sampled soon.
 AUTO_EXACT_BUDGET = 200_000
+#: Exact odds in floats leave out branches less likely than this (their mass is summed
+#: and reported: "exact to within …"); fractions keep every branch.
+EXACT_TOLERANCE = 1e-12
 #: Default budget of sampling, in dice rolls over all repetitions.
 SAMPLE_BUDGET = 20_000_000
 #: The most work ``--exact-budget`` may ask for (raised like any limit, docs/limits.md).
@@ -104,6 +108,8 @@ class ExactAnswer:
     metric_order: tuple[str, ...] = ()
     #: Metrics whose odds the ruleset counted apart from ``outcomes`` (value → probability).
     settled: Mapping[str, Mapping[Any, Probability]] = field(default_factory=dict)
+    #: Probability a tolerance left out: every probability is exact to within it.
+    dropped: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -158,7 +164,8 @@ class OddsResult:
 
     ``method`` is ``"exact"`` or ``"monte-carlo"``; ``work`` counts ``work_unit`` (paths,
     runs, solver operations); ``dice_rolls`` counts every chance node decided;
-    ``error_bar`` is the largest half-width of any reported interval (0 when exact).
+    ``error_bar`` is the largest half-width of any reported interval; when exact, the
+    probability a tolerance left out (0 when every branch was kept).
     """
 
     ruleset: str
@@ -229,6 +236,7 @@ def odds(
     exact_budget: int | None = None,
     sample_budget: int = SAMPLE_BUDGET,
     exact_fractions: bool = False,
+    exact_tolerance: float = EXACT_TOLERANCE,
 ) -> OddsResult:
     """The odds of every metric of ``scenario``.
 
@@ -241,7 +249,9 @@ def odds(
     input can keep the call busy for ever; the exact budget defaults to
     :data:`EXACT_BUDGET` with ``method="exact"`` and to the smaller
     :data:`AUTO_EXACT_BUDGET` with ``method="auto"``. ``exact_fractions`` asks exact
-    methods to compute in fractions instead of floats.
+    methods to compute in fractions instead of floats; in floats, ``exact_tolerance``
+    leaves out branches less likely than it, and the result says how much that left out
+    (``dropped``; 0 keeps every branch).
     """
     if ruleset is None:
         ruleset, model = scenario.ruleset, scenario.model
@@ -253,6 +263,10 @@ def odds(
     if exact_budget is None:
         exact_budget = EXACT_BUDGET if method == "exact" else AUTO_EXACT_BUDGET
     _check_options(method, runs, precision, max_runs, confidence, exact_budget, sample_budget)
+    if not 0 <= exact_tolerance < 1:
+        raise FracasError(
+            f"the exact tolerance must be at least 0 and below 1, not {exact_tolerance}"
+        )
     derive = ruleset.derived_metrics(model)
     fallback = ""
     wasted = 0
@@ -262,7 +276,11 @@ def odds(
         started = time.perf_counter()
         try:
             answer, rolls = exact_outcomes(
-                ruleset, model, budget=exact_budget, fractions=exact_fractions
+                ruleset,
+                model,
+                budget=exact_budget,
+                fractions=exact_fractions,
+                tolerance=0.0 if exact_fractions else exact_tolerance,
             )
         except EnumerationBudgetError as exc:
             advice = budget_advice(exc, exact_budget, time.perf_counter() - started)
@@ -325,7 +343,12 @@ def outcome_of(summary: Mapping[str, Value]) -> Outcome:
 
 
 def exact_outcomes(
-    ruleset: AnyRuleset, model: Any, *, budget: int = EXACT_BUDGET, fractions: bool = True
+    ruleset: AnyRuleset,
+    model: Any,
+    *,
+    budget: int = EXACT_BUDGET,
+    fractions: bool = True,
+    tolerance: float = 0.0,
 ) -> tuple[ExactAnswer, int]:
     """Exact outcome distribution, by the first method that applies, and the dice decided.
 
@@ -333,20 +356,31 @@ def exact_outcomes(
     :meth:`~fracas.rulesets.base.Ruleset.exact` hook, which by default walks its
     :meth:`~fracas.rulesets.base.Ruleset.process`) is asked; any other is enumerated
     path by path. Raises :class:`~fracas.core.distribution.EnumerationBudgetError` when
-    the method would need more than ``budget`` steps.
+    the method would need more than ``budget`` steps. ``tolerance`` is passed to the
+    ruleset's exact method (floats only); enumeration keeps every path.
     """
     if ruleset.deterministic:
         counted = WorkBudget(budget, "dice rolls")
         summary = ruleset.summarize(model, ruleset.play(model, CountingDice(_NoDice(), counted)))
         return ExactAnswer({outcome_of(summary): Fraction(1)}, 1, "play", "single play"), 0
     try:
-        found = ruleset.exact(model, max_work=budget, fractions=fractions)
+        # Passed only when set and understood: an exact method written before the
+        # tolerance existed keeps every branch.
+        takes = "tolerance" in inspect.signature(ruleset.exact).parameters
+        extra = {"tolerance": tolerance} if tolerance and takes else {}
+        found = ruleset.exact(model, max_work=budget, fractions=fractions, **extra)
     except UnsupportedError:
         pass  # no exact method of its own: enumerate every path of its play
     else:
         order = found.metric_order or _natural_order(ruleset, model, budget)
         answer = ExactAnswer(
-            found.outcomes, found.work, found.work_unit, found.method, order, found.settled
+            found.outcomes,
+            found.work,
+            found.work_unit,
+            found.method,
+            order,
+            found.settled,
+            found.dropped,
         )
         return answer, 0
     estimate = WorkBudget(budget, "dice rolls")
@@ -521,6 +555,7 @@ def _exact_result(
         work_unit=answer.unit,
         dice_rolls=rolls,
         metrics=metrics,
+        error_bar=answer.dropped,
         budget=budget,
     )
 

@@ -130,7 +130,10 @@ def method_lines(result: OddsResult) -> list[str]:
             f"Method: exact ({result.solver}); work: {result.work:,} {result.work_unit}"
             + (f", {result.dice_rolls:,} dice rolls" if result.dice_rolls else "")
             + ".",
-            "Error bar: none — every probability is exact.",
+            "Error bar: none — every probability is exact."
+            if not result.error_bar
+            else f"Error bar: every probability is exact to within {result.error_bar:.1e} "
+            "(branches less likely than the exact tolerance were left out).",
         ]
     else:
         level = f"{(result.confidence or 0.95) * 100:g}%"

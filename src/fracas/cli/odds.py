@@ -15,6 +15,7 @@ from fracas.analysis.odds import (
     DEFAULT_MAX_RUNS,
     EXACT_BUDGET,
     EXACT_LIMIT,
+    EXACT_TOLERANCE,
     SAMPLE_BUDGET,
     OddsResult,
     odds,
@@ -106,6 +107,14 @@ def odds_command(
     exact_fractions: Annotated[
         bool, typer.Option("--exact-fractions", help="Show exact odds as fractions (5/36).")
     ] = False,
+    exact_tolerance: Annotated[
+        float,
+        typer.Option(
+            metavar="P",
+            help="Exact odds in floats leave out branches less likely than this and report "
+            "the probability left out; 0 keeps every branch.",
+        ),
+    ] = EXACT_TOLERANCE,
     chart: Annotated[
         bool, typer.Option("--chart/--no-chart", help="Bars of unicode blocks in the tables.")
     ] = True,
@@ -175,6 +184,7 @@ def odds_command(
         "exact_budget": exact_budget,
         "sample_budget": sample_budget,
         "exact_fractions": exact_fractions,
+        "exact_tolerance": exact_tolerance,
     }
     title = scenario.header.title or file.name
     try:

@@ -29,15 +29,17 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from bisect import bisect_right
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
 
-from fracas.core.dice import ChanceNode, Dice, DiceGroup
+from fracas.core.dice import ChanceNode, Dice, DiceGroup, LawDice, LawTable
 from fracas.core.distribution import EnumerationBudgetError
 
 S = TypeVar("S", bound=Hashable)
+T = TypeVar("T")
 Probability = Fraction | float
 
 
@@ -113,6 +115,159 @@ def run(process: Process[S], dice: Dice) -> S:
     return state
 
 
+class _Reached:
+    """A state met while sampling, with the tree of its step's random events once known."""
+
+    __slots__ = ("finished", "hand", "state", "summaries", "tree")
+
+    def __init__(self, state: Any, finished: bool) -> None:
+        self.state = state
+        self.finished = finished
+        self.tree: _Event | _Reached | None = None
+        #: A settling process's state goes on as another, handing over metrics.
+        self.hand: tuple[_Reached, tuple[tuple[str, Hashable], ...]] | None = None
+        self.summaries: dict[tuple[tuple[str, Hashable], ...], Any] = {}
+
+
+class _Event:
+    """One random event of a step: a die (``node``) or a group (its ``table``), and where
+    each value drawn leads (the next event, or the state the step ends in)."""
+
+    __slots__ = ("node", "table", "then")
+
+    def __init__(self, node: ChanceNode | None, table: LawTable | None) -> None:
+        self.node = node
+        self.table = table
+        self.then: dict[Any, _Event | _Reached] = {}
+
+
+class _Recorder:
+    """Gives the values already drawn on a path again, then draws and records new ones."""
+
+    __slots__ = ("dice", "drawn", "events")
+
+    def __init__(self, drawn: list[Any], dice: LawDice) -> None:
+        self.drawn = drawn
+        self.dice = dice
+        self.events: list[tuple[ChanceNode | None, LawTable | None, Any]] = []
+
+    def roll(self, node: ChanceNode) -> int:
+        depth = len(self.events)
+        face = self.drawn[depth] if depth < len(self.drawn) else self.dice.roll(node)
+        self.events.append((node, None, face))
+        return int(face)
+
+    def draw_group(self, group: DiceGroup[Hashable, object]) -> Hashable:
+        depth = len(self.events)
+        table = self.dice.table(group)
+        key = self.drawn[depth] if depth < len(self.drawn) else self.dice.pick(table)
+        self.events.append((None, table, key))
+        return key
+
+
+class StepCache(Generic[S, T]):
+    """Plays a process over and over (Monte Carlo), each step it has seen played only once.
+
+    Every step is a function of its state and of the values its random events take. The
+    cache keeps, for each state met, the tree of its step's events: which die or group
+    comes first, and for each value drawn the next event or the state reached. A later
+    play that reaches the same state draws the same events from its own dice and follows
+    the tree; only a value never drawn there before plays the step again. Groups are
+    drawn at once from their laws (:class:`~fracas.core.dice.LawDice`). The dice are asked
+    for exactly what an uncached play would ask, in the same order, so every play is the
+    same function of its dice whatever the cache holds. A :class:`Settling` process's
+    states are settled as exact odds settle them (fewer distinct states to remember), and
+    ``summarize`` gets the final state with the metrics handed over on the way; it is
+    called once per such pair. Past ``limit`` states the cache starts afresh (memory stays
+    bounded).
+
+    >>> from fracas.core.dice import D6, Dice, SeededDice
+    >>> class Race:
+    ...     "Roll a D6 each step and add it; stop at 4 or more."
+    ...     def start(self) -> int: return 0
+    ...     def step(self, state: int, dice: Dice) -> int: return state + dice.roll(D6)
+    ...     def finished(self, state: int) -> bool: return state >= 4
+    >>> cache = StepCache(Race(), lambda total, settled: {"total": total})
+    >>> [cache.play(SeededDice(seed))["total"] for seed in range(3)] == [
+    ...     run(Race(), LawDice(SeededDice(seed))) for seed in range(3)]
+    True
+    """
+
+    def __init__(
+        self,
+        process: Process[S],
+        summarize: Callable[[S, Mapping[str, Hashable]], T],
+        *,
+        limit: int = 100_000,
+    ) -> None:
+        self.process = process
+        self.summarize = summarize
+        self.settle: Callable[[S], tuple[S, Mapping[str, Hashable]] | None] | None = getattr(
+            process, "settle", None
+        )
+        self.limit = limit
+        self.tables: dict[Hashable, LawTable] = {}
+        self._states: dict[S, _Reached] = {}
+        self._start: _Reached | None = None
+
+    def play(self, dice: Dice) -> T:
+        """One play with ``dice``, summarized."""
+        law_dice = LawDice(dice, self.tables)
+        at = self._start
+        if at is None:
+            at = self._start = self._reach(self.process.start())
+        settled: tuple[tuple[str, Hashable], ...] = ()
+        while True:
+            if at.hand is not None:
+                at, metrics = at.hand
+                settled += metrics
+            if at.finished:
+                break
+            at = self._step(at, law_dice)
+        summary: T | None = at.summaries.get(settled)
+        if summary is None:
+            summary = at.summaries[settled] = self.summarize(at.state, dict(settled))
+        return summary
+
+    def _reach(self, state: S) -> _Reached:
+        reached = self._states.get(state)
+        if reached is None:
+            if len(self._states) >= self.limit:
+                self._states.clear()
+                self._start = None
+            reached = _Reached(state, self.process.finished(state))
+            self._states[state] = reached
+            handed = self.settle(state) if self.settle is not None else None
+            if handed is not None:
+                rest, metrics = handed
+                reached.hand = (self._reach(rest), tuple(metrics.items()))
+        return reached
+
+    def _step(self, at: _Reached, dice: LawDice) -> _Reached:
+        tree = at.tree
+        drawn: list[Any] = []
+        event: _Event | None = None
+        while isinstance(tree, _Event):
+            value = dice.roll(tree.node) if tree.node is not None else dice.pick(tree.table)  # type: ignore[arg-type]
+            drawn.append(value)
+            event, tree = tree, tree.then.get(value)
+        if tree is not None:
+            return tree
+        # A value not drawn here before (or a step never played): play it and remember.
+        recorder = _Recorder(drawn, dice)
+        after = self._reach(self.process.step(at.state, recorder))
+        tail: _Event | _Reached = after
+        for node, table, value in reversed(recorder.events[len(drawn) :]):
+            new = _Event(node, table)
+            new.then[value] = tail
+            tail = new
+        if event is None:
+            at.tree = tail
+        else:
+            event.then[drawn[-1]] = tail
+        return after
+
+
 @dataclass(frozen=True)
 class ExactStates(Generic[S]):
     """The final states of a process with their probabilities, and the work it took.
@@ -120,7 +275,8 @@ class ExactStates(Generic[S]):
     ``settled`` holds the odds of the metrics a :class:`Settling` process handed over on
     the way (metric → value → probability). ``work`` counts step plays: one for every path
     through one step from one merged state. ``peak`` is the largest number of distinct
-    live states between two steps.
+    live states between two steps. ``dropped`` is the probability left out by a
+    ``tolerance`` (0 without one): every probability is exact to within it.
     """
 
     states: Mapping[S, Probability]
@@ -128,10 +284,16 @@ class ExactStates(Generic[S]):
     steps: int
     peak: int
     settled: Mapping[str, Mapping[Hashable, Probability]] = field(default_factory=dict)
+    dropped: float = 0.0
 
 
 def exact_states(
-    process: Process[S], *, budget: int, fractions: bool = True, closed_forms: bool = True
+    process: Process[S],
+    *,
+    budget: int,
+    fractions: bool = True,
+    closed_forms: bool = True,
+    tolerance: float = 0.0,
 ) -> ExactStates[S]:
     """Every way ``process`` can end, with its exact probability, merging states per step.
 
@@ -140,24 +302,60 @@ def exact_states(
     With ``closed_forms=False`` every die of a dice group is enumerated face by face (the
     slow, independent check of the groups' closed forms). More than ``budget`` step plays
     raise :class:`~fracas.core.distribution.EnumerationBudgetError`.
+
+    A ``tolerance`` (floats only) leaves out every branch and every live state whose
+    probability is below it: the far tails of many binomials, which are most of the
+    states and none of the odds. What is left out is summed in ``dropped``, so each
+    probability returned is exact to within ``dropped``.
+
+    >>> from fracas.core.dice import D6, Dice
+    >>> class Sixes:
+    ...     "Roll a D6 five times; count the sixes."
+    ...     def start(self) -> tuple[int, int]: return (0, 0)
+    ...     def step(self, state: tuple[int, int], dice: Dice) -> tuple[int, int]:
+    ...         return (state[0] + 1, state[1] + (dice.roll(D6) == 6))
+    ...     def finished(self, state: tuple[int, int]) -> bool: return state[0] == 5
+    >>> rough = exact_states(Sixes(), budget=1_000, fractions=False, tolerance=1e-3)
+    >>> sorted(sixes for _, sixes in rough.states)   # five sixes (1/7776) left out
+    [0, 1, 2, 3, 4]
+    >>> exact = exact_states(Sixes(), budget=1_000, fractions=False)
+    >>> round(rough.dropped, 6), round(1 - sum(rough.states.values()), 6)
+    (0.003858, 0.003858)
+    >>> all(exact.states[s] - rough.dropped <= p <= exact.states[s]
+    ...     for s, p in rough.states.items())
+    True
     """
+    if tolerance and fractions:
+        raise ValueError("a tolerance drops states of float odds only; fractions keep all")
+    if tolerance < 0:
+        raise ValueError(f"a tolerance is a probability of 0 or more, not {tolerance}")
     work = WorkBudget(budget, "step plays")
     one: Probability = Fraction(1) if fractions else 1.0
     frontier: dict[S, Probability] = {process.start(): one}
     done: dict[S, Probability] = {}
-    laws = _Laws(fractions)
+    laws = _Laws(fractions, ordered=tolerance > 0)
     settle: Callable[[S], tuple[S, Mapping[str, Hashable]] | None] | None = getattr(
         process, "settle", None
     )
     settled: dict[str, dict[Hashable, Probability]] = {}
     steps = peak = 0
+    dropped = 0.0
+    finished = process.finished
     while frontier:
         following: dict[S, Probability] = {}
+        get = following.get
         for state, probability in frontier.items():
-            if process.finished(state):
+            if finished(state):
                 done[state] = done.get(state, 0) + probability
                 continue
-            for after, chance in _step_paths(process, state, laws, work, closed_forms):
+            if probability < tolerance:
+                dropped += float(probability)
+                continue
+            paths, lost = _step_paths(
+                process, state, laws, work, closed_forms, probability, tolerance
+            )
+            dropped += lost
+            for after, chance in paths:
                 p = probability * chance
                 handed = settle(after) if settle is not None else None
                 if handed is not None:
@@ -165,63 +363,121 @@ def exact_states(
                     for metric, value in metrics.items():
                         bucket = settled.setdefault(metric, {})
                         bucket[value] = bucket.get(value, 0) + p
-                following[after] = following.get(after, 0) + p
+                following[after] = get(after, 0) + p
         steps += 1
         peak = max(peak, len(following))
         frontier = following
-    return ExactStates(done, work.used, steps, peak, settled)
+    return ExactStates(done, work.used, steps, peak, settled, dropped)
+
+
+#: A branch table: the branches, then (ordered for a tolerance: likeliest first) their
+#: negated probabilities for a bisection, and the mass of every tail.
+Table = tuple[tuple[tuple[Any, Probability], ...], tuple[float, ...], tuple[float, ...]]
 
 
 class _Laws:
     """Branch tables of nodes and groups, in the chosen number type, computed once each."""
 
-    def __init__(self, fractions: bool) -> None:
+    def __init__(self, fractions: bool, *, ordered: bool = False) -> None:
         self.fractions = fractions
-        self.nodes: dict[ChanceNode, tuple[tuple[Any, Probability], ...]] = {}
-        self.groups: dict[Any, tuple[tuple[Any, Probability], ...]] = {}
+        self.ordered = ordered
+        self.nodes: dict[ChanceNode, Table] = {}
+        self.groups: dict[Any, Table] = {}
+        # A step replayed once per branch asks for the same group object every time:
+        # found by identity, without hashing it.
+        self._last_group: object = None
+        self._last_table: Table = ((), (), ())
 
-    def of_node(self, node: ChanceNode) -> tuple[tuple[Any, Probability], ...]:
+    def of_node(self, node: ChanceNode) -> Table:
         table = self.nodes.get(node)
         if table is None:
-            table = tuple(
-                (face, self._number(Fraction(weight, node.total_weight)))
-                for face, weight in node.outcomes
-            )
+            total = node.total_weight
+            table = self._table([(face, Fraction(w, total)) for face, w in node.outcomes])
             self.nodes[node] = table
         return table
 
-    def of_group(self, group: DiceGroup[Any, Any]) -> tuple[tuple[Any, Probability], ...]:
+    def of_group(self, group: DiceGroup[Any, Any]) -> Table:
+        if group is self._last_group:
+            return self._last_table
         table = self.groups.get(group)
         if table is None:
-            if self.fractions:
-                table = tuple((key, p) for key, p in group.law() if p)
-            else:
-                table = tuple((key, p) for key, p in group.float_law() if p)
+            law = group.law() if self.fractions else group.float_law()
+            table = self._table([(key, p) for key, p in law if p])
             self.groups[group] = table
+        self._last_group, self._last_table = group, table
         return table
 
-    def _number(self, p: Fraction) -> Probability:
-        return p if self.fractions else float(p)
+    def _table(self, branches: Sequence[tuple[Any, Probability]]) -> Table:
+        if not self.fractions:
+            branches = [(key, float(p)) for key, p in branches]
+        if not self.ordered:
+            return tuple(branches), (), ()
+        branches = sorted(branches, key=lambda branch: -branch[1])
+        tails = [0.0] * (len(branches) + 1)
+        for index in range(len(branches) - 1, -1, -1):
+            tails[index] = tails[index + 1] + float(branches[index][1])
+        return tuple(branches), tuple(-float(p) for _, p in branches), tuple(tails)
 
 
 class _BranchDice:
-    """Replays a prefix of choices, then takes the first branch of every new event."""
+    """Takes the branches of a step's events: the choices of the path before, up to the
+    event that changes, then the first branch of every event met anew.
 
-    __slots__ = ("chance", "choices", "laws", "prefix", "widths")
+    Under a tolerance only the branches whose probability (``scale``, the state's, times
+    this path's so far) reaches it are taken; the first time an event is met on a path,
+    the mass of the branches left out is added to ``lost``.
+    """
 
-    def __init__(self, prefix: list[int], laws: _Laws, one: Probability) -> None:
-        self.prefix = prefix
+    __slots__ = (
+        "chance",
+        "choices",
+        "depth",
+        "known",
+        "laws",
+        "lost",
+        "one",
+        "scale",
+        "tolerance",
+        "widths",
+    )
+
+    def __init__(
+        self, laws: _Laws, one: Probability, scale: float = 1.0, tolerance: float = 0.0
+    ) -> None:
         self.laws = laws
+        self.one = one
+        self.scale = scale
+        self.tolerance = tolerance
         self.choices: list[int] = []
         self.widths: list[int] = []
         self.chance = one
+        self.lost = 0.0
+        self.depth = 0
+        self.known = 0
 
-    def _take(self, table: tuple[tuple[Any, Probability], ...]) -> Any:
-        depth = len(self.choices)
-        index = self.prefix[depth] if depth < len(self.prefix) else 0
-        value, p = table[index]
-        self.choices.append(index)
-        self.widths.append(len(table))
+    def replay(self, known: int) -> None:
+        """Start a path that keeps the first ``known`` choices of the one before."""
+        self.known = known
+        self.depth = 0
+        self.chance = self.one
+        self.lost = 0.0
+
+    def _take(self, table: Table) -> Any:
+        depth = self.depth
+        self.depth = depth + 1
+        if depth < self.known:
+            index = self.choices[depth]
+        else:
+            width = len(table[0])
+            if self.tolerance:
+                reach = self.scale * float(self.chance)
+                # At least the likeliest branch, so that every step has an outcome.
+                width = max(1, bisect_right(table[1], -self.tolerance / reach))
+                self.lost += reach * table[2][width]
+            index = 0
+            self.choices.append(0)
+            self.widths.append(width)
+        value, p = table[0][index]
         self.chance *= p
         return value
 
@@ -233,48 +489,44 @@ class _BranchDice:
         return self._take(self.laws.of_group(group))
 
 
-class _FaceDice:
+class _FaceDice(_BranchDice):
     """Branches on every face, dice groups included (no ``draw_group``: no closed forms)."""
 
-    __slots__ = ("inner",)
+    __slots__ = ()
 
-    def __init__(self, prefix: list[int], laws: _Laws, one: Probability) -> None:
-        self.inner = _BranchDice(prefix, laws, one)
-
-    def roll(self, node: ChanceNode) -> int:
-        return self.inner.roll(node)
-
-    @property
-    def choices(self) -> list[int]:
-        return self.inner.choices
-
-    @property
-    def widths(self) -> list[int]:
-        return self.inner.widths
-
-    @property
-    def chance(self) -> Probability:
-        return self.inner.chance
+    draw_group = None  # type: ignore[assignment]
 
 
 def _step_paths(
-    process: Process[S], state: S, laws: _Laws, work: WorkBudget, closed_forms: bool = True
-) -> list[tuple[S, Probability]]:
+    process: Process[S],
+    state: S,
+    laws: _Laws,
+    work: WorkBudget,
+    closed_forms: bool = True,
+    scale: Probability = 1.0,
+    tolerance: float = 0.0,
+) -> tuple[list[tuple[S, Probability]], float]:
+    """Every path of one step from ``state``, and the mass a tolerance left out of them."""
     one: Probability = Fraction(1) if laws.fractions else 1.0
     paths: list[tuple[S, Probability]] = []
-    prefix: list[int] = []
-    branch = _BranchDice if closed_forms else _FaceDice
+    dice = (_BranchDice if closed_forms else _FaceDice)(laws, one, float(scale), tolerance)
+    step = process.step
+    choices, widths = dice.choices, dice.widths
+    lost = 0.0
+    known = 0
     while True:
         work.spend()
-        dice = branch(prefix, laws, one)
-        paths.append((process.step(state, dice), dice.chance))
-        choices, widths = dice.choices, dice.widths
-        depth = len(choices) - 1
+        dice.replay(known)
+        paths.append((step(state, dice), dice.chance))
+        lost += dice.lost
+        depth = dice.depth - 1
         while depth >= 0 and choices[depth] + 1 >= widths[depth]:
             depth -= 1
         if depth < 0:
-            return paths
-        prefix = [*choices[:depth], choices[depth] + 1]
+            return paths, lost
+        choices[depth] += 1
+        del choices[depth + 1 :], widths[depth + 1 :]
+        known = depth + 1
 
 
 def summarize_states(
@@ -307,3 +559,5 @@ class ExactOdds:
     metric_order: tuple[str, ...] = ()
     #: Odds of metrics counted apart from ``outcomes`` (see :class:`Settling`).
     settled: Mapping[str, Mapping[Hashable, Probability]] = field(default_factory=dict)
+    #: Probability left out under a tolerance: every probability is exact to within it.
+    dropped: float = 0.0

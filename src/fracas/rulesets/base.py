@@ -175,18 +175,24 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
         """:meth:`summarize` of a finished state of :meth:`process`."""
         raise UnsupportedError(f"ruleset {self.name!r} does not summarize states")
 
-    def exact(self, scenario: ScenarioT, *, max_work: int, fractions: bool = True) -> ExactOdds:
+    def exact(
+        self, scenario: ScenarioT, *, max_work: int, fractions: bool = True, tolerance: float = 0.0
+    ) -> ExactOdds:
         """Exact distribution of :meth:`summarize` outcomes, within ``max_work`` step plays.
 
         The default walks :meth:`process` with the core evaluator. Going past ``max_work``
-        raises :class:`~fracas.core.distribution.EnumerationBudgetError`.
+        raises :class:`~fracas.core.distribution.EnumerationBudgetError`. With floats, a
+        ``tolerance`` leaves out branches less likely than it and reports the mass left
+        out (:func:`~fracas.core.evaluate.exact_states`).
         """
         from fracas.core.evaluate import ExactOdds, exact_states, summarize_states
 
         process = self.process(scenario)
         if process is None:
             raise UnsupportedError(f"ruleset {self.name!r} has no exact odds")
-        answer = exact_states(process, budget=max_work, fractions=fractions)
+        answer = exact_states(
+            process, budget=max_work, fractions=fractions, tolerance=0.0 if fractions else tolerance
+        )
         order: tuple[str, ...] = ()
 
         def summary(state: Any) -> tuple[tuple[str, Any], ...]:
@@ -204,6 +210,7 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
             f"(at most {answer.peak:,} states at once)",
             order,
             answer.settled,
+            answer.dropped,
         )
 
     def _missing(self, what: str) -> UnsupportedError:

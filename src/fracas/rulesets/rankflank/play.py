@@ -16,9 +16,9 @@ fights between steps and replaces each group of dice by its closed form.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from fracas.core.dice import Dice, draw
 from fracas.core.evaluate import run
@@ -62,6 +62,9 @@ from fracas.rulesets.rankflank.strikes import (
 )
 
 Phase = Literal["begin", "fear", "strike", "result", "break", "flee", "end", "over"]
+T = TypeVar("T")
+#: Most results :meth:`CombatProcess._once` keeps before it starts afresh.
+_KEPT_LIMIT = 400_000
 
 
 class Duel(NamedTuple):
@@ -215,6 +218,11 @@ class CombatProcess:
     losers' break tests, or one broken unit's flight and the pursuit of it. With a log,
     every face and every table is kept for the report; without one, the steps compute
     only what the next state needs.
+
+    Exact odds and sampling meet the same units in thousands of fights, so what depends
+    only on the combat, the units' statuses and the round (who strikes at which
+    Initiative, with which records; whether anyone still fights; who may pursue) is
+    computed once per such key and kept (:meth:`_once`).
     """
 
     def __init__(self, combat: Combat, *, log: bool = False) -> None:
@@ -230,6 +238,22 @@ class CombatProcess:
             tuple[tuple[UnitStatus, ...], bool, tuple[OverkillCredit, ...]],
             tuple[dict[str, int], tuple[str, ...]],
         ] = {}
+        self._kept: dict[Hashable, Any] = {}
+        # Exact odds replay a step once per branch of its dice, from the same fight
+        # object: the blows' set-up is kept for the fight seen last.
+        self._blows_of: Fight | None = None
+        self._blows: tuple[Any, ...] = ()
+
+    def _once(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, kept under ``key`` (a pure function of the combat and ``key``)."""
+        kept = self._kept
+        try:
+            found: T = kept[key]
+        except KeyError:
+            if len(kept) >= _KEPT_LIMIT:
+                kept.clear()
+            found = kept[key] = compute()
+        return found
 
     # The Process protocol ---------------------------------------------------------
 
@@ -298,6 +322,8 @@ class CombatProcess:
         """
         if target.side == side or not wounds:
             return credits
+        if not credits:
+            return ((side, wounds),)
         totals = dict(credits)
         totals[side] = totals.get(side, 0) + wounds
         if number > 1:
@@ -308,7 +334,9 @@ class CombatProcess:
     # Steps -------------------------------------------------------------------------
 
     def _next_round(self, fight: Fight, state: State) -> Fight:
-        if fight.round >= self.combat.options.max_rounds or not fighting_pairs(self.combat, state):
+        if fight.round >= self.combat.options.max_rounds or not self._once(
+            ("pairs", fight.units), lambda: fighting_pairs(self.combat, state)
+        ):
             return fight._replace(phase="over")
         return fight._replace(phase="begin")
 
@@ -334,11 +362,14 @@ class CombatProcess:
                     index = unit.characters.index(character)
                     wounds = state[unit.name].character_wounds[index]
                     duels.append(Duel(name, character.name, wounds))
+        units = self.key(state)
         return fight._replace(
-            units=self.key(state),
+            units=units,
             round=number,
             phase="fear" if self.fear and fear_testers(combat, state) else "strike",
-            initiatives=initiative_steps(combat, state, number),
+            initiatives=self._once(
+                ("initiatives", units, number), lambda: initiative_steps(combat, state, number)
+            ),
             pending=(),
             credits=credits,
             duels=tuple(duels),
@@ -360,24 +391,36 @@ class CombatProcess:
             conditions = (
                 Conditions(fight.afraid, fight.calmed) if fight.afraid or fight.calmed else None
             )
-            records = strike_records(combat, state, fight.round, initiative, conditions)
+            records = self._once(
+                ("records", fight.units, fight.round, initiative, conditions),
+                lambda: strike_records(combat, state, fight.round, initiative, conditions),
+            )
             return fight._replace(initiatives=initiatives, pending=records)
-        record, pending = pending[0], pending[1:]
-        target = combat.unit(record.target_unit)
-        # Blows in a challenge count in full (overkill); others beyond what the target can
-        # lose change nothing, which exact odds use to merge them.
-        in_duel = any(duel.character == record.striker for duel in fight.duels)
-        cap = (
-            None
-            if in_duel
-            else apply_wounds(state, target, record.target_character, record.attacks)[1]
-        )
-        left = None
-        if not record.plain:
-            # A blow may remove several wounds: the law needs every wound the target has.
-            left = apply_wounds(state, target, record.target_character, 1 << 30)[1]
-            cap = None if in_duel else left
-        unsaved, rolled = draw(dice, StrikeDice(record, cap, left))
+        if fight is self._blows_of:
+            record, pending, target, group = self._blows
+        else:
+            record, pending = pending[0], pending[1:]
+            target = combat.unit(record.target_unit)
+            # Blows in a challenge count in full (overkill); others beyond what the target
+            # can lose change nothing, which exact odds use to merge them.
+            in_duel = any(duel.character == record.striker for duel in fight.duels)
+            cap = (
+                None
+                if in_duel
+                else apply_wounds(state, target, record.target_character, record.attacks)[1]
+            )
+            left = None
+            if not record.plain:
+                # A blow may remove several wounds: the law needs every wound the target has.
+                left = apply_wounds(state, target, record.target_character, 1 << 30)[1]
+                cap = None if in_duel else left
+            group = StrikeDice(record, cap, left)
+            self._blows_of, self._blows = fight, (record, pending, target, group)
+        unsaved, rolled = draw(dice, group)
+        last = not pending and not initiatives
+        if not unsaved and self.log is None:
+            # Nothing changes but the blows still to come.
+            return fight._replace(phase="result" if last else "strike", pending=pending)
         state, taken = apply_wounds(state, target, record.target_character, unsaved)
         duels = tuple(
             duel._replace(scored=duel.scored + unsaved)
@@ -388,7 +431,6 @@ class CombatProcess:
         if self.log is not None and rolled is not None:
             self.log.blows.append(rolled)
             self.log.credits.append(WoundCredit(record.side, record.striker, target.name, taken))
-        last = not pending and not initiatives
         if last and self.log is not None:
             self.log.close_step()
         return fight._replace(
@@ -518,7 +560,10 @@ class CombatProcess:
         fleeing = tuple(test.unit for test in tests if not test.passed)
         if self.log is not None:
             self.log.tests.extend(tests)
-        fight = fight._replace(units=self.key(state), phase="flee", testers=(), fleeing=fleeing)
+        # The difference has done its work: fights that differ only by it merge.
+        fight = fight._replace(
+            units=self.key(state), phase="flee", difference=0, testers=(), fleeing=fleeing
+        )
         return fight if fleeing else self._end(fight, state)
 
     def _flee(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
@@ -529,7 +574,11 @@ class CombatProcess:
         assert fight.winner is not None
         before = dict(state)
         chases = {name: (restrained, reach) for name, restrained, reach in fight.chases}
-        pursuers = self._pursuers(fleeing, fight.winner, state)
+        winner = fight.winner
+        pursuers = self._once(
+            ("pursuers", fleeing.name, winner, fight.units),
+            lambda: self._pursuers(fleeing, winner, state),
+        )
         later = {contact.enemy for name in fight.fleeing[1:] for contact in combat.contacts[name]}
         if any(p.name in chases or p.name in later for p in pursuers):
             distance, flee_faces, rolls = self._chase_shared(

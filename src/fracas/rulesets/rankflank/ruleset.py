@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from fracas.core.dice import Dice
@@ -66,6 +68,20 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, "CombatOutc
 
         return build_report(scenario.combat, result, scenario.title)
 
+    def sampler(self, scenario: RankflankScenario) -> Callable[[Dice], Summary]:
+        """Monte Carlo plays: the combat's steps without a log, each group of blows drawn
+        at once from its law, each step met before followed from a cache
+        (:class:`~fracas.core.evaluate.StepCache`).
+
+        The outcomes follow the same law as :meth:`play`'s, which rolls die by die for the
+        report; a repetition is therefore not the same play as ``resolve`` with its seed.
+        """
+        from fracas.core.evaluate import StepCache
+        from fracas.rulesets.rankflank.play import CombatProcess
+
+        cache = StepCache(CombatProcess(scenario.combat), partial(self._summary, scenario))
+        return cache.play
+
     def process(self, scenario: RankflankScenario) -> CombatProcess:
         """The combat as steps over :class:`Fight` values, for exact odds."""
         from fracas.rulesets.rankflank.play import CombatProcess
@@ -78,6 +94,12 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, "CombatOutc
         return self.summarize_state(scenario, result.end)
 
     def summarize_state(self, scenario: RankflankScenario, state: Fight) -> Summary:
+        """Who won the combat and round 1, and what became of every unit (see :meth:`_summary`)."""
+        return self._summary(scenario, state, {})
+
+    def _summary(
+        self, scenario: RankflankScenario, state: Fight, settled: Mapping[str, Hashable]
+    ) -> Summary:
         """Who won the combat and round 1, and what became of every unit.
 
         ``winner`` is the side still in the fight when the combat ends ("draw" when
@@ -90,8 +112,10 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, "CombatOutc
         combat = scenario.combat
         start = initial_state(combat)
         final = dict(zip((unit.name for unit in combat.units), state.units, strict=True))
-        metrics: dict[str, int | float | str | bool] = {"winner": combat_winner(combat, final)}
-        if state.first != ():
+        metrics: dict[str, Any] = {"winner": combat_winner(combat, final)}
+        if settled:
+            metrics.update(settled)  # round 1's, settled on the way (CombatProcess.settle)
+        elif state.first != ():
             # Exact odds settle round 1's metrics apart (CombatProcess.settle).
             first_winner, scores, difference = state.first or ("draw", (0, 0), 0)
             metrics["round_winner"] = first_winner

@@ -1,0 +1,163 @@
+"""The core evaluator's tolerance, closed-form sampling (LawDice) and the step cache."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fracas.analysis.stats import wilson_interval
+from fracas.core.dice import D6, Dice, DiceGroup, LawDice, SeededDice, draw
+from fracas.core.distribution import Distribution
+from fracas.core.evaluate import StepCache, exact_states, run
+
+
+class Hits(DiceGroup[int, None]):
+    """``n`` blows, each landing with chance ``p``: a binomial, drawn at once."""
+
+    def __init__(self, n: int, p: Fraction) -> None:
+        self.n, self.p = n, p
+
+    def __hash__(self) -> int:
+        return hash((self.n, self.p))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hits) and (self.n, self.p) == (other.n, other.p)
+
+    def roll(self, dice: Dice) -> tuple[int, None]:
+        raise NotImplementedError  # only drawn at once in these tests
+
+    def law(self) -> tuple[tuple[int, Fraction], ...]:
+        return tuple(Distribution.binomial(self.n, self.p).items())
+
+
+class Volleys:
+    """Volleys of blows, one per step, until the total reaches ``goal`` or ``steps`` pass."""
+
+    def __init__(self, volleys: list[tuple[int, Fraction]], goal: int) -> None:
+        self.volleys = volleys
+        self.goal = goal
+
+    def start(self) -> tuple[int, int]:
+        return (0, 0)
+
+    def step(self, state: tuple[int, int], dice: Dice) -> tuple[int, int]:
+        number, total = state
+        n, p = self.volleys[number]
+        hits, _ = draw(dice, Hits(n, p))
+        return (number + 1, min(self.goal, total + hits))
+
+    def finished(self, state: tuple[int, int]) -> bool:
+        return state[0] == len(self.volleys) or state[1] >= self.goal
+
+
+def test_tolerance_by_hand() -> None:
+    # Three blows at 1/2: 0, 1, 2, 3 hits with 1/8, 3/8, 3/8, 1/8. A tolerance of 0.2
+    # leaves out 0 and 3 (1/8 = 0.125 each): 1/4 dropped, 1 and 2 kept exactly.
+    process = Volleys([(3, Fraction(1, 2))], goal=10)
+    answer = exact_states(process, budget=100, fractions=False, tolerance=0.2)
+    assert answer.states == {(1, 1): 0.375, (1, 2): 0.375}
+    assert answer.dropped == 0.25
+    # Without a tolerance every branch is kept and nothing is dropped.
+    full = exact_states(process, budget=100, fractions=False)
+    assert full.dropped == 0.0
+    assert len(full.states) == 4
+
+
+def test_a_tolerance_needs_floats() -> None:
+    with pytest.raises(ValueError, match="fractions keep all"):
+        exact_states(Volleys([(3, Fraction(1, 2))], 10), budget=100, tolerance=1e-9)
+    with pytest.raises(ValueError, match="0 or more"):
+        exact_states(Volleys([(3, Fraction(1, 2))], 10), budget=100, fractions=False, tolerance=-1)
+
+
+volleys = st.lists(
+    st.tuples(
+        st.integers(1, 12), st.sampled_from([Fraction(1, 6), Fraction(1, 3), Fraction(1, 2)])
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(volleys=volleys, goal=st.integers(1, 30), exponent=st.integers(2, 12))
+def test_tolerance_drops_at_most_what_it_reports(
+    volleys: list[tuple[int, Fraction]], goal: int, exponent: int
+) -> None:
+    tolerance = 10.0**-exponent
+    process = Volleys(volleys, goal)
+    exact = exact_states(process, budget=100_000)
+    rough = exact_states(process, budget=100_000, fractions=False, tolerance=tolerance)
+    # What is kept plus what is reported dropped is everything.
+    assert sum(rough.states.values()) + rough.dropped == pytest.approx(1.0, abs=1e-12)
+    # Every probability kept is the exact one, less at most what was dropped.
+    for state, p in rough.states.items():
+        assert (
+            float(exact.states[state]) - rough.dropped - 1e-12 <= p <= exact.states[state] + 1e-12
+        )
+    # Each branch or state left out was below the tolerance: at most one per branch of
+    # every event met (the widest law has 13 keys) and one per live state.
+    widest = max(n for n, _ in volleys) + 1
+    assert rough.dropped <= tolerance * (rough.work * widest + rough.work)
+    # Work never grows with a tolerance.
+    assert rough.work <= exact.work
+
+
+def test_law_dice_draw_each_key_as_often_as_its_law_says() -> None:
+    # 4 blows at 1/3: 16/81, 32/81, 24/81, 8/81, 1/81. 20,000 draws from seeded dice
+    # must fall within 99.99 % intervals of those.
+    group = Hits(4, Fraction(1, 3))
+    tables: dict[object, object] = {}
+    counts: Counter[int] = Counter()
+    runs = 20_000
+    for seed in range(runs // 100):
+        dice = LawDice(SeededDice(seed), tables)  # type: ignore[arg-type]
+        for _ in range(100):
+            counts[draw(dice, group)[0]] += 1
+    for key, p in group.law():
+        low, high = wilson_interval(counts[key], runs, 0.9999)
+        assert low <= p <= high, (key, p, counts[key])
+    # A node is rolled by the inner dice as is.
+    assert LawDice(SeededDice(3)).roll(D6) == SeededDice(3).roll(D6)
+
+
+class Race:
+    """Roll a D6 each step and add it; stop at 10 or more (settling nothing)."""
+
+    def start(self) -> int:
+        return 0
+
+    def step(self, state: int, dice: Dice) -> int:
+        return state + dice.roll(D6)
+
+    def finished(self, state: int) -> bool:
+        return state >= 10
+
+
+@pytest.mark.parametrize("limit", [200_000, 3])
+def test_step_cache_plays_what_an_uncached_play_plays(limit: int) -> None:
+    # Same dice, same play, whatever the cache holds (a limit of 3 states keeps
+    # clearing it).
+    def summarize(total: int, settled: object) -> int:
+        return total
+
+    cache = StepCache(Race(), summarize, limit=limit)
+    cached = [cache.play(SeededDice(seed)) for seed in range(300)]
+    plain = [run(Race(), LawDice(SeededDice(seed))) for seed in range(300)]
+    assert cached == plain
+
+
+def test_step_cache_draws_groups_and_matches_the_exact_law() -> None:
+    process = Volleys([(6, Fraction(1, 2)), (6, Fraction(1, 2))], goal=9)
+    exact = exact_states(process, budget=10_000)
+    cache = StepCache(process, lambda state, settled: state)
+    runs = 20_000
+    seen = Counter(cache.play(SeededDice(seed)) for seed in range(runs))
+    for state, p in exact.states.items():
+        low, high = wilson_interval(seen[state], runs, 0.9999)
+        assert low <= p <= high, state
+    assert set(seen) <= set(exact.states)
