@@ -17,6 +17,8 @@ from typing import Any
 
 import icepool
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fracas.core.dice import check_group
 from fracas.rulesets.rankflank.blows import (
@@ -340,3 +342,46 @@ def test_count_law_of_random_hits() -> None:
     assert (law[2], law[4], law[6]) == (Fraction(1, 9), Fraction(3, 9), Fraction(1, 9))
     assert count_law(None, 7) == ((7, Fraction(1)),)
     assert dict(count_law("3", 2)) == {6: Fraction(1)}
+
+
+targets = st.one_of(st.none(), st.integers(2, 6))
+rerolls = st.sampled_from([None, "failed", "ones"])
+
+
+@st.composite
+def small_groups(draw: st.DrawFn) -> StrikeDice:
+    blow = Blow(
+        to_hit=draw(st.one_of(st.none(), st.integers(2, 6))),
+        to_wound=draw(targets),
+        armour=draw(targets),
+        ward=draw(targets),
+        hit_reroll=draw(rerolls),
+        wound_reroll=draw(rerolls),
+        armour_reroll=draw(rerolls),
+        ward_reroll=draw(rerolls),
+        poisoned=draw(st.booleans()),
+        killing_blow=draw(st.booleans()),
+        multiple=draw(st.sampled_from([None, "2", "D3"])),
+    )
+    attacks = draw(st.integers(0, 2))
+    if attacks == 2:
+        # Two blows in the order they were rolled (where wounds land matters), with only
+        # the stages that keep every face of both countable.
+        blow = replace(blow, armour=None, ward=None, hit_reroll=None, wound_reroll=None)
+    model_wounds = draw(st.integers(1, 3))
+    left = draw(st.integers(1, 2 * model_wounds))
+    duel = draw(st.booleans())
+    record = special(blow, attacks, model_wounds)
+    return StrikeDice(record, None if duel else left, left)
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_groups())
+def test_any_blow_law_equals_every_face_and_sums_to_one(group: StrikeDice) -> None:
+    # Whatever the rules, targets, re-rolls and wounds left, the law built blow by blow
+    # is the enumeration of every face play rolls, and never removes more than is left.
+    law = dict(group.law())
+    assert sum(law.values()) == 1
+    if group.cap is not None:
+        assert max(law) <= group.cap
+    assert check_group(group)

@@ -141,3 +141,45 @@ def test_a_frenzied_winner_must_pursue() -> None:
         for pursuit in outcome.rounds[0].pursuits:
             assert all(chaser.restrain_faces == () for chaser in pursuit.pursuers)
             assert all(not chaser.restrained for chaser in pursuit.pursuers)
+
+
+def tiny_special(rounds: int) -> Any:
+    """One two-wound model a side, with most of the new rules, fought for a few rounds."""
+    from fracas.rulesets.rankflank.ruleset import RankflankScenario
+
+    combat = combat_from(
+        {
+            "parameters": {"max_rounds": rounds},
+            "units": [
+                unit_doc("Hero", "A", models=1, files=1, profile="4 4 3 4 3 2 4 1 7",
+                         rules=["killing blow", "multiple wounds (2)", "hatred"]),
+                unit_doc("Beast", "B", models=1, files=1, profile="4 3 3 4 4 2 3 1 7",
+                         troop_type="monstrous_infantry", armour=5,
+                         rules=["fear", "regeneration (5+)", "impact hits (1)"], charged=True),
+            ],
+            "engagements": [engage("Beast", "Hero")],
+        }
+    )  # fmt: skip
+    return RankflankScenario(combat, "tiny special")
+
+
+def test_exact_odds_with_special_rules_equal_every_face_over_whole_combats() -> None:
+    # The same steps, once with each group's closed form (the blow laws) and once
+    # branching on every die play rolls: the joint law of every metric is the same.
+    from fracas.core.evaluate import exact_states
+    from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+
+    ruleset = RankflankRuleset()
+    scenario = tiny_special(2)
+    laws = []
+    for closed_forms in (True, False):
+        answer = exact_states(
+            ruleset.process(scenario), budget=5_000_000, closed_forms=closed_forms
+        )
+        joint: dict[Any, Fraction] = {}
+        for state, p in answer.states.items():
+            key = tuple(ruleset.summarize_state(scenario, state).items())
+            joint[key] = joint.get(key, Fraction(0)) + Fraction(p)
+        laws.append(joint)
+    assert laws[0] == laws[1]
+    assert sum(laws[0].values()) == 1

@@ -302,7 +302,8 @@ def roll_blows(blow: Blow, blows: int, dice: Dice, count_faces: tuple[int, ...] 
     )
     slain: set[int] = set()
     wounded: list[int] = []
-    for i, face in zip(to_wound, wound_final, strict=True):
+    # A blow that cannot wound rolls no to-wound die: only its poisoned sixes go on.
+    for i, face in zip(to_wound if blow.to_wound is not None else [], wound_final, strict=True):
         if blow.killing_blow and face == 6 and passes(6, blow.to_wound):
             slain.add(i)
         elif passes(face, blow.to_wound):
