@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint typecheck bench fuzz clean venv chromium
+.PHONY: demo test lint typecheck bench fuzz clean venv chromium bytecode
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,13 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 venv: $(STAMP)
 
-demo: $(STAMP)
+# An editable install leaves the sources uncompiled (pip compiles a wheel's); without
+# bytecode every start of `fracas` compiles them again. Stale files are only ever
+# recompiled, never wrong.
+bytecode: $(STAMP)
+	@$(BIN)/python -m compileall -q src > /dev/null
+
+demo: $(STAMP) bytecode
 	@for f in examples/*/*.yaml; do \
 	  echo; echo "════ $$f"; \
 	  $(BIN)/fracas resolve "$$f" || exit $$?; \
@@ -36,7 +42,7 @@ chromium:
 	@test -x /usr/bin/chromium || { apt-get update -qq && apt-get install -y -qq chromium; } \
 	  || echo "make: Chromium could not be installed; the browser tests will be skipped"
 
-test: lint typecheck chromium
+test: lint typecheck chromium bytecode
 	$(BIN)/pytest
 
 # 100,000 generated hostile scenarios; prints the count of each outcome class (docs/limits.md).

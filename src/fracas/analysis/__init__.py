@@ -6,11 +6,6 @@ True
 """
 
 from fracas.analysis.odds import (
-    AUTO_EXACT_BUDGET,
-    DEFAULT_MAX_RUNS,
-    DEFAULT_RUNS,
-    EXACT_BUDGET,
-    SAMPLE_BUDGET,
     ExactAnswer,
     MetricOdds,
     OddsResult,
@@ -23,6 +18,13 @@ from fracas.analysis.reporting import odds_data, odds_report
 from fracas.analysis.solve import Goal, SolveResult, parse_goal, solve
 from fracas.analysis.stats import wilson_interval
 from fracas.analysis.views import HeadlineRow, headline, headline_rows
+from fracas.core.budgets import (
+    AUTO_EXACT_BUDGET,
+    DEFAULT_MAX_RUNS,
+    DEFAULT_RUNS,
+    EXACT_BUDGET,
+    SAMPLE_BUDGET,
+)
 
 __all__ = [
     "AUTO_EXACT_BUDGET",

@@ -51,6 +51,16 @@ from fracas.analysis.parallel import Question, Tally
 from fracas.analysis.stats import mean_interval, wilson_interval
 from fracas.analysis.views import headline
 from fracas.core import limits
+from fracas.core.budgets import (
+    AUTO_EXACT_BUDGET,
+    BATCH_RUNS,
+    DEFAULT_MAX_RUNS,
+    DEFAULT_RUNS,
+    EXACT_BUDGET,
+    EXACT_LIMIT,
+    EXACT_TOLERANCE,
+    SAMPLE_BUDGET,
+)
 from fracas.core.dice import ChanceNode, Dice, SeededDice
 from fracas.core.distribution import EnumerationBudgetError, enumerate_outcomes
 from fracas.core.errors import FracasError, UnsupportedError
@@ -64,26 +74,6 @@ Value = int | float | str | bool | None
 Outcome = tuple[tuple[str, Value], ...]
 Probability = Fraction | float
 MethodName = Literal["auto", "exact", "mc"]
-
-#: Default budget of exact odds asked for with ``method="exact"``: step plays of a
-#: ruleset's steps, or paths of plain enumeration.
-EXACT_BUDGET = 8_000_000
-#: The exact budget of ``method="auto"``, which falls back to sampling past it: small, so
-#: that a question exact odds cannot answer soon is sampled soon.
-AUTO_EXACT_BUDGET = 200_000
-#: Exact odds in floats leave out branches less likely than this (their mass is summed
-#: and reported: "exact to within …"); fractions keep every branch.
-EXACT_TOLERANCE = 1e-12
-#: Default budget of sampling, in dice rolls over all repetitions.
-SAMPLE_BUDGET = 20_000_000
-#: The most work ``--exact-budget`` may ask for (raised like any limit, docs/limits.md).
-EXACT_LIMIT = limits.declare("odds.exact_budget", 100_000_000, "steps --exact-budget may allow")
-#: Repetitions of a Monte Carlo run when no precision is asked for.
-DEFAULT_RUNS = 10_000
-#: Cap on repetitions while sampling towards a precision.
-DEFAULT_MAX_RUNS = 200_000
-#: Repetitions between two precision checks.
-BATCH_RUNS = 1_000
 
 
 class LoadedScenario(Protocol):

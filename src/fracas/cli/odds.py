@@ -10,16 +10,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from fracas.analysis.odds import (
-    AUTO_EXACT_BUDGET,
-    DEFAULT_MAX_RUNS,
-    EXACT_BUDGET,
-    EXACT_LIMIT,
-    EXACT_TOLERANCE,
-    SAMPLE_BUDGET,
-    OddsResult,
-    odds,
-)
 from fracas.cli.common import (
     FileArg,
     Format,
@@ -33,11 +23,20 @@ from fracas.cli.common import (
     write_output,
 )
 from fracas.cli.progress import QuietOpt, SchedulerOpt, WorkersOpt, long_work
+from fracas.core.budgets import (
+    AUTO_EXACT_BUDGET,
+    DEFAULT_MAX_RUNS,
+    EXACT_BUDGET,
+    EXACT_LIMIT,
+    EXACT_TOLERANCE,
+    SAMPLE_BUDGET,
+)
 from fracas.core.errors import FracasError, ScenarioError
 from fracas.core.limits import check, declare, limits_in_force
 from fracas.core.report import Section, Table, Text
 
 if TYPE_CHECKING:
+    from fracas.analysis.odds import OddsResult
     from fracas.analysis.solve import SolveResult
     from fracas.io.scenario import Scenario
 
@@ -197,6 +196,8 @@ def odds_command(
             if solve_path is None:
                 if target is not None or metric is not None:
                     raise FracasError("--target and --metric need --solve FIELD")
+                from fracas.analysis.odds import odds
+
                 result = odds(scenario, **options)
                 extra: tuple[Section, ...] = ()
                 extra_data: dict[str, Any] = {}

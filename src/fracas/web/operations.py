@@ -18,9 +18,10 @@ from typing import Any
 from urllib.parse import quote
 
 import fracas
-from fracas.analysis.odds import DEFAULT_MAX_RUNS, EXACT_BUDGET, EXACT_LIMIT, OddsResult, odds
+from fracas.analysis.odds import OddsResult, odds
 from fracas.analysis.reporting import odds_report
 from fracas.analysis.views import headline
+from fracas.core.budgets import DEFAULT_MAX_RUNS, EXACT_BUDGET, EXACT_LIMIT
 from fracas.core.errors import FracasError, ScenarioError, UnsupportedError
 from fracas.core.limits import limits_in_force
 from fracas.core.report import Report

@@ -1,0 +1,32 @@
+"""The budgets and defaults of odds, apart from the code that spends them.
+
+Light on purpose: the command line reads these defaults to build its help, and must not
+load the evaluators (or numpy) to start.
+
+>>> AUTO_EXACT_BUDGET < EXACT_BUDGET <= EXACT_LIMIT.default
+True
+"""
+
+from __future__ import annotations
+
+from fracas.core import limits
+
+#: Default budget of exact odds asked for with ``method="exact"``: step plays of a
+#: ruleset's steps, or paths of plain enumeration.
+EXACT_BUDGET = 8_000_000
+#: The exact budget of ``method="auto"``, which falls back to sampling past it: small, so
+#: that a question exact odds cannot answer soon is sampled soon.
+AUTO_EXACT_BUDGET = 200_000
+#: Exact odds in floats leave out branches less likely than this (their mass is summed
+#: and reported: "exact to within …"); fractions keep every branch.
+EXACT_TOLERANCE = 1e-12
+#: Default budget of sampling, in dice rolls over all repetitions.
+SAMPLE_BUDGET = 20_000_000
+#: The most work ``--exact-budget`` may ask for (raised like any limit, docs/limits.md).
+EXACT_LIMIT = limits.declare("odds.exact_budget", 100_000_000, "steps --exact-budget may allow")
+#: Repetitions of a Monte Carlo run when no precision is asked for.
+DEFAULT_RUNS = 10_000
+#: Cap on repetitions while sampling towards a precision.
+DEFAULT_MAX_RUNS = 200_000
+#: Repetitions between two precision checks.
+BATCH_RUNS = 1_000
