@@ -339,3 +339,16 @@ def test_openapi_describes_every_operation(client: TestClient) -> None:
         "/api/advise",
         "/api/odds",
     }
+
+
+def test_odds_take_the_exact_tolerance_of_the_command_line(client: TestClient) -> None:
+    # The lance charge until decided: a tolerance of 0 keeps every branch (error bar 0), a
+    # coarse one leaves some out and says how much; the command shown repeats it.
+    lance = ROOT / "examples" / "rankflank" / "lance_charge.yaml"
+    kept = client.post("/api/odds", json=body(lance, method="exact", exact_tolerance=0)).json()
+    coarse = client.post("/api/odds", json=body(lance, method="exact", exact_tolerance=1e-4)).json()
+    assert kept["document"]["result"]["error_bar"] == 0
+    assert coarse["document"]["result"]["error_bar"] > 0
+    assert coarse["command"].endswith("--method exact --exact-tolerance 0.0001")
+    refused = client.post("/api/odds", json=body(lance, exact_tolerance=1.5))
+    assert refused.status_code == 422

@@ -104,6 +104,9 @@ class OddsRequest(ScenarioRequest):
     exact_budget: int | None = Field(None, ge=1)
     sample_budget: int | None = Field(None, ge=1)
     exact_fractions: bool = False
+    exact_tolerance: float | None = Field(
+        None, ge=0, lt=1, description="Leave out branches less likely than this (floats)."
+    )
 
     def options(self) -> OddsOptions:
         return OddsOptions(
@@ -116,6 +119,7 @@ class OddsRequest(ScenarioRequest):
             exact_budget=self.exact_budget,
             sample_budget=self.sample_budget,
             exact_fractions=self.exact_fractions,
+            exact_tolerance=self.exact_tolerance,
         )
 
 

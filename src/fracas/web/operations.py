@@ -261,6 +261,7 @@ class OddsOptions:
     exact_budget: int | None = None
     sample_budget: int | None = None
     exact_fractions: bool = False
+    exact_tolerance: float | None = None
 
 
 def _within(name: str, asked: int | None, limit: int, flag: str) -> int:
@@ -311,6 +312,8 @@ def odds_answer(given: ScenarioInput, options: OddsOptions, limits: Limits) -> d
         ),
         "exact_fractions": options.exact_fractions,
     }
+    if options.exact_tolerance is not None:
+        settings["exact_tolerance"] = options.exact_tolerance
     # Advice to raise the exact budget must stay within what this server allows.
     with limits_in_force({EXACT_LIMIT.name: limits.exact_budget}):
         result = odds(scenario, **settings)  # type: ignore[arg-type]
@@ -325,6 +328,7 @@ def odds_answer(given: ScenarioInput, options: OddsOptions, limits: Limits) -> d
         ("--max-runs", options.max_runs),
         ("--exact-budget", options.exact_budget),
         ("--sample-budget", options.sample_budget),
+        ("--exact-tolerance", options.exact_tolerance),
     ):
         if value is not None:
             words += [flag, str(value)]
