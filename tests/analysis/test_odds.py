@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from fracas.analysis import odds, repetition_seed
 from fracas.analysis.odds import exact_outcomes
+from fracas.analysis.parallel import running
 from fracas.core.dice import ChanceNode, SeededDice
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.errors import FracasError
@@ -286,3 +287,32 @@ def test_seeded_dice_find_the_face_a_walk_over_the_weights_finds(
 def test_sampling_defaults_to_the_scenario_seed() -> None:
     assert odds(load(), method="mc", runs=10).seed == 5  # volley_yaml writes seed: 5
     assert odds(load(), method="mc", runs=10, seed=8).seed == 8
+
+
+class _Recorded:
+    """A progress display that only writes down what it is told."""
+
+    def __init__(self) -> None:
+        self.started: list[tuple[int, str, str]] = []
+        self.done: dict[str, int] = {}
+
+    def start(self, total: int, unit: str, label: str) -> None:
+        self.started.append((total, unit, label))
+
+    def advance(self, done: int, unit: str = "runs") -> None:
+        self.done[unit] = self.done.get(unit, 0) + done
+
+
+def test_exact_odds_tell_a_progress_display_their_step_plays() -> None:
+    # One round of the frontal charge, walked exactly: the display hears of the budget
+    # first, then of every step play, which add up to the work the result reports.
+    frontal = load_scenario(
+        Path("examples/rankflank/frontal_charge.yaml"), overrides=[("parameters.max_rounds", 1)]
+    )
+    display = _Recorded()
+    with running(progress=display):
+        result = odds(frontal, method="exact")
+    assert result.exact
+    assert display.started == [(8_000_000, "step plays", "rankflank")]
+    assert display.done == {"step plays": result.work}
+    assert result.work_unit == "step plays"

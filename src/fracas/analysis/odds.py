@@ -64,7 +64,7 @@ from fracas.core.budgets import (
 from fracas.core.dice import ChanceNode, Dice, SeededDice
 from fracas.core.distribution import EnumerationBudgetError, enumerate_outcomes
 from fracas.core.errors import FracasError, UnsupportedError
-from fracas.core.evaluate import CountingDice, WorkBudget
+from fracas.core.evaluate import CountingDice, WorkBudget, watching_work
 from fracas.core.headline import Headline
 from fracas.rulesets import AnyRuleset
 
@@ -265,13 +265,14 @@ def odds(
     elif method in ("auto", "exact"):
         started = time.perf_counter()
         try:
-            answer, rolls = exact_outcomes(
-                ruleset,
-                model,
-                budget=exact_budget,
-                fractions=exact_fractions,
-                tolerance=0.0 if exact_fractions else exact_tolerance,
-            )
+            with watching_work(_exact_progress(ruleset.name, exact_budget)):
+                answer, rolls = exact_outcomes(
+                    ruleset,
+                    model,
+                    budget=exact_budget,
+                    fractions=exact_fractions,
+                    tolerance=0.0 if exact_fractions else exact_tolerance,
+                )
         except EnumerationBudgetError as exc:
             advice = budget_advice(exc, exact_budget, time.perf_counter() - started)
             if method == "exact":
@@ -406,6 +407,22 @@ class _RecordingDice:
     def roll(self, node: ChanceNode) -> int:
         self.digits += math.log10(len(node.outcomes))
         return self._inner.roll(node)
+
+
+def _exact_progress(name: str, budget: int) -> Callable[[int], None] | None:
+    """What tells a progress display (if one is shown) of an exact walk's step plays."""
+    progress = parallel.current().progress
+    if progress is None:
+        return None
+    progress.start(budget, "step plays", name)
+    done = 0
+
+    def advance(used: int) -> None:
+        nonlocal done
+        progress.advance(used - done, "step plays")
+        done = used
+
+    return advance
 
 
 class _RefusedEnumeration(EnumerationBudgetError):

@@ -30,7 +30,9 @@ True
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
@@ -287,6 +289,35 @@ class ExactStates(Generic[S]):
     dropped: float = 0.0
 
 
+#: Told the work done so far after each step of an exact walk (see :func:`watching_work`).
+_WATCH: ContextVar[Callable[[int], None] | None] = ContextVar("fracas_work_watch", default=None)
+
+
+@contextmanager
+def watching_work(watch: Callable[[int], None] | None) -> Iterator[None]:
+    """Tell ``watch`` the step plays done so far after each step of every exact walk inside.
+
+    A progress display hangs on it; the walk itself knows nothing of displays.
+
+    >>> from fracas.core.dice import D6, Dice
+    >>> class Twice:
+    ...     "Roll a D6 twice; only the count of rolls is kept."
+    ...     def start(self) -> int: return 0
+    ...     def step(self, state: int, dice: Dice) -> int: return state + (dice.roll(D6) > 0)
+    ...     def finished(self, state: int) -> bool: return state == 2
+    >>> seen: list[int] = []
+    >>> with watching_work(seen.append):
+    ...     _ = exact_states(Twice(), budget=1_000, fractions=False)
+    >>> seen   # six faces from the start, six from the one state they merge into, the end
+    [6, 12, 12]
+    """
+    token = _WATCH.set(watch)
+    try:
+        yield
+    finally:
+        _WATCH.reset(token)
+
+
 def exact_states(
     process: Process[S],
     *,
@@ -341,6 +372,7 @@ def exact_states(
     steps = peak = 0
     dropped = 0.0
     finished = process.finished
+    watch = _WATCH.get()
     while frontier:
         following: dict[S, Probability] = {}
         get = following.get
@@ -367,6 +399,8 @@ def exact_states(
         steps += 1
         peak = max(peak, len(following))
         frontier = following
+        if watch is not None:
+            watch(work.used)
     return ExactStates(done, work.used, steps, peak, settled, dropped)
 
 
