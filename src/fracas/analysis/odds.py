@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 from fracas.analysis import parallel
 from fracas.analysis.parallel import Question, Tally
@@ -64,7 +64,7 @@ from fracas.core.budgets import (
 from fracas.core.dice import ChanceNode, Dice, SeededDice
 from fracas.core.distribution import EnumerationBudgetError, enumerate_outcomes
 from fracas.core.errors import FracasError, UnsupportedError
-from fracas.core.evaluate import CountingDice, WorkBudget, watching_work
+from fracas.core.evaluate import CountingDice, ExactOdds, WorkBudget, watching_work
 from fracas.core.headline import Headline
 from fracas.rulesets import AnyRuleset
 
@@ -86,20 +86,8 @@ class LoadedScenario(Protocol):
     def model(self) -> Any: ...
 
 
-@dataclass(frozen=True)
-class ExactAnswer:
-    """What an exact solver returns: outcome → probability, and the work it counted."""
-
-    outcomes: Mapping[Outcome, Probability]
-    work: int
-    unit: str
-    solver: str
-    #: Metric names in the order reports list them (else: the order they first appear).
-    metric_order: tuple[str, ...] = ()
-    #: Metrics whose odds the ruleset counted apart from ``outcomes`` (value → probability).
-    settled: Mapping[str, Mapping[Any, Probability]] = field(default_factory=dict)
-    #: Probability a tolerance left out: every probability is exact to within it.
-    dropped: float = 0.0
+#: What an exact method returns, whichever ran: the core's record of exact odds.
+ExactAnswer = ExactOdds
 
 
 @dataclass(frozen=True)
@@ -364,15 +352,7 @@ def exact_outcomes(
         pass  # no exact method of its own: enumerate every path of its play
     else:
         order = found.metric_order or _natural_order(ruleset, model, budget)
-        answer = ExactAnswer(
-            found.outcomes,
-            found.work,
-            found.work_unit,
-            found.method,
-            order,
-            found.settled,
-            found.dropped,
-        )
+        answer = replace(found, metric_order=order)
         return answer, 0
     estimate = WorkBudget(budget, "dice rolls")
     digits, rolls = _estimated_enumeration(ruleset, model, estimate)
@@ -547,7 +527,8 @@ def _exact_result(
             bucket = marginals.setdefault(metric, {})
             bucket[value] = bucket.get(value, 0) + probability
     for metric, values in answer.settled.items():
-        marginals[metric] = dict(values)
+        # Settled values are the metric values a ruleset hands over (hashable in core).
+        marginals[metric] = cast(dict[Value, Probability], dict(values))
     _fill_missing(marginals, total=_sum(answer.outcomes.values(), exact=_all_fractions(answer)))
     if answer.metric_order:
         rank = {name: index for index, name in enumerate(answer.metric_order)}
@@ -557,9 +538,9 @@ def _exact_result(
     return OddsResult(
         ruleset=name,
         method="exact",
-        solver=answer.solver,
+        solver=answer.method,
         work=answer.work,
-        work_unit=answer.unit,
+        work_unit=answer.work_unit,
         dice_rolls=rolls,
         metrics=metrics,
         error_bar=answer.dropped,
