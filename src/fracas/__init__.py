@@ -10,9 +10,9 @@ The names below are imported when first used, so that ``import fracas`` (and eve
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
+from fracas._lazy import load
 from fracas._version import __version__
 
 if TYPE_CHECKING:
@@ -62,12 +62,7 @@ _HOMES = {
 
 
 def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'fracas' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
+    return load(__name__, _HOMES, name)
 
 
 def __dir__() -> list[str]:

@@ -18,8 +18,9 @@ True
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from fracas._lazy import load
 
 if TYPE_CHECKING:
     from fracas.rulesets.d100.document import D100Document, EffectSpec, SideSpec, UnitSpec
@@ -31,22 +32,21 @@ if TYPE_CHECKING:
 
 # Imported on first use: listing the rulesets needs the ruleset class, not the rules.
 _HOMES = {
-    **dict.fromkeys(("D100Document", "EffectSpec", "SideSpec", "UnitSpec"), "document"),
-    **dict.fromkeys(("D100Params", "ItemSpec", "LootRow", "MoraleBand"), "params"),
-    **dict.fromkeys(("BattleResult", "play_battle"), "play"),
-    **dict.fromkeys(("Bonus", "Roll", "open_ended"), "rolls"),
-    "D100Ruleset": "ruleset",
-    **dict.fromkeys(("Battle", "build_battle", "preset_effects"), "scenario"),
+    **dict.fromkeys(
+        ("D100Document", "EffectSpec", "SideSpec", "UnitSpec"), "fracas.rulesets.d100.document"
+    ),
+    **dict.fromkeys(
+        ("D100Params", "ItemSpec", "LootRow", "MoraleBand"), "fracas.rulesets.d100.params"
+    ),
+    **dict.fromkeys(("BattleResult", "play_battle"), "fracas.rulesets.d100.play"),
+    **dict.fromkeys(("Bonus", "Roll", "open_ended"), "fracas.rulesets.d100.rolls"),
+    "D100Ruleset": "fracas.rulesets.d100.ruleset",
+    **dict.fromkeys(("Battle", "build_battle", "preset_effects"), "fracas.rulesets.d100.scenario"),
 }
 
 
 def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+    return load(__name__, _HOMES, name)
 
 
 __all__ = [

@@ -16,9 +16,9 @@ and Status additions, then Pierce on the defence. See ``docs/rules/hex.md``.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
+from fracas._lazy import load
 from fracas.rulesets.hex.strike import (
     StrikeInputs,
     StrikeOutcome,
@@ -74,13 +74,7 @@ _HOMES = {
 
 
 def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = importlib.import_module(home)
-    value = module if home == f"{__name__}.{name}" else getattr(module, name)
-    globals()[name] = value
-    return value
+    return load(__name__, _HOMES, name)
 
 
 __all__ = [

@@ -11,8 +11,9 @@ convolutions), :func:`combat_result` (fed wounds directly), and the dice tables.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from fracas._lazy import load
 
 if TYPE_CHECKING:
     from fracas.rulesets.rankflank.breaktest import (
@@ -101,13 +102,7 @@ _HOMES = {
 
 
 def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = importlib.import_module(home)
-    value = module if home == f"{__name__}.{name}" else getattr(module, name)
-    globals()[name] = value
-    return value
+    return load(__name__, _HOMES, name)
 
 
 __all__ = [
