@@ -328,6 +328,19 @@ def build_kit(
     )
 
 
+def _kit_of(spec: UnitSpec | CharacterSpec, edition: str, path: tuple[str | int, ...]) -> Kit:
+    """The checked kit of a unit's or a character's models."""
+    return build_kit(
+        weapon=spec.weapon,
+        shield=spec.shield,
+        rules=spec.rules,
+        rerolls=spec.rerolls,
+        troop_type=spec.troop_type,
+        edition=edition,
+        path=path,
+    )
+
+
 def _character(spec: CharacterSpec, path: tuple[str | int, ...], edition: str) -> Character:
     if spec.wounds_taken >= spec.profile.W:
         raise ScenarioError(
@@ -342,15 +355,7 @@ def _character(spec: CharacterSpec, path: tuple[str | int, ...], edition: str) -
         rules=frozenset(parse_rule(rule).name for rule in spec.rules),
         wounds_taken=spec.wounds_taken,
         unit_strength=unit_strength_per_model(spec.troop_type, spec.profile.W, spec.unit_strength),
-        kit=build_kit(
-            weapon=spec.weapon,
-            shield=spec.shield,
-            rules=spec.rules,
-            rerolls=spec.rerolls,
-            troop_type=spec.troop_type,
-            edition=edition,
-            path=path,
-        ),
+        kit=_kit_of(spec, edition, path),
     )
 
 
@@ -431,15 +436,7 @@ def _unit(spec: UnitSpec, index: int, edition: str = "ninth") -> Unit:
         supporting_models=spec.supporting_models,
         attacks_target=spec.attacks_target,
         restrain=spec.restrain,
-        kit=build_kit(
-            weapon=spec.weapon,
-            shield=spec.shield,
-            rules=spec.rules,
-            rerolls=spec.rerolls,
-            troop_type=spec.troop_type,
-            edition=edition,
-            path=path,
-        ),
+        kit=_kit_of(spec, edition, path),
     )
 
 
