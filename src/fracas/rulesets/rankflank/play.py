@@ -28,8 +28,9 @@ from fracas.rulesets.rankflank.breaktest import (
     LeadershipTest,
     Pursuit,
     PursuitRoll,
-    break_test,
-    move_roll,
+    Reach,
+    plan_break_test,
+    take_break_test,
 )
 from fracas.rulesets.rankflank.formation import (
     State,
@@ -550,10 +551,15 @@ class CombatProcess:
 
     def _break(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
         combat = self.combat
-        tests = [
-            break_test(combat, state, combat.unit(name), fight.difference, dice)
-            for name in fight.testers
-        ]
+        difference = fight.difference
+        plans = self._once(
+            ("break", fight.units, fight.testers, difference),
+            lambda: tuple(
+                plan_break_test(combat, state, combat.unit(name), difference)
+                for name in fight.testers
+            ),
+        )
+        tests = [take_break_test(plan, dice) for plan in plans]
         for test in tests:
             if not test.passed:
                 state[test.unit] = state[test.unit]._replace(fled=True)
@@ -573,22 +579,50 @@ class CombatProcess:
         fleeing = combat.unit(fight.fleeing[0])
         assert fight.winner is not None
         before = dict(state)
-        chases = {name: (restrained, reach) for name, restrained, reach in fight.chases}
+        chases: dict[str, Reach] = {name: (r, d) for name, r, d in fight.chases}
         winner = fight.winner
         pursuers = self._once(
             ("pursuers", fleeing.name, winner, fight.units),
             lambda: self._pursuers(fleeing, winner, state),
         )
         later = {contact.enemy for name in fight.fleeing[1:] for contact in combat.contacts[name]}
-        if any(p.name in chases or p.name in later for p in pursuers):
-            distance, flee_faces, rolls = self._chase_shared(
-                pursuers, fleeing, chases, state, dice, fight.calmed
+        fresh = [p for p in pursuers if p.name not in chases]
+        known = [p for p in pursuers if p.name in chases]
+        chase = ChaseRoll(
+            "swiftstride" in fleeing.rules,
+            tuple(
+                (self._restrain(p, state, fight.calmed), "swiftstride" in p.rules) for p in fresh
+            ),
+            keep=tuple(p.name in later for p in fresh),
+            known=tuple(chases[p.name] for p in known),
+        )
+        (caught, kept), rolled = draw(dice, chase)
+        distance, flee_faces = (rolled[0], rolled[1]) if rolled is not None else (0, ())
+        hits = dict(zip([p.name for p in fresh + known], caught, strict=True))
+        reaches = iter(kept)
+        rolls: dict[str, PursuitRoll] = {}
+        for index, pursuer in enumerate(fresh):
+            if index < len(chase.keep) and chase.keep[index]:
+                chases[pursuer.name] = next(reaches)
+            if rolled is None:
+                rolls[pursuer.name] = PursuitRoll(pursuer.name, (), False, (), 0, hits[pursuer.name])
+                continue
+            restrain_faces, restrained, faces, reach = rolled[2][index]
+            if self.log is not None:
+                self.log.chase_faces[pursuer.name] = (restrain_faces, faces)
+            rolls[pursuer.name] = PursuitRoll(
+                pursuer.name, restrain_faces, restrained, faces, reach, hits[pursuer.name]
             )
-        else:
-            distance, flee_faces, rolls = self._chase_alone(
-                pursuers, fleeing, state, dice, fight.calmed
+        for pursuer in known:
+            restrained, reach = chases[pursuer.name]
+            restrain_faces, faces = (
+                self.log.chase_faces[pursuer.name] if self.log is not None else ((), ())
             )
-        catchers = [r for r in rolls if r.caught]
+            rolls[pursuer.name] = PursuitRoll(
+                pursuer.name, restrain_faces, restrained, faces, reach, hits[pursuer.name]
+            )
+        ordered = [rolls[p.name] for p in pursuers]
+        catchers = [r for r in ordered if r.caught]
         fate = "flees"
         if catchers:
             if options.caught == "destroyed":
@@ -609,7 +643,7 @@ class CombatProcess:
                     fate += ", destroyed"
         if self.log is not None:
             self.log.pursuits.append(
-                Pursuit(fleeing.name, flee_faces, distance, tuple(rolls), bool(catchers), fate)
+                Pursuit(fleeing.name, flee_faces, distance, tuple(ordered), bool(catchers), fate)
             )
         rest = fight.fleeing[1:]
         fight = fight._replace(
@@ -637,70 +671,6 @@ class CombatProcess:
         if "frenzy" in pursuer.kit.rules and pursuer.name not in calmed:
             return None  # a frenzied unit must pursue
         return leadership(pursuer, state[pursuer.name]) if pursuer.restrain else None
-
-    def _chase_alone(
-        self,
-        pursuers: list[Unit],
-        fleeing: Unit,
-        state: State,
-        dice: Dice,
-        calmed: frozenset[str] = frozenset(),
-    ) -> tuple[int, tuple[int, ...], list[PursuitRoll]]:
-        """Flight and pursuit as one group: no pursuer's roll is needed again this round."""
-        chase = ChaseRoll(
-            "swiftstride" in fleeing.rules,
-            tuple((self._restrain(p, state, calmed), "swiftstride" in p.rules) for p in pursuers),
-        )
-        caught, rolled = draw(dice, chase)
-        if rolled is None:
-            rolls = [
-                PursuitRoll(p.name, (), False, (), 0, hit)
-                for p, hit in zip(pursuers, caught, strict=True)
-            ]
-            return 0, (), rolls
-        distance, flee_faces, answers = rolled
-        rolls = [
-            PursuitRoll(p.name, restrain_faces, restrained, faces, reach, hit)
-            for p, (restrain_faces, restrained, faces, reach), hit in zip(
-                pursuers, answers, caught, strict=True
-            )
-        ]
-        return distance, flee_faces, rolls
-
-    def _chase_shared(
-        self,
-        pursuers: list[Unit],
-        fleeing: Unit,
-        chases: dict[str, tuple[bool, int]],
-        state: State,
-        dice: Dice,
-        calmed: frozenset[str] = frozenset(),
-    ) -> tuple[int, tuple[int, ...], list[PursuitRoll]]:
-        """Flight, then each pursuer's one roll of the round, kept for every unit it chases."""
-        distance, flee_faces = move_roll(dice, fleeing)
-        rolls: list[PursuitRoll] = []
-        for pursuer in pursuers:
-            restrain_faces: tuple[int, ...] = ()
-            faces: tuple[int, ...] = ()
-            if pursuer.name not in chases:
-                restrained, reach = False, 0
-                restrain = self._restrain(pursuer, state, calmed)
-                if restrain is not None:
-                    restrained, rolled = draw(dice, LeadershipTest(restrain))
-                    restrain_faces = rolled or ()
-                if not restrained:
-                    reach, faces = move_roll(dice, pursuer)
-                chases[pursuer.name] = (restrained, reach)
-                if self.log is not None:
-                    self.log.chase_faces[pursuer.name] = (restrain_faces, faces)
-            elif self.log is not None:
-                restrain_faces, faces = self.log.chase_faces[pursuer.name]
-            restrained, reach = chases[pursuer.name]
-            caught = not restrained and reach >= distance
-            rolls.append(
-                PursuitRoll(pursuer.name, restrain_faces, restrained, faces, reach, caught)
-            )
-        return distance, flee_faces, rolls
 
     def _end(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
         if self.log is not None:
