@@ -146,6 +146,16 @@ class LeadershipTest(DiceGroup[bool, tuple[int, ...]]):
 
 
 @cache
+def leadership_test(target: int) -> LeadershipTest:
+    """The one test object for ``target``: exact odds find its law by identity.
+
+    >>> leadership_test(7) is leadership_test(7)
+    True
+    """
+    return LeadershipTest(target)
+
+
+@cache
 def _test_law(target: int) -> tuple[tuple[bool, Fraction], ...]:
     passing = sum(
         passes_break_test(faces, target=target) for faces in product(range(1, 7), repeat=2)
@@ -331,7 +341,7 @@ def take_break_test(plan: BreakTest, dice: Dice) -> BreakTest:
     """Roll a planned break test (an Unbreakable unit rolls nothing and holds)."""
     if plan.unbreakable:
         return plan
-    passed, faces = draw(dice, LeadershipTest(plan.target))
+    passed, faces = draw(dice, leadership_test(plan.target))
     return BreakTest(
         plan.unit,
         plan.leadership,

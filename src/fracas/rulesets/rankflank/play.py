@@ -244,6 +244,11 @@ class CombatProcess:
         # object: the blows' set-up is kept for the fight seen last.
         self._blows_of: Fight | None = None
         self._blows: tuple[Any, ...] = ()
+        self._result_of: Fight | None = None
+        self._result_after = Fight(())
+        self._chase_of: Fight | None = None
+        self._chase: tuple[Any, ...] = ()
+        self._wounded: dict[Hashable, tuple[UnitStatus, int]] = {}
 
     def _once(self, key: Hashable, compute: Callable[[], T]) -> T:
         """``compute()``, kept under ``key`` (a pure function of the combat and ``key``)."""
@@ -281,17 +286,32 @@ class CombatProcess:
         return fight._replace(first=()), metrics
 
     def step(self, fight: Fight, dice: Dice) -> Fight:
+        after = self._step(fight, dice)
+        if after.phase == "strike" and not after.pending:
+            # The next initiative step's records are gathered at once (no dice), so that
+            # the fight waits between steps with its blows ready to roll.
+            after = self._gather(after)
+        return after
+
+    def _step(self, fight: Fight, dice: Dice) -> Fight:
+        if fight.phase == "strike":
+            return self._strike(fight, dice)
         state = self.state(fight)
         if fight.phase == "begin":
             return self._begin(fight, state)
         if fight.phase == "fear":
             return self._fear(fight, state, dice)
-        if fight.phase == "strike":
-            return self._strike(fight, state, dice)
         if fight.phase == "result":
             # The result has no dice: the losers test at once, in the same step, and a
-            # round with nobody to test ends there too.
-            fight = self._result(fight, state)
+            # round with nobody to test ends there too. Exact odds replay the step once
+            # per branch of the break tests, from the same fight: its result is kept.
+            if fight is self._result_of:
+                fight = self._result_after
+            else:
+                after = self._result(fight, state)
+                if self.log is None:
+                    self._result_of, self._result_after = fight, after
+                fight = after
             if fight.phase == "break":
                 return self._break(fight, state, dice)
             return self._end(fight, state)
@@ -376,31 +396,36 @@ class CombatProcess:
             duels=tuple(duels),
         )
 
-    def _strike(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
+    def _gather(self, fight: Fight) -> Fight:
+        """The records of the next initiative step that has any; the result after the last."""
         combat = self.combat
-        pending, initiatives = fight.pending, fight.initiatives
-        if not pending:
-            # Gathering the next step's records is a step of its own, without dice, so
-            # that enumeration does not gather them again for every face of the blows.
+        initiatives = fight.initiatives
+        conditions = Conditions(fight.afraid, fight.calmed) if fight.afraid or fight.calmed else None
+        while initiatives:
             if self.log is not None:
                 self.log.close_step()
-            if not initiatives:
-                return fight._replace(phase="result", initiatives=())
             initiative, initiatives = initiatives[0], initiatives[1:]
             if self.log is not None:
                 self.log.initiative = initiative
-            conditions = (
-                Conditions(fight.afraid, fight.calmed) if fight.afraid or fight.calmed else None
-            )
             records = self._once(
                 ("records", fight.units, fight.round, initiative, conditions),
-                lambda: strike_records(combat, state, fight.round, initiative, conditions),
+                lambda: strike_records(
+                    combat, self.state(fight), fight.round, initiative, conditions
+                ),
             )
-            return fight._replace(initiatives=initiatives, pending=records)
+            if records:
+                return fight._replace(initiatives=initiatives, pending=records)
+        if self.log is not None:
+            self.log.close_step()
+        return fight._replace(phase="result", initiatives=(), pending=())
+
+    def _strike(self, fight: Fight, dice: Dice) -> Fight:
+        combat = self.combat
         if fight is self._blows_of:
-            record, pending, target, group = self._blows
+            record, pending, target, group, index = self._blows
         else:
-            record, pending = pending[0], pending[1:]
+            state = self.state(fight)
+            record, pending = fight.pending[0], fight.pending[1:]
             target = combat.unit(record.target_unit)
             # Blows in a challenge count in full (overkill); others beyond what the target
             # can lose change nothing, which exact odds use to merge them.
@@ -416,32 +441,48 @@ class CombatProcess:
                 left = apply_wounds(state, target, record.target_character, 1 << 30)[1]
                 cap = None if in_duel else left
             group = StrikeDice(record, cap, left)
-            self._blows_of, self._blows = fight, (record, pending, target, group)
+            index = self.names.index(target.name)
+            self._blows_of, self._blows = fight, (record, pending, target, group, index)
         unsaved, rolled = draw(dice, group)
-        last = not pending and not initiatives
+        last = not pending and not fight.initiatives
         if not unsaved and self.log is None:
             # Nothing changes but the blows still to come.
             return fight._replace(phase="result" if last else "strike", pending=pending)
-        state, taken = apply_wounds(state, target, record.target_character, unsaved)
-        duels = tuple(
-            duel._replace(scored=duel.scored + unsaved)
-            if duel.character == record.striker and record.target_character == duel.rival
-            else duel
-            for duel in fight.duels
-        )
+        units = fight.units
+        status, taken = self._wound(target, units[index], record.target_character, unsaved)
+        duels = fight.duels
+        if duels:
+            duels = tuple(
+                duel._replace(scored=duel.scored + unsaved)
+                if duel.character == record.striker and record.target_character == duel.rival
+                else duel
+                for duel in duels
+            )
         if self.log is not None and rolled is not None:
             self.log.blows.append(rolled)
             self.log.credits.append(WoundCredit(record.side, record.striker, target.name, taken))
         if last and self.log is not None:
             self.log.close_step()
         return fight._replace(
-            units=self.key(state),
+            units=units[:index] + (status,) + units[index + 1 :],
             phase="result" if last else "strike",
-            initiatives=initiatives,
             pending=pending,
             credits=self._credit(fight.credits, record.side, target, taken, fight.round),
             duels=duels,
         )
+
+    def _wound(
+        self, unit: Unit, status: UnitStatus, character: str | None, wounds: int
+    ) -> tuple[UnitStatus, int]:
+        """:func:`apply_wounds` on one unit's status, kept: fights share their units' states."""
+        key = (unit.name, status, character, wounds)
+        found = self._wounded.get(key)
+        if found is None:
+            if len(self._wounded) >= _KEPT_LIMIT:
+                self._wounded.clear()
+            state, taken = apply_wounds({unit.name: status}, unit, character, wounds)
+            found = self._wounded[key] = (state[unit.name], taken)
+        return found
 
     def _fear(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
         """Each unit facing a fear-causing enemy tests Leadership; who fails fights at WS 1."""
@@ -578,24 +619,29 @@ class CombatProcess:
         options = combat.options
         fleeing = combat.unit(fight.fleeing[0])
         assert fight.winner is not None
-        before = dict(state)
         chases: dict[str, Reach] = {name: (r, d) for name, r, d in fight.chases}
-        winner = fight.winner
-        pursuers = self._once(
-            ("pursuers", fleeing.name, winner, fight.units),
-            lambda: self._pursuers(fleeing, winner, state),
-        )
-        later = {contact.enemy for name in fight.fleeing[1:] for contact in combat.contacts[name]}
-        fresh = [p for p in pursuers if p.name not in chases]
-        known = [p for p in pursuers if p.name in chases]
-        chase = ChaseRoll(
-            "swiftstride" in fleeing.rules,
-            tuple(
-                (self._restrain(p, state, fight.calmed), "swiftstride" in p.rules) for p in fresh
-            ),
-            keep=tuple(p.name in later for p in fresh),
-            known=tuple(chases[p.name] for p in known),
-        )
+        if fight is self._chase_of:
+            pursuers, fresh, known, chase = self._chase
+        else:
+            winner = fight.winner
+            pursuers = self._once(
+                ("pursuers", fleeing.name, winner, fight.units),
+                lambda: self._pursuers(fleeing, winner, state),
+            )
+            later = {c.enemy for name in fight.fleeing[1:] for c in combat.contacts[name]}
+            fresh = [p for p in pursuers if p.name not in chases]
+            known = [p for p in pursuers if p.name in chases]
+            chase = ChaseRoll(
+                "swiftstride" in fleeing.rules,
+                tuple(
+                    (self._restrain(p, state, fight.calmed), "swiftstride" in p.rules)
+                    for p in fresh
+                ),
+                keep=tuple(p.name in later for p in fresh),
+                known=tuple(chases[p.name] for p in known),
+            )
+            # Exact odds replay the flight once per branch of its dice, from the same fight.
+            self._chase_of, self._chase = fight, (pursuers, fresh, known, chase)
         (caught, kept), rolled = draw(dice, chase)
         distance, flee_faces = (rolled[0], rolled[1]) if rolled is not None else (0, ())
         hits = dict(zip([p.name for p in fresh + known], caught, strict=True))
@@ -624,6 +670,7 @@ class CombatProcess:
         ordered = [rolls[p.name] for p in pursuers]
         catchers = [r for r in ordered if r.caught]
         fate = "flees"
+        before = dict(state)
         if catchers:
             if options.caught == "destroyed":
                 state[fleeing.name] = state[fleeing.name]._replace(
