@@ -345,6 +345,14 @@ class CombatProcess:
             return credits
         if not credits:
             return ((side, wounds),)
+        return self._once(
+            ("credit", credits, side, wounds, number > 1),
+            lambda: self._add_credit(credits, side, wounds, number),
+        )
+
+    def _add_credit(
+        self, credits: tuple[tuple[str, int], ...], side: str, wounds: int, number: int
+    ) -> tuple[tuple[str, int], ...]:
         totals = dict(credits)
         totals[side] = totals.get(side, 0) + wounds
         if number > 1:
@@ -722,7 +730,27 @@ class CombatProcess:
     def _end(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
         if self.log is not None:
             self._close_round(fight, state)
-        ended = fight._replace(winner=None, difference=0, testers=(), fleeing=(), chases=())
+            return self._following(fight, state)
+        # What comes next depends only on what outlasts the round (kept: many fights end
+        # their rounds alike).
+        lasting = (fight.units, fight.round, fight.first, fight.caught, fight.calmed)
+        return self._once(("end", lasting), lambda: self._following(fight, state))
+
+    def _following(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
+        """The fight once the round is over: the next round begun, or the combat over."""
+        ended = fight._replace(
+            winner=None,
+            difference=0,
+            testers=(),
+            fleeing=(),
+            chases=(),
+            afraid=frozenset(),
+            initiatives=(),
+            pending=(),
+            credits=(),
+            duels=(),
+            phase="end",
+        )
         following = self._next_round(ended, state)
         return self._begin(following, state) if following.phase == "begin" else following
 
