@@ -271,16 +271,17 @@ def _chase_law(chase: ChaseRoll) -> tuple[tuple[ChaseKey, Fraction], ...]:
                 reach = (1 - held) * sum((q for d, q in moves if d >= distance), Fraction(0))
                 answers = [(True, (), reach), (False, (), 1 - reach)]
             choices.append(answers)
-        for restrained, reach in chase.known:
-            choices.append([(not restrained and reach >= distance, (), Fraction(1))])
+        for restrained, distance_reached in chase.known:
+            caught = not restrained and distance_reached >= distance
+            choices.append([(caught, (), Fraction(1))])
         for combination in product(*choices):
-            chance = p_distance
+            chance: Fraction = p_distance
             for _, _, p in combination:
                 chance *= p
             if chance:
-                caught = tuple(hit for hit, _, _ in combination)
+                hits = tuple(hit for hit, _, _ in combination)
                 kept = tuple(r for _, reaches, _ in combination for r in reaches)
-                key = (caught, kept)
+                key = (hits, kept)
                 catches[key] = catches.get(key, Fraction(0)) + chance
     return tuple(catches.items())
 
@@ -332,7 +333,15 @@ def plan_break_test(combat: Combat, state: State, unit: Unit, difference: int) -
     ld = leadership(unit, status)
     target = break_test_target(leadership=ld, difference=difference, steady=steady)
     return BreakTest(
-        unit.name, ld, difference, steadfast, stubborn, unbreakable, disruptor, target, (),
+        unit.name,
+        ld,
+        difference,
+        steadfast,
+        stubborn,
+        unbreakable,
+        disruptor,
+        target,
+        (),
         unbreakable,
     )
 

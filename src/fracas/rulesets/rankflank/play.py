@@ -408,7 +408,9 @@ class CombatProcess:
         """The records of the next initiative step that has any; the result after the last."""
         combat = self.combat
         initiatives = fight.initiatives
-        conditions = Conditions(fight.afraid, fight.calmed) if fight.afraid or fight.calmed else None
+        conditions = (
+            Conditions(fight.afraid, fight.calmed) if fight.afraid or fight.calmed else None
+        )
         while initiatives:
             if self.log is not None:
                 self.log.close_step()
@@ -417,8 +419,8 @@ class CombatProcess:
                 self.log.initiative = initiative
             records = self._once(
                 ("records", fight.units, fight.round, initiative, conditions),
-                lambda: strike_records(
-                    combat, self.state(fight), fight.round, initiative, conditions
+                lambda at=initiative: strike_records(  # type: ignore[misc]
+                    combat, self.state(fight), fight.round, at, conditions
                 ),
             )
             if records:
@@ -472,7 +474,7 @@ class CombatProcess:
         if last and self.log is not None:
             self.log.close_step()
         return fight._replace(
-            units=units[:index] + (status,) + units[index + 1 :],
+            units=(*units[:index], status, *units[index + 1 :]),
             phase="result" if last else "strike",
             pending=pending,
             credits=self._credit(fight.credits, record.side, target, taken, fight.round),
@@ -659,7 +661,9 @@ class CombatProcess:
             if index < len(chase.keep) and chase.keep[index]:
                 chases[pursuer.name] = next(reaches)
             if rolled is None:
-                rolls[pursuer.name] = PursuitRoll(pursuer.name, (), False, (), 0, hits[pursuer.name])
+                rolls[pursuer.name] = PursuitRoll(
+                    pursuer.name, (), False, (), 0, hits[pursuer.name]
+                )
                 continue
             restrain_faces, restrained, faces, reach = rolled[2][index]
             if self.log is not None:
