@@ -52,6 +52,9 @@ def record(attacks: int, to_hit: int, to_wound: int | None, armour: int | None) 
         ChaseRoll(False, ((None, False),)),
         ChaseRoll(True, ((None, False),)),
         ChaseRoll(False, ((12, False), (None, False))),
+        ChaseRoll(False, ((7, False),), keep=(True,)),
+        ChaseRoll(True, ((None, False),), keep=(True,), known=((False, 6), (True, 0))),
+        ChaseRoll(False, (), known=((False, 9),)),
     ],
     ids=repr,
 )
@@ -74,11 +77,24 @@ def test_chase_law_by_hand() -> None:
     # Σ P(total)² = (1² + 2² + 3² + 4² + 5² + 6² + 5² + 4² + 3² + 2² + 1²) / 36² = 146/1296;
     # otherwise each side is ahead half the time: (1 + 146/1296) / 2 = 721/1296.
     law = dict(ChaseRoll(False, ((None, False),)).law())
-    assert law[(True,)] == Fraction(721, 1296)
+    assert law[((True,), ())] == Fraction(721, 1296)
     # A pursuer on Leadership 7 must first fail to restrain itself (2D6 > 7: 15/36):
     # 15/36 × 721/1296 = 10815/46656.
     law = dict(ChaseRoll(False, ((7, False),)).law())
-    assert law[(True,)] == Fraction(10815, 46656)
+    assert law[((True,), ())] == Fraction(10815, 46656)
+
+
+def test_chase_law_keeps_the_reach_a_later_flight_needs() -> None:
+    # A pursuer that chases another unit later keeps its roll in the key. Pursuer rolls
+    # 7 (6/36) against a 2D6 flight: caught when the flight is 7 or less (21/36), so
+    # P(caught, reach 7) = 6/36 × 21/36 = 126/1296; missed with reach 7 = 6/36 × 15/36.
+    law = dict(ChaseRoll(False, ((None, False),), keep=(True,)).law())
+    assert law[((True,), ((False, 7),))] == Fraction(126, 1296)
+    assert law[((False,), ((False, 7),))] == Fraction(90, 1296)
+    # A roll made earlier in the round is given: reach 4 catches a flight of 2 to 4
+    # (1 + 2 + 3)/36 = 1/6; a restrained pursuer catches nothing.
+    law = dict(ChaseRoll(False, (), known=((False, 4), (True, 0))).law())
+    assert law == {((True, False), ()): Fraction(1, 6), ((False, False), ()): Fraction(5, 6)}
 
 
 def tiny(**parameters: Any) -> RankflankScenario:

@@ -146,6 +146,16 @@ class LeadershipTest(DiceGroup[bool, tuple[int, ...]]):
 
 
 @cache
+def leadership_test(target: int) -> LeadershipTest:
+    """The one test object for ``target``: exact odds find its law by identity.
+
+    >>> leadership_test(7) is leadership_test(7)
+    True
+    """
+    return LeadershipTest(target)
+
+
+@cache
 def _test_law(target: int) -> tuple[tuple[bool, Fraction], ...]:
     passing = sum(
         passes_break_test(faces, target=target) for faces in product(range(1, 7), repeat=2)
@@ -184,29 +194,45 @@ def _move_law(swiftstride: bool) -> tuple[tuple[int, Fraction], ...]:
 
 #: One pursuer's answer: (restrain faces, restrained, move faces, distance).
 PursuerFaces = tuple[tuple[int, ...], bool, tuple[int, ...], int]
+#: A pursuer's roll of the round as later flights need it: (restrained, distance).
+Reach = tuple[bool, int]
+#: Which pursuers catch the unit, and the reach of each fresh pursuer that is ``kept``.
+ChaseKey = tuple[tuple[bool, ...], tuple[Reach, ...]]
 
 
 @dataclass(frozen=True, slots=True)
-class ChaseRoll(DiceGroup[tuple[bool, ...], tuple[int, tuple[int, ...], tuple[PursuerFaces, ...]]]):
-    """A broken unit's flight and the pursuit by units that chase nobody else this round.
+class ChaseRoll(DiceGroup[ChaseKey, tuple[int, tuple[int, ...], tuple[PursuerFaces, ...]]]):
+    """A broken unit's flight and the pursuit of it.
 
-    Rolled in play order: the flight, then each pursuer's restraint test (``restrain`` is
-    its Leadership, or ``None`` when it pursues without a test) and its move. The key is
-    which pursuers catch the unit: a pursuer that is not restrained catches it when its
-    move is at least the flight's distance.
+    ``pursuers`` roll now: rolled in play order, the flight, then each one's restraint
+    test (``restrain`` is its Leadership, or ``None`` when it pursues without a test) and
+    its move. ``known`` pursuers rolled earlier in the round (once a round, whoever they
+    chase): their ``(restrained, distance)`` is given. The key is which pursuers catch the
+    unit (those rolling now, then the known ones): a pursuer that is not restrained
+    catches it when its move is at least the flight's distance. A pursuer marked in
+    ``keep`` chases another unit later in the round, so its roll is part of the key too;
+    the flight's own distance never is (nothing after this flight depends on it).
 
     >>> chase = ChaseRoll(False, ((None, False),))
-    >>> dict(chase.law())[(True,)]   # 2D6 ≥ 2D6: (1 + P(tie) 146/1296) / 2
+    >>> dict(chase.law())[((True,), ())]   # 2D6 ≥ 2D6: (1 + P(tie) 146/1296) / 2
     Fraction(721, 1296)
+    >>> known = ChaseRoll(False, (), known=((False, 7),))
+    >>> dict(known.law())[((True,), ())]   # a flight of 7 or less: 21/36
+    Fraction(7, 12)
     """
 
     fleeing_swiftstride: bool
     pursuers: tuple[tuple[int | None, bool], ...]
+    keep: tuple[bool, ...] = ()
+    known: tuple[Reach, ...] = ()
     label = "flight and pursuit"
+
+    def _kept(self, index: int) -> bool:
+        return index < len(self.keep) and self.keep[index]
 
     def roll(
         self, dice: Dice
-    ) -> tuple[tuple[bool, ...], tuple[int, tuple[int, ...], tuple[PursuerFaces, ...]]]:
+    ) -> tuple[ChaseKey, tuple[int, tuple[int, ...], tuple[PursuerFaces, ...]]]:
         distance, flee_faces = MoveRoll(self.fleeing_swiftstride).roll(dice)
         answers: list[PursuerFaces] = []
         for restrain, swiftstride in self.pursuers:
@@ -217,28 +243,46 @@ class ChaseRoll(DiceGroup[tuple[bool, ...], tuple[int, tuple[int, ...], tuple[Pu
                 (0, tuple[int, ...]()) if restrained else MoveRoll(swiftstride).roll(dice)
             )
             answers.append((restrain_faces, restrained, faces, reach))
-        caught = tuple(not a[1] and a[3] >= distance for a in answers)
-        return caught, (distance, flee_faces, tuple(answers))
+        reaches = [(a[1], a[3]) for a in answers] + list(self.known)
+        caught = tuple(not restrained and reach >= distance for restrained, reach in reaches)
+        kept = tuple((a[1], a[3]) for i, a in enumerate(answers) if self._kept(i))
+        return (caught, kept), (distance, flee_faces, tuple(answers))
 
-    def law(self) -> tuple[tuple[tuple[bool, ...], Fraction], ...]:
+    def law(self) -> tuple[tuple[ChaseKey, Fraction], ...]:
         return _chase_law(self)
 
 
+#: One pursuer's possible answers to one flight distance: (caught, kept reach, chance).
+_Answer = tuple[bool, tuple[Reach, ...], Fraction]
+
+
 @cache
-def _chase_law(chase: ChaseRoll) -> tuple[tuple[tuple[bool, ...], Fraction], ...]:
-    catches: dict[tuple[bool, ...], Fraction] = {}
+def _chase_law(chase: ChaseRoll) -> tuple[tuple[ChaseKey, Fraction], ...]:
+    catches: dict[ChaseKey, Fraction] = {}
     for distance, p_distance in _move_law(chase.fleeing_swiftstride):
-        chances = []
-        for restrain, swiftstride in chase.pursuers:
-            free = 1 - (dict(_test_law(restrain))[True] if restrain is not None else 0)
-            reach = sum((q for d, q in _move_law(swiftstride) if d >= distance), Fraction(0))
-            chances.append(free * reach)
-        for caught in product((True, False), repeat=len(chances)):
-            chance = p_distance
-            for hit, c in zip(caught, chances, strict=True):
-                chance *= c if hit else 1 - c
+        choices: list[list[_Answer]] = []
+        for index, (restrain, swiftstride) in enumerate(chase.pursuers):
+            held = dict(_test_law(restrain))[True] if restrain is not None else Fraction(0)
+            moves = _move_law(swiftstride)
+            if chase._kept(index):
+                answers: list[_Answer] = [(False, ((True, 0),), held)] if held else []
+                answers += [(d >= distance, ((False, d),), (1 - held) * q) for d, q in moves]
+            else:
+                reach = (1 - held) * sum((q for d, q in moves if d >= distance), Fraction(0))
+                answers = [(True, (), reach), (False, (), 1 - reach)]
+            choices.append(answers)
+        for restrained, distance_reached in chase.known:
+            caught = not restrained and distance_reached >= distance
+            choices.append([(caught, (), Fraction(1))])
+        for combination in product(*choices):
+            chance: Fraction = p_distance
+            for _, _, p in combination:
+                chance *= p
             if chance:
-                catches[caught] = catches.get(caught, Fraction(0)) + chance
+                hits = tuple(hit for hit, _, _ in combination)
+                kept = tuple(r for _, reaches, _ in combination for r in reaches)
+                key = (hits, kept)
+                catches[key] = catches.get(key, Fraction(0)) + chance
     return tuple(catches.items())
 
 
@@ -260,6 +304,23 @@ def break_test(combat: Combat, state: State, unit: Unit, difference: int, dice: 
     >>> test.target, test.passed
     (4, False)
     """
+    return take_break_test(plan_break_test(combat, state, unit, difference), dice)
+
+
+def plan_break_test(combat: Combat, state: State, unit: Unit, difference: int) -> BreakTest:
+    """Everything about ``unit``'s break test but the roll: its target and why.
+
+    The plan is a :class:`BreakTest` without faces (``passed`` only for an Unbreakable
+    unit); :func:`take_break_test` rolls it. Exact odds keep plans, which depend on the
+    state alone, and roll them once per branch.
+
+    >>> from fracas.rulesets.rankflank.formation import initial_state
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> combat = two_blocks()
+    >>> plan = plan_break_test(combat, initial_state(combat), combat.unit("Spearmen"), 3)
+    >>> plan.leadership, plan.target, plan.faces   # Leadership 7 less 3
+    (7, 4, ())
+    """
     status = state[unit.name]
     disruptor = disrupting_enemy(combat, state, unit)
     unbreakable = unit.has_rule("unbreakable")
@@ -271,20 +332,34 @@ def break_test(combat: Combat, state: State, unit: Unit, difference: int, dice: 
     steady = steadfast or (stubborn and can_be_steady)
     ld = leadership(unit, status)
     target = break_test_target(leadership=ld, difference=difference, steady=steady)
-    if unbreakable:
-        return BreakTest(
-            unit.name, ld, difference, steadfast, stubborn, True, disruptor, target, (), True
-        )
-    passed, faces = draw(dice, LeadershipTest(target))
     return BreakTest(
         unit.name,
         ld,
         difference,
         steadfast,
         stubborn,
-        False,
+        unbreakable,
         disruptor,
         target,
+        (),
+        unbreakable,
+    )
+
+
+def take_break_test(plan: BreakTest, dice: Dice) -> BreakTest:
+    """Roll a planned break test (an Unbreakable unit rolls nothing and holds)."""
+    if plan.unbreakable:
+        return plan
+    passed, faces = draw(dice, leadership_test(plan.target))
+    return BreakTest(
+        plan.unit,
+        plan.leadership,
+        plan.difference,
+        plan.steadfast,
+        plan.stubborn,
+        False,
+        plan.disrupted_by,
+        plan.target,
         faces or (),
         passed,
     )

@@ -28,8 +28,9 @@ from fracas.rulesets.rankflank.breaktest import (
     LeadershipTest,
     Pursuit,
     PursuitRoll,
-    break_test,
-    move_roll,
+    Reach,
+    plan_break_test,
+    take_break_test,
 )
 from fracas.rulesets.rankflank.formation import (
     State,
@@ -243,6 +244,11 @@ class CombatProcess:
         # object: the blows' set-up is kept for the fight seen last.
         self._blows_of: Fight | None = None
         self._blows: tuple[Any, ...] = ()
+        self._result_of: Fight | None = None
+        self._result_after = Fight(())
+        self._chase_of: Fight | None = None
+        self._chase: tuple[Any, ...] = ()
+        self._wounded: dict[Hashable, tuple[UnitStatus, int]] = {}
 
     def _once(self, key: Hashable, compute: Callable[[], T]) -> T:
         """``compute()``, kept under ``key`` (a pure function of the combat and ``key``)."""
@@ -280,17 +286,32 @@ class CombatProcess:
         return fight._replace(first=()), metrics
 
     def step(self, fight: Fight, dice: Dice) -> Fight:
+        after = self._step(fight, dice)
+        if after.phase == "strike" and not after.pending:
+            # The next initiative step's records are gathered at once (no dice), so that
+            # the fight waits between steps with its blows ready to roll.
+            after = self._gather(after)
+        return after
+
+    def _step(self, fight: Fight, dice: Dice) -> Fight:
+        if fight.phase == "strike":
+            return self._strike(fight, dice)
         state = self.state(fight)
         if fight.phase == "begin":
             return self._begin(fight, state)
         if fight.phase == "fear":
             return self._fear(fight, state, dice)
-        if fight.phase == "strike":
-            return self._strike(fight, state, dice)
         if fight.phase == "result":
             # The result has no dice: the losers test at once, in the same step, and a
-            # round with nobody to test ends there too.
-            fight = self._result(fight, state)
+            # round with nobody to test ends there too. Exact odds replay the step once
+            # per branch of the break tests, from the same fight: its result is kept.
+            if fight is self._result_of:
+                fight = self._result_after
+            else:
+                after = self._result(fight, state)
+                if self.log is None:
+                    self._result_of, self._result_after = fight, after
+                fight = after
             if fight.phase == "break":
                 return self._break(fight, state, dice)
             return self._end(fight, state)
@@ -324,6 +345,14 @@ class CombatProcess:
             return credits
         if not credits:
             return ((side, wounds),)
+        return self._once(
+            ("credit", credits, side, wounds, number > 1),
+            lambda: self._add_credit(credits, side, wounds, number),
+        )
+
+    def _add_credit(
+        self, credits: tuple[tuple[str, int], ...], side: str, wounds: int, number: int
+    ) -> tuple[tuple[str, int], ...]:
         totals = dict(credits)
         totals[side] = totals.get(side, 0) + wounds
         if number > 1:
@@ -375,31 +404,38 @@ class CombatProcess:
             duels=tuple(duels),
         )
 
-    def _strike(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
+    def _gather(self, fight: Fight) -> Fight:
+        """The records of the next initiative step that has any; the result after the last."""
         combat = self.combat
-        pending, initiatives = fight.pending, fight.initiatives
-        if not pending:
-            # Gathering the next step's records is a step of its own, without dice, so
-            # that enumeration does not gather them again for every face of the blows.
+        initiatives = fight.initiatives
+        conditions = (
+            Conditions(fight.afraid, fight.calmed) if fight.afraid or fight.calmed else None
+        )
+        while initiatives:
             if self.log is not None:
                 self.log.close_step()
-            if not initiatives:
-                return fight._replace(phase="result", initiatives=())
             initiative, initiatives = initiatives[0], initiatives[1:]
             if self.log is not None:
                 self.log.initiative = initiative
-            conditions = (
-                Conditions(fight.afraid, fight.calmed) if fight.afraid or fight.calmed else None
-            )
             records = self._once(
                 ("records", fight.units, fight.round, initiative, conditions),
-                lambda: strike_records(combat, state, fight.round, initiative, conditions),
+                lambda at=initiative: strike_records(  # type: ignore[misc]
+                    combat, self.state(fight), fight.round, at, conditions
+                ),
             )
-            return fight._replace(initiatives=initiatives, pending=records)
+            if records:
+                return fight._replace(initiatives=initiatives, pending=records)
+        if self.log is not None:
+            self.log.close_step()
+        return fight._replace(phase="result", initiatives=(), pending=())
+
+    def _strike(self, fight: Fight, dice: Dice) -> Fight:
+        combat = self.combat
         if fight is self._blows_of:
-            record, pending, target, group = self._blows
+            record, pending, target, group, index = self._blows
         else:
-            record, pending = pending[0], pending[1:]
+            state = self.state(fight)
+            record, pending = fight.pending[0], fight.pending[1:]
             target = combat.unit(record.target_unit)
             # Blows in a challenge count in full (overkill); others beyond what the target
             # can lose change nothing, which exact odds use to merge them.
@@ -415,32 +451,48 @@ class CombatProcess:
                 left = apply_wounds(state, target, record.target_character, 1 << 30)[1]
                 cap = None if in_duel else left
             group = StrikeDice(record, cap, left)
-            self._blows_of, self._blows = fight, (record, pending, target, group)
+            index = self.names.index(target.name)
+            self._blows_of, self._blows = fight, (record, pending, target, group, index)
         unsaved, rolled = draw(dice, group)
-        last = not pending and not initiatives
+        last = not pending and not fight.initiatives
         if not unsaved and self.log is None:
             # Nothing changes but the blows still to come.
             return fight._replace(phase="result" if last else "strike", pending=pending)
-        state, taken = apply_wounds(state, target, record.target_character, unsaved)
-        duels = tuple(
-            duel._replace(scored=duel.scored + unsaved)
-            if duel.character == record.striker and record.target_character == duel.rival
-            else duel
-            for duel in fight.duels
-        )
+        units = fight.units
+        status, taken = self._wound(target, units[index], record.target_character, unsaved)
+        duels = fight.duels
+        if duels:
+            duels = tuple(
+                duel._replace(scored=duel.scored + unsaved)
+                if duel.character == record.striker and record.target_character == duel.rival
+                else duel
+                for duel in duels
+            )
         if self.log is not None and rolled is not None:
             self.log.blows.append(rolled)
             self.log.credits.append(WoundCredit(record.side, record.striker, target.name, taken))
         if last and self.log is not None:
             self.log.close_step()
         return fight._replace(
-            units=self.key(state),
+            units=(*units[:index], status, *units[index + 1 :]),
             phase="result" if last else "strike",
-            initiatives=initiatives,
             pending=pending,
             credits=self._credit(fight.credits, record.side, target, taken, fight.round),
             duels=duels,
         )
+
+    def _wound(
+        self, unit: Unit, status: UnitStatus, character: str | None, wounds: int
+    ) -> tuple[UnitStatus, int]:
+        """:func:`apply_wounds` on one unit's status, kept: fights share their units' states."""
+        key = (unit.name, status, character, wounds)
+        found = self._wounded.get(key)
+        if found is None:
+            if len(self._wounded) >= _KEPT_LIMIT:
+                self._wounded.clear()
+            state, taken = apply_wounds({unit.name: status}, unit, character, wounds)
+            found = self._wounded[key] = (state[unit.name], taken)
+        return found
 
     def _fear(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
         """Each unit facing a fear-causing enemy tests Leadership; who fails fights at WS 1."""
@@ -550,10 +602,15 @@ class CombatProcess:
 
     def _break(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
         combat = self.combat
-        tests = [
-            break_test(combat, state, combat.unit(name), fight.difference, dice)
-            for name in fight.testers
-        ]
+        difference = fight.difference
+        plans = self._once(
+            ("break", fight.units, fight.testers, difference),
+            lambda: tuple(
+                plan_break_test(combat, state, combat.unit(name), difference)
+                for name in fight.testers
+            ),
+        )
+        tests = [take_break_test(plan, dice) for plan in plans]
         for test in tests:
             if not test.passed:
                 state[test.unit] = state[test.unit]._replace(fled=True)
@@ -572,24 +629,60 @@ class CombatProcess:
         options = combat.options
         fleeing = combat.unit(fight.fleeing[0])
         assert fight.winner is not None
-        before = dict(state)
-        chases = {name: (restrained, reach) for name, restrained, reach in fight.chases}
-        winner = fight.winner
-        pursuers = self._once(
-            ("pursuers", fleeing.name, winner, fight.units),
-            lambda: self._pursuers(fleeing, winner, state),
-        )
-        later = {contact.enemy for name in fight.fleeing[1:] for contact in combat.contacts[name]}
-        if any(p.name in chases or p.name in later for p in pursuers):
-            distance, flee_faces, rolls = self._chase_shared(
-                pursuers, fleeing, chases, state, dice, fight.calmed
-            )
+        chases: dict[str, Reach] = {name: (r, d) for name, r, d in fight.chases}
+        if fight is self._chase_of:
+            pursuers, fresh, known, chase = self._chase
         else:
-            distance, flee_faces, rolls = self._chase_alone(
-                pursuers, fleeing, state, dice, fight.calmed
+            winner = fight.winner
+            pursuers = self._once(
+                ("pursuers", fleeing.name, winner, fight.units),
+                lambda: self._pursuers(fleeing, winner, state),
             )
-        catchers = [r for r in rolls if r.caught]
+            later = {c.enemy for name in fight.fleeing[1:] for c in combat.contacts[name]}
+            fresh = [p for p in pursuers if p.name not in chases]
+            known = [p for p in pursuers if p.name in chases]
+            chase = ChaseRoll(
+                "swiftstride" in fleeing.rules,
+                tuple(
+                    (self._restrain(p, state, fight.calmed), "swiftstride" in p.rules)
+                    for p in fresh
+                ),
+                keep=tuple(p.name in later for p in fresh),
+                known=tuple(chases[p.name] for p in known),
+            )
+            # Exact odds replay the flight once per branch of its dice, from the same fight.
+            self._chase_of, self._chase = fight, (pursuers, fresh, known, chase)
+        (caught, kept), rolled = draw(dice, chase)
+        distance, flee_faces = (rolled[0], rolled[1]) if rolled is not None else (0, ())
+        hits = dict(zip([p.name for p in fresh + known], caught, strict=True))
+        reaches = iter(kept)
+        rolls: dict[str, PursuitRoll] = {}
+        for index, pursuer in enumerate(fresh):
+            if index < len(chase.keep) and chase.keep[index]:
+                chases[pursuer.name] = next(reaches)
+            if rolled is None:
+                rolls[pursuer.name] = PursuitRoll(
+                    pursuer.name, (), False, (), 0, hits[pursuer.name]
+                )
+                continue
+            restrain_faces, restrained, faces, reach = rolled[2][index]
+            if self.log is not None:
+                self.log.chase_faces[pursuer.name] = (restrain_faces, faces)
+            rolls[pursuer.name] = PursuitRoll(
+                pursuer.name, restrain_faces, restrained, faces, reach, hits[pursuer.name]
+            )
+        for pursuer in known:
+            restrained, reach = chases[pursuer.name]
+            restrain_faces, faces = (
+                self.log.chase_faces[pursuer.name] if self.log is not None else ((), ())
+            )
+            rolls[pursuer.name] = PursuitRoll(
+                pursuer.name, restrain_faces, restrained, faces, reach, hits[pursuer.name]
+            )
+        ordered = [rolls[p.name] for p in pursuers]
+        catchers = [r for r in ordered if r.caught]
         fate = "flees"
+        before = dict(state)
         if catchers:
             if options.caught == "destroyed":
                 state[fleeing.name] = state[fleeing.name]._replace(
@@ -609,7 +702,7 @@ class CombatProcess:
                     fate += ", destroyed"
         if self.log is not None:
             self.log.pursuits.append(
-                Pursuit(fleeing.name, flee_faces, distance, tuple(rolls), bool(catchers), fate)
+                Pursuit(fleeing.name, flee_faces, distance, tuple(ordered), bool(catchers), fate)
             )
         rest = fight.fleeing[1:]
         fight = fight._replace(
@@ -638,74 +731,30 @@ class CombatProcess:
             return None  # a frenzied unit must pursue
         return leadership(pursuer, state[pursuer.name]) if pursuer.restrain else None
 
-    def _chase_alone(
-        self,
-        pursuers: list[Unit],
-        fleeing: Unit,
-        state: State,
-        dice: Dice,
-        calmed: frozenset[str] = frozenset(),
-    ) -> tuple[int, tuple[int, ...], list[PursuitRoll]]:
-        """Flight and pursuit as one group: no pursuer's roll is needed again this round."""
-        chase = ChaseRoll(
-            "swiftstride" in fleeing.rules,
-            tuple((self._restrain(p, state, calmed), "swiftstride" in p.rules) for p in pursuers),
-        )
-        caught, rolled = draw(dice, chase)
-        if rolled is None:
-            rolls = [
-                PursuitRoll(p.name, (), False, (), 0, hit)
-                for p, hit in zip(pursuers, caught, strict=True)
-            ]
-            return 0, (), rolls
-        distance, flee_faces, answers = rolled
-        rolls = [
-            PursuitRoll(p.name, restrain_faces, restrained, faces, reach, hit)
-            for p, (restrain_faces, restrained, faces, reach), hit in zip(
-                pursuers, answers, caught, strict=True
-            )
-        ]
-        return distance, flee_faces, rolls
-
-    def _chase_shared(
-        self,
-        pursuers: list[Unit],
-        fleeing: Unit,
-        chases: dict[str, tuple[bool, int]],
-        state: State,
-        dice: Dice,
-        calmed: frozenset[str] = frozenset(),
-    ) -> tuple[int, tuple[int, ...], list[PursuitRoll]]:
-        """Flight, then each pursuer's one roll of the round, kept for every unit it chases."""
-        distance, flee_faces = move_roll(dice, fleeing)
-        rolls: list[PursuitRoll] = []
-        for pursuer in pursuers:
-            restrain_faces: tuple[int, ...] = ()
-            faces: tuple[int, ...] = ()
-            if pursuer.name not in chases:
-                restrained, reach = False, 0
-                restrain = self._restrain(pursuer, state, calmed)
-                if restrain is not None:
-                    restrained, rolled = draw(dice, LeadershipTest(restrain))
-                    restrain_faces = rolled or ()
-                if not restrained:
-                    reach, faces = move_roll(dice, pursuer)
-                chases[pursuer.name] = (restrained, reach)
-                if self.log is not None:
-                    self.log.chase_faces[pursuer.name] = (restrain_faces, faces)
-            elif self.log is not None:
-                restrain_faces, faces = self.log.chase_faces[pursuer.name]
-            restrained, reach = chases[pursuer.name]
-            caught = not restrained and reach >= distance
-            rolls.append(
-                PursuitRoll(pursuer.name, restrain_faces, restrained, faces, reach, caught)
-            )
-        return distance, flee_faces, rolls
-
     def _end(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
         if self.log is not None:
             self._close_round(fight, state)
-        ended = fight._replace(winner=None, difference=0, testers=(), fleeing=(), chases=())
+            return self._following(fight, state)
+        # What comes next depends only on what outlasts the round (kept: many fights end
+        # their rounds alike).
+        lasting = (fight.units, fight.round, fight.first, fight.caught, fight.calmed)
+        return self._once(("end", lasting), lambda: self._following(fight, state))
+
+    def _following(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
+        """The fight once the round is over: the next round begun, or the combat over."""
+        ended = fight._replace(
+            winner=None,
+            difference=0,
+            testers=(),
+            fleeing=(),
+            chases=(),
+            afraid=frozenset(),
+            initiatives=(),
+            pending=(),
+            credits=(),
+            duels=(),
+            phase="end",
+        )
         following = self._next_round(ended, state)
         return self._begin(following, state) if following.phase == "begin" else following
 
