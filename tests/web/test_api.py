@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 import json
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -11,9 +13,13 @@ import anyio
 import pytest
 import yaml
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
 import fracas
 from fracas.analysis import odds
+from fracas.cli import app
+from fracas.cli.odds import odds_command
+from fracas.core.budgets import EXACT_TOLERANCE
 from fracas.io.html import render_html
 from fracas.io.render import render_bbcode, render_markdown
 from fracas.web import Limits, create_app
@@ -351,4 +357,51 @@ def test_odds_take_the_exact_tolerance_of_the_command_line(client: TestClient) -
     assert coarse["document"]["result"]["error_bar"] > 0
     assert coarse["command"].endswith("--method exact --exact-tolerance 0.0001")
     refused = client.post("/api/odds", json=body(lance, exact_tolerance=1.5))
-    assert refused.status_code == 422
+    assert refused.status_code == 400
+
+
+def test_the_page_offers_the_exact_tolerance_at_the_command_lines_default(
+    client: TestClient,
+) -> None:
+    # The field's placeholder is the default the command line and the API use when the
+    # field is left empty, read from the one constant (1e-12), never written in the page.
+    page = client.get("/").text
+    field = re.search(r'<input type="number" id="exact-tolerance"[^>]*>', page)
+    assert field is not None
+    assert 'placeholder="1e-12"' in field.group()
+    assert EXACT_TOLERANCE == 1e-12
+    assert inspect.signature(odds_command).parameters["exact_tolerance"].default == EXACT_TOLERANCE
+    assert "{{" not in page
+    # Left out, the server's default applies: the same odds as the library's default.
+    lance = ROOT / "examples" / "rankflank" / "lance_charge.yaml"
+    unset = client.post("/api/odds", json=body(lance, method="exact")).json()
+    assert "--exact-tolerance" not in unset["command"]
+    library = odds(fracas.load_scenario(lance), method="exact")
+    assert unset["document"]["result"]["error_bar"] == library.error_bar
+
+
+@pytest.mark.parametrize("tolerance", [-0.1, 1.0, 1.5])
+def test_a_tolerance_the_command_line_refuses_is_refused_in_its_words(
+    client: TestClient, tolerance: float
+) -> None:
+    # The command line takes 0 ≤ P < 1. The API refuses what it refuses, in the same line,
+    # before any work, and as an option's problem (no scenario file named), so that the
+    # page shows it beside the options.
+    cli = CliRunner().invoke(app, ["odds", str(FLANK), "--exact-tolerance", str(tolerance)])
+    assert cli.exit_code == 2
+    line = f"the exact tolerance must be at least 0 and below 1, not {tolerance}"
+    assert line in cli.stderr
+    response = client.post("/api/odds", json=body(FLANK, exact_tolerance=tolerance))
+    assert response.status_code == 400
+    detail = error_of(response)
+    assert detail["message"] == line
+    assert detail["source"] is None
+
+
+def test_a_tolerance_of_zero_shows_in_the_command_and_keeps_every_branch(
+    client: TestClient,
+) -> None:
+    lance = ROOT / "examples" / "rankflank" / "lance_charge.yaml"
+    kept = client.post("/api/odds", json=body(lance, method="exact", exact_tolerance=0)).json()
+    assert kept["command"] == "fracas odds lance_charge.yaml --method exact --exact-tolerance 0.0"
+    assert kept["document"]["result"]["error_bar"] == 0

@@ -327,3 +327,73 @@ def test_a_quick_second_pick_wins_over_the_first_load(page: Page, server: str) -
     pick(page, "hex/encirclement.yaml")
     page.wait_for_selector(".tabs button[data-op=forecast]:not([hidden])")
     assert page.inner_text("#ruleset") == "hex"
+
+
+def test_odds_offer_the_exact_tolerance_of_the_command_line(
+    page: Page, server: str, browser: Browser
+) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#report .fracas-report")
+    lance = next(e for e in examples(server) if e["id"] == "rankflank/lance_charge.yaml")
+    pick(page, lance["id"])
+    page.click(".tabs button[data-op=odds]")
+    field = page.locator("#exact-tolerance")
+    # Empty, the field shows the command line's default and sends nothing.
+    assert field.is_visible()
+    assert field.get_attribute("placeholder") == "1e-12"
+    assert "Skip chances below" in page.inner_text("#tolerance-box")
+    page.select_option("#method", "exact")
+    field.fill("0.0001")
+    page.click("#run-odds")
+    page.wait_for_function(
+        "document.querySelector('#command').textContent.includes('--exact-tolerance')"
+    )
+    expected = get_json(
+        server + "/api/odds",
+        {**{k: lance[k] for k in ("scenario", "name")}, "method": "exact", "exact_tolerance": 1e-4},
+    )
+    assert page.inner_text("#command") == expected["command"]
+    assert expected["command"].endswith("--method exact --exact-tolerance 0.0001")
+    # The report says how much the tolerance left out, as the API's answer does.
+    left_out = expected["document"]["result"]["error_bar"]
+    assert left_out > 0
+    assert "exact to within" in page.inner_text("#report")
+    assert page.inner_text("#report") == page.evaluate(
+        "html => { const box = document.createElement('div'); box.innerHTML = html;"
+        " document.body.append(box); const text = box.innerText; box.remove(); return text; }",
+        expected["html"],
+    )
+    shot(page, "12-odds-exact-tolerance")
+
+    # A permalink keeps the tolerance.
+    page.wait_for_function("location.hash.startsWith('#s=')")
+    fresh = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        other = fresh.new_page()
+        other.set_default_timeout(TIMEOUT_MS)
+        other.goto(page.url)
+        other.wait_for_function(
+            "document.querySelector('#command').textContent.includes('--exact-tolerance')"
+        )
+        assert other.input_value("#exact-tolerance") == "0.0001"
+        assert other.inner_text("#command") == expected["command"]
+    finally:
+        fresh.close()
+
+    # What the command line refuses, the page refuses beside the options, in one line.
+    field.fill("1.5")
+    page.click("#run-odds")
+    page.wait_for_selector("#option-error:not([hidden])")
+    assert page.inner_text("#option-error") == (
+        "the exact tolerance must be at least 0 and below 1, not 1.5"
+    )
+    assert page.is_hidden("#scenario-error")
+    shot(page, "13-odds-tolerance-refused")
+
+    # Sampling leaves nothing out: the field goes, and the command has no tolerance.
+    page.select_option("#method", "mc")
+    assert field.is_hidden()
+    page.fill("#runs", "500")
+    page.click("#run-odds")
+    page.wait_for_function("document.querySelector('#command').textContent.includes('--runs 500')")
+    assert "--exact-tolerance" not in page.inner_text("#command")

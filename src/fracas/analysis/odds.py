@@ -36,7 +36,6 @@ True
 from __future__ import annotations
 
 import hashlib
-import inspect
 import math
 import time
 from collections import Counter
@@ -336,17 +335,17 @@ def exact_outcomes(
     :meth:`~fracas.rulesets.base.Ruleset.process`) is asked; any other is enumerated
     path by path. Raises :class:`~fracas.core.distribution.EnumerationBudgetError` when
     the method would need more than ``budget`` steps. ``tolerance`` is passed to the
-    ruleset's exact method (floats only); enumeration keeps every path.
+    ruleset's exact method (floats only) when the ruleset declares ``exact_tolerance``;
+    enumeration keeps every path.
     """
     if ruleset.deterministic:
         counted = WorkBudget(budget, "dice rolls")
         summary = ruleset.summarize(model, ruleset.play(model, CountingDice(_NoDice(), counted)))
         return ExactAnswer({outcome_of(summary): Fraction(1)}, 1, "play", "single play"), 0
     try:
-        # Passed only when set and understood: an exact method written before the
-        # tolerance existed keeps every branch.
-        takes = "tolerance" in inspect.signature(ruleset.exact).parameters
-        extra = {"tolerance": tolerance} if tolerance and takes else {}
+        # Passed only when set and declared understood (Ruleset.exact_tolerance): an
+        # exact method without the parameter keeps every branch.
+        extra = {"tolerance": tolerance} if tolerance and ruleset.exact_tolerance else {}
         found = ruleset.exact(model, max_work=budget, fractions=fractions, **extra)
     except UnsupportedError:
         pass  # no exact method of its own: enumerate every path of its play

@@ -6,9 +6,9 @@ document model (pydantic) checks shapes, then :meth:`Ruleset.build` checks meani
 (unknown unit ids, two units on one hex…) and returns the ruleset's own frozen scenario.
 
 What a ruleset can do is read from the class, never from its name: the class variables
-``deterministic`` and ``exact_odds``, the ``headlines`` it declares, and which optional
-hooks it overrides (:meth:`Ruleset.implements`). Generic code — odds, the command line —
-asks these, so a third-party ruleset gets every feature a built-in has.
+``deterministic``, ``exact_odds`` and ``exact_tolerance``, the ``headlines`` it declares,
+and which optional hooks it overrides (:meth:`Ruleset.implements`). Generic code — odds,
+the command line — asks these, so a third-party ruleset gets every feature a built-in has.
 """
 
 from __future__ import annotations
@@ -56,6 +56,11 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
     #: dice, say): ``odds`` in ``auto`` mode then samples at once instead of trying exact
     #: first. Only ``--method exact`` still tries. A deterministic ruleset is always exact.
     exact_odds: ClassVar[bool] = True
+    #: True when :meth:`exact` takes a ``tolerance`` (the inherited one does: it leaves
+    #: out branches less likely than it). A ruleset whose own ``exact`` has no such
+    #: parameter declares False; ``odds`` then passes none and its exact odds keep
+    #: every branch, whatever ``--exact-tolerance`` says.
+    exact_tolerance: ClassVar[bool] = True
     #: The headline questions of its odds, answered by ``fracas.analysis.views.headline``.
     headlines: ClassVar[tuple[Headline, ...]] = ()
     document_model: ClassVar[type[Document]]

@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fracas._version import __version__
+from fracas.core.budgets import EXACT_TOLERANCE
 from fracas.core.errors import FracasError, ScenarioError, format_path
 from fracas.io.render import FORUM_SIZES
 from fracas.web import operations
@@ -105,7 +106,12 @@ class OddsRequest(ScenarioRequest):
     sample_budget: int | None = Field(None, ge=1)
     exact_fractions: bool = False
     exact_tolerance: float | None = Field(
-        None, ge=0, lt=1, description="Leave out branches less likely than this (floats)."
+        None,
+        description="Exact odds in floats leave out branches less likely than this "
+        f"(default {EXACT_TOLERANCE:g}, as --exact-tolerance); 0 keeps every branch.",
+        # Checked where the command line's is, by the odds themselves, so that both refuse
+        # the same values in the same words.
+        json_schema_extra={"minimum": 0, "exclusiveMaximum": 1},
     )
 
     def options(self) -> OddsOptions:
@@ -422,7 +428,9 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     @app.get("/", include_in_schema=False)
     async def page() -> HTMLResponse:
         html = (STATIC / "index.html").read_text(encoding="utf-8")
-        return HTMLResponse(html.replace("{{version}}", __version__))
+        # The defaults the page shows are the command line's, from the one place they live.
+        filled = html.replace("{{version}}", __version__)
+        return HTMLResponse(filled.replace("{{exact_tolerance}}", f"{EXACT_TOLERANCE:g}"))
 
     @app.get("/static/{name}", include_in_schema=False)
     async def asset(name: str) -> Response:

@@ -25,6 +25,9 @@ class DuelRuleset(Ruleset[DuelDocument, Duel, Bout]):
     deterministic: ClassVar[bool] = False
     # A few exchanges of two small dice: enumerating every bout fits the default budget.
     exact_odds: ClassVar[bool] = True
+    # The inherited exact method takes --exact-tolerance. With no step process of its own
+    # it hands over to the enumeration of every bout, which keeps every branch.
+    exact_tolerance: ClassVar[bool] = True
     headlines: ClassVar[tuple[Headline, ...]] = HEADLINES
     document_model = DuelDocument
     params_model = DuelParams

@@ -71,6 +71,9 @@ function operationRequest(op) {
     const seed = numberOrNull($("odds-seed"));
     if (runs !== null) request.runs = runs;
     if (seed !== null) request.seed = seed;
+    // Only exact odds leave chances out; sampling has nothing to skip.
+    const tolerance = numberOrNull($("exact-tolerance"));
+    if (tolerance !== null && request.method !== "mc") request.exact_tolerance = tolerance;
   } else if (op === "forecast") {
     request.attacker = $("attacker").value;
     request.target = $("target").value;
@@ -294,7 +297,11 @@ async function run(op) {
 
 function isOption(path) {
   return ["seed", "runs", "method", "max_runs", "exact_budget", "sample_budget", "attacker",
-    "target", "side", "precision", "confidence"].includes(path.split(/[.[]/)[0]);
+    "target", "side", "precision", "confidence", "exact_tolerance"].includes(path.split(/[.[]/)[0]);
+}
+
+function showMethodOptions() {
+  $("tolerance-box").hidden = $("method").value === "mc";
 }
 
 function showAnswer(answer) {
@@ -397,6 +404,8 @@ async function openLink() {
   if (options.seed !== undefined) $(saved.op === "odds" ? "odds-seed" : "seed").value = options.seed;
   if (options.method) $("method").value = options.method;
   if (options.runs) $("runs").value = options.runs;
+  if (options.exact_tolerance !== undefined) $("exact-tolerance").value = options.exact_tolerance;
+  showMethodOptions();
   if (options.forum) $("forum").value = options.forum;
   $("fold").checked = Boolean(options.fold);
   $("ascii").checked = Boolean(options.ascii_only);
@@ -451,6 +460,7 @@ function wire() {
     $("seed").value = Math.floor(Math.random() * 1_000_000);
     run("resolve");
   });
+  $("method").addEventListener("change", showMethodOptions);
   $("copy-bbcode").addEventListener("click", () => copyText(state.answer.bbcode, "BBCode"));
   $("copy-markdown").addEventListener("click", () => copyText(state.answer.markdown, "Markdown"));
   $("download-json").addEventListener("click", downloadJson);
