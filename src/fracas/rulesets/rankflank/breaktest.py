@@ -286,12 +286,6 @@ def _chase_law(chase: ChaseRoll) -> tuple[tuple[ChaseKey, Fraction], ...]:
     return tuple(catches.items())
 
 
-def move_roll(dice: Dice, unit: Unit) -> tuple[int, tuple[int, ...]]:
-    """A flee or pursuit roll of ``unit``: ``(distance, faces)``; no faces when enumerating."""
-    distance, faces = draw(dice, MoveRoll("swiftstride" in unit.rules))
-    return distance, faces or ()
-
-
 def break_test(combat: Combat, state: State, unit: Unit, difference: int, dice: Dice) -> BreakTest:
     """Test ``unit``'s nerve after losing by ``difference``.
 

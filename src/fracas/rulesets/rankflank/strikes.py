@@ -111,6 +111,21 @@ class StrikeRecord:
             and self.ward_reroll is None
         )
 
+    def __hash__(self) -> int:
+        # Exact odds hash every fight with its records still to strike, thousands of
+        # times a second: who strikes whom, when and how often tells records apart.
+        return hash(
+            (
+                self.round,
+                self.initiative,
+                self.striker,
+                self.target_unit,
+                self.target_character,
+                self.kind,
+                self.attacks,
+            )
+        )
+
     @property
     def blow(self) -> Blow:
         """One blow of this record, for :mod:`.blows`."""
