@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
 
-from fracas.core.dice import ChanceNode, Dice, DiceGroup, LawDice, LawTable
+from fracas.core.dice import OPEN, ChanceNode, Dice, DiceGroup, LawDice, LawTable
 from fracas.core.distribution import EnumerationBudgetError
 
 S = TypeVar("S", bound=Hashable)
@@ -128,7 +128,8 @@ class _Reached:
         self.tree: _Event | _Reached | None = None
         #: A settling process's state goes on as another, handing over metrics.
         self.hand: tuple[_Reached, tuple[tuple[str, Hashable], ...]] | None = None
-        self.summaries: dict[tuple[tuple[str, Hashable], ...], Any] = {}
+        #: Only final states get summaries: the dict is made with the first one.
+        self.summaries: dict[tuple[tuple[str, Hashable], ...], Any] | None = None
 
 
 class _Event:
@@ -214,21 +215,52 @@ class StepCache(Generic[S, T]):
 
     def play(self, dice: Dice) -> T:
         """One play with ``dice``, summarized."""
+        # Most plays only follow the trees: the walk is written out here, in one frame,
+        # and a step is played (:meth:`_play`) only where the tree has no branch yet.
         law_dice = LawDice(dice, self.tables)
+        roll, digit = dice.roll, law_dice.digit
         at = self._start
         if at is None:
             at = self._start = self._reach(self.process.start())
         settled: tuple[tuple[str, Hashable], ...] = ()
+        drawn: list[Any] = []
         while True:
-            if at.hand is not None:
-                at, metrics = at.hand
+            hand = at.hand
+            if hand is not None:
+                at, metrics = hand
                 settled += metrics
             if at.finished:
                 break
-            at = self._step(at, law_dice)
-        summary: T | None = at.summaries.get(settled)
+            tree = at.tree
+            if tree.__class__ is _Reached:  # a step without dice
+                at = tree  # type: ignore[assignment]
+                continue
+            event: _Event | None = None
+            while tree.__class__ is _Event:
+                event = tree  # type: ignore[assignment]
+                table = event.table  # type: ignore[union-attr]
+                if table is None:
+                    value: Any = roll(event.node)  # type: ignore[union-attr,arg-type]
+                elif table.first is None:
+                    value = table.keys[0]
+                else:
+                    first = digit()
+                    value = table.keys[table.first[first]]
+                    if value is OPEN:  # the first digit left it open
+                        value = table.after(first, digit)
+                drawn.append(value)
+                tree = event.then.get(value)  # type: ignore[union-attr]
+            if tree is None:
+                tree = self._play(at, event, drawn, law_dice)
+            elif drawn:
+                drawn.clear()
+            at = tree  # type: ignore[assignment]
+        summaries = at.summaries
+        if summaries is None:
+            summaries = at.summaries = {}
+        summary: T | None = summaries.get(settled)
         if summary is None:
-            summary = at.summaries[settled] = self.summarize(at.state, dict(settled))
+            summary = summaries[settled] = self.summarize(at.state, dict(settled))
         return summary
 
     def _reach(self, state: S) -> _Reached:
@@ -245,17 +277,11 @@ class StepCache(Generic[S, T]):
                 reached.hand = (self._reach(rest), tuple(metrics.items()))
         return reached
 
-    def _step(self, at: _Reached, dice: LawDice) -> _Reached:
-        tree = at.tree
-        drawn: list[Any] = []
-        event: _Event | None = None
-        while isinstance(tree, _Event):
-            value = dice.roll(tree.node) if tree.node is not None else dice.pick(tree.table)  # type: ignore[arg-type]
-            drawn.append(value)
-            event, tree = tree, tree.then.get(value)
-        if tree is not None:
-            return tree
-        # A value not drawn here before (or a step never played): play it and remember.
+    def _play(
+        self, at: _Reached, event: _Event | None, drawn: list[Any], dice: LawDice
+    ) -> _Reached:
+        """Play the step from ``at`` again with the values ``drawn`` so far (the last one
+        new below ``event``, or none: a step never played) and remember where it goes."""
         recorder = _Recorder(drawn, dice)
         after = self._reach(self.process.step(at.state, recorder))
         tail: _Event | _Reached = after
@@ -267,6 +293,7 @@ class StepCache(Generic[S, T]):
             at.tree = tail
         else:
             event.then[drawn[-1]] = tail
+        drawn.clear()
         return after
 
 
