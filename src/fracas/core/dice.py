@@ -279,6 +279,22 @@ class LawTable:
                 return keys[min(index, last)]
 
 
+def uniform_digits(dice: Dice) -> Callable[[], int]:
+    """A function rolling the next digit (1 to 4,096) of a uniform number with ``dice``.
+
+    >>> digit = uniform_digits(SeededDice(2))
+    >>> digit() == SeededDice(2).roll(die(4_096))
+    True
+    """
+    # Dice that offer a roller for a die rolled again and again (sampling dice do) give
+    # the same faces through it, faster than roll by roll.
+    roller = getattr(dice, "roller", None)
+    if roller is not None:
+        fast: Callable[[], int] = roller(UNIFORM)
+        return fast
+    return partial(dice.roll, UNIFORM)
+
+
 class LawDice:
     """Dice that draw each group at once from its closed form, for sampling.
 
@@ -306,16 +322,14 @@ class LawDice:
         self,
         inner: Dice,
         tables: dict[Hashable, LawTable] | None = None,
+        *,
+        digit: Callable[[], int] | None = None,
     ) -> None:
         self.inner = inner
         self.tables = {} if tables is None else tables
-        # Dice that offer a roller for a die rolled again and again (sampling dice do) give
-        # the same faces through it, faster than roll by roll.
-        roller = getattr(inner, "roller", None)
-        #: Rolls the next digit (1 to 4,096) of a uniform number.
-        self.digit: Callable[[], int] = (
-            roller(UNIFORM) if roller is not None else partial(inner.roll, UNIFORM)
-        )
+        #: Rolls the next digit of a uniform number: ``uniform_digits(inner)``, or the
+        #: one given (it rolls with ``inner``).
+        self.digit = uniform_digits(inner) if digit is None else digit
 
     def roll(self, node: ChanceNode) -> int:
         return self.inner.roll(node)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from fracas.core.dice import Dice
@@ -17,6 +16,10 @@ if TYPE_CHECKING:  # the rules load with the first combat: listing rulesets need
     from fracas.rulesets.rankflank.formation import UnitStatus
     from fracas.rulesets.rankflank.play import CombatOutcome, CombatProcess, Fight
     from fracas.rulesets.rankflank.scenario import Combat
+
+
+#: Final fights whose summary a sampler keeps (memory stays bounded past it).
+_ENDS_KEPT = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +93,8 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, "CombatOutc
         def summarize(state: Fight, settled: Mapping[str, Hashable]) -> Summary:
             end = ends.get(state)
             if end is None:
+                if len(ends) >= _ENDS_KEPT:
+                    ends.clear()
                 end = ends[state] = _ending(combat, start, state)
             winner, fates = end
             return {"winner": winner, **_round_one(combat, state, settled), **fates}
@@ -108,24 +113,18 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, "CombatOutc
         return self.summarize_state(scenario, result.end)
 
     def summarize_state(self, scenario: RankflankScenario, state: Fight) -> Summary:
-        """Who won the combat and round 1, and what became of every unit (see :meth:`_summary`)."""
-        return self._summary(scenario, state, {})
-
-    def _summary(
-        self, scenario: RankflankScenario, state: Fight, settled: Mapping[str, Hashable]
-    ) -> Summary:
         """Who won the combat and round 1, and what became of every unit.
 
         ``winner`` is the side still in the fight when the combat ends ("draw" when
         neither is, "undecided" when both are after the last round); ``round_winner`` and
         ``cr.*`` are round 1's. Per unit: ``breaks``, ``caught``, ``destroyed`` and
-        ``casualties`` (models lost, characters included).
+        ``casualties`` (models lost, characters included); ``rounds`` fought.
         """
         from fracas.rulesets.rankflank.formation import initial_state
 
         combat = scenario.combat
         winner, fates = _ending(combat, initial_state(combat), state)
-        return {"winner": winner, **_round_one(combat, state, settled), **fates}
+        return {"winner": winner, **_round_one(combat, state, {}), **fates}
 
 
 def _round_one(
