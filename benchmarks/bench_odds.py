@@ -218,7 +218,8 @@ def sampling() -> None:
             assert low <= entry.high, (metric, entry.value)
     print("Monte Carlo: examples/rankflank/frontal_charge.yaml, one process, best of 3 questions")
     print("                                   plays/CPU s    plays/s")
-    print(f"  recording play per run (before)  {before_cpu:11,.0f} {before_wall:10,.0f}  (1,000 runs)")
+    before_rates = f"{before_cpu:11,.0f} {before_wall:10,.0f}"
+    print(f"  recording play per run (before)  {before_rates}  (1,000 runs)")
     print(f"  sampling play                    {now_cpu:11,.0f} {now_wall:10,.0f}  (10,000 runs)")
     ratio = now_cpu / before_cpu
     verdict = "goal met" if ratio >= 10 else "below the goal of 10×"

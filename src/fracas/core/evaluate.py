@@ -238,7 +238,6 @@ class StepCache(Generic[S, T]):
         """One play with ``dice``, summarized."""
         # Most plays only follow the trees: the walk is written out here, in one frame,
         # and a step is played (:meth:`_play`) only where the tree has no branch yet.
-        roll = dice.roll
         digit = uniform_digits(dice)
         at = self._start or self._begin()
         settled: tuple[tuple[str, Hashable], ...] = ()
@@ -259,7 +258,7 @@ class StepCache(Generic[S, T]):
                 event = tree
                 table = event.table
                 if table is None:
-                    value = roll(event.node)  # type: ignore[arg-type]
+                    value = dice.roll(event.node)  # type: ignore[arg-type]
                 elif table.first is None:
                     value = table.keys[0]
                 else:
