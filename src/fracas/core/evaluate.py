@@ -37,7 +37,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
 
-from fracas.core.dice import ChanceNode, Dice, DiceGroup, LawDice, LawTable
+from fracas.core.dice import (
+    OPEN,
+    ChanceNode,
+    Dice,
+    DiceGroup,
+    LawDice,
+    LawTable,
+    uniform_digits,
+)
 from fracas.core.distribution import EnumerationBudgetError
 
 S = TypeVar("S", bound=Hashable)
@@ -128,19 +136,25 @@ class _Reached:
         self.tree: _Event | _Reached | None = None
         #: A settling process's state goes on as another, handing over metrics.
         self.hand: tuple[_Reached, tuple[tuple[str, Hashable], ...]] | None = None
-        self.summaries: dict[tuple[tuple[str, Hashable], ...], Any] = {}
+        #: Only final states get summaries: the dict is made with the first one.
+        self.summaries: dict[tuple[tuple[str, Hashable], ...], Any] | None = None
 
 
 class _Event:
     """One random event of a step: a die (``node``) or a group (its ``table``), and where
-    each value drawn leads (the next event, or the state the step ends in)."""
+    each value drawn leads (the next event, or the state the step ends in). ``before`` is
+    the event of the same step that led here, by the value ``via`` (``None``: the first)."""
 
-    __slots__ = ("node", "table", "then")
+    __slots__ = ("before", "node", "table", "then", "via")
 
-    def __init__(self, node: ChanceNode | None, table: LawTable | None) -> None:
+    def __init__(
+        self, node: ChanceNode | None, table: LawTable | None, before: _Event | None, via: Any
+    ) -> None:
         self.node = node
         self.table = table
         self.then: dict[Any, _Event | _Reached] = {}
+        self.before = before
+        self.via = via
 
 
 class _Recorder:
@@ -151,18 +165,26 @@ class _Recorder:
     def __init__(self, drawn: list[Any], dice: LawDice) -> None:
         self.drawn = drawn
         self.dice = dice
+        #: The events met after the values drawn: (node, table, value).
         self.events: list[tuple[ChanceNode | None, LawTable | None, Any]] = []
 
     def roll(self, node: ChanceNode) -> int:
-        depth = len(self.events)
-        face = self.drawn[depth] if depth < len(self.drawn) else self.dice.roll(node)
+        drawn = self.drawn
+        if drawn:
+            face: int = drawn.pop()
+            return face
+        face = self.dice.roll(node)
         self.events.append((node, None, face))
-        return int(face)
+        return face
 
     def draw_group(self, group: DiceGroup[Hashable, object]) -> Hashable:
-        depth = len(self.events)
-        table = self.dice.table(group)
-        key = self.drawn[depth] if depth < len(self.drawn) else self.dice.pick(table)
+        drawn = self.drawn
+        if drawn:
+            key: Hashable = drawn.pop()  # the law is known on this path: no look-up
+            return key
+        dice = self.dice
+        table = dice.table(group)
+        key = dice.pick(table)
         self.events.append((None, table, key))
         return key
 
@@ -214,22 +236,51 @@ class StepCache(Generic[S, T]):
 
     def play(self, dice: Dice) -> T:
         """One play with ``dice``, summarized."""
-        law_dice = LawDice(dice, self.tables)
-        at = self._start
-        if at is None:
-            at = self._start = self._reach(self.process.start())
+        # Most plays only follow the trees: the walk is written out here, in one frame,
+        # and a step is played (:meth:`_play`) only where the tree has no branch yet.
+        digit = uniform_digits(dice)
+        at = self._start or self._begin()
         settled: tuple[tuple[str, Hashable], ...] = ()
         while True:
-            if at.hand is not None:
-                at, metrics = at.hand
+            hand = at.hand
+            if hand is not None:
+                at, metrics = hand
                 settled += metrics
             if at.finished:
                 break
-            at = self._step(at, law_dice)
-        summary: T | None = at.summaries.get(settled)
+            tree = at.tree
+            if tree.__class__ is _Reached:  # a step without dice
+                at = tree
+                continue
+            event: _Event | None = None
+            value: Any = None
+            while tree.__class__ is _Event:
+                event = tree
+                table = event.table
+                if table is None:
+                    value = dice.roll(event.node)  # type: ignore[arg-type]
+                elif table.first is None:
+                    value = table.keys[0]
+                else:
+                    first = digit()
+                    value = table.keys[table.first[first]]
+                    if value is OPEN:  # the first digit left it open
+                        value = table.after(first, digit)
+                tree = event.then.get(value)
+            if tree is None:
+                tree = self._play(at, event, value, LawDice(dice, self.tables, digit=digit))
+            at = tree  # type: ignore[assignment]  # the events end in a _Reached
+        summaries = at.summaries
+        if summaries is None:
+            summaries = at.summaries = {}
+        summary: T | None = summaries.get(settled)
         if summary is None:
-            summary = at.summaries[settled] = self.summarize(at.state, dict(settled))
+            summary = summaries[settled] = self.summarize(at.state, dict(settled))
         return summary
+
+    def _begin(self) -> _Reached:
+        start = self._start = self._reach(self.process.start())
+        return start
 
     def _reach(self, state: S) -> _Reached:
         reached = self._states.get(state)
@@ -245,28 +296,33 @@ class StepCache(Generic[S, T]):
                 reached.hand = (self._reach(rest), tuple(metrics.items()))
         return reached
 
-    def _step(self, at: _Reached, dice: LawDice) -> _Reached:
-        tree = at.tree
+    def _play(self, at: _Reached, event: _Event | None, value: Any, dice: LawDice) -> _Reached:
+        """Play the step from ``at`` again, with the values that led to ``event`` and the
+        new ``value`` drawn there (no event: a step never played), and remember where it
+        goes."""
+        # The values of the path, last first, for the recorder to pop.
         drawn: list[Any] = []
-        event: _Event | None = None
-        while isinstance(tree, _Event):
-            value = dice.roll(tree.node) if tree.node is not None else dice.pick(tree.table)  # type: ignore[arg-type]
+        if event is not None:
             drawn.append(value)
-            event, tree = tree, tree.then.get(value)
-        if tree is not None:
-            return tree
-        # A value not drawn here before (or a step never played): play it and remember.
+            on = event
+            while on.before is not None:
+                drawn.append(on.via)
+                on = on.before
         recorder = _Recorder(drawn, dice)
         after = self._reach(self.process.step(at.state, recorder))
-        tail: _Event | _Reached = after
-        for node, table, value in reversed(recorder.events[len(drawn) :]):
-            new = _Event(node, table)
-            new.then[value] = tail
-            tail = new
-        if event is None:
-            at.tree = tail
+        # The new events hang where the walk fell off, each below the one before.
+        previous, via = event, value
+        for node, table, drawn_value in recorder.events:
+            new = _Event(node, table, previous, via)
+            if previous is None:
+                at.tree = new
+            else:
+                previous.then[via] = new
+            previous, via = new, drawn_value
+        if previous is None:
+            at.tree = after
         else:
-            event.then[drawn[-1]] = tail
+            previous.then[via] = after
         return after
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from fracas.core.dice import Dice
@@ -14,8 +13,13 @@ from fracas.rulesets.rankflank.document import RankflankDocument, RankflankParam
 from fracas.rulesets.rankflank.odds import HEADLINES
 
 if TYPE_CHECKING:  # the rules load with the first combat: listing rulesets needs none
+    from fracas.rulesets.rankflank.formation import UnitStatus
     from fracas.rulesets.rankflank.play import CombatOutcome, CombatProcess, Fight
     from fracas.rulesets.rankflank.scenario import Combat
+
+
+#: Final fights whose summary a sampler keeps (memory stays bounded past it).
+_ENDS_KEPT = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,12 +79,27 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, "CombatOutc
 
         The outcomes follow the same law as :meth:`play`'s, which rolls die by die for the
         report; a repetition is therefore not the same play as ``resolve`` with its seed.
+        What a final fight says of the units is worked out once per fight, whatever round
+        1 it came from.
         """
         from fracas.core.evaluate import StepCache
+        from fracas.rulesets.rankflank.formation import initial_state
         from fracas.rulesets.rankflank.play import CombatProcess
 
-        cache = StepCache(CombatProcess(scenario.combat), partial(self._summary, scenario))
-        return cache.play
+        combat = scenario.combat
+        start = initial_state(combat)
+        ends: dict[Fight, tuple[str, dict[str, Any]]] = {}
+
+        def summarize(state: Fight, settled: Mapping[str, Hashable]) -> Summary:
+            end = ends.get(state)
+            if end is None:
+                if len(ends) >= _ENDS_KEPT:
+                    ends.clear()
+                end = ends[state] = _ending(combat, start, state)
+            winner, fates = end
+            return {"winner": winner, **_round_one(combat, state, settled), **fates}
+
+        return StepCache(CombatProcess(combat), summarize).play
 
     def process(self, scenario: RankflankScenario) -> CombatProcess:
         """The combat as steps over :class:`Fight` values, for exact odds."""
@@ -94,42 +113,53 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, "CombatOutc
         return self.summarize_state(scenario, result.end)
 
     def summarize_state(self, scenario: RankflankScenario, state: Fight) -> Summary:
-        """Who won the combat and round 1, and what became of every unit (see :meth:`_summary`)."""
-        return self._summary(scenario, state, {})
-
-    def _summary(
-        self, scenario: RankflankScenario, state: Fight, settled: Mapping[str, Hashable]
-    ) -> Summary:
         """Who won the combat and round 1, and what became of every unit.
 
         ``winner`` is the side still in the fight when the combat ends ("draw" when
         neither is, "undecided" when both are after the last round); ``round_winner`` and
         ``cr.*`` are round 1's. Per unit: ``breaks``, ``caught``, ``destroyed`` and
-        ``casualties`` (models lost, characters included).
+        ``casualties`` (models lost, characters included); ``rounds`` fought.
         """
-        from fracas.rulesets.rankflank.formation import initial_state, models_alive
+        from fracas.rulesets.rankflank.formation import initial_state
 
         combat = scenario.combat
-        start = initial_state(combat)
-        final = dict(zip((unit.name for unit in combat.units), state.units, strict=True))
-        metrics: dict[str, Any] = {"winner": combat_winner(combat, final)}
-        if settled:
-            metrics.update(settled)  # round 1's, settled on the way (CombatProcess.settle)
-        elif state.first != ():
-            # Exact odds settle round 1's metrics apart (CombatProcess.settle).
-            first_winner, scores, difference = state.first or ("draw", (0, 0), 0)
-            metrics["round_winner"] = first_winner
-            for side, score in zip(combat.sides, scores, strict=True):
-                metrics[f"cr.{side}"] = score
-            metrics["cr.difference"] = difference
-        for unit in combat.units:
-            left = models_alive(unit, final[unit.name])
-            metrics[f"breaks.{unit.name}"] = final[unit.name].fled
-            metrics[f"caught.{unit.name}"] = unit.name in state.caught
-            metrics[f"destroyed.{unit.name}"] = left == 0
-            metrics[f"casualties.{unit.name}"] = models_alive(unit, start[unit.name]) - left
-        metrics["rounds"] = state.round
-        return metrics
+        winner, fates = _ending(combat, initial_state(combat), state)
+        return {"winner": winner, **_round_one(combat, state, {}), **fates}
+
+
+def _round_one(
+    combat: Combat, state: Fight, settled: Mapping[str, Hashable]
+) -> Mapping[str, Hashable]:
+    """Round 1's winner and scores: handed over on the way, or kept in the fight."""
+    if settled:
+        return settled  # settled on the way (CombatProcess.settle)
+    if state.first == ():
+        return {}
+    # Exact odds settle round 1's metrics apart (CombatProcess.settle).
+    first_winner, scores, difference = state.first or ("draw", (0, 0), 0)
+    metrics: dict[str, Hashable] = {"round_winner": first_winner}
+    for side, score in zip(combat.sides, scores, strict=True):
+        metrics[f"cr.{side}"] = score
+    metrics["cr.difference"] = difference
+    return metrics
+
+
+def _ending(
+    combat: Combat, start: Mapping[str, UnitStatus], state: Fight
+) -> tuple[str, dict[str, Any]]:
+    """The combat's winner, what became of every unit since ``start``, and the rounds."""
+    from fracas.rulesets.rankflank.formation import models_alive
+
+    final = dict(zip((unit.name for unit in combat.units), state.units, strict=True))
+    fates: dict[str, Any] = {}
+    for unit in combat.units:
+        left = models_alive(unit, final[unit.name])
+        fates[f"breaks.{unit.name}"] = final[unit.name].fled
+        fates[f"caught.{unit.name}"] = unit.name in state.caught
+        fates[f"destroyed.{unit.name}"] = left == 0
+        fates[f"casualties.{unit.name}"] = models_alive(unit, start[unit.name]) - left
+    fates["rounds"] = state.round
+    return combat_winner(combat, final), fates
 
 
 def combat_winner(combat: Combat, final: dict[str, Any]) -> str:
