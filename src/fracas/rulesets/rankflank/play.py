@@ -309,6 +309,11 @@ class CombatProcess:
         if fight.phase == "strike":
             blows = self._blows_for(fight)
             return blows[3], lambda unsaved: self._ready(self._land(fight, blows, unsaved, None))
+        if fight.phase == "flee":
+            chase = self._chase_for(fight, self.state(fight))
+            return chase[3], lambda key: self._ready(
+                self._chased(fight, self.state(fight), chase, key, None)
+            )
         if fight.phase == "result":
             scored = self._scored(fight, self.state(fight))
             plans = self._break_plans(scored) if scored.phase == "break" else ()
@@ -681,34 +686,54 @@ class CombatProcess:
 
     def _flee(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
         """The first broken unit flees; each winning unit rolls once a round, whoever it chases."""
+        chase = self._chase_for(fight, state)
+        key, rolled = draw(dice, chase[3])
+        return self._chased(fight, state, chase, key, rolled)
+
+    def _chase_for(self, fight: Fight, state: State) -> tuple[Any, ...]:
+        """The flight of the first broken unit: its pursuers (all, those rolling now, those
+        that rolled earlier this round) and the chase's dice."""
+        if fight is self._chase_of:
+            return self._chase
+        combat = self.combat
+        fleeing = combat.unit(fight.fleeing[0])
+        winner = fight.winner
+        assert winner is not None
+        chases = {name for name, _, _ in fight.chases}
+        pursuers = self._once(
+            ("pursuers", fleeing.name, winner, fight.units),
+            lambda: self._pursuers(fleeing, winner, state),
+        )
+        later = {c.enemy for name in fight.fleeing[1:] for c in combat.contacts[name]}
+        fresh = [p for p in pursuers if p.name not in chases]
+        known = [p for p in pursuers if p.name in chases]
+        chase = ChaseRoll(
+            "swiftstride" in fleeing.rules,
+            tuple(
+                (self._restrain(p, state, fight.calmed), "swiftstride" in p.rules) for p in fresh
+            ),
+            keep=tuple(p.name in later for p in fresh),
+            known=tuple((r, d) for p in known for name, r, d in fight.chases if name == p.name),
+        )
+        # Exact odds replay the flight once per branch of its dice, from the same fight.
+        self._chase_of, self._chase = fight, (pursuers, fresh, known, chase)
+        return self._chase
+
+    def _chased(
+        self,
+        fight: Fight,
+        state: dict[str, UnitStatus],
+        prepared: tuple[Any, ...],
+        key: Any,
+        rolled: Any,
+    ) -> Fight:
+        """The fight once the chase's dice have said who catches the fleeing unit."""
         combat = self.combat
         options = combat.options
         fleeing = combat.unit(fight.fleeing[0])
-        assert fight.winner is not None
+        pursuers, fresh, known, chase = prepared
+        caught, kept = key
         chases: dict[str, Reach] = {name: (r, d) for name, r, d in fight.chases}
-        if fight is self._chase_of:
-            pursuers, fresh, known, chase = self._chase
-        else:
-            winner = fight.winner
-            pursuers = self._once(
-                ("pursuers", fleeing.name, winner, fight.units),
-                lambda: self._pursuers(fleeing, winner, state),
-            )
-            later = {c.enemy for name in fight.fleeing[1:] for c in combat.contacts[name]}
-            fresh = [p for p in pursuers if p.name not in chases]
-            known = [p for p in pursuers if p.name in chases]
-            chase = ChaseRoll(
-                "swiftstride" in fleeing.rules,
-                tuple(
-                    (self._restrain(p, state, fight.calmed), "swiftstride" in p.rules)
-                    for p in fresh
-                ),
-                keep=tuple(p.name in later for p in fresh),
-                known=tuple(chases[p.name] for p in known),
-            )
-            # Exact odds replay the flight once per branch of its dice, from the same fight.
-            self._chase_of, self._chase = fight, (pursuers, fresh, known, chase)
-        (caught, kept), rolled = draw(dice, chase)
         distance, flee_faces = (rolled[0], rolled[1]) if rolled is not None else (0, ())
         hits = dict(zip([p.name for p in fresh + known], caught, strict=True))
         reaches = iter(kept)
