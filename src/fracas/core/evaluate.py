@@ -158,7 +158,8 @@ class _Event:
 
 
 class _Recorder:
-    """Gives the values already drawn on a path again, then draws and records new ones."""
+    """Gives the values already drawn on a path again (``drawn``, the last first), then
+    draws and records new ones."""
 
     __slots__ = ("dice", "drawn", "events")
 
