@@ -172,7 +172,8 @@ class _Event:
 
 
 class _Recorder:
-    """Gives the values already drawn on a path again, then draws and records new ones."""
+    """Gives the values already drawn on a path again (``drawn``, the last first), then
+    draws and records new ones."""
 
     __slots__ = ("dice", "drawn", "events")
 
@@ -253,6 +254,7 @@ class StepCache(Generic[S, T]):
         # Most plays only follow the trees: the walk is written out here, in one frame,
         # and a step is played (:meth:`_play`) only where the tree has no branch yet.
         digit = uniform_digits(dice)
+        law_dice: LawDice | None = None  # made for the first step this play plays
         at = self._start or self._begin()
         settled: tuple[tuple[str, Hashable], ...] = ()
         while True:
@@ -282,7 +284,9 @@ class StepCache(Generic[S, T]):
                         value = table.after(first, digit)
                 tree = event.then.get(value)
             if tree is None:
-                tree = self._play(at, event, value, LawDice(dice, self.tables, digit=digit))
+                if law_dice is None:
+                    law_dice = LawDice(dice, self.tables, digit=digit)
+                tree = self._play(at, event, value, law_dice)
             at = tree  # type: ignore[assignment]  # the events end in a _Reached
         summaries = at.summaries
         if summaries is None:
