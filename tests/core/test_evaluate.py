@@ -270,3 +270,54 @@ def test_step_cache_follows_steps_of_several_events(limit: int) -> None:
     assert cached == plain
     # And the same play again from a warm cache.
     assert [cache.play(SeededDice(seed)) for seed in range(600)] == plain
+
+
+class BranchingVolleys(Volleys):
+    """The same volleys, each step named as one group and where each number of hits leads."""
+
+    def branch(self, state: tuple[int, int]) -> tuple[Hits, object]:
+        number, total = state
+        n, p = self.volleys[number]
+        return Hits(n, p), lambda hits: (number + 1, min(self.goal, total + hits))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    volleys=st.lists(
+        st.tuples(st.integers(0, 6), st.fractions(min_value=0, max_value=1, max_denominator=6)),
+        min_size=1,
+        max_size=4,
+    ),
+    goal=st.integers(1, 12),
+    tolerance=st.sampled_from([0.0, 1e-9, 1e-3]),
+)
+def test_a_branching_step_gives_what_replaying_it_gives(
+    volleys: list[tuple[int, Fraction]], goal: int, tolerance: float
+) -> None:
+    fractions = not tolerance
+    replayed = exact_states(
+        Volleys(volleys, goal), budget=10_000, fractions=fractions, tolerance=tolerance
+    )
+    branched = exact_states(
+        BranchingVolleys(volleys, goal), budget=10_000, fractions=fractions, tolerance=tolerance
+    )
+    assert branched.states == replayed.states
+    assert branched.work == replayed.work
+    assert branched.dropped == pytest.approx(replayed.dropped, abs=1e-15)
+
+
+def test_a_branching_step_by_hand() -> None:
+    # Two volleys of 2 blows at 1/2, goal 3: the totals 0..4 are a binomial(4, 1/2)
+    # capped at 3: P(3) = (4 + 1)/16 = 5/16; P(0) = 1/16, P(1) = 4/16, P(2) = 6/16.
+    answer = exact_states(
+        BranchingVolleys([(2, Fraction(1, 2)), (2, Fraction(1, 2))], 3), budget=100
+    )
+    totals: dict[int, Fraction | float] = {}
+    for (_, total), p in answer.states.items():
+        totals[total] = totals.get(total, Fraction(0)) + p
+    assert totals == {
+        0: Fraction(1, 16),
+        1: Fraction(4, 16),
+        2: Fraction(6, 16),
+        3: Fraction(5, 16),
+    }

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,11 +22,14 @@ from fracas.analysis.stats import wilson_interval
 from fracas.core.dice import SeededDice, check_group
 from fracas.core.distribution import enumerate_outcomes
 from fracas.core.evaluate import exact_states
+from fracas.io.scenario import load_scenario
 from fracas.rulesets.rankflank.breaktest import ChaseRoll, LeadershipTest, MoveRoll
+from fracas.rulesets.rankflank.play import CombatProcess, Fight
 from fracas.rulesets.rankflank.ruleset import RankflankRuleset, RankflankScenario
 from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
 from fracas.rulesets.rankflank.strikes import StrikeDice, StrikeRecord
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "rankflank"
 RULESET = RankflankRuleset()
 
 
@@ -278,3 +282,24 @@ def test_exact_odds_with_a_bearer_who_can_die_agree_with_monte_carlo() -> None:
         for entry in exact.metric(metric).values:
             low, high = sampled.interval(metric, entry.value)
             assert low <= entry.probability <= high, (metric, entry.value)
+
+
+class Replaying(CombatProcess):
+    """The combat with no step taken as one group: every step is replayed per branch."""
+
+    def branch(self, fight: Fight) -> None:
+        return None
+
+
+@pytest.mark.parametrize("example", ["flank_charge", "shared_arc", "challenge_overkill"])
+def test_steps_taken_as_one_group_give_what_replaying_them_gives(example: str) -> None:
+    # Blows, single break tests and flights are taken key by key from their group's law;
+    # replaying the step per branch must reach the very same fights with the same odds
+    # (two rounds: several units flee and are chased in these examples).
+    scenario = load_scenario(EXAMPLES / f"{example}.yaml").model
+    combat = replace(scenario.combat, options=replace(scenario.combat.options, max_rounds=2))
+    grouped = exact_states(CombatProcess(combat), budget=2_000_000, fractions=False, tolerance=1e-9)
+    replayed = exact_states(Replaying(combat), budget=2_000_000, fractions=False, tolerance=1e-9)
+    assert grouped.states == replayed.states
+    assert grouped.settled == replayed.settled
+    assert grouped.work == replayed.work

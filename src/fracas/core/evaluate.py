@@ -80,6 +80,20 @@ class Settling(Process[S], Protocol[S]):
     def settle(self, state: S) -> tuple[S, Mapping[str, Hashable]] | None: ...
 
 
+class Branching(Process[S], Protocol[S]):
+    """A process whose steps are often one dice group and what each of its keys leads to.
+
+    ``branch(state)`` returns ``(group, then)`` when the step from ``state`` draws
+    ``group`` and nothing else, going on to ``then(key)``; ``None`` for a step of any
+    other shape. Exact odds then take each key of the group's law at once instead of
+    replaying the step per key. ``step`` must draw that group and go on the same way
+    (a ruleset writes both from the same two halves), which the exact-odds tests check
+    by comparing with plain enumeration.
+    """
+
+    def branch(self, state: S) -> tuple[DiceGroup[Any, Any], Callable[[Any], S]] | None: ...
+
+
 class WorkBudget:
     """Counts units of work and stops with :class:`EnumerationBudgetError` past ``limit``.
 
@@ -428,6 +442,9 @@ def exact_states(
     settle: Callable[[S], tuple[S, Mapping[str, Hashable]] | None] | None = getattr(
         process, "settle", None
     )
+    branch: Callable[[S], tuple[DiceGroup[Any, Any], Callable[[Any], S]] | None] | None = (
+        getattr(process, "branch", None) if closed_forms else None
+    )
     settled: dict[str, dict[Hashable, Probability]] = {}
     steps = peak = 0
     dropped = 0.0
@@ -443,9 +460,13 @@ def exact_states(
             if probability < tolerance:
                 dropped += float(probability)
                 continue
-            paths, lost = _step_paths(
-                process, state, laws, work, closed_forms, probability, tolerance
-            )
+            split = branch(state) if branch is not None else None
+            if split is not None:
+                paths, lost = _group_paths(split, laws, work, probability, tolerance)
+            else:
+                paths, lost = _step_paths(
+                    process, state, laws, work, closed_forms, probability, tolerance
+                )
             dropped += lost
             for after, chance in paths:
                 p = probability * chance
@@ -589,6 +610,26 @@ class _FaceDice(_BranchDice):
     __slots__ = ()
 
     draw_group = None  # type: ignore[assignment]
+
+
+def _group_paths(
+    split: tuple[DiceGroup[Any, Any], Callable[[Any], S]],
+    laws: _Laws,
+    work: WorkBudget,
+    scale: Probability,
+    tolerance: float,
+) -> tuple[list[tuple[S, Probability]], float]:
+    """The paths of a step that is one group (:class:`Branching`), and the mass left out."""
+    group, then = split
+    branches, negated, tails = laws.of_group(group)
+    width = len(branches)
+    lost = 0.0
+    if tolerance:
+        reach = float(scale)
+        width = max(1, bisect_right(negated, -tolerance / reach))
+        lost = reach * tails[width]
+    work.spend(width)
+    return [(then(key), p) for key, p in branches[:width]], lost
 
 
 def _step_paths(
