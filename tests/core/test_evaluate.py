@@ -321,3 +321,35 @@ def test_a_branching_step_by_hand() -> None:
         2: Fraction(6, 16),
         3: Fraction(5, 16),
     }
+
+
+class CountedVolleys(BranchingVolleys):
+    """Branching volleys that count the steps they play and the groups they name."""
+
+    def __init__(self, volleys: list[tuple[int, Fraction]], goal: int) -> None:
+        super().__init__(volleys, goal)
+        self.steps = 0
+        self.branches = 0
+
+    def step(self, state: tuple[int, int], dice: Dice) -> tuple[int, int]:
+        self.steps += 1
+        return super().step(state, dice)
+
+    def branch(self, state: tuple[int, int]) -> tuple[Hits, object]:
+        self.branches += 1
+        return super().branch(state)
+
+
+def test_step_cache_goes_on_from_the_key_of_a_branching_step() -> None:
+    # A volley of no blows is a group of one key (no digit is rolled for it).
+    volleys = [(6, Fraction(1, 2)), (0, Fraction(1, 2)), (6, Fraction(1, 3)), (3, Fraction(1, 2))]
+    process = CountedVolleys(volleys, goal=9)
+    cache = StepCache(process, lambda state, settled: state)
+    cached = [cache.play(SeededDice(seed)) for seed in range(500)]
+    plain = [run(Volleys(volleys, 9), LawDice(SeededDice(seed))) for seed in range(500)]
+    assert cached == plain
+    # No step is played: each state met names its group once, and every key drawn there
+    # later goes on through the step's own continuation.
+    assert process.steps == 0
+    met = [state for state in cache._states if not process.finished(state)]
+    assert process.branches == len(met)

@@ -159,7 +159,7 @@ class _Event:
     each value drawn leads (the next event, or the state the step ends in). ``before`` is
     the event of the same step that led here, by the value ``via`` (``None``: the first)."""
 
-    __slots__ = ("before", "node", "table", "then", "via")
+    __slots__ = ("before", "follow", "node", "table", "then", "via")
 
     def __init__(
         self, node: ChanceNode | None, table: LawTable | None, before: _Event | None, via: Any
@@ -169,6 +169,8 @@ class _Event:
         self.then: dict[Any, _Event | _Reached] = {}
         self.before = before
         self.via = via
+        #: The rest of a step that is this one group (:class:`Branching`): key → state.
+        self.follow: Callable[[Any], Any] | None = None
 
 
 class _Recorder:
@@ -211,8 +213,9 @@ class StepCache(Generic[S, T]):
     cache keeps, for each state met, the tree of its step's events: which die or group
     comes first, and for each value drawn the next event or the state reached. A later
     play that reaches the same state draws the same events from its own dice and follows
-    the tree; only a value never drawn there before plays the step again. Groups are
-    drawn at once from their laws (:class:`~fracas.core.dice.LawDice`). The dice are asked
+    the tree; only a value never drawn there before plays the step again (for a
+    :class:`Branching` step, its continuation goes on from that key instead, without
+    the step's set-up). Groups are drawn at once from their laws (:class:`~fracas.core.dice.LawDice`). The dice are asked
     for exactly what an uncached play would ask, in the same order, so every play is the
     same function of its dice whatever the cache holds. A :class:`Settling` process's
     states are settled as exact odds settle them (fewer distinct states to remember), and
@@ -243,6 +246,9 @@ class StepCache(Generic[S, T]):
         self.summarize = summarize
         self.settle: Callable[[S], tuple[S, Mapping[str, Hashable]] | None] | None = getattr(
             process, "settle", None
+        )
+        self.branch: Callable[[S], tuple[DiceGroup[Any, Any], Callable[[Any], S]] | None] | None = (
+            getattr(process, "branch", None)
         )
         self.limit = limit
         self.tables: dict[Hashable, LawTable] = {}
@@ -318,6 +324,22 @@ class StepCache(Generic[S, T]):
         """Play the step from ``at`` again, with the values that led to ``event`` and the
         new ``value`` drawn there (no event: a step never played), and remember where it
         goes."""
+        if event is not None and event.follow is not None:
+            # A step that is one group goes on from the key drawn: no replay.
+            after = event.then[value] = self._reach(event.follow(value))
+            return after
+        if event is None and self.branch is not None:
+            split = self.branch(at.state)
+            if split is not None:
+                group, follow = split
+                law = dice.table(group)
+                root = _Event(None, law, None, None)
+                root.follow = follow
+                at.tree = root
+                # Drawn as the step would draw it (the walk met no event here yet).
+                value = dice.pick(law)
+                after = root.then[value] = self._reach(follow(value))
+                return after
         # The values of the path, last first, for the recorder to pop.
         drawn: list[Any] = []
         if event is not None:
