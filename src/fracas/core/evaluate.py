@@ -216,8 +216,8 @@ class StepCache(Generic[S, T]):
     the tree; only a value never drawn there before plays the step again (for a
     :class:`Branching` step, its continuation goes on from that key instead, without
     the step's set-up). Groups are drawn at once from their laws
-    (:class:`~fracas.core.dice.LawDice`). The dice are asked
-    for exactly what an uncached play would ask, in the same order, so every play is the
+    (:class:`~fracas.core.dice.LawDice`). The dice are asked for exactly what an uncached
+    play would ask, in the same order, so every play is the
     same function of its dice whatever the cache holds. A :class:`Settling` process's
     states are settled as exact odds settle them (fewer distinct states to remember), and
     ``summarize`` gets the final state with the metrics handed over on the way; it is
