@@ -83,7 +83,7 @@ def test_a_unit_reroll_is_on_the_record_with_its_source() -> None:
         unit_doc("Zealots", "A", rerolls=[{"roll": "to_wound", "which": "ones", "source": "Icon"}]),
         unit_doc("Foe", "B", rerolls=[{"roll": "armour", "source": "Blessing"}], armour=5),
     )
-    assert (record.wound_reroll, record.armour_reroll) == ("ones", "failed")
+    assert (record.blow.wound_reroll, record.blow.armour_reroll) == ("ones", "failed")
     assert "re-rolled 1s to wound (Icon)" in record.notes
     assert "re-rolled failed armour saves (Blessing)" in record.notes
 
@@ -97,7 +97,7 @@ def test_hatred_rerolls_misses_in_the_first_round_only() -> None:
     )
     first = next(r for r in strike_records(combat, initial_state(combat), 1) if r.side == "A")
     second = next(r for r in strike_records(combat, initial_state(combat), 2) if r.side == "A")
-    assert (first.hit_reroll, second.hit_reroll) == ("failed", None)
+    assert (first.blow.hit_reroll, second.blow.hit_reroll) == ("failed", None)
     assert "re-rolled failed to hit (hatred, first round)" in first.notes
 
 
@@ -129,13 +129,13 @@ def test_killing_blow_slays_on_a_six_to_wound_without_armour() -> None:
 def test_killing_blow_only_against_infantry_and_cavalry_unless_heroic() -> None:
     assert record_of(
         unit_doc("Execs", "A", rules=["killing blow"]), unit_doc("Foe", "B")
-    ).killing_blow
+    ).blow.killing_blow
     monster = unit_doc("Beast", "B", troop_type="monster", models=1, files=1,
                        profile="6 4 0 5 5 6 2 4 6")  # fmt: skip
-    assert not record_of(unit_doc("Execs", "A", rules=["killing blow"]), monster).killing_blow
+    assert not record_of(unit_doc("Execs", "A", rules=["killing blow"]), monster).blow.killing_blow
     assert record_of(
         unit_doc("Hero", "A", rules=["heroic killing blow"]), monster, edition="eighth"
-    ).killing_blow
+    ).blow.killing_blow
 
 
 def test_killing_blow_takes_every_wound_of_the_front_model() -> None:
@@ -148,10 +148,10 @@ def test_killing_blow_takes_every_wound_of_the_front_model() -> None:
 def test_armour_piercing_worsens_the_save() -> None:
     target = unit_doc("Foe", "B", armour=4)
     # S 3: the 4+ stays 4+; armour piercing (1): 5+; (2): 6+; (3): no save.
-    assert record_of(unit_doc("A1", "A"), target).armour == 4
-    assert record_of(unit_doc("A1", "A", rules=["armour piercing"]), target).armour == 5
-    assert record_of(unit_doc("A1", "A", rules=["armour piercing (2)"]), target).armour == 6
-    assert record_of(unit_doc("A1", "A", rules=["AP (3)"]), target).armour is None
+    assert record_of(unit_doc("A1", "A"), target).blow.armour == 4
+    assert record_of(unit_doc("A1", "A", rules=["armour piercing"]), target).blow.armour == 5
+    assert record_of(unit_doc("A1", "A", rules=["armour piercing (2)"]), target).blow.armour == 6
+    assert record_of(unit_doc("A1", "A", rules=["AP (3)"]), target).blow.armour is None
 
 
 # Multiple wounds, devastating charge, impact hits, stomp ---------------------------------
@@ -204,7 +204,12 @@ def test_impact_hits_d3_at_the_models_strength_before_any_blow() -> None:
     )  # fmt: skip
     found = strike_records(combat, initial_state(combat), 1)
     impact = next(r for r in found if r.kind == "impact hits")
-    assert (impact.initiative, impact.to_hit, impact.strength, impact.to_wound) == (100, None, 5, 2)
+    assert (impact.initiative, impact.blow.to_hit, impact.strength, impact.blow.to_wound) == (
+        100,
+        None,
+        5,
+        2,
+    )
     # D3 hits, each wounding on 2+ (5/6), no armour: no wound at all has chance
     # 1/3 × (1/6 + 1/36 + 1/216) = 1/3 × 43/216 = 43/648.
     assert dict(StrikeDice(impact, 20, 20).law())[0] == Fraction(43, 648)
@@ -236,10 +241,10 @@ def test_flaming_attacks_stop_regeneration_and_the_better_save_counts() -> None:
     trolls = unit_doc("Trolls", "B", troop_type="monstrous_infantry", models=3, files=3,
                       profile="6 3 1 5 4 3 1 3 4", rules=["regeneration (4+)"], ward=5)  # fmt: skip
     # Regeneration 4+ and a 5+ ward are not combined: the 4+ counts.
-    assert record_of(unit_doc("Foe", "A"), trolls).ward == 4
+    assert record_of(unit_doc("Foe", "A"), trolls).blow.ward == 4
     # Flaming attacks: no regeneration, the 5+ ward is left.
     burning = record_of(unit_doc("Foe", "A", rules=["flaming attacks"]), trolls)
-    assert burning.ward == 5
+    assert burning.blow.ward == 5
     assert "no regeneration against flaming attacks" in burning.notes
 
 
@@ -309,11 +314,7 @@ def special(blow: Blow, attacks: int, model_wounds: int, **changes: Any) -> Stri
     return StrikeRecord(
         round=1, initiative=3, side="a", attacker_unit="u", striker="u", target_unit="v",
         target_character=None, attacks=attacks, weapon_skill=3, target_weapon_skill=3,
-        strength=3, toughness=3, to_hit=blow.to_hit, to_wound=blow.to_wound,
-        armour=blow.armour, ward=blow.ward, hit_reroll=blow.hit_reroll,
-        wound_reroll=blow.wound_reroll, armour_reroll=blow.armour_reroll,
-        ward_reroll=blow.ward_reroll, poisoned=blow.poisoned, killing_blow=blow.killing_blow,
-        multiple_wounds=blow.multiple, model_wounds=model_wounds, **changes,
+        strength=3, toughness=3, blow=blow, model_wounds=model_wounds, **changes,
     )  # fmt: skip
 
 

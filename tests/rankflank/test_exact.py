@@ -23,6 +23,7 @@ from fracas.core.dice import SeededDice, check_group
 from fracas.core.distribution import enumerate_outcomes
 from fracas.core.evaluate import exact_states
 from fracas.io.scenario import load_scenario
+from fracas.rulesets.rankflank.blows import Blow
 from fracas.rulesets.rankflank.breaktest import ChaseRoll, LeadershipTest, MoveRoll
 from fracas.rulesets.rankflank.play import CombatProcess, Fight
 from fracas.rulesets.rankflank.ruleset import RankflankRuleset, RankflankScenario
@@ -37,7 +38,8 @@ def record(attacks: int, to_hit: int, to_wound: int | None, armour: int | None) 
     return StrikeRecord(
         round=1, initiative=3, side="a", attacker_unit="u", striker="u", target_unit="v",
         target_character=None, attacks=attacks, weapon_skill=3, target_weapon_skill=3,
-        strength=3, toughness=3, to_hit=to_hit, to_wound=to_wound, armour=armour, ward=None,
+        strength=3, toughness=3,
+        blow=Blow(to_hit=to_hit, to_wound=to_wound, armour=armour, ward=None),
     )  # fmt: skip
 
 

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.core.distribution import Distribution, enumerate_outcomes
+from fracas.rulesets.rankflank.blows import Blow
 from fracas.rulesets.rankflank.breaktest import break_test_target, passes_break_test, roll_dice
 from fracas.rulesets.rankflank.result import _best_assignment
 from fracas.rulesets.rankflank.strikes import StrikeRecord, roll_strike, unsaved_wound_chance
@@ -31,10 +32,7 @@ def record(
         target_weapon_skill=3,
         strength=3,
         toughness=3,
-        to_hit=to_hit,
-        to_wound=to_wound,
-        armour=armour,
-        ward=ward,
+        blow=Blow(to_hit=to_hit, to_wound=to_wound, armour=armour, ward=ward),
     )
 
 

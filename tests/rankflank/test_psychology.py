@@ -61,8 +61,8 @@ def test_a_failed_fear_test_means_weapon_skill_one_both_ways() -> None:
     found = strike_records(combat, initial_state(combat), 1, None, Conditions(fight.afraid))
     by_unit = {r.attacker_unit: r for r in found}
     # Guard at WS 1 against WS 3: 3 > 2 × 1, so 5+ to hit; the ghosts' WS 3 > 1: 3+.
-    assert (by_unit["Guard"].weapon_skill, by_unit["Guard"].to_hit) == (1, 5)
-    assert (by_unit["Ghosts"].target_weapon_skill, by_unit["Ghosts"].to_hit) == (1, 3)
+    assert (by_unit["Guard"].weapon_skill, by_unit["Guard"].blow.to_hit) == (1, 5)
+    assert (by_unit["Ghosts"].target_weapon_skill, by_unit["Ghosts"].blow.to_hit) == (1, 3)
     assert "WS 1 (failed its fear test)" in by_unit["Guard"].notes
 
 

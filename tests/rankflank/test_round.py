@@ -126,7 +126,13 @@ def test_a_character_stands_in_the_fighting_rank_with_his_own_attacks() -> None:
     assert records["Block"].attacks == 4 + 5
     # The hero: A4, WS6 vs 3 → 3+, S4 vs T3 → 3+, armour 5+ worsened by 4 - 3 = 1 → 6+.
     hero = records["Hero"]
-    assert (hero.attacks, hero.to_hit, hero.to_wound, hero.armour, hero.initiative) == (
+    assert (
+        hero.attacks,
+        hero.blow.to_hit,
+        hero.blow.to_wound,
+        hero.blow.armour,
+        hero.initiative,
+    ) == (
         4,
         3,
         3,
@@ -217,7 +223,7 @@ def test_a_characters_wounds_are_his_own() -> None:
     # With no rank and file left, the enemy's blows land on the hero (WS 6, T 4):
     # WS 3 against 6 (not more than double) → 4+; S3 against T4 → 5+.
     foe = next(r for r in strike_records(combat, state, 1) if r.attacker_unit == "Foe")
-    assert (foe.target_character, foe.to_hit, foe.to_wound) == ("Hero", 4, 5)
+    assert (foe.target_character, foe.blow.to_hit, foe.blow.to_wound) == ("Hero", 4, 5)
     state, taken = apply_wounds(state, block, None, 2)
     assert (taken, state["Block"].character_wounds) == (2, (1,))
 
@@ -232,7 +238,13 @@ def test_records_then_dice_from_the_records_only() -> None:
     )
     record = next(r for r in strike_records(combat, initial_state(combat), 1) if r.side == "A")
     # 10 attacks; to hit 4+; S4 vs T3 → 3+; armour 4+ worsened by 1 → 5+; ward 6+.
-    assert (record.attacks, record.to_hit, record.to_wound, record.armour, record.ward) == (
+    assert (
+        record.attacks,
+        record.blow.to_hit,
+        record.blow.to_wound,
+        record.blow.armour,
+        record.blow.ward,
+    ) == (
         10,
         4,
         3,
@@ -259,7 +271,7 @@ def test_cannot_wound_rolls_no_wound_dice() -> None:
     )
     record = next(r for r in strike_records(combat, initial_state(combat), 1) if r.side == "A")
     # S1 vs T6: 5 below → cannot wound; only the to-hit dice are rolled.
-    assert record.to_wound is None
+    assert record.blow.to_wound is None
     roll = roll_strike(record, ScriptedDice([6, 6, 6]))
     assert (roll.hits, roll.wound_faces, roll.unsaved) == (3, (), 0)
 

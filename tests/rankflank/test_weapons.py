@@ -38,7 +38,7 @@ def test_great_weapon_adds_two_strength_and_strikes_last() -> None:
     )
     record = records(combat)["Greatswords"]
     # S 3 + 2 = 5 against T 3: 2+ to wound; armour 4+ worsened by 5 - 3 = 2: 6+.
-    assert (record.strength, record.to_wound, record.armour) == (5, 2, 6)
+    assert (record.strength, record.blow.to_wound, record.blow.armour) == (5, 2, 6)
     assert "S 5 = 3 + 2 (great weapon)" in record.notes
     # I 3 + 1 for the charge would be 4, but a great weapon strikes last: step 0.
     assert record.initiative == 0
@@ -49,7 +49,7 @@ def test_halberd_adds_one_strength() -> None:
     combat = duel_of(unit_doc("Halberdiers", "A", weapon="halberd"), unit_doc("Foe", "B"))
     record = records(combat)["Halberdiers"]
     # S 3 + 1 = 4 against T 3: 3+ to wound; it strikes at its own I 3.
-    assert (record.strength, record.to_wound, record.initiative) == (4, 3, 3)
+    assert (record.strength, record.blow.to_wound, record.initiative) == (4, 3, 3)
     assert record.notes == ("S 4 = 3 + 1 (halberd)",)
 
 
@@ -101,7 +101,7 @@ def test_shield_improves_the_save_and_parries_blows_from_the_front() -> None:
     combat = duel_of(unit_doc("Foe", "A"), unit_doc("Shields", "B", armour=6, shield=True))
     record = records(combat)["Foe"]
     # 6+ light armour + shield = 5+ against S 3; hand weapon and shield: 6+ parry.
-    assert (record.armour, record.ward) == (5, 6)
+    assert (record.blow.armour, record.blow.ward) == (5, 6)
     # One blow: hit 1/2 × wound 1/2 × armour fails 4/6 × parry fails 5/6 = 20/144 = 5/36.
     assert unsaved_wound_chance(record) == Fraction(5, 36)
 
@@ -113,20 +113,20 @@ def test_no_parry_from_the_flank_or_with_a_great_weapon_and_no_shield_bonus_two_
             "engagements": [engage("Foe", "Shields", "left")],
         }
     )
-    assert records(flank)["Foe"].ward is None
+    assert records(flank)["Foe"].blow.ward is None
     two_handed = duel_of(
         unit_doc("Foe", "A"), unit_doc("Greats", "B", armour=5, shield=True, weapon="great weapon")
     )
     record = records(two_handed)["Foe"]
     # The shield does nothing with a great weapon: the plain 5+, no parry.
-    assert (record.armour, record.ward) == (5, None)
+    assert (record.blow.armour, record.blow.ward) == (5, None)
 
 
 def test_parry_option_turns_parry_off() -> None:
     combat = duel_of(
         unit_doc("Foe", "A"), unit_doc("Shields", "B", armour=6, shield=True), parry=False
     )
-    assert records(combat)["Foe"].ward is None
+    assert records(combat)["Foe"].blow.ward is None
 
 
 def test_always_strikes_first_and_last_and_both_cancel() -> None:
@@ -134,12 +134,12 @@ def test_always_strikes_first_and_last_and_both_cancel() -> None:
     elves = records(first)["Elves"]
     assert elves.initiative == 10
     # Same I 3 as the target: no re-roll of misses.
-    assert elves.hit_reroll is None
+    assert elves.blow.hit_reroll is None
     quick = duel_of(
         unit_doc("Elves", "A", profile="5 4 3 3 3 1 5 1 8", rules=["ASF"]), unit_doc("Foe", "B")
     )
     # I 5 against I 3: re-roll failed to hit.
-    assert records(quick)["Elves"].hit_reroll == "failed"
+    assert records(quick)["Elves"].blow.hit_reroll == "failed"
     both = duel_of(
         unit_doc("Odd", "A", weapon="great weapon", rules=["always strikes first"]),
         unit_doc("Foe", "B"),
@@ -150,7 +150,10 @@ def test_always_strikes_first_and_last_and_both_cancel() -> None:
         unit_doc("Odd", "A", profile="5 4 3 3 3 1 5 1 8", weapon="great weapon", rules=["ASF"]),
         unit_doc("Foe", "B"),
     )
-    assert (records(cancelled)["Odd"].initiative, records(cancelled)["Odd"].hit_reroll) == (5, None)
+    assert (records(cancelled)["Odd"].initiative, records(cancelled)["Odd"].blow.hit_reroll) == (
+        5,
+        None,
+    )
     last = duel_of(unit_doc("Slow", "A", rules=["always strikes last"]), unit_doc("Foe", "B"))
     assert records(last)["Slow"].initiative == 0
 

@@ -62,9 +62,9 @@ def _strike_row(roll: StrikeRoll) -> tuple[str, ...]:
     target = record.target_unit
     if record.target_character:
         target += f" ({record.target_character})"
-    save = _target(record.armour)
-    if record.ward is not None:
-        save += f" / {record.ward}+"
+    save = _target(record.blow.armour)
+    if record.blow.ward is not None:
+        save += f" / {record.blow.ward}+"
     attacks = str(record.attacks)
     if record.auto_hits is not None:
         attacks = f"{roll.hits} ({record.attacks}×{record.auto_hits})"
@@ -73,9 +73,9 @@ def _strike_row(roll: StrikeRoll) -> tuple[str, ...]:
         _striker(roll),
         target,
         attacks,
-        "auto" if record.to_hit is None else _target(record.to_hit),
+        "auto" if record.blow.to_hit is None else _target(record.blow.to_hit),
         str(roll.hits),
-        _target(record.to_wound),
+        _target(record.blow.to_wound),
         str(roll.wounds),
         save,
         str(roll.unsaved),
@@ -226,8 +226,16 @@ def _round_sections(combat: Combat, fought: Round) -> list[Section]:
 
 
 def _roll_data(roll: StrikeRoll) -> dict[str, Any]:
+    record = asdict(roll.record)
+    # The blow's targets and rules sit beside the record's other numbers, as players
+    # read them ("multiple_wounds" names the blow's ``multiple``).
+    blow = {
+        ("multiple_wounds" if key == "multiple" else key): value
+        for key, value in record.pop("blow").items()
+    }
     return {
-        **asdict(roll.record),
+        **record,
+        **blow,
         "notes": list(roll.record.notes),
         "count_faces": list(roll.count_faces),
         "hit_rerolls": list(roll.hit_rerolls),

@@ -9,8 +9,8 @@ from a record alone. The odds analysis uses the same records with
 
 >>> record = StrikeRecord(round=1, initiative=3, side="a", attacker_unit="u", striker="u",
 ...     target_unit="v", target_character=None, attacks=10, weapon_skill=3,
-...     target_weapon_skill=3, strength=3, toughness=3, to_hit=4, to_wound=4, armour=5,
-...     ward=None)
+...     target_weapon_skill=3, strength=3, toughness=3,
+...     blow=Blow(to_hit=4, to_wound=4, armour=5, ward=None))
 >>> unsaved_wound_chance(record)
 Fraction(1, 6)
 >>> from fracas.core.dice import ScriptedDice
@@ -60,8 +60,7 @@ class StrikeRecord:
 
     ``striker`` is the attacking unit's name for its rank and file, or a character's name.
     ``target_character`` is set when the blows land on a character (whose wounds are his
-    own). The four targets are D6 scores; ``None`` means the roll cannot succeed
-    (``to_wound``) or is not taken (``armour``, ``ward``).
+    own). ``blow`` holds what every blow's dice need (see :class:`.blows.Blow`).
     """
 
     round: int
@@ -76,21 +75,12 @@ class StrikeRecord:
     target_weapon_skill: int
     strength: int
     toughness: int
-    to_hit: int | None
-    to_wound: int | None
-    armour: int | None
-    ward: int | None
+    #: The D6 targets and rules of each blow (to hit, to wound, saves, re-rolls, ...).
+    blow: Blow
     #: ``blows``, or ``impact hits`` / ``stomp``: automatic hits, ``auto_hits`` (N, D3, D6)
     #: per model, ``attacks`` counting the models.
     kind: str = "blows"
     auto_hits: str | None = None
-    hit_reroll: str | None = None
-    wound_reroll: str | None = None
-    armour_reroll: str | None = None
-    ward_reroll: str | None = None
-    poisoned: bool = False
-    killing_blow: bool = False
-    multiple_wounds: str | None = None
     #: Wounds of one model of the target (a multiple-wounds blow never spills over).
     model_wounds: int = 1
     #: Where each number comes from, for the report: "S 5 = 3 + 2 (great weapon)".
@@ -99,16 +89,17 @@ class StrikeRecord:
     @property
     def plain(self) -> bool:
         """No rule changes these dice: one roll per stage, a binomial of ``attacks``."""
+        blow = self.blow
         return (
             self.auto_hits is None
-            and self.to_hit is not None
-            and not self.poisoned
-            and not self.killing_blow
-            and self.multiple_wounds is None
-            and self.hit_reroll is None
-            and self.wound_reroll is None
-            and self.armour_reroll is None
-            and self.ward_reroll is None
+            and blow.to_hit is not None
+            and not blow.poisoned
+            and not blow.killing_blow
+            and blow.multiple is None
+            and blow.hit_reroll is None
+            and blow.wound_reroll is None
+            and blow.armour_reroll is None
+            and blow.ward_reroll is None
         )
 
     def __hash__(self) -> int:
@@ -124,23 +115,6 @@ class StrikeRecord:
                 self.kind,
                 self.attacks,
             )
-        )
-
-    @property
-    def blow(self) -> Blow:
-        """One blow of this record, for :mod:`.blows`."""
-        return Blow(
-            to_hit=self.to_hit,
-            to_wound=self.to_wound,
-            armour=self.armour,
-            ward=self.ward,
-            hit_reroll=self.hit_reroll,
-            wound_reroll=self.wound_reroll,
-            armour_reroll=self.armour_reroll,
-            ward_reroll=self.ward_reroll,
-            poisoned=self.poisoned,
-            killing_blow=self.killing_blow,
-            multiple=self.multiple_wounds,
         )
 
 
@@ -174,11 +148,12 @@ def unsaved_wound_chance(record: StrikeRecord) -> Fraction:
     """Chance that one attack of ``record`` gets through every save (a wound or more)."""
     if not record.plain:
         return sum((p for value, p in blow_law(record.blow) if value), Fraction(0))
+    blow = record.blow
     return (
-        d6_success(record.to_hit)
-        * d6_success(record.to_wound)
-        * (1 - d6_success(record.armour))
-        * (1 - d6_success(record.ward))
+        d6_success(blow.to_hit)
+        * d6_success(blow.to_wound)
+        * (1 - d6_success(blow.armour))
+        * (1 - d6_success(blow.ward))
     )
 
 
@@ -192,14 +167,15 @@ def _roll(dice: Dice, count: int) -> tuple[int, ...]:
 
 def roll_strike(record: StrikeRecord, dice: Dice) -> StrikeRoll:
     """Roll to hit, to wound, armour and ward saves for one record, in that order."""
+    blow = record.blow
     hit_faces = _roll(dice, record.attacks)
-    hits = _count(hit_faces, record.to_hit)
-    wound_faces = _roll(dice, hits) if record.to_wound is not None else ()
-    wounds = _count(wound_faces, record.to_wound)
-    armour_faces = _roll(dice, wounds) if record.armour is not None else ()
-    failed_armour = wounds - _count(armour_faces, record.armour)
-    ward_faces = _roll(dice, failed_armour) if record.ward is not None else ()
-    unsaved = failed_armour - _count(ward_faces, record.ward)
+    hits = _count(hit_faces, blow.to_hit)
+    wound_faces = _roll(dice, hits) if blow.to_wound is not None else ()
+    wounds = _count(wound_faces, blow.to_wound)
+    armour_faces = _roll(dice, wounds) if blow.armour is not None else ()
+    failed_armour = wounds - _count(armour_faces, blow.armour)
+    ward_faces = _roll(dice, failed_armour) if blow.ward is not None else ()
+    unsaved = failed_armour - _count(ward_faces, blow.ward)
     return StrikeRoll(
         record, hit_faces, wound_faces, armour_faces, ward_faces, hits, wounds, unsaved
     )
@@ -211,8 +187,8 @@ class StrikeDice(DiceGroup[int, StrikeRoll]):
 
     >>> record = StrikeRecord(round=1, initiative=3, side="a", attacker_unit="u",
     ...     striker="u", target_unit="v", target_character=None, attacks=2, weapon_skill=3,
-    ...     target_weapon_skill=3, strength=3, toughness=3, to_hit=4, to_wound=4, armour=None,
-    ...     ward=None)
+    ...     target_weapon_skill=3, strength=3, toughness=3,
+    ...     blow=Blow(to_hit=4, to_wound=4, armour=None, ward=None))
     >>> dict(StrikeDice(record).law())[2]   # both blows hit (1/2) and wound (1/2)
     Fraction(1, 16)
     """
@@ -631,19 +607,21 @@ def _record(
         target_weapon_skill=target_weapon_skill,
         strength=strength,
         toughness=defence.T,
-        to_hit=to_hit,
-        to_wound=to_wound,
-        armour=armour,
-        ward=min(wards) if wards else None,
+        blow=Blow(
+            to_hit=to_hit,
+            to_wound=to_wound,
+            armour=armour,
+            ward=min(wards) if wards else None,
+            hit_reroll=hit_reroll,
+            wound_reroll=wound_reroll,
+            armour_reroll=armour_reroll,
+            ward_reroll=ward_reroll,
+            poisoned=poisoned,
+            killing_blow=killing_blow,
+            multiple=multiple,
+        ),
         kind=kind,
         auto_hits=None if kind == "blows" else kit.value(kind.replace(" ", "_")),
-        hit_reroll=hit_reroll,
-        wound_reroll=wound_reroll,
-        armour_reroll=armour_reroll,
-        ward_reroll=ward_reroll,
-        poisoned=poisoned,
-        killing_blow=killing_blow,
-        multiple_wounds=multiple,
         model_wounds=defence.W,
         notes=tuple(notes),
     )
@@ -663,8 +641,8 @@ def strike_records(
     >>> from fracas.rulesets.rankflank.formation import initial_state
     >>> from fracas.rulesets.rankflank.samples import two_blocks
     >>> combat = two_blocks()
-    >>> [(r.striker, r.initiative, r.attacks, r.to_hit, r.to_wound, r.armour)
-    ...  for r in strike_records(combat, initial_state(combat), 1)]
+    >>> [(r.striker, r.initiative, r.attacks, r.blow.to_hit, r.blow.to_wound,
+    ...   r.blow.armour) for r in strike_records(combat, initial_state(combat), 1)]
     [('Spearmen', 3, 10, 4, 5, 6), ('Orcs', 3, 10, 4, 4, 5)]
     """
     records = []
