@@ -95,6 +95,18 @@ def test_rich_escape_round_trips_through_rich(text: str) -> None:
     assert console.export_text() == one_line
 
 
+@pytest.mark.parametrize("text", ["\\[", "a\\\\[", "\\[x]", "\\\\[x]", "[", "[x]", "\\"])
+def test_rich_escape_keeps_backslashes_before_brackets(text: str) -> None:
+    # rich reads backslashes as escapes only before a "[" that looks like a tag ("[x]"),
+    # and elsewhere only turns "\\[" into "[": a backslash before a lone "[" printed
+    # doubled once every backslash was doubled.
+    from rich.console import Console
+
+    console = Console(color_system=None, width=1000, record=True, file=io.StringIO())
+    console.print(escape_rich(text) + "[b][/b]", end="", highlight=False, soft_wrap=True)
+    assert console.export_text() == text
+
+
 def test_excerpt_is_short_and_never_walks_a_value() -> None:
     deep: list[object] = []
     for _ in range(100_000):

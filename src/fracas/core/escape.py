@@ -167,8 +167,19 @@ def escape_rich(text: str) -> str:
     >>> escape_rich("[/b] [bold]x")
     '\\\\[/b] \\\\[bold]x'
     """
-    # rich reads backslashes only before a "[" (or at the end, before markup that follows):
-    # those are doubled so they print as themselves, then the "[" gets its own.
-    text = re.sub(r"(\\*)\[", lambda match: match.group(1) * 2 + "\\[", printable_lines(text))
+    # rich reads the backslashes before a "[" that looks like a tag (or at the end, before
+    # markup that follows) as escapes: those are doubled so they print as themselves. Before
+    # any other "[" it only turns "\\[" into "[", so the backslashes stay as they are. Either
+    # way the "[" then gets its own.
+    text = _RICH_BRACKET.sub(_escape_bracket, printable_lines(text))
     trailing = len(text) - len(text.rstrip("\\"))
     return text + "\\" * trailing
+
+
+#: A "[" with the backslashes before it; group 2 is set when rich would read a tag there.
+_RICH_BRACKET = re.compile(r"(\\*)\[(?=([a-z#/@][^[]*?\])?)")
+
+
+def _escape_bracket(match: re.Match[str]) -> str:
+    backslashes = match.group(1)
+    return backslashes * (2 if match.group(2) is not None else 1) + "\\["
