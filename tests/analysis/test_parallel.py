@@ -26,7 +26,7 @@ from fracas.analysis.parallel import (
     running,
     sample,
 )
-from fracas.core.dice import ChanceNode, SeededDice, die
+from fracas.core.dice import D100, ChanceNode, SeededDice, die
 from fracas.core.errors import FracasError
 from fracas.io.scenario import load_scenario
 
@@ -72,6 +72,53 @@ def test_rollers_and_rolls_share_the_faces_of_seeded_dice(
     assert fast.used == len(rolls)
 
 
+@given(
+    st.integers(0, 2**64),
+    st.lists(st.tuples(nodes, st.sampled_from(["draws", "roller", "roll"])), max_size=300),
+)
+def test_dice_read_by_byte_share_the_faces_of_seeded_dice(
+    seed: int, rolls: list[tuple[ChanceNode, str]]
+) -> None:
+    # A play that asks for draws first reads the words by their top byte; its d100s drawn
+    # inline, its other small dice through rollers and rolls, and dice too large for a byte
+    # (a 300-sided die, a weighted one) must all still read the seeded dice's words in order.
+    fast, plain = SamplingDice(seed), SeededDice(seed)
+    source = fast.draws(D100)
+    assert source is not None
+    draw, table = source
+    rollers: dict[ChanceNode, Callable[[], int]] = {}
+    faces, inline = [], 0
+    for node, how in rolls:
+        if how == "draws":
+            face = table[draw()]
+            while not face:
+                face = table[draw()]
+            faces.append(face)
+            inline += 1
+            node = D100
+        elif how == "roller":
+            faces.append(rollers.setdefault(node, fast.roller(node))())
+        else:
+            faces.append(fast.roll(node))
+    expected = [plain.roll(D100 if how == "draws" else node) for node, how in rolls]
+    assert faces == expected
+    assert fast.used + inline == len(rolls)
+
+
+@given(st.integers(0, 2**32), st.integers(0, 2**32), st.lists(st.booleans(), max_size=600))
+def test_dice_lent_one_generator_keep_their_own_sequences(
+    first: int, second: int, turns: list[bool]
+) -> None:
+    # Two plays' dice reseed the same lent generator; each must go on reading its own seed's
+    # words after its first block, whoever reseeded the generator in between.
+    lent = random.Random()
+    dice = [SamplingDice(first, rng=lent), SamplingDice(second, rng=lent)]
+    plain = [SeededDice(first), SeededDice(second)]
+    d100 = D100
+    for turn in turns:
+        assert dice[turn].roll(d100) == plain[turn].roll(d100)
+
+
 def test_sampling_dice_stop_after_their_limit() -> None:
     dice = SamplingDice(1, limit=2)
     dice.roll(die(6))
@@ -104,6 +151,22 @@ def test_merged_tallies_equal_one_tally(
     assert all(0 not in counter.values() for counter in merged.counts.values())
     assert merged.sums == whole.sums
     assert merged.squares == whole.squares
+
+
+@given(st.lists(summaries, max_size=30), st.lists(values, min_size=1, max_size=30))
+def test_a_tally_of_outcomes_equals_adding_them_one_by_one(
+    outcomes: list[dict[str, Any]], column: list[Any]
+) -> None:
+    # Outcomes of one sampler share their metrics (counted a metric at a time); others not.
+    for batch in (outcomes, [{"x": value, "y": str(value)} for value in column]):
+        one_by_one = Tally()
+        for outcome in batch:
+            one_by_one.add(outcome)
+        whole = Tally.of(batch)
+        assert whole == one_by_one
+        assert list(whole.counts) == list(one_by_one.counts)
+        for metric, counter in whole.counts.items():
+            assert list(counter.items()) == list(one_by_one.counts[metric].items())
 
 
 def test_sums_come_from_counts_in_value_order() -> None:

@@ -8,11 +8,15 @@ through the same sampler, in an order Hypothesis chooses.
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fracas.analysis.odds import repetition_seed
 from fracas.analysis.parallel import SamplingDice
 from fracas.core.dice import SeededDice
 from fracas.io.scenario import load_scenario
@@ -60,3 +64,19 @@ def test_sampling_dice_count_what_the_recorded_play_rolls() -> None:
         play(fast)
         play_battle(scenario.model, slow)
         assert fast.used == slow.used > 0
+
+
+@pytest.mark.parametrize("path", sorted(Path("examples/d100").glob("*.yaml")), ids=str)
+def test_each_repetition_is_the_battle_resolve_gives_its_seed(path: Path) -> None:
+    # Monte Carlo lends one generator to every play of a chunk and reads the d100s inline;
+    # repetition i must still be `fracas resolve --seed <its seed>`, outcome and dice count.
+    scenario = load_scenario(path)
+    sample = RULESET.sampler(scenario.model)
+    lent = random.Random()
+    for index in range(40):
+        seed = repetition_seed(3, index)
+        fast, slow = SamplingDice(seed, rng=lent), SamplingDice(seed)
+        outcome = sample(fast)
+        full = play_battle(scenario.model, slow)
+        assert outcome == RULESET.summarize(scenario.model, full)
+        assert fast.used == slow.used

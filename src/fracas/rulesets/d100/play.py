@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal, cast
 
 from fracas.core.dice import D100, Dice, ScriptedDice, die
 from fracas.rulesets.d100.params import D100Params
@@ -19,7 +19,7 @@ from fracas.rulesets.d100.rolls import (
     d100_roller,
     die_roller,
     open_ended_faces,
-    open_ended_total,
+    sampled_rolls,
 )
 from fracas.rulesets.d100.scenario import Battle, HeldEffect, Unit
 
@@ -29,6 +29,8 @@ FLED = "fled"
 BOTTLED_OUT = "bottled_out"
 DISBANDED = "disbanded"
 DISBANDED_WITH_EQUIPMENT = "disbanded_with_equipment"
+#: A unit's fate as a result tells, from its fate in play (``None``: still fighting).
+_FATE_OF: dict[str | None, str] = {None: FOUGHT}
 #: Fates whose unit counts towards the enemy's value of goods at its remaining PAX.
 PARTIAL_FATES = frozenset({FLED, BOTTLED_OUT, DISBANDED, DISBANDED_WITH_EQUIPMENT})
 
@@ -237,11 +239,21 @@ def split_loot(value: Fraction, params: D100Params, face: int) -> Loot:
 
 
 #: Standing-bonus totals of one state of a battle (see :meth:`_Tables.standing`).
-StandingTable = dict[tuple[int, ...] | tuple[int, str, int, int], Any]
+StandingTable = dict[Any, Any]
 
+
+#: One attack in a speed group: the unit striking, how many enemies it may strike, and for
+#: each that enemy's index and what the five rolls of an attack on it need (see
+#: ``_Play.strikes``).
+Strike = tuple[Unit, int, tuple[tuple[Any, ...], ...]]
 
 #: For each side, the enemies still fighting and the one it strikes without a roll.
 Targets = tuple[tuple[list[Unit], list[Unit]], tuple[Unit | None, Unit | None]]
+
+
+#: What :meth:`_Play.fight` gives: the rounds fought, the winner, the outcome, each unit's
+#: fate, the goods, their value and the loot.
+Fought = tuple[int, int | None, str, tuple[str, ...], tuple[GoodsShare, ...], Fraction, Loot | None]
 
 
 class _Tables:
@@ -252,21 +264,37 @@ class _Tables:
         self.limit = battle.params.open_ended_limit
         self.holders = frozenset(e.unit for e in battle.effects if e.unit is not None)
         self._standing: dict[tuple[int, int | None, int], StandingTable] = {}
-        ranged = [u for u in battle.units if u.ranged and u.ranged_attacks]
-        melee = [u for u in battle.units if u.melee_attacks]
-        #: The units that strike in each phase, in groups of equal speed, fastest first.
+        ranged = [(u, u.ranged_attacks) for u in battle.units if u.ranged and u.ranged_attacks]
+        melee = [(u, u.melee_attacks) for u in battle.units if u.melee_attacks]
+        #: The units that strike in each phase and their attacks, in groups of equal speed,
+        #: fastest first.
         self.speed_groups = {
             phase: [
-                tuple(u for u in strikers if u.speed == speed)
-                for speed in sorted({u.speed for u in strikers}, reverse=True)
+                tuple((u, attacks) for u, attacks in strikers if u.speed == speed)
+                for speed in sorted({u.speed for u, _ in strikers}, reverse=True)
             ]
             for phase, strikers in (("ranged", ranged), ("melee", melee))
         }
+        #: Every unit fighting: one bit per unit, by index.
+        self.everyone = (1 << len(battle.units)) - 1
+        #: Each unit's PAX as the battle begins.
+        self.start_pax = tuple(unit.pax for unit in battle.units)
+        #: The units with more dangerous missions than the morale assessment lets pass.
+        self.assessed = tuple(
+            unit
+            for unit in battle.units
+            if unit.dangerous_missions > battle.params.assessment_threshold
+        )
+        self._battle = battle
+        self._present: dict[int, tuple[list[Unit], list[Unit]]] = {}
+        #: :meth:`lineup` of each set of units still fighting, as far as looked up.
+        self.lineups: dict[int, Targets | tuple[()]] = {}
         self.goods: dict[
             tuple[int, tuple[int, ...], tuple[str, ...]], tuple[tuple[GoodsShare, ...], Fraction]
         ] = {}
         self._loot: dict[tuple[Fraction, int], Loot] = {}
-        self._bands: dict[int, tuple[int, bool]] = {}
+        #: :meth:`morale_band` of each total, as far as looked up.
+        self.bands: dict[int, tuple[int, bool]] = {}
         self._acting: dict[frozenset[str], tuple[HeldEffect, ...]] = {}
         self._effects = battle.effects
         self._params = battle.params
@@ -285,13 +313,55 @@ class _Tables:
 
     def morale_band(self, total: int) -> tuple[int, bool]:
         """PAX lost and whether the unit flees, for a morale-check ``total`` (remembered)."""
-        band = self._bands.get(total)
+        band = self.bands.get(total)
         if band is None:
             found = self._params.morale_band(total)
             band = (found.pax_lost, found.flees)
-            if len(self._bands) < _MAX_STATES:
-                self._bands[total] = band
+            if len(self.bands) < _MAX_STATES:
+                self.bands[total] = band
         return band
+
+    def present(self, alive: int) -> tuple[list[Unit], list[Unit]]:
+        """The units of each side still fighting, when ``alive`` has a bit set for each
+        unit still fighting (by index)."""
+        present = self._present.get(alive)
+        if present is None:
+            first, second = (
+                [u for u in side.units if alive >> u.index & 1] for side in self._battle.sides
+            )
+            present = (first, second)
+            if len(self._present) >= _MAX_STATES:
+                self._present.clear()
+            self._present[alive] = present
+        return present
+
+    def lineup(self, alive: int) -> Targets | tuple[()]:
+        """For each side, the enemies still fighting and the one it strikes without a roll
+        (see :meth:`fixed_target`); ``()`` once a side has nobody left."""
+        lineup = self.lineups.get(alive)
+        if lineup is None:
+            first, second = self.present(alive)
+            lineup = ()
+            if first and second:
+                fixed = (self.fixed_target(0, second), self.fixed_target(1, first))
+                lineup = ((second, first), fixed)
+            if len(self.lineups) >= _MAX_STATES:
+                self.lineups.clear()
+            self.lineups[alive] = lineup
+        return lineup
+
+    def fixed_target(self, side: int, candidates: list[Unit]) -> Unit | None:
+        """The enemy every unit of ``side`` strikes without a roll: the first of its
+        priority list still fighting, or the only candidate; ``None`` when a die picks."""
+        priority = self._battle.sides[side].targeting
+        if priority:
+            for name in priority:
+                for candidate in candidates:
+                    if candidate.name == name:
+                        return candidate
+        if len(candidates) == 1:
+            return candidates[0]
+        return None
 
     def split_loot(self, value: Fraction, params: D100Params, face: int) -> Loot:
         """:func:`split_loot`, remembered."""
@@ -330,48 +400,56 @@ class _Play:
         self.params = battle.params
         self.dice = dice
         self.units = battle.units
-        self.pax = [unit.pax for unit in battle.units]
+        self.record = tables is None
+        self.tables = tables = _Tables(battle) if tables is None else tables
+        self.pax = list(tables.start_pax)
         self.fate: list[str | None] = [None] * len(battle.units)
         self.nullified: set[int] = set()
-        self.record = tables is None
         self.events: list[Event] = []
         #: Every roll of a recording play, in order (events pick theirs from the end).
         self.rolls: list[Roll] = []
         self.overwhelm_side: int | None = None
         self.overwhelm = 0
         self.counts = (0, 0)
-        self.tables = _Tables(battle) if tables is None else tables
-        self.d100 = d100_roller(dice)
         #: Rollers of the dice that pick a target among so many candidates.
         self.pickers: dict[int, Callable[[], int]] = {}
-        #: One open-ended roll plus a bonus total: all a sampling play keeps of a roll.
-        self.sampled_roll = open_ended_total(self.d100, self.tables.from_face, self.tables.limit)
+        #: How an attack rolls: one roll, and whether a roll beats another. A roll is asked
+        #: with what the play's mode knows of its bonuses (see attack_rolls and
+        #: attack_totals): the roll itself when recording, the bonus total when sampling.
+        self.contest: tuple[Callable[[Any], int], Callable[[Any, Any], bool]]
+        if self.record:
+            self.d100 = d100_roller(dice)
+            self.contest = (self.recorded_roll, self.recorded_beats)
+        else:
+            #: One open-ended roll plus a bonus total (and two of them compared): all a
+            #: sampling play keeps of a roll.
+            rolls = sampled_rolls(dice, tables.from_face, tables.limit)
+            self.sampled_roll, self.sampled_beats, self.settle = rolls
+            self.contest = (rolls.total, rolls.beats)
         # Bonuses change when a unit holding an effect leaves or loses its traits (one bit
         # per such unit in ``gone``) and when one side overwhelms the other.
         self.gone = 0
-        #: The units of each side still fighting (``None``: to be listed again).
-        self.standing_units: list[list[Unit] | None] = [None, None]
-        self.standing_targets: Targets | None
-        self.standing_targets = None
-        self.standing = self.tables.standing(self.gone, self.overwhelm_side, self.overwhelm)
+        #: One bit per unit still fighting, by index.
+        self.alive = tables.everyone
+        self.standing = tables.standing(0, None, 0)
 
     # Helpers ------------------------------------------------------------------------
 
     def present(self, side: int) -> list[Unit]:
-        present = self.standing_units[side]
-        if present is None:
-            present = [u for u in self.battle.sides[side].units if self.fate[u.index] is None]
-            self.standing_units[side] = present
-        return present
+        return self.tables.present(self.alive)[side]
 
     def both_present(self) -> bool:
-        return bool(self.present(0)) and bool(self.present(1))
+        tables = self.tables
+        lineup = tables.lineups.get(self.alive)
+        return bool(tables.lineup(self.alive) if lineup is None else lineup)
 
     def leave(self, index: int, fate: str | None) -> None:
         """Set the fate of unit ``index`` (``None`` keeps it fighting)."""
         self.fate[index] = fate
-        self.standing_units = [None, None]
-        self.standing_targets = None
+        if fate is None:
+            self.alive |= 1 << index
+        else:
+            self.alive &= ~(1 << index)
         if fate is not None and index in self.tables.holders:
             self.gone |= 1 << index
             self.restate()
@@ -409,6 +487,10 @@ class _Play:
         made = Roll(name, unit.name, faces, tuple(self.roll_bonuses(unit, name, stage)))
         self.rolls.append(made)
         return made.total
+
+    def recorded_beats(self, first: tuple[Unit, str, int], second: tuple[Unit, str, int]) -> bool:
+        """Make two rolls (see :meth:`recorded_roll`): whether the first beats the second."""
+        return self.recorded_roll(first) > self.recorded_roll(second)
 
     def made(self, count: int) -> list[Roll | None]:
         """The last ``count`` rolls of a recording play, padded to five with ``None``."""
@@ -486,9 +568,7 @@ class _Play:
     def morale_assessment(self) -> None:
         params = self.params
         exempt = {race.lower() for race in params.assessment_exempt_races}
-        for unit in self.units:
-            if unit.dangerous_missions <= params.assessment_threshold:
-                continue
+        for unit in self.tables.assessed:
             if unit.race.lower() in exempt:
                 if self.record:
                     self.events.append(AssessmentEvent(unit.name, exempt=True))
@@ -561,7 +641,8 @@ class _Play:
 
     def total_bonuses(self) -> None:
         self.effect_actions(TOTALS, 0, _STEP_3_TRIGGERS)
-        self.counts = (len(self.present(0)), len(self.present(1)))
+        first, second = self.tables.present(self.alive)
+        self.counts = (len(first), len(second))
         difference = abs(self.counts[0] - self.counts[1])
         if difference:
             self.overwhelm_side = 0 if self.counts[0] > self.counts[1] else 1
@@ -606,31 +687,6 @@ class _Play:
                 )
         return rows
 
-    def targets(self) -> Targets | None:
-        """For each side, the enemies still fighting and the one it strikes without a roll
-        (see :meth:`fixed_target`); ``None`` once a side has nobody left."""
-        found = self.standing_targets
-        if found is None:
-            first, second = self.present(0), self.present(1)
-            if not (first and second):
-                return None
-            fixed = (self.fixed_target(0, second), self.fixed_target(1, first))
-            found = self.standing_targets = ((second, first), fixed)
-        return found
-
-    def fixed_target(self, side: int, candidates: list[Unit]) -> Unit | None:
-        """The enemy every unit of ``side`` strikes without a roll: the first of its
-        priority list still fighting, or the only candidate; ``None`` when a die picks."""
-        priority = self.battle.sides[side].targeting
-        if priority:
-            for name in priority:
-                for candidate in candidates:
-                    if candidate.name == name:
-                        return candidate
-        if len(candidates) == 1:
-            return candidates[0]
-        return None
-
     def picker(self, count: int) -> Callable[[], int]:
         """Rolls the die that picks a target among ``count`` candidates (in scenario order)."""
         pick = self.pickers.get(count)
@@ -646,82 +702,130 @@ class _Play:
         morale check gives the PAX it loses and whether it flees. The losses of a speed
         group are applied once all of it has struck.
         """
-        ranged = phase == "ranged"
-        fate, pax, record = self.fate, self.pax, self.record
-        # A roll is asked with what its mode knows of its bonuses (see attack_rolls and
-        # attack_totals): the roll itself when recording, the bonus total when sampling.
-        roll: Callable[[Any], int] = self.recorded_roll if record else self.sampled_roll
-        band_of = self.tables.morale_band
-        for speed_group in self.tables.speed_groups[phase]:
-            targets = self.targets()
-            if targets is None:
-                return
-            enemies, fixed = targets
-            standing = self.standing
+        record, tables, pax, standing = self.record, self.tables, self.pax, self.standing
+        roll, beats = self.contest
+        bands, pickers = tables.bands, self.pickers
+        for group, speed_group in enumerate(tables.speed_groups[phase]):
+            # Nothing who strikes, or how, depends on changes while a speed group strikes
+            # (its losses wait for the end of the group): a sampling play keeps it in the
+            # state's table, by the units still fighting and their PAX.
+            key = (stage, group, self.alive, tuple(pax))
+            strikes = None if record else standing.get(key)
+            if strikes is None:
+                strikes = self.strikes(key, phase, speed_group)
+            if not strikes:
+                if strikes is False:  # a side has nobody left
+                    return
+                continue
             losses: dict[int, int] = {}
             fleeing: set[int] = set()
-            for unit in speed_group:
-                if fate[unit.index] is not None:
-                    continue
-                candidates = enemies[unit.side]
-                target = fixed[unit.side]
-                pick = None if target is not None else self.picker(len(candidates))
-                target_roll: tuple[int, tuple[str, ...]] | None = None
-                for _ in range(unit.ranged_attacks if ranged else unit.melee_attacks):
-                    if pick is not None:
-                        face = pick()
-                        target = candidates[face - 1]
-                        if record:
-                            target_roll = (face, tuple(c.name for c in candidates))
-                    assert target is not None
-                    bonuses: tuple[Any, ...]
-                    if record:
-                        bonuses = self.attack_rolls(phase, unit, target, stage)
-                    else:
-                        key = (stage, unit.index, pax[unit.index], target.index, pax[target.index])
-                        bonuses = standing.get(key) or self.attack_totals(
-                            key, phase, unit, target, stage
-                        )
-                    hit, defence, damage, reduction, morale = bonuses
-                    made, pax_lost, flees = 2, 0, False
-                    if roll(hit) > roll(defence):
-                        made = 4
-                        if roll(damage) > roll(reduction):
-                            made = 5
-                            pax_lost, flees = band_of(roll(morale))
-                            if pax_lost:
-                                losses[target.index] = losses.get(target.index, 0) + pax_lost
-                            if flees:
-                                fleeing.add(target.index)
-                    if record:
-                        self.note_attack(
-                            phase, round_no, unit, target, target_roll, made, pax_lost, flees
-                        )
+            for unit, count, options in strikes:
+                if count == 1:
+                    place, option = 0, options[0]
+                else:
+                    place = (pickers.get(count) or self.picker(count))() - 1
+                    option = options[place]
+                target, hit, defence, damage, reduction, morale = option
+                band = None
+                if beats(hit, defence) and beats(damage, reduction):
+                    total = roll(morale)
+                    band = bands.get(total) or tables.morale_band(total)
+                    pax_lost, flees = band
+                    if pax_lost:
+                        losses[target] = losses.get(target, 0) + pax_lost
+                    if flees:
+                        fleeing.add(target)
+                if record:
+                    self.note_attack(phase, round_no, unit, target, count, place, options, band)
             if losses or fleeing:
                 self.casualties(phase, round_no, losses, fleeing)
+                standing = self.standing
+
+    def strikes(
+        self,
+        key: tuple[int, int, int, tuple[int, ...]],
+        phase: str,
+        group: Sequence[tuple[Unit, int]],
+    ) -> tuple[Strike, ...] | Literal[False]:
+        """The attacks the speed ``group`` makes now, in order (see :data:`Strike`): one per
+        attack of each unit still fighting, with the enemies it may strike (the one it
+        strikes without a roll, or every candidate in scenario order when a die picks),
+        each as its index and what the five rolls of an attack on it need (see
+        :meth:`needs`). ``False`` once a side has nobody left. A sampling play keeps them
+        under ``key``.
+        """
+        stage, alive = key[0], key[2]
+        tables = self.tables
+        lineup = tables.lineups.get(alive)
+        if lineup is None:
+            lineup = tables.lineup(alive)
+        strikes: tuple[Strike, ...] | Literal[False] = False
+        if lineup:
+            strikes = tuple(
+                strike
+                for unit, attacks in group
+                if alive >> unit.index & 1
+                for targets in (self.targets_of(unit, lineup),)
+                for strike in [
+                    (
+                        unit,
+                        len(targets),
+                        tuple((t.index, *self.needs(phase, unit, t, stage)) for t in targets),
+                    )
+                ]
+                * attacks
+            )
+        if not self.record:
+            self.standing[key] = strikes
+        return strikes
+
+    @staticmethod
+    def targets_of(unit: Unit, lineup: Targets) -> list[Unit]:
+        """The enemies ``unit`` may strike in ``lineup``: the one it strikes without a
+        roll, or every candidate."""
+        enemies, fixed = lineup
+        target = fixed[unit.side]
+        return enemies[unit.side] if target is None else [target]
+
+    def needs(self, phase: str, unit: Unit, target: Unit, stage: int) -> tuple[Any, ...]:
+        """What the five rolls of an attack of ``unit`` on ``target`` need in this play's
+        mode: the rolls themselves when recording, their bonus totals when sampling."""
+        if self.record:
+            return self.attack_rolls(phase, unit, target, stage)
+        pax = self.pax
+        key = (stage, unit.index, pax[unit.index], target.index, pax[target.index])
+        return self.standing.get(key) or self.attack_totals(key, phase, unit, target, stage)
 
     def note_attack(
         self,
         phase: str,
         round_no: int,
         unit: Unit,
-        target: Unit,
-        target_roll: tuple[int, tuple[str, ...]] | None,
-        made: int,
-        pax_lost: int,
-        flees: bool,
+        target: int,
+        count: int,
+        place: int,
+        options: tuple[tuple[Any, ...], ...],
+        band: tuple[int, bool] | None,
     ) -> None:
-        """Log an attack whose last ``made`` rolls are the recording play's last ones."""
+        """Log an attack on the unit of index ``target``, the option at ``place`` of
+        ``options`` (picked by a die among ``count`` unless it is 1), whose rolls are the
+        recording play's last ones: five with a morale check (its ``band``), four after
+        damage against damage reduction, else two."""
+        made = 5 if band is not None else 4 if self.rolls[-1].name == "damage_reduction" else 2
         attack, defence, damage, reduction, morale = self.made(made)
         assert attack is not None
         assert defence is not None
+        target_roll = None
+        if count > 1:
+            target_roll = (place + 1, tuple(self.units[option[0]].name for option in options))
+        pax_lost, flees = band or (0, False)
         self.events.append(
             AttackEvent(
                 phase,
                 round_no,
                 unit.speed,
                 unit.name,
-                target.name,
+                self.units[target].name,
                 target_roll,
                 attack,
                 defence,
@@ -738,11 +842,23 @@ class _Play:
     ) -> None:
         """Apply a speed group's losses: a unit left with no PAX is killed, else one whose
         morale broke flees."""
-        for index in sorted(losses.keys() | fleeing):
-            before = self.pax[index]
-            after = max(0, before - losses.get(index, 0))
-            self.pax[index] = after
-            gone = KILLED if after == 0 else FLED if index in fleeing else None
+        pax = self.pax
+        for index in (
+            sorted(losses.keys() | fleeing)
+            if len(losses) + len(fleeing) > 1
+            else (
+                *losses,
+                *fleeing,
+            )
+        ):
+            before = pax[index]
+            after = before - losses.get(index, 0)
+            gone: str | None
+            if after <= 0:
+                after, gone = 0, KILLED
+            else:
+                gone = FLED if index in fleeing else None
+            pax[index] = after
             if gone is not None:
                 self.leave(index, gone)
             if self.record:
@@ -753,45 +869,7 @@ class _Play:
                 )
 
     def play(self) -> BattleResult:
-        self.morale_assessment()
-        self.total_bonuses()
-        if self.both_present():
-            # Combat begins only against an enemy: no start-of-combat rolls after a rout.
-            self.effect_actions(RANGED, 0, _START_TRIGGERS)
-            self.exchange("ranged", 0, RANGED)
-        rounds = 0
-        for round_no in range(1, self.params.round_limit + 1):
-            if not self.both_present():
-                break
-            rounds = round_no
-            self.effect_actions(MELEE, round_no, _ROUND_TRIGGERS)
-            self.exchange("melee", round_no, MELEE)
-        standing = [side for side in (0, 1) if self.present(side)]
-        winner: int | None = None
-        if len(standing) == 2:
-            outcome = "withdraw"
-        elif standing:
-            outcome, winner = "win", standing[0]
-        else:
-            outcome = "draw"
-        fates = tuple(FOUGHT if fate is None else fate for fate in self.fate)
-        goods: tuple[GoodsShare, ...] = ()
-        value = _NOTHING
-        loot = None
-        if winner is not None:
-            losers = self.battle.sides[1 - winner].units
-            first = losers[0].index
-            pax = tuple(self.pax[first : first + len(losers)])
-            key = (winner, pax, fates[first : first + len(losers)])
-            cached = None if self.record else self.tables.goods.get(key)
-            if cached is None:
-                shares = value_of_goods(losers, pax, key[2])
-                cached = (shares, sum((share.value for share in shares), _NOTHING))
-                if not self.record and len(self.tables.goods) < _MAX_STATES:
-                    self.tables.goods[key] = cached
-            goods, value = cached
-            if value:
-                loot = draw_loot(value, self.params, self.dice, split=self.tables.split_loot)
+        rounds, winner, outcome, fates, goods, value, loot = self.fight()
         return BattleResult(
             events=tuple(self.events),
             pax=tuple(self.pax),
@@ -807,6 +885,55 @@ class _Play:
             goods_value=value,
             loot=loot,
         )
+
+    def fight(self, *, split: bool = True) -> Fought:
+        """The seven steps: the rounds fought, the winner (``None`` unless the outcome is a
+        win), the outcome, each unit's fate, the goods, their value and the loot (``None``
+        without ``split``: its die is rolled, the value is not split)."""
+        self.morale_assessment()
+        self.total_bonuses()
+        if self.both_present():
+            # Combat begins only against an enemy: no start-of-combat rolls after a rout.
+            self.effect_actions(RANGED, 0, _START_TRIGGERS)
+            self.exchange("ranged", 0, RANGED)
+        rounds = 0
+        each_round = self.tables.acting(_ROUND_TRIGGERS)
+        for round_no in range(1, self.params.round_limit + 1):
+            if not self.both_present():
+                break
+            rounds = round_no
+            if each_round:
+                self.effect_actions(MELEE, round_no, _ROUND_TRIGGERS)
+            self.exchange("melee", round_no, MELEE)
+        first, second = self.tables.present(self.alive)
+        winner: int | None = None
+        if first and second:
+            outcome = "withdraw"
+        elif first or second:
+            outcome, winner = "win", 0 if first else 1
+        else:
+            outcome = "draw"
+        fates = cast(tuple[str, ...], tuple(map(_FATE_OF.get, self.fate, self.fate)))
+        goods: tuple[GoodsShare, ...] = ()
+        value = _NOTHING
+        loot = None
+        if winner is not None:
+            losers = self.battle.sides[1 - winner].units
+            start = losers[0].index
+            pax = tuple(self.pax[start : start + len(losers)])
+            key = (winner, pax, fates[start : start + len(losers)])
+            cached = None if self.record else self.tables.goods.get(key)
+            if cached is None:
+                shares = value_of_goods(losers, pax, key[2])
+                cached = (shares, sum((share.value for share in shares), _NOTHING))
+                if not self.record and len(self.tables.goods) < _MAX_STATES:
+                    self.tables.goods[key] = cached
+            goods, value = cached
+            if value and split:
+                loot = draw_loot(value, self.params, self.dice, split=self.tables.split_loot)
+            elif value:
+                self.dice.roll(D100)  # the loot-table row, which an outcome alone leaves out
+        return rounds, winner, outcome, fates, goods, value, loot
 
 
 def play_battle(battle: Battle, dice: Dice) -> BattleResult:
@@ -844,7 +971,39 @@ def sampling_player(battle: Battle) -> Callable[[Dice], BattleResult]:
     tables = _Tables(battle)
 
     def play(dice: Dice) -> BattleResult:
-        return _Play(battle, dice, tables).play()
+        playing = _Play(battle, dice, tables)
+        result = playing.play()
+        playing.settle()
+        return result
+
+    return play
+
+
+#: What a sampled battle comes to: the winner (``None`` unless the outcome is a win), the
+#: outcome, the rounds fought, each unit's PAX and fate, and the value of goods.
+Outcome = tuple[int | None, str, int, list[int], tuple[str, ...], Fraction]
+
+
+def sampling_outcomes(battle: Battle) -> Callable[[Dice], Outcome]:
+    """:func:`sampling_player`, for the outcome alone (see :data:`Outcome`).
+
+    >>> from fracas.core.dice import SeededDice
+    >>> from fracas.rulesets.d100 import D100Ruleset
+    >>> battle = D100Ruleset().load({"fracas": 1, "ruleset": "d100", "sides": [
+    ...     {"name": "A", "action": "raid", "units": [{"name": "Scouts", "pax": 10}]},
+    ...     {"name": "B", "action": "defend", "units": [{"name": "Guards", "pax": 10}]}]})
+    >>> full = play_battle(battle, SeededDice(5))
+    >>> winner, outcome, rounds, pax, fates, value = sampling_outcomes(battle)(SeededDice(5))
+    >>> (winner, rounds, tuple(pax), fates) == (full.winner, full.rounds, full.pax, full.fates)
+    True
+    """
+    tables = _Tables(battle)
+
+    def play(dice: Dice) -> Outcome:
+        playing = _Play(battle, dice, tables)
+        rounds, winner, outcome, fates, _, value, _ = playing.fight(split=False)
+        playing.settle()
+        return winner, outcome, rounds, playing.pax, fates, value
 
     return play
 

@@ -63,9 +63,12 @@ _FATE_CELL = {
 
 def winner_name(battle: Battle, result: BattleResult) -> str:
     """The winning side's name, or ``draw`` / ``withdraw``."""
-    if result.winner is None:
-        return result.outcome
-    return battle.sides[result.winner].name
+    return name_of_winner(battle, result.winner, result.outcome)
+
+
+def name_of_winner(battle: Battle, winner: int | None, outcome: str) -> str:
+    """The name of side ``winner``, or the ``outcome`` (``draw`` / ``withdraw``) if none."""
+    return outcome if winner is None else battle.sides[winner].name
 
 
 def _role_text(side: Side) -> str:

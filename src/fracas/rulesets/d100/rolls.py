@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import NamedTuple
+from typing import NamedTuple, Protocol, cast
 
 from fracas.core.dice import D100, ChanceNode, Dice
 from fracas.core.modifiers import Breakdown
@@ -74,6 +74,98 @@ def open_ended_total(
         return sum(_rolled_again(d100, first, from_face, limit)) + bonus
 
     return total
+
+
+class _DrawingDice(Protocol):
+    """Dice a play may draw from itself (see ``SamplingDice.draws``), counting for them."""
+
+    used: int
+
+
+class SampledRolls(NamedTuple):
+    """How a play that keeps no log rolls: totals only, and the rolls it made itself."""
+
+    #: One open-ended roll plus the bonus it is given: the total.
+    total: Callable[[int], int]
+    #: Whether an open-ended roll plus the first bonus beats the next one plus the second
+    #: (a tie does not): one call for the two rolls of a contest.
+    beats: Callable[[int, int], bool]
+    #: Hands the dice the count of the d100s rolled without them (see
+    #: :func:`sampled_rolls`); called once the play is over.
+    settle: Callable[[], None]
+
+
+def sampled_rolls(dice: Dice, from_face: int, limit: int | None) -> SampledRolls:
+    """Open-ended rolls with ``dice`` for plays that keep no log, as cheap as they go.
+
+    Dice that let a play draw a d100 itself (Monte Carlo's sampling dice, through their
+    ``draws``) are read without a function call per die, and ``settle`` adds those rolls
+    to the dice's count at the end. Other dice roll through :func:`d100_roller`. Either way
+    the faces and their order are those of :func:`open_ended`.
+
+    >>> from fracas.core.dice import ScriptedDice
+    >>> rolls = sampled_rolls(ScriptedDice([98, 97, 12, 60, 40, 50, 50]), 96, None)
+    >>> rolls.total(0), rolls.beats(5, 0), rolls.beats(0, 0)
+    (207, True, False)
+    """
+    draws = getattr(dice, "draws", None)
+    source = cast(
+        "tuple[Callable[[], int], tuple[int, ...]] | None",
+        draws(D100) if draws is not None else None,
+    )
+    if source is None:
+        total = open_ended_total(d100_roller(dice), from_face, limit)
+
+        def beats_by_total(first: int, second: int) -> bool:
+            return total(first) > total(second)
+
+        return SampledRolls(total, beats_by_total, lambda: None)
+    counted: _DrawingDice = dice  # type: ignore[assignment]  # it has draws: it counts
+    draw, faces = source
+    made = 0
+
+    # Each function below rolls its d100s inline: ``faces[draw()]`` until it is
+    # not 0 (see the dice's ``draws``). Almost every roll is one die below ``from_face``;
+    # the rest go on through _rolled_again, as :func:`open_ended` does.
+    def d100() -> int:
+        nonlocal made
+        made += 1
+        face = faces[draw()]
+        while not face:
+            face = faces[draw()]
+        return face
+
+    def sampled_total(bonus: int) -> int:
+        nonlocal made
+        made += 1
+        face = faces[draw()]
+        while not face:
+            face = faces[draw()]
+        if face < from_face:
+            return face + bonus
+        return sum(_rolled_again(d100, face, from_face, limit)) + bonus
+
+    def beats(first: int, second: int) -> bool:
+        nonlocal made
+        made += 2
+        face = faces[draw()]
+        while not face:
+            face = faces[draw()]
+        if face >= from_face:
+            face = sum(_rolled_again(d100, face, from_face, limit))
+        other = faces[draw()]
+        while not other:
+            other = faces[draw()]
+        if other >= from_face:
+            other = sum(_rolled_again(d100, other, from_face, limit))
+        return face + first > other + second
+
+    def settle() -> None:
+        nonlocal made
+        counted.used += made
+        made = 0
+
+    return SampledRolls(sampled_total, beats, settle)
 
 
 def _rolled_again(

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
+from itertools import chain
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from fracas.core.dice import Dice
 from fracas.core.headline import Headline
@@ -56,42 +58,50 @@ class D100Ruleset(Ruleset[D100Document, "Battle", "BattleResult"]):
 
     def summarize(self, scenario: Battle, result: BattleResult) -> Summary:
         """``winner``, ``rounds``, ``pax.<unit>``, ``fate.<unit>`` and ``goods``."""
-        from fracas.rulesets.d100.report import winner_name
+        from fracas.rulesets.d100.report import name_of_winner
 
-        return _summary(scenario, result, _unit_metrics(scenario), winner_name)
+        outcome = (
+            name_of_winner(scenario, result.winner, result.outcome),
+            result.rounds,
+            result.pax,
+            result.fates,
+            result.goods_value,
+        )
+        return _summary(_metric_names(scenario), *outcome)
 
     def sampler(self, scenario: Battle) -> Callable[[Dice], Summary]:
-        """Outcomes of plays without their battle logs (see :func:`sampling_player`)."""
-        from fracas.rulesets.d100.play import sampling_player
-        from fracas.rulesets.d100.report import winner_name
+        """Outcomes of plays without their battle logs (see :func:`sampling_outcomes`)."""
+        from fracas.rulesets.d100.play import sampling_outcomes
+        from fracas.rulesets.d100.report import name_of_winner
 
-        play = sampling_player(scenario)
-        names = _unit_metrics(scenario)
+        play = sampling_outcomes(scenario)
+        names = _metric_names(scenario)
 
         def sample(dice: Dice) -> Summary:
-            return _summary(scenario, play(dice), names, winner_name)
+            winner, outcome, rounds, pax, fates, value = play(dice)
+            return _summary(
+                names, name_of_winner(scenario, winner, outcome), rounds, pax, fates, value
+            )
 
         return sample
 
 
-def _unit_metrics(battle: Battle) -> tuple[tuple[str, str], ...]:
-    """The names of each unit's metrics, in unit order: ``pax.<unit>`` and ``fate.<unit>``."""
-    return tuple((f"pax.{unit.name}", f"fate.{unit.name}") for unit in battle.units)
+def _metric_names(battle: Battle) -> tuple[str, ...]:
+    """The summary's metrics in order: ``winner``, ``rounds``, ``pax.<unit>`` and
+    ``fate.<unit>`` of each unit in unit order, ``goods``."""
+    units = ((f"pax.{unit.name}", f"fate.{unit.name}") for unit in battle.units)
+    return ("winner", "rounds", *chain.from_iterable(units), "goods")
 
 
 def _summary(
-    battle: Battle,
-    result: BattleResult,
-    names: tuple[tuple[str, str], ...],
-    winner_name: Callable[[Battle, BattleResult], str],
+    names: tuple[str, ...],
+    winner: str,
+    rounds: int,
+    pax: Sequence[int],
+    fates: Sequence[str],
+    value: Fraction,
 ) -> dict[str, int | float | str | bool]:
-    metrics: dict[str, int | float | str | bool] = {
-        "winner": winner_name(battle, result),
-        "rounds": result.rounds,
-    }
-    for (pax, fate), remaining, fate_of in zip(names, result.pax, result.fates, strict=True):
-        metrics[pax] = remaining
-        metrics[fate] = fate_of
-    value = result.goods_value
-    metrics["goods"] = int(value) if value.denominator == 1 else float(value)
-    return metrics
+    goods = int(value) if value.denominator == 1 else float(value)
+    units = cast("Iterable[int | str]", chain.from_iterable(zip(pax, fates, strict=True)))
+    metrics = (winner, rounds, *units, goods)
+    return dict(zip(names, metrics, strict=True))
