@@ -114,10 +114,21 @@ class Breakdown:
     @property
     def total(self) -> Fraction:
         """The value of the breakdown: every row applied in order."""
-        running = Fraction(0)
+        # Whole numbers are added as ints (exact, and many times cheaper than Fractions):
+        # most breakdowns are sums of whole bonuses.
+        running: int | Fraction = 0
         for row in self.rows:
-            running = row.op.apply(running, row.value)
-        return running
+            value: int | Fraction = row.value
+            if value.denominator == 1:
+                value = value.numerator
+            op = row.op
+            if op is Op.ADD:
+                running = running + value
+            elif op is Op.MUL:
+                running = running * value
+            else:
+                running = value
+        return Fraction(running)
 
     def __int__(self) -> int:
         total = self.total

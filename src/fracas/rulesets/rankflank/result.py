@@ -199,9 +199,9 @@ def _ranks(score: Breakdown, combat: Combat, state: State, units: tuple[Unit, ..
 
 
 def _flank_and_rear(
-    score: Breakdown, combat: Combat, state: State, units: tuple[Unit, ...], side: str
+    score: Breakdown, combat: Combat, units: tuple[Unit, ...], enemy_units: tuple[Unit, ...]
 ) -> Breakdown:
-    for enemy in fighting_units(combat, state, combat.enemy_of(side)):
+    for enemy in enemy_units:
         arcs: dict[str, list[str]] = {}
         for unit in units:
             for contact in combat.contacts[unit.name]:
@@ -235,8 +235,11 @@ def side_score(
     *,
     round_number: int = 1,
     overkill: Iterable[OverkillCredit] = (),
+    fighting: Mapping[str, tuple[Unit, ...]] | None = None,
 ) -> Breakdown:
     """One side's combat result, row by row, on the state after the round's casualties.
+
+    ``fighting`` holds :func:`fighting_units` of both sides when the caller has them.
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
     >>> from fracas.rulesets.rankflank.samples import two_blocks
@@ -247,8 +250,10 @@ def side_score(
     ([('Start', 0), ('Wounds', 4), ('Charge', 1), ('Ranks', 3)], 8)
     """
     options = combat.options
-    units = fighting_units(combat, state, side)
-    enemy_units = fighting_units(combat, state, combat.enemy_of(side))
+    enemy = combat.enemy_of(side)
+    if fighting is None:
+        fighting = {s: fighting_units(combat, state, s) for s in (side, enemy)}
+    units, enemy_units = fighting[side], fighting[enemy]
     score = Breakdown.start(f"Combat result of {side}", "Start", 0)
     score = _wounds(score, combat, side, credits)
     if round_number == 1:
@@ -269,7 +274,7 @@ def side_score(
         if battle_standard_carried(unit, state[unit.name]):
             source = unit.battle_standard_bearer or unit.name
             score = score.plus("Battle standard", 1, source=source, rule="battle_standard")
-    score = _flank_and_rear(score, combat, state, units, side)
+    score = _flank_and_rear(score, combat, units, enemy_units)
     if units and enemy_units:
         ours_up = max(units, key=lambda u: _effective_height(u, round_number))
         theirs_up = max(_effective_height(u, round_number) for u in enemy_units)
@@ -313,8 +318,17 @@ def combat_result(
     """
     credits = tuple(credits)
     overkill = tuple(overkill)
+    fighting = {side: fighting_units(combat, state, side) for side in combat.sides}
     scores = {
-        side: side_score(combat, state, side, credits, round_number=round_number, overkill=overkill)
+        side: side_score(
+            combat,
+            state,
+            side,
+            credits,
+            round_number=round_number,
+            overkill=overkill,
+            fighting=fighting,
+        )
         for side in combat.sides
     }
     wiped = tuple(side for side in combat.sides if not _standing(combat, state, side))
