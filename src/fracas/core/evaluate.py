@@ -606,12 +606,8 @@ class _BranchDice:
         if depth < self.known:
             index = self.choices[depth]
         else:
-            width = len(table[0])
-            if self.tolerance:
-                reach = self.scale * float(self.chance)
-                # At least the likeliest branch, so that every step has an outcome.
-                width = max(1, bisect_right(table[1], -self.tolerance / reach))
-                self.lost += reach * table[2][width]
+            width, lost = _kept(table, self.scale * float(self.chance), self.tolerance)
+            self.lost += lost
             index = 0
             self.choices.append(0)
             self.widths.append(width)
@@ -644,15 +640,20 @@ def _group_paths(
 ) -> tuple[list[tuple[S, Probability]], float]:
     """The paths of a step that is one group (:class:`Branching`), and the mass left out."""
     group, then = split
-    branches, negated, tails = laws.of_group(group)
-    width = len(branches)
-    lost = 0.0
-    if tolerance:
-        reach = float(scale)
-        width = max(1, bisect_right(negated, -tolerance / reach))
-        lost = reach * tails[width]
+    table = laws.of_group(group)
+    width, lost = _kept(table, float(scale), tolerance)
     work.spend(width)
-    return [(then(key), p) for key, p in branches[:width]], lost
+    return [(then(key), p) for key, p in table[0][:width]], lost
+
+
+def _kept(table: Table, reach: float, tolerance: float) -> tuple[int, float]:
+    """How many of ``table``'s branches (likeliest first) a tolerance keeps on a path of
+    probability ``reach``, and the mass of those it leaves out."""
+    if not tolerance:
+        return len(table[0]), 0.0
+    # At least the likeliest branch, so that every step has an outcome.
+    width = max(1, bisect_right(table[1], -tolerance / reach))
+    return width, reach * table[2][width]
 
 
 def _step_paths(

@@ -253,15 +253,20 @@ class CombatProcess:
             tuple[dict[str, int], tuple[str, ...]],
         ] = {}
         self._kept: dict[Hashable, Any] = {}
-        # Exact odds replay a step once per branch of its dice, from the same fight
-        # object: the blows' set-up is kept for the fight seen last.
-        self._blows_of: Fight | None = None
-        self._blows: tuple[Any, ...] = ()
-        self._result_of: Fight | None = None
-        self._result_after = Fight(())
-        self._chase_of: Fight | None = None
-        self._chase: tuple[Any, ...] = ()
+        #: What a step worked out for the fight seen last, by kind (see :meth:`_of_fight`).
+        self._last: dict[str, tuple[Fight, Any]] = {}
         self._wounded: dict[Hashable, tuple[UnitStatus, int]] = {}
+
+    def _of_fight(self, kind: str, fight: Fight, compute: Callable[[], T]) -> T:
+        """``compute()`` for ``fight``, kept for the last fight of each ``kind``: exact odds
+        and sampling replay a step once per branch of its dice from the same fight object."""
+        last = self._last.get(kind)
+        if last is not None and last[0] is fight:
+            found: T = last[1]
+            return found
+        found = compute()
+        self._last[kind] = (fight, found)
+        return found
 
     def _once(self, key: Hashable, compute: Callable[[], T]) -> T:
         """``compute()``, kept under ``key`` (a pure function of the combat and ``key``)."""
@@ -325,14 +330,11 @@ class CombatProcess:
         return None
 
     def _scored(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
-        """The fight after the combat result (kept for the fight seen last: exact odds
-        take every branch of the break tests from the same fight)."""
-        if fight is self._result_of:
-            return self._result_after
-        after = self._result(fight, state)
-        if self.log is None:
-            self._result_of, self._result_after = fight, after
-        return after
+        """The fight after the combat result (kept without a log: exact odds take every
+        branch of the break tests from the same fight)."""
+        if self.log is not None:
+            return self._result(fight, state)
+        return self._of_fight("result", fight, lambda: self._result(fight, state))
 
     def _ready(self, after: Fight) -> Fight:
         if after.phase == "strike" and not after.pending:
@@ -477,8 +479,9 @@ class CombatProcess:
 
     def _blows_for(self, fight: Fight) -> tuple[Any, ...]:
         """The next record's blows: the record, those after it, its target, its dice."""
-        if fight is self._blows_of:
-            return self._blows
+        return self._of_fight("blows", fight, lambda: self._ready_blows(fight))
+
+    def _ready_blows(self, fight: Fight) -> tuple[Any, ...]:
         combat = self.combat
         state = self.state(fight)
         record, pending = fight.pending[0], fight.pending[1:]
@@ -497,10 +500,7 @@ class CombatProcess:
             left = apply_wounds(state, target, record.target_character, 1 << 30)[1]
             cap = None if in_duel else left
         group = StrikeDice(record, cap, left)
-        index = self.names.index(target.name)
-        # Exact odds replay a step once per branch of its dice, from the same fight.
-        self._blows_of, self._blows = fight, (record, pending, target, group, index)
-        return self._blows
+        return record, pending, target, group, self.names.index(target.name)
 
     def _land(
         self, fight: Fight, blows: tuple[Any, ...], unsaved: int, rolled: StrikeRoll | None
@@ -693,8 +693,9 @@ class CombatProcess:
     def _chase_for(self, fight: Fight, state: State) -> tuple[Any, ...]:
         """The flight of the first broken unit: its pursuers (all, those rolling now, those
         that rolled earlier this round) and the chase's dice."""
-        if fight is self._chase_of:
-            return self._chase
+        return self._of_fight("chase", fight, lambda: self._ready_chase(fight, state))
+
+    def _ready_chase(self, fight: Fight, state: State) -> tuple[Any, ...]:
         combat = self.combat
         fleeing = combat.unit(fight.fleeing[0])
         winner = fight.winner
@@ -715,9 +716,7 @@ class CombatProcess:
             keep=tuple(p.name in later for p in fresh),
             known=tuple((r, d) for p in known for name, r, d in fight.chases if name == p.name),
         )
-        # Exact odds replay the flight once per branch of its dice, from the same fight.
-        self._chase_of, self._chase = fight, (pursuers, fresh, known, chase)
-        return self._chase
+        return pursuers, fresh, known, chase
 
     def _chased(
         self,
