@@ -116,8 +116,8 @@ _FIGHT_FIELD = {name: index for index, name in enumerate(Fight._fields)}
 
 
 def _moved(fight: Fight, **changes: Any) -> Fight:
-    """``fight._replace(**changes)`` for the steps exact odds take most (a blow landing,
-    the next records gathered), at about half the cost of ``_replace``."""
+    """``fight._replace(**changes)`` at about half its cost: exact odds move hundreds of
+    thousands of fights on, and this is where they do it."""
     values = list(fight)
     for name, value in changes.items():
         values[_FIGHT_FIELD[name]] = value
@@ -242,6 +242,7 @@ class CombatProcess:
     def __init__(self, combat: Combat, *, log: bool = False) -> None:
         self.combat = combat
         self.names = tuple(unit.name for unit in combat.units)
+        self._index = {name: index for index, name in enumerate(self.names)}
         self.log: _Log | None = _Log() if log else None
         #: Fixed for the combat: without a fear-causing model, no round looks for testers.
         self.fear = any(
@@ -301,7 +302,7 @@ class CombatProcess:
         for side, score in zip(self.combat.sides, scores, strict=True):
             metrics[f"cr.{side}"] = score
         metrics["cr.difference"] = difference
-        return fight._replace(first=()), metrics
+        return _moved(fight, first=()), metrics
 
     def step(self, fight: Fight, dice: Dice) -> Fight:
         return self._ready(self._step(fight, dice))
@@ -315,26 +316,24 @@ class CombatProcess:
             blows = self._blows_for(fight)
             return blows[3], lambda unsaved: self._ready(self._land(fight, blows, unsaved, None))
         if fight.phase == "flee":
-            chase = self._chase_for(fight, self.state(fight))
-            return chase[3], lambda key: self._ready(
-                self._chased(fight, self.state(fight), chase, key, None)
-            )
+            chase = self._chase_for(fight)
+            return chase[3], lambda key: self._ready(self._chased(fight, chase, key, None))
         if fight.phase == "result":
-            scored = self._scored(fight, self.state(fight))
+            scored = self._scored(fight)
             plans = self._break_plans(scored) if scored.phase == "break" else ()
             if len(plans) == 1 and not plans[0].unbreakable:
                 unit = plans[0].unit
                 return leadership_test(plans[0].target), lambda passed: self._ready(
-                    self._broken(scored, self.state(scored), () if passed else (unit,))
+                    self._broken(scored, () if passed else (unit,))
                 )
         return None
 
-    def _scored(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
+    def _scored(self, fight: Fight) -> Fight:
         """The fight after the combat result (kept without a log: exact odds take every
         branch of the break tests from the same fight)."""
         if self.log is not None:
-            return self._result(fight, state)
-        return self._of_fight("result", fight, lambda: self._result(fight, state))
+            return self._result(fight)
+        return self._of_fight("result", fight, lambda: self._result(fight))
 
     def _ready(self, after: Fight) -> Fight:
         if after.phase == "strike" and not after.pending:
@@ -346,21 +345,20 @@ class CombatProcess:
     def _step(self, fight: Fight, dice: Dice) -> Fight:
         if fight.phase == "strike":
             return self._strike(fight, dice)
-        state = self.state(fight)
         if fight.phase == "begin":
-            return self._begin(fight, state)
+            return self._begin(fight, self.state(fight))
         if fight.phase == "fear":
-            return self._fear(fight, state, dice)
+            return self._fear(fight, self.state(fight), dice)
         if fight.phase == "result":
             # The result has no dice: the losers test at once, in the same step, and a
             # round with nobody to test ends there too.
-            fight = self._scored(fight, state)
+            fight = self._scored(fight)
             if fight.phase == "break":
-                return self._break(fight, state, dice)
-            return self._end(fight, state)
+                return self._break(fight, dice)
+            return self._end(fight)
         if fight.phase == "flee":
-            return self._flee(fight, state, dice)
-        return self._end(fight, state)
+            return self._flee(fight, dice)
+        return self._end(fight)
 
     # States ------------------------------------------------------------------------
 
@@ -409,8 +407,8 @@ class CombatProcess:
         if fight.round >= self.combat.options.max_rounds or not self._once(
             ("pairs", fight.units), lambda: fighting_pairs(self.combat, state)
         ):
-            return fight._replace(phase="over")
-        return fight._replace(phase="begin")
+            return _moved(fight, phase="over")
+        return _moved(fight, phase="begin")
 
     def _begin(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
         combat = self.combat
@@ -435,7 +433,8 @@ class CombatProcess:
                     wounds = state[unit.name].character_wounds[index]
                     duels.append(Duel(name, character.name, wounds))
         units = self.key(state)
-        return fight._replace(
+        return _moved(
+            fight,
             units=units,
             round=number,
             phase="fear" if self.fear and fear_testers(combat, state) else "strike",
@@ -470,7 +469,7 @@ class CombatProcess:
                 return _moved(fight, initiatives=initiatives, pending=records)
         if self.log is not None:
             self.log.close_step()
-        return fight._replace(phase="result", initiatives=(), pending=())
+        return _moved(fight, phase="result", initiatives=(), pending=())
 
     def _strike(self, fight: Fight, dice: Dice) -> Fight:
         blows = self._blows_for(fight)
@@ -558,7 +557,7 @@ class CombatProcess:
                 afraid.add(unit.name)
             if self.log is not None:
                 self.log.fear.append(FearTest(fight.round, unit.name, target, faces or (), passed))
-        return fight._replace(phase="strike", afraid=frozenset(afraid))
+        return _moved(fight, phase="strike", afraid=frozenset(afraid))
 
     def _overkill(self, fight: Fight, state: State) -> tuple[OverkillCredit, ...]:
         combat = self.combat
@@ -601,10 +600,11 @@ class CombatProcess:
         totals = {side: score + wounds.get(side, 0) for side, score in bonuses[0].items()}
         return None, totals, bonuses[1]
 
-    def _result(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
+    def _result(self, fight: Fight) -> Fight:
         combat = self.combat
         number = fight.round
-        overkill = self._overkill(fight, state)
+        state = self.state(fight)
+        overkill = self._overkill(fight, state) if fight.duels else ()
         result, totals, wiped = self._scores(fight, state, overkill)
         winner, difference = decide(combat, totals, wiped)
         first = fight.first
@@ -612,22 +612,7 @@ class CombatProcess:
             scores = tuple(totals[side] for side in combat.sides)
             first = (winner or "draw", scores, difference)
         testers: tuple[str, ...] = ()
-        aftermath: list[str] = []
-        if winner is None:
-            aftermath.append(
-                "A draw: the combat goes on next round."
-                if not wiped
-                else "Both sides are wiped out."
-            )
-        elif wiped:
-            for unit in combat.side_units(winner):
-                if not in_combat(unit, state[unit.name]):
-                    continue
-                if combat.options.overrun and unit.charged and number == 1:
-                    aftermath.append(f"{unit.name} overruns.")
-                else:
-                    aftermath.append(f"{unit.name} restrains pursuit and reforms.")
-        else:
+        if winner is not None and not wiped:
             loser = combat.enemy_of(winner)
             testers = tuple(
                 unit.name for unit in combat.side_units(loser) if in_combat(unit, state[unit.name])
@@ -637,11 +622,12 @@ class CombatProcess:
             self.log.overkill = overkill
             self.log.result = result
             self.log.after_blows = dict(state)
-            self.log.aftermath.extend(aftermath)
+            self.log.aftermath.extend(self._aftermath(state, winner, wiped, number))
         calmed = fight.calmed
         if winner is not None and not wiped:
             calmed = calmed | lose_frenzy(combat, combat.enemy_of(winner))
-        return fight._replace(
+        return _moved(
+            fight,
             afraid=frozenset(),
             calmed=calmed,
             phase="break" if testers else "end",
@@ -654,11 +640,33 @@ class CombatProcess:
             first=first,
         )
 
-    def _break(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
+    def _aftermath(
+        self, state: State, winner: str | None, wiped: tuple[str, ...], number: int
+    ) -> list[str]:
+        """What the report says of a round won without break tests (or drawn)."""
+        combat = self.combat
+        if winner is None:
+            return [
+                "A draw: the combat goes on next round."
+                if not wiped
+                else "Both sides are wiped out."
+            ]
+        aftermath: list[str] = []
+        if wiped:
+            for unit in combat.side_units(winner):
+                if not in_combat(unit, state[unit.name]):
+                    continue
+                if combat.options.overrun and unit.charged and number == 1:
+                    aftermath.append(f"{unit.name} overruns.")
+                else:
+                    aftermath.append(f"{unit.name} restrains pursuit and reforms.")
+        return aftermath
+
+    def _break(self, fight: Fight, dice: Dice) -> Fight:
         tests = [take_break_test(plan, dice) for plan in self._break_plans(fight)]
         if self.log is not None:
             self.log.tests.extend(tests)
-        return self._broken(fight, state, tuple(test.unit for test in tests if not test.passed))
+        return self._broken(fight, tuple(test.unit for test in tests if not test.passed))
 
     def _break_plans(self, fight: Fight) -> tuple[BreakTest, ...]:
         """The losers' break tests but their rolls (kept: they depend on the state alone)."""
@@ -672,28 +680,29 @@ class CombatProcess:
             ),
         )
 
-    def _broken(
-        self, fight: Fight, state: dict[str, UnitStatus], fleeing: tuple[str, ...]
-    ) -> Fight:
+    def _broken(self, fight: Fight, fleeing: tuple[str, ...]) -> Fight:
         """The fight once the units in ``fleeing`` have failed their break tests."""
-        for name in fleeing:
-            state[name] = state[name]._replace(fled=True)
+        units = fight.units
+        if fleeing:
+            changed = list(units)
+            for name in fleeing:
+                index = self._index[name]
+                changed[index] = changed[index]._replace(fled=True)
+            units = tuple(changed)
         # The difference has done its work: fights that differ only by it merge.
-        fight = fight._replace(
-            units=self.key(state), phase="flee", difference=0, testers=(), fleeing=fleeing
-        )
-        return fight if fleeing else self._end(fight, state)
+        fight = _moved(fight, units=units, phase="flee", difference=0, testers=(), fleeing=fleeing)
+        return fight if fleeing else self._end(fight)
 
-    def _flee(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
+    def _flee(self, fight: Fight, dice: Dice) -> Fight:
         """The first broken unit flees; each winning unit rolls once a round, whoever it chases."""
-        chase = self._chase_for(fight, state)
+        chase = self._chase_for(fight)
         key, rolled = draw(dice, chase[3])
-        return self._chased(fight, state, chase, key, rolled)
+        return self._chased(fight, chase, key, rolled)
 
-    def _chase_for(self, fight: Fight, state: State) -> tuple[Any, ...]:
+    def _chase_for(self, fight: Fight) -> tuple[Any, ...]:
         """The flight of the first broken unit: its pursuers (all, those rolling now, those
         that rolled earlier this round) and the chase's dice."""
-        return self._of_fight("chase", fight, lambda: self._ready_chase(fight, state))
+        return self._of_fight("chase", fight, lambda: self._ready_chase(fight, self.state(fight)))
 
     def _ready_chase(self, fight: Fight, state: State) -> tuple[Any, ...]:
         combat = self.combat
@@ -718,14 +727,7 @@ class CombatProcess:
         )
         return pursuers, fresh, known, chase
 
-    def _chased(
-        self,
-        fight: Fight,
-        state: dict[str, UnitStatus],
-        prepared: tuple[Any, ...],
-        key: Any,
-        rolled: Any,
-    ) -> Fight:
+    def _chased(self, fight: Fight, prepared: tuple[Any, ...], key: Any, rolled: Any) -> Fight:
         """The fight once the chase's dice have said who catches the fleeing unit."""
         combat = self.combat
         options = combat.options
@@ -733,65 +735,92 @@ class CombatProcess:
         pursuers, fresh, known, chase = prepared
         caught, kept = key
         chases: dict[str, Reach] = {name: (r, d) for name, r, d in fight.chases}
-        distance, flee_faces = (rolled[0], rolled[1]) if rolled is not None else (0, ())
         hits = dict(zip([p.name for p in fresh + known], caught, strict=True))
         reaches = iter(kept)
-        rolls: dict[str, PursuitRoll] = {}
         for index, pursuer in enumerate(fresh):
             if index < len(chase.keep) and chase.keep[index]:
                 chases[pursuer.name] = next(reaches)
+        catchers = [p for p in pursuers if hits[p.name]]
+        units = fight.units
+        if catchers:
+            state = self.state(fight)
+            if options.caught == "destroyed":
+                state[fleeing.name] = state[fleeing.name]._replace(
+                    rank_and_file_wounds=0,
+                    character_wounds=tuple(0 for _ in fleeing.characters),
+                )
+            else:
+                strength = sum(unit_strength(p, state[p.name]) for p in catchers)
+                remaining = options.caught_wounds_per_unit_strength * strength
+                while remaining and models_alive(fleeing, state[fleeing.name]):
+                    state, taken = apply_wounds(state, fleeing, None, remaining)
+                    remaining -= taken
+            units = self.key(state)
+        if self.log is not None:
+            self._log_pursuit(fight, prepared, hits, chases, rolled, catchers, units)
+        rest = fight.fleeing[1:]
+        fight = _moved(
+            fight,
+            units=units,
+            fleeing=rest,
+            chases=tuple((name, r, d) for name, (r, d) in chases.items()),
+            caught=fight.caught | {fleeing.name} if catchers else fight.caught,
+        )
+        return fight if rest else self._end(fight)
+
+    def _log_pursuit(
+        self,
+        fight: Fight,
+        prepared: tuple[Any, ...],
+        hits: dict[str, bool],
+        chases: dict[str, Reach],
+        rolled: Any,
+        catchers: list[Unit],
+        after: tuple[UnitStatus, ...],
+    ) -> None:
+        """The report's record of one flight and its pursuit, every face shown."""
+        log = self.log
+        assert log is not None
+        combat = self.combat
+        options = combat.options
+        fleeing = combat.unit(fight.fleeing[0])
+        pursuers, fresh, known, _ = prepared
+        distance, flee_faces = (rolled[0], rolled[1]) if rolled is not None else (0, ())
+        rolls: dict[str, PursuitRoll] = {}
+        for index, pursuer in enumerate(fresh):
             if rolled is None:
                 rolls[pursuer.name] = PursuitRoll(
                     pursuer.name, (), False, (), 0, hits[pursuer.name]
                 )
                 continue
             restrain_faces, restrained, faces, reach = rolled[2][index]
-            if self.log is not None:
-                self.log.chase_faces[pursuer.name] = (restrain_faces, faces)
+            log.chase_faces[pursuer.name] = (restrain_faces, faces)
             rolls[pursuer.name] = PursuitRoll(
                 pursuer.name, restrain_faces, restrained, faces, reach, hits[pursuer.name]
             )
         for pursuer in known:
             restrained, reach = chases[pursuer.name]
-            restrain_faces, faces = (
-                self.log.chase_faces[pursuer.name] if self.log is not None else ((), ())
-            )
+            restrain_faces, faces = log.chase_faces[pursuer.name]
             rolls[pursuer.name] = PursuitRoll(
                 pursuer.name, restrain_faces, restrained, faces, reach, hits[pursuer.name]
             )
-        ordered = [rolls[p.name] for p in pursuers]
-        catchers = [r for r in ordered if r.caught]
+        ordered = tuple(rolls[p.name] for p in pursuers)
         fate = "flees"
-        before = dict(state)
         if catchers:
             if options.caught == "destroyed":
-                state[fleeing.name] = state[fleeing.name]._replace(
-                    rank_and_file_wounds=0,
-                    character_wounds=tuple(0 for _ in fleeing.characters),
-                )
                 fate = "is caught and destroyed"
             else:
-                strength = sum(unit_strength(combat.unit(r.unit), before[r.unit]) for r in catchers)
-                wounds = options.caught_wounds_per_unit_strength * strength
-                remaining = wounds
-                while remaining and models_alive(fleeing, state[fleeing.name]):
-                    state, taken = apply_wounds(state, fleeing, None, remaining)
-                    remaining -= taken
-                fate = f"is caught: {wounds} wounds without saves"
-                if not models_alive(fleeing, state[fleeing.name]):
+                before = self.state(fight)
+                strength = sum(unit_strength(p, before[p.name]) for p in catchers)
+                fate = (
+                    f"is caught: {options.caught_wounds_per_unit_strength * strength} "
+                    "wounds without saves"
+                )
+                if not models_alive(fleeing, after[self._index[fleeing.name]]):
                     fate += ", destroyed"
-        if self.log is not None:
-            self.log.pursuits.append(
-                Pursuit(fleeing.name, flee_faces, distance, tuple(ordered), bool(catchers), fate)
-            )
-        rest = fight.fleeing[1:]
-        fight = fight._replace(
-            units=self.key(state),
-            fleeing=rest,
-            chases=tuple((name, r, d) for name, (r, d) in chases.items()),
-            caught=fight.caught | {fleeing.name} if catchers else fight.caught,
+        log.pursuits.append(
+            Pursuit(fleeing.name, flee_faces, distance, ordered, bool(catchers), fate)
         )
-        return fight if rest else self._end(fight, state)
 
     def _pursuers(self, fleeing: Unit, winner: str, state: State) -> list[Unit]:
         """Winning units in contact with ``fleeing`` that are free to pursue it."""
@@ -811,18 +840,20 @@ class CombatProcess:
             return None  # a frenzied unit must pursue
         return leadership(pursuer, state[pursuer.name]) if pursuer.restrain else None
 
-    def _end(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
+    def _end(self, fight: Fight) -> Fight:
         if self.log is not None:
+            state = self.state(fight)
             self._close_round(fight, state)
             return self._following(fight, state)
         # What comes next depends only on what outlasts the round (kept: many fights end
         # their rounds alike).
         lasting = (fight.units, fight.round, fight.first, fight.caught, fight.calmed)
-        return self._once(("end", lasting), lambda: self._following(fight, state))
+        return self._once(("end", lasting), lambda: self._following(fight, self.state(fight)))
 
     def _following(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
         """The fight once the round is over: the next round begun, or the combat over."""
-        ended = fight._replace(
+        ended = _moved(
+            fight,
             winner=None,
             difference=0,
             testers=(),
