@@ -243,6 +243,8 @@ class CombatProcess:
         self.combat = combat
         self.names = tuple(unit.name for unit in combat.units)
         self._index = {name: index for index, name in enumerate(self.names)}
+        #: The frenzied units of each side, who lose their frenzy when their side loses.
+        self._frenzied = {side: lose_frenzy(combat, side) for side in combat.sides}
         self.log: _Log | None = _Log() if log else None
         #: Fixed for the combat: without a fear-causing model, no round looks for testers.
         self.fear = any(
@@ -251,7 +253,7 @@ class CombatProcess:
         )
         self._bonuses: dict[
             tuple[tuple[UnitStatus, ...], bool, tuple[OverkillCredit, ...]],
-            tuple[dict[str, int], tuple[str, ...]],
+            tuple[dict[str, int], tuple[str, ...], dict[str, tuple[str, ...]]],
         ] = {}
         self._kept: dict[Hashable, Any] = {}
         #: What a step worked out for the fight seen last, by kind (see :meth:`_of_fight`).
@@ -576,56 +578,73 @@ class CombatProcess:
         return tuple(overkill)
 
     def _scores(
-        self, fight: Fight, state: dict[str, UnitStatus], overkill: tuple[OverkillCredit, ...]
-    ) -> tuple[CombatResult | None, dict[str, int], tuple[str, ...]]:
-        """Both sides' combat results: in full with a log, else from a cache.
+        self, fight: Fight, overkill: tuple[OverkillCredit, ...]
+    ) -> tuple[CombatResult | None, dict[str, int], tuple[str, ...], dict[str, tuple[str, ...]]]:
+        """Both sides' combat results, who was wiped out, and who tests if each side loses.
 
-        A combat result is its bonuses (a function of the units after the blows) plus the
-        wounds each side caused. Without a log, the bonuses are computed once per fight
-        after the blows and the wound totals added to them.
+        In full with a log. Without one, a combat result is its bonuses (a function of the
+        units after the blows) plus the wounds each side caused: the bonuses, and who is
+        still there to test, are computed once per fight after the blows and kept.
         """
         combat = self.combat
         if self.log is not None:
+            state = self.state(fight)
             result = combat_result(
                 combat, state, self.log.credits, round_number=fight.round, overkill=overkill
             )
-            return result, {side: result.score(side) for side in combat.sides}, result.wiped_out
+            totals = {side: result.score(side) for side in combat.sides}
+            return result, totals, result.wiped_out, self._testers(state)
         key = (fight.units, fight.round == 1, overkill)
-        bonuses = self._bonuses.get(key)
-        if bonuses is None:
+        kept = self._bonuses.get(key)
+        if kept is None:
+            state = self.state(fight)
             plain = combat_result(combat, state, (), round_number=fight.round, overkill=overkill)
-            bonuses = ({side: plain.score(side) for side in combat.sides}, plain.wiped_out)
-            self._bonuses[key] = bonuses
-        wounds = dict(fight.credits)
-        totals = {side: score + wounds.get(side, 0) for side, score in bonuses[0].items()}
-        return None, totals, bonuses[1]
+            kept = (
+                {side: plain.score(side) for side in combat.sides},
+                plain.wiped_out,
+                self._testers(state),
+            )
+            self._bonuses[key] = kept
+        bonuses, wiped, testers = kept
+        if fight.credits:
+            wounds = dict(fight.credits)
+            bonuses = {side: score + wounds.get(side, 0) for side, score in bonuses.items()}
+        return None, bonuses, wiped, testers
+
+    def _testers(self, state: State) -> dict[str, tuple[str, ...]]:
+        """The units of each side that test if their side loses: those still fighting."""
+        combat = self.combat
+        return {
+            side: tuple(
+                unit.name for unit in combat.side_units(side) if in_combat(unit, state[unit.name])
+            )
+            for side in combat.sides
+        }
 
     def _result(self, fight: Fight) -> Fight:
         combat = self.combat
         number = fight.round
-        state = self.state(fight)
-        overkill = self._overkill(fight, state) if fight.duels else ()
-        result, totals, wiped = self._scores(fight, state, overkill)
+        overkill = self._overkill(fight, self.state(fight)) if fight.duels else ()
+        result, totals, wiped, would_test = self._scores(fight, overkill)
         winner, difference = decide(combat, totals, wiped)
         first = fight.first
         if number == 1:
             scores = tuple(totals[side] for side in combat.sides)
             first = (winner or "draw", scores, difference)
         testers: tuple[str, ...] = ()
-        if winner is not None and not wiped:
-            loser = combat.enemy_of(winner)
-            testers = tuple(
-                unit.name for unit in combat.side_units(loser) if in_combat(unit, state[unit.name])
-            )
-        if self.log is not None:
-            assert result is not None
-            self.log.overkill = overkill
-            self.log.result = result
-            self.log.after_blows = dict(state)
-            self.log.aftermath.extend(self._aftermath(state, winner, wiped, number))
         calmed = fight.calmed
         if winner is not None and not wiped:
-            calmed = calmed | lose_frenzy(combat, combat.enemy_of(winner))
+            loser = combat.enemy_of(winner)
+            testers = would_test[loser]
+            if self._frenzied[loser]:
+                calmed = calmed | self._frenzied[loser]
+        if self.log is not None:
+            assert result is not None
+            state = self.state(fight)
+            self.log.overkill = overkill
+            self.log.result = result
+            self.log.after_blows = state
+            self.log.aftermath.extend(self._aftermath(state, winner, wiped, number))
         return _moved(
             fight,
             afraid=frozenset(),
