@@ -483,25 +483,25 @@ class CombatProcess:
         return self._of_fight("blows", fight, lambda: self._ready_blows(fight))
 
     def _ready_blows(self, fight: Fight) -> tuple[Any, ...]:
-        combat = self.combat
-        state = self.state(fight)
         record, pending = fight.pending[0], fight.pending[1:]
-        target = combat.unit(record.target_unit)
+        target = self.combat.unit(record.target_unit)
+        index = self._index[target.name]
+        status = fight.units[index]
         # Blows in a challenge count in full (overkill); others beyond what the target
         # can lose change nothing, which exact odds use to merge them.
         in_duel = any(duel.character == record.striker for duel in fight.duels)
         cap = (
             None
             if in_duel
-            else apply_wounds(state, target, record.target_character, record.attacks)[1]
+            else self._wound(target, status, record.target_character, record.attacks)[1]
         )
         left = None
         if not record.plain:
             # A blow may remove several wounds: the law needs every wound the target has.
-            left = apply_wounds(state, target, record.target_character, 1 << 30)[1]
+            left = self._wound(target, status, record.target_character, 1 << 30)[1]
             cap = None if in_duel else left
         group = StrikeDice(record, cap, left)
-        return record, pending, target, group, self.names.index(target.name)
+        return record, pending, target, group, index
 
     def _land(
         self, fight: Fight, blows: tuple[Any, ...], unsaved: int, rolled: StrikeRoll | None
