@@ -701,16 +701,16 @@ class CombatProcess:
 
     def _broken(self, fight: Fight, fleeing: tuple[str, ...]) -> Fight:
         """The fight once the units in ``fleeing`` have failed their break tests."""
-        units = fight.units
-        if fleeing:
-            changed = list(units)
-            for name in fleeing:
-                index = self._index[name]
-                changed[index] = changed[index]._replace(fled=True)
-            units = tuple(changed)
+        if not fleeing:
+            return self._end(fight)
+        units = list(fight.units)
+        for name in fleeing:
+            index = self._index[name]
+            units[index] = units[index]._replace(fled=True)
         # The difference has done its work: fights that differ only by it merge.
-        fight = _moved(fight, units=units, phase="flee", difference=0, testers=(), fleeing=fleeing)
-        return fight if fleeing else self._end(fight)
+        return _moved(
+            fight, units=tuple(units), phase="flee", difference=0, testers=(), fleeing=fleeing
+        )
 
     def _flee(self, fight: Fight, dice: Dice) -> Fight:
         """The first broken unit flees; each winning unit rolls once a round, whoever it chases."""
@@ -866,8 +866,11 @@ class CombatProcess:
             return self._following(fight, state)
         # What comes next depends only on what outlasts the round (kept: many fights end
         # their rounds alike).
+        # The next round's first records are gathered with it.
         lasting = (fight.units, fight.round, fight.first, fight.caught, fight.calmed)
-        return self._once(("end", lasting), lambda: self._following(fight, self.state(fight)))
+        return self._once(
+            ("end", lasting), lambda: self._ready(self._following(fight, self.state(fight)))
+        )
 
     def _following(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
         """The fight once the round is over: the next round begun, or the combat over."""
