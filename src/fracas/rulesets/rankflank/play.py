@@ -561,18 +561,20 @@ class CombatProcess:
                 self.log.fear.append(FearTest(fight.round, unit.name, target, faces or (), passed))
         return _moved(fight, phase="strike", afraid=frozenset(afraid))
 
-    def _overkill(self, fight: Fight, state: State) -> tuple[OverkillCredit, ...]:
+    def _overkill(self, fight: Fight) -> tuple[OverkillCredit, ...]:
         combat = self.combat
         overkill: list[OverkillCredit] = []
         for duel in fight.duels:
+            if duel.scored <= duel.rival_wounds:
+                continue  # no wounds beyond the rival's: nothing to carry over
+            state = self.state(fight)
             winner_unit = combat.character_owner(duel.character)
             loser_unit = combat.character_owner(duel.rival)
             assert winner_unit is not None
             assert loser_unit is not None
             alive = {c.name for c in characters_alive(winner_unit, state[winner_unit.name])}
             standing = {c.name for c in characters_alive(loser_unit, state[loser_unit.name])}
-            won = duel.character in alive and duel.rival not in standing
-            if won and duel.scored > duel.rival_wounds:
+            if duel.character in alive and duel.rival not in standing:
                 excess = duel.scored - duel.rival_wounds
                 overkill.append(OverkillCredit(winner_unit.side, duel.character, excess))
         return tuple(overkill)
@@ -624,7 +626,7 @@ class CombatProcess:
     def _result(self, fight: Fight) -> Fight:
         combat = self.combat
         number = fight.round
-        overkill = self._overkill(fight, self.state(fight)) if fight.duels else ()
+        overkill = self._overkill(fight) if fight.duels else ()
         result, totals, wiped, would_test = self._scores(fight, overkill)
         winner, difference = decide(combat, totals, wiped)
         first = fight.first
