@@ -730,14 +730,14 @@ class CombatProcess:
         fleeing = combat.unit(fight.fleeing[0])
         winner = fight.winner
         assert winner is not None
-        chases = {name for name, _, _ in fight.chases}
+        rolled_before = {name for name, _, _ in fight.chases}
         pursuers = self._once(
             ("pursuers", fleeing.name, winner, fight.units),
             lambda: self._pursuers(fleeing, winner, state),
         )
         later = {c.enemy for name in fight.fleeing[1:] for c in combat.contacts[name]}
-        fresh = [p for p in pursuers if p.name not in chases]
-        known = [p for p in pursuers if p.name in chases]
+        fresh = [p for p in pursuers if p.name not in rolled_before]
+        known = [p for p in pursuers if p.name in rolled_before]
         chase = ChaseRoll(
             "swiftstride" in fleeing.rules,
             tuple(
@@ -746,21 +746,23 @@ class CombatProcess:
             keep=tuple(p.name in later for p in fresh),
             known=tuple((r, d) for p in known for name, r, d in fight.chases if name == p.name),
         )
-        return pursuers, fresh, known, chase
+        # What the dice do not change, worked out once for every way the chase can end:
+        # whose answers the key lists, in its order, and whose reaches it keeps.
+        answering = tuple(p.name for p in fresh + known)
+        keeping = tuple(p.name for p, keep in zip(fresh, chase.keep, strict=True) if keep)
+        chases = {name: (r, d) for name, r, d in fight.chases}
+        return pursuers, fresh, known, chase, answering, keeping, chases
 
     def _chased(self, fight: Fight, prepared: tuple[Any, ...], key: Any, rolled: Any) -> Fight:
         """The fight once the chase's dice have said who catches the fleeing unit."""
         combat = self.combat
         options = combat.options
         fleeing = combat.unit(fight.fleeing[0])
-        pursuers, fresh, known, chase = prepared
+        pursuers, _, _, _, answering, keeping, chases = prepared
         caught, kept = key
-        chases: dict[str, Reach] = {name: (r, d) for name, r, d in fight.chases}
-        hits = dict(zip([p.name for p in fresh + known], caught, strict=True))
-        reaches = iter(kept)
-        for index, pursuer in enumerate(fresh):
-            if index < len(chase.keep) and chase.keep[index]:
-                chases[pursuer.name] = next(reaches)
+        if kept:
+            chases = {**chases, **dict(zip(keeping, kept, strict=True))}
+        hits = dict(zip(answering, caught, strict=True))
         catchers = [p for p in pursuers if hits[p.name]]
         units = fight.units
         if catchers:
@@ -805,7 +807,7 @@ class CombatProcess:
         combat = self.combat
         options = combat.options
         fleeing = combat.unit(fight.fleeing[0])
-        pursuers, fresh, known, _ = prepared
+        pursuers, fresh, known = prepared[:3]
         distance, flee_faces = (rolled[0], rolled[1]) if rolled is not None else (0, ())
         rolls: dict[str, PursuitRoll] = {}
         for index, pursuer in enumerate(fresh):
