@@ -259,6 +259,7 @@ class CombatProcess:
         #: What a step worked out for the fight seen last, by kind (see :meth:`_of_fight`).
         self._last: dict[str, tuple[Fight, Any]] = {}
         self._wounded: dict[Hashable, tuple[UnitStatus, int]] = {}
+        self._credited: dict[Hashable, tuple[tuple[str, int], ...]] = {}
 
     def _of_fight(self, kind: str, fight: Fight, compute: Callable[[], T]) -> T:
         """``compute()`` for ``fight``, kept for the last fight of each ``kind``: exact odds
@@ -388,10 +389,13 @@ class CombatProcess:
             return credits
         if not credits:
             return ((side, wounds),)
-        return self._once(
-            ("credit", credits, side, wounds, number > 1),
-            lambda: self._add_credit(credits, side, wounds, number),
-        )
+        key = (credits, side, wounds, number > 1)
+        found = self._credited.get(key)
+        if found is None:
+            if len(self._credited) >= _KEPT_LIMIT:
+                self._credited.clear()
+            found = self._credited[key] = self._add_credit(credits, side, wounds, number)
+        return found
 
     def _add_credit(
         self, credits: tuple[tuple[str, int], ...], side: str, wounds: int, number: int
@@ -501,17 +505,17 @@ class CombatProcess:
             left = self._wound(target, status, record.target_character, 1 << 30)[1]
             cap = None if in_duel else left
         group = StrikeDice(record, cap, left)
-        return record, pending, target, group, index
+        phase = "result" if not pending and not fight.initiatives else "strike"
+        return record, pending, target, group, index, phase
 
     def _land(
         self, fight: Fight, blows: tuple[Any, ...], unsaved: int, rolled: StrikeRoll | None
     ) -> Fight:
         """The fight once ``unsaved`` wounds of the record's blows have landed."""
-        record, pending, target, _, index = blows
-        last = not pending and not fight.initiatives
+        record, pending, target, _, index, phase = blows
         if not unsaved and self.log is None:
             # Nothing changes but the blows still to come.
-            return _moved(fight, phase="result" if last else "strike", pending=pending)
+            return _moved(fight, phase=phase, pending=pending)
         units = fight.units
         status, taken = self._wound(target, units[index], record.target_character, unsaved)
         duels = fight.duels
@@ -525,12 +529,12 @@ class CombatProcess:
         if self.log is not None and rolled is not None:
             self.log.blows.append(rolled)
             self.log.credits.append(WoundCredit(record.side, record.striker, target.name, taken))
-        if last and self.log is not None:
+        if phase == "result" and self.log is not None:
             self.log.close_step()
         return _moved(
             fight,
             units=(*units[:index], status, *units[index + 1 :]),
-            phase="result" if last else "strike",
+            phase=phase,
             pending=pending,
             credits=self._credit(fight.credits, record.side, target, taken, fight.round),
             duels=duels,
