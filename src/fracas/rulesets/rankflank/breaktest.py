@@ -315,7 +315,51 @@ def plan_break_test(combat: Combat, state: State, unit: Unit, difference: int) -
     >>> plan.leadership, plan.target, plan.faces   # Leadership 7 less 3
     (7, 4, ())
     """
-    status = state[unit.name]
+    return break_stance(combat, state, unit).plan(difference)
+
+
+@dataclass(frozen=True, slots=True)
+class BreakStance:
+    """What a unit's break test takes from the state, whatever the difference it lost by."""
+
+    unit: str
+    leadership: int
+    steadfast: bool
+    stubborn: bool
+    unbreakable: bool
+    disrupted_by: str | None
+    #: Tests on its Leadership unmodified (Steadfast, or Stubborn where it may be).
+    steady: bool
+
+    def plan(self, difference: int) -> BreakTest:
+        """The break test after losing by ``difference``, but its roll."""
+        target = break_test_target(
+            leadership=self.leadership, difference=difference, steady=self.steady
+        )
+        return BreakTest(
+            self.unit,
+            self.leadership,
+            difference,
+            self.steadfast,
+            self.stubborn,
+            self.unbreakable,
+            self.disrupted_by,
+            target,
+            (),
+            self.unbreakable,
+        )
+
+
+def break_stance(combat: Combat, state: State, unit: Unit) -> BreakStance:
+    """``unit``'s Leadership, Steadfast, Stubborn, Unbreakable and disruption now.
+
+    >>> from fracas.rulesets.rankflank.formation import initial_state
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> combat = two_blocks()
+    >>> stance = break_stance(combat, initial_state(combat), combat.unit("Spearmen"))
+    >>> stance.leadership, stance.steady, stance.plan(2).target   # 7 less 2
+    (7, False, 5)
+    """
     disruptor = disrupting_enemy(combat, state, unit)
     unbreakable = unit.has_rule("unbreakable")
     stubborn = unit.has_rule("stubborn")
@@ -324,20 +368,8 @@ def plan_break_test(combat: Combat, state: State, unit: Unit, difference: int) -
     # unit cannot be Steadfast.
     can_be_steady = disruptor is None or combat.options.disrupted_can_be_steadfast
     steady = steadfast or (stubborn and can_be_steady)
-    ld = leadership(unit, status)
-    target = break_test_target(leadership=ld, difference=difference, steady=steady)
-    return BreakTest(
-        unit.name,
-        ld,
-        difference,
-        steadfast,
-        stubborn,
-        unbreakable,
-        disruptor,
-        target,
-        (),
-        unbreakable,
-    )
+    ld = leadership(unit, state[unit.name])
+    return BreakStance(unit.name, ld, steadfast, stubborn, unbreakable, disruptor, steady)
 
 
 def take_break_test(plan: BreakTest, dice: Dice) -> BreakTest:

@@ -29,8 +29,8 @@ from fracas.rulesets.rankflank.breaktest import (
     Pursuit,
     PursuitRoll,
     Reach,
+    break_stance,
     leadership_test,
-    plan_break_test,
     take_break_test,
 )
 from fracas.rulesets.rankflank.formation import (
@@ -700,7 +700,12 @@ class CombatProcess:
         return self._once(
             ("break", fight.units, fight.testers, difference),
             lambda: tuple(
-                plan_break_test(combat, self.state(fight), combat.unit(name), difference)
+                self._once(
+                    ("stance", fight.units, name),
+                    lambda name=name: break_stance(  # type: ignore[misc]
+                        combat, self.state(fight), combat.unit(name)
+                    ),
+                ).plan(difference)
                 for name in fight.testers
             ),
         )
