@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from itertools import product
@@ -389,3 +389,50 @@ def take_break_test(plan: BreakTest, dice: Dice) -> BreakTest:
         faces or (),
         passed,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class BreakTests(DiceGroup[tuple[bool, ...], tuple[BreakTest, ...]]):
+    """The losers' break tests, taken in order; the key says which of them held.
+
+    Compared by ``targets`` alone (``None`` for an Unbreakable unit, which rolls nothing
+    and holds), the only thing the law depends on; ``plans`` give the records a roll
+    returns.
+
+    >>> tests = BreakTests.of((BreakTest("A", 7, 2, False, False, False, None, 5, (), False),
+    ...                        BreakTest("B", 8, 2, False, False, True, None, 6, (), True)))
+    >>> tests.targets, dict(tests.law())[(True, True)]   # 2D6 of 5 or less: 10/36
+    ((5, None), Fraction(5, 18))
+    """
+
+    targets: tuple[int | None, ...]
+    plans: tuple[BreakTest, ...] = field(default=(), compare=False)
+    label = "break tests"
+
+    @classmethod
+    def of(cls, plans: tuple[BreakTest, ...]) -> BreakTests:
+        """The group that takes ``plans``."""
+        return cls(tuple(None if p.unbreakable else p.target for p in plans), plans)
+
+    def roll(self, dice: Dice) -> tuple[tuple[bool, ...], tuple[BreakTest, ...]]:
+        tests = tuple(take_break_test(plan, dice) for plan in self.plans)
+        return tuple(test.passed for test in tests), tests
+
+    def law(self) -> tuple[tuple[tuple[bool, ...], Fraction], ...]:
+        return _break_tests_law(self.targets)
+
+
+@cache
+def _break_tests_law(
+    targets: tuple[int | None, ...],
+) -> tuple[tuple[tuple[bool, ...], Fraction], ...]:
+    laws = [((True, Fraction(1)),) if target is None else _test_law(target) for target in targets]
+    law: dict[tuple[bool, ...], Fraction] = {}
+    for outcome in product(*laws):
+        held = tuple(passed for passed, _ in outcome)
+        chance = Fraction(1)
+        for _, p in outcome:
+            chance *= p
+        if chance:
+            law[held] = law.get(held, Fraction(0)) + chance
+    return tuple(law.items())

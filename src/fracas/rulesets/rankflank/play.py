@@ -24,14 +24,13 @@ from fracas.core.dice import Dice, DiceGroup, draw
 from fracas.core.evaluate import run
 from fracas.rulesets.rankflank.breaktest import (
     BreakTest,
+    BreakTests,
     ChaseRoll,
     LeadershipTest,
     Pursuit,
     PursuitRoll,
     Reach,
     break_stance,
-    leadership_test,
-    take_break_test,
 )
 from fracas.rulesets.rankflank.formation import (
     State,
@@ -323,11 +322,10 @@ class CombatProcess:
             return chase[3], lambda key: self._ready(self._chased(fight, chase, key, None))
         if fight.phase == "result":
             scored = self._scored(fight)
-            plans = self._break_plans(scored) if scored.phase == "break" else ()
-            if len(plans) == 1 and not plans[0].unbreakable:
-                unit = plans[0].unit
-                return leadership_test(plans[0].target), lambda passed: self._ready(
-                    self._broken(scored, () if passed else (unit,))
+            if scored.phase == "break":
+                tests = self._break_tests(scored)
+                return tests, lambda held: self._ready(
+                    self._broken(scored, self._failed(tests, held))
                 )
         return None
 
@@ -688,25 +686,32 @@ class CombatProcess:
         return aftermath
 
     def _break(self, fight: Fight, dice: Dice) -> Fight:
-        tests = [take_break_test(plan, dice) for plan in self._break_plans(fight)]
-        if self.log is not None:
+        group = self._break_tests(fight)
+        held, tests = draw(dice, group)
+        if self.log is not None and tests is not None:
             self.log.tests.extend(tests)
-        return self._broken(fight, tuple(test.unit for test in tests if not test.passed))
+        return self._broken(fight, self._failed(group, held))
 
-    def _break_plans(self, fight: Fight) -> tuple[BreakTest, ...]:
+    @staticmethod
+    def _failed(tests: BreakTests, held: tuple[bool, ...]) -> tuple[str, ...]:
+        return tuple(plan.unit for plan, ok in zip(tests.plans, held, strict=True) if not ok)
+
+    def _break_tests(self, fight: Fight) -> BreakTests:
         """The losers' break tests but their rolls (kept: they depend on the state alone)."""
         combat = self.combat
         difference = fight.difference
         return self._once(
             ("break", fight.units, fight.testers, difference),
-            lambda: tuple(
-                self._once(
-                    ("stance", fight.units, name),
-                    lambda name=name: break_stance(  # type: ignore[misc]
-                        combat, self.state(fight), combat.unit(name)
-                    ),
-                ).plan(difference)
-                for name in fight.testers
+            lambda: BreakTests.of(
+                tuple(
+                    self._once(
+                        ("stance", fight.units, name),
+                        lambda name=name: break_stance(  # type: ignore[misc]
+                            combat, self.state(fight), combat.unit(name)
+                        ),
+                    ).plan(difference)
+                    for name in fight.testers
+                )
             ),
         )
 
