@@ -331,11 +331,14 @@ class BreakStance:
     #: Tests on its Leadership unmodified (Steadfast, or Stubborn where it may be).
     steady: bool
 
-    def plan(self, difference: int) -> BreakTest:
-        """The break test after losing by ``difference``, but its roll."""
-        target = break_test_target(
+    def target(self, difference: int) -> int:
+        """The highest 2D6 total that holds after losing by ``difference``."""
+        return break_test_target(
             leadership=self.leadership, difference=difference, steady=self.steady
         )
+
+    def plan(self, difference: int) -> BreakTest:
+        """The break test after losing by ``difference``, but its roll."""
         return BreakTest(
             self.unit,
             self.leadership,
@@ -344,7 +347,7 @@ class BreakStance:
             self.stubborn,
             self.unbreakable,
             self.disrupted_by,
-            target,
+            self.target(difference),
             (),
             self.unbreakable,
         )
@@ -393,29 +396,38 @@ def take_break_test(plan: BreakTest, dice: Dice) -> BreakTest:
 
 @dataclass(frozen=True, slots=True)
 class BreakTests(DiceGroup[tuple[bool, ...], tuple[BreakTest, ...]]):
-    """The losers' break tests, taken in order; the key says which of them held.
+    """The losers' break tests after losing by ``difference``, taken in order; the key
+    says which of them held.
 
     Compared by ``targets`` alone (``None`` for an Unbreakable unit, which rolls nothing
-    and holds), the only thing the law depends on; ``plans`` give the records a roll
+    and holds), the only thing the law depends on; the stances give the records a roll
     returns.
 
-    >>> tests = BreakTests.of((BreakTest("A", 7, 2, False, False, False, None, 5, (), False),
-    ...                        BreakTest("B", 8, 2, False, False, True, None, 6, (), True)))
-    >>> tests.targets, dict(tests.law())[(True, True)]   # 2D6 of 5 or less: 10/36
+    >>> stances = (BreakStance("A", 7, False, False, False, None, False),
+    ...            BreakStance("B", 8, True, False, True, None, True))
+    >>> tests = BreakTests.of(stances, 2)
+    >>> tests.targets, dict(tests.law())[(True, True)]   # 2D6 of 7 - 2 or less: 10/36
     ((5, None), Fraction(5, 18))
     """
 
     targets: tuple[int | None, ...]
-    plans: tuple[BreakTest, ...] = field(default=(), compare=False)
+    stances: tuple[BreakStance, ...] = field(default=(), compare=False)
+    difference: int = field(default=0, compare=False)
     label = "break tests"
 
     @classmethod
-    def of(cls, plans: tuple[BreakTest, ...]) -> BreakTests:
-        """The group that takes ``plans``."""
-        return cls(tuple(None if p.unbreakable else p.target for p in plans), plans)
+    def of(cls, stances: tuple[BreakStance, ...], difference: int) -> BreakTests:
+        """The tests of units in ``stances`` that lost by ``difference``."""
+        targets = tuple(None if s.unbreakable else s.target(difference) for s in stances)
+        return cls(targets, stances, difference)
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        """The units that test, in order."""
+        return tuple(stance.unit for stance in self.stances)
 
     def roll(self, dice: Dice) -> tuple[tuple[bool, ...], tuple[BreakTest, ...]]:
-        tests = tuple(take_break_test(plan, dice) for plan in self.plans)
+        tests = tuple(take_break_test(s.plan(self.difference), dice) for s in self.stances)
         return tuple(test.passed for test in tests), tests
 
     def law(self) -> tuple[tuple[tuple[bool, ...], Fraction], ...]:

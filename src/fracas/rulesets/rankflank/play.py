@@ -694,7 +694,7 @@ class CombatProcess:
 
     @staticmethod
     def _failed(tests: BreakTests, held: tuple[bool, ...]) -> tuple[str, ...]:
-        return tuple(plan.unit for plan, ok in zip(tests.plans, held, strict=True) if not ok)
+        return tuple(unit for unit, ok in zip(tests.units, held, strict=True) if not ok)
 
     def _break_tests(self, fight: Fight) -> BreakTests:
         """The losers' break tests but their rolls (kept: they depend on the state alone)."""
@@ -709,9 +709,10 @@ class CombatProcess:
                         lambda name=name: break_stance(  # type: ignore[misc]
                             combat, self.state(fight), combat.unit(name)
                         ),
-                    ).plan(difference)
+                    )
                     for name in fight.testers
-                )
+                ),
+                difference,
             ),
         )
 
