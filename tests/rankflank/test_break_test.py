@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from fracas.core.dice import ScriptedDice
-from fracas.rulesets.rankflank.breaktest import break_test, is_steadfast, roll_dice
+from fracas.core.dice import ScriptedDice, check_group
+from fracas.rulesets.rankflank.breaktest import (
+    BreakStance,
+    BreakTests,
+    break_test,
+    is_steadfast,
+    roll_dice,
+)
 from fracas.rulesets.rankflank.formation import initial_state, models_alive
 from fracas.rulesets.rankflank.play import fight_round, play_combat
 from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
@@ -414,3 +421,39 @@ def test_one_pursuit_roll_chases_every_fleeing_unit() -> None:
     ]
     assert [p.pursuers[0].distance for p in fought.pursuits] == [8, 8]
     assert dice.remaining == 0
+
+
+def test_the_losers_break_tests_are_one_group_rolled_in_order() -> None:
+    # Two units lost by 2: Ld 7 tests on 5 or less (10 of 36 rolls of 2D6), Ld 9 on 7 or
+    # less (21 of 36); an Unbreakable third unit rolls nothing and holds.
+    stances = (
+        BreakStance("Front", 7, False, False, False, None, False),
+        BreakStance("Rear", 9, False, False, False, None, False),
+        BreakStance("Golems", 6, False, False, True, None, False),
+    )
+    tests = BreakTests.of(stances, 2)
+    assert tests.targets == (5, 7, None)
+    law = dict(tests.law())
+    assert law[(True, True, True)] == Fraction(10 * 21, 36 * 36)
+    assert law[(False, True, True)] == Fraction(26 * 21, 36 * 36)
+    assert law[(False, False, True)] == Fraction(26 * 15, 36 * 36)
+    assert sum(law.values()) == 1
+    assert check_group(tests)
+    # Play rolls Front's 2D6 then Rear's: 3 + 3 = 6 breaks Front, 4 + 3 = 7 holds Rear.
+    held, records = tests.roll(ScriptedDice([3, 3, 4, 3]))
+    assert held == (False, True, True)
+    assert [(r.unit, r.faces, r.passed) for r in records] == [
+        ("Front", (3, 3), False),
+        ("Rear", (4, 3), True),
+        ("Golems", (), True),
+    ]
+
+
+def test_break_tests_compare_by_their_targets_alone() -> None:
+    # Two units' tests with the same targets have the same law: exact odds look it up once.
+    calm = BreakTests.of((BreakStance("A", 8, True, False, False, None, True),), 3)
+    shaken = BreakTests.of((BreakStance("B", 11, False, False, False, None, False),), 3)
+    assert calm.targets == shaken.targets == (8,)  # 8 unmodified; 11 - 3
+    assert calm == shaken
+    assert hash(calm) == hash(shaken)
+    assert calm.units != shaken.units

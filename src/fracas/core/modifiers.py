@@ -36,7 +36,15 @@ def to_fraction(value: Number) -> Fraction:
         return value
     if isinstance(value, float):
         return Fraction(repr(value))
+    if isinstance(value, int):
+        # Most rows add a small whole number; a Fraction is immutable, so one will do.
+        small = _SMALL_FRACTIONS.get(value)
+        if small is not None:
+            return small
     return Fraction(value)
+
+
+_SMALL_FRACTIONS = {number: Fraction(number) for number in range(-100, 101)}
 
 
 class Op(enum.Enum):

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from itertools import product
@@ -315,7 +315,54 @@ def plan_break_test(combat: Combat, state: State, unit: Unit, difference: int) -
     >>> plan.leadership, plan.target, plan.faces   # Leadership 7 less 3
     (7, 4, ())
     """
-    status = state[unit.name]
+    return break_stance(combat, state, unit).plan(difference)
+
+
+@dataclass(frozen=True, slots=True)
+class BreakStance:
+    """What a unit's break test takes from the state, whatever the difference it lost by."""
+
+    unit: str
+    leadership: int
+    steadfast: bool
+    stubborn: bool
+    unbreakable: bool
+    disrupted_by: str | None
+    #: Tests on its Leadership unmodified (Steadfast, or Stubborn where it may be).
+    steady: bool
+
+    def target(self, difference: int) -> int:
+        """The highest 2D6 total that holds after losing by ``difference``."""
+        return break_test_target(
+            leadership=self.leadership, difference=difference, steady=self.steady
+        )
+
+    def plan(self, difference: int) -> BreakTest:
+        """The break test after losing by ``difference``, but its roll."""
+        return BreakTest(
+            self.unit,
+            self.leadership,
+            difference,
+            self.steadfast,
+            self.stubborn,
+            self.unbreakable,
+            self.disrupted_by,
+            self.target(difference),
+            (),
+            self.unbreakable,
+        )
+
+
+def break_stance(combat: Combat, state: State, unit: Unit) -> BreakStance:
+    """``unit``'s Leadership, Steadfast, Stubborn, Unbreakable and disruption now.
+
+    >>> from fracas.rulesets.rankflank.formation import initial_state
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> combat = two_blocks()
+    >>> stance = break_stance(combat, initial_state(combat), combat.unit("Spearmen"))
+    >>> stance.leadership, stance.steady, stance.plan(2).target   # 7 less 2
+    (7, False, 5)
+    """
     disruptor = disrupting_enemy(combat, state, unit)
     unbreakable = unit.has_rule("unbreakable")
     stubborn = unit.has_rule("stubborn")
@@ -324,20 +371,8 @@ def plan_break_test(combat: Combat, state: State, unit: Unit, difference: int) -
     # unit cannot be Steadfast.
     can_be_steady = disruptor is None or combat.options.disrupted_can_be_steadfast
     steady = steadfast or (stubborn and can_be_steady)
-    ld = leadership(unit, status)
-    target = break_test_target(leadership=ld, difference=difference, steady=steady)
-    return BreakTest(
-        unit.name,
-        ld,
-        difference,
-        steadfast,
-        stubborn,
-        unbreakable,
-        disruptor,
-        target,
-        (),
-        unbreakable,
-    )
+    ld = leadership(unit, state[unit.name])
+    return BreakStance(unit.name, ld, steadfast, stubborn, unbreakable, disruptor, steady)
 
 
 def take_break_test(plan: BreakTest, dice: Dice) -> BreakTest:
@@ -357,3 +392,59 @@ def take_break_test(plan: BreakTest, dice: Dice) -> BreakTest:
         faces or (),
         passed,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class BreakTests(DiceGroup[tuple[bool, ...], tuple[BreakTest, ...]]):
+    """The losers' break tests after losing by ``difference``, taken in order; the key
+    says which of them held.
+
+    Compared by ``targets`` alone (``None`` for an Unbreakable unit, which rolls nothing
+    and holds), the only thing the law depends on; the stances give the records a roll
+    returns.
+
+    >>> stances = (BreakStance("A", 7, False, False, False, None, False),
+    ...            BreakStance("B", 8, True, False, True, None, True))
+    >>> tests = BreakTests.of(stances, 2)
+    >>> tests.targets, dict(tests.law())[(True, True)]   # 2D6 of 7 - 2 or less: 10/36
+    ((5, None), Fraction(5, 18))
+    """
+
+    targets: tuple[int | None, ...]
+    stances: tuple[BreakStance, ...] = field(default=(), compare=False)
+    difference: int = field(default=0, compare=False)
+    label = "break tests"
+
+    @classmethod
+    def of(cls, stances: tuple[BreakStance, ...], difference: int) -> BreakTests:
+        """The tests of units in ``stances`` that lost by ``difference``."""
+        targets = tuple(None if s.unbreakable else s.target(difference) for s in stances)
+        return cls(targets, stances, difference)
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        """The units that test, in order."""
+        return tuple(stance.unit for stance in self.stances)
+
+    def roll(self, dice: Dice) -> tuple[tuple[bool, ...], tuple[BreakTest, ...]]:
+        tests = tuple(take_break_test(s.plan(self.difference), dice) for s in self.stances)
+        return tuple(test.passed for test in tests), tests
+
+    def law(self) -> tuple[tuple[tuple[bool, ...], Fraction], ...]:
+        return _break_tests_law(self.targets)
+
+
+@cache
+def _break_tests_law(
+    targets: tuple[int | None, ...],
+) -> tuple[tuple[tuple[bool, ...], Fraction], ...]:
+    laws = [((True, Fraction(1)),) if target is None else _test_law(target) for target in targets]
+    law: dict[tuple[bool, ...], Fraction] = {}
+    for outcome in product(*laws):
+        held = tuple(passed for passed, _ in outcome)
+        chance = Fraction(1)
+        for _, p in outcome:
+            chance *= p
+        if chance:
+            law[held] = law.get(held, Fraction(0)) + chance
+    return tuple(law.items())

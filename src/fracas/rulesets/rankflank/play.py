@@ -24,14 +24,13 @@ from fracas.core.dice import Dice, DiceGroup, draw
 from fracas.core.evaluate import run
 from fracas.rulesets.rankflank.breaktest import (
     BreakTest,
+    BreakTests,
     ChaseRoll,
     LeadershipTest,
     Pursuit,
     PursuitRoll,
     Reach,
-    leadership_test,
-    plan_break_test,
-    take_break_test,
+    break_stance,
 )
 from fracas.rulesets.rankflank.formation import (
     State,
@@ -116,8 +115,8 @@ _FIGHT_FIELD = {name: index for index, name in enumerate(Fight._fields)}
 
 
 def _moved(fight: Fight, **changes: Any) -> Fight:
-    """``fight._replace(**changes)`` for the steps exact odds take most (a blow landing,
-    the next records gathered), at about half the cost of ``_replace``."""
+    """``fight._replace(**changes)`` at about half its cost: exact odds move hundreds of
+    thousands of fights on, and this is where they do it."""
     values = list(fight)
     for name, value in changes.items():
         values[_FIGHT_FIELD[name]] = value
@@ -242,6 +241,9 @@ class CombatProcess:
     def __init__(self, combat: Combat, *, log: bool = False) -> None:
         self.combat = combat
         self.names = tuple(unit.name for unit in combat.units)
+        self._index = {name: index for index, name in enumerate(self.names)}
+        #: The frenzied units of each side, who lose their frenzy when their side loses.
+        self._frenzied = {side: lose_frenzy(combat, side) for side in combat.sides}
         self.log: _Log | None = _Log() if log else None
         #: Fixed for the combat: without a fear-causing model, no round looks for testers.
         self.fear = any(
@@ -250,12 +252,13 @@ class CombatProcess:
         )
         self._bonuses: dict[
             tuple[tuple[UnitStatus, ...], bool, tuple[OverkillCredit, ...]],
-            tuple[dict[str, int], tuple[str, ...]],
+            tuple[dict[str, int], tuple[str, ...], dict[str, tuple[str, ...]]],
         ] = {}
         self._kept: dict[Hashable, Any] = {}
         #: What a step worked out for the fight seen last, by kind (see :meth:`_of_fight`).
         self._last: dict[str, tuple[Fight, Any]] = {}
         self._wounded: dict[Hashable, tuple[UnitStatus, int]] = {}
+        self._credited: dict[Hashable, tuple[tuple[str, int], ...]] = {}
 
     def _of_fight(self, kind: str, fight: Fight, compute: Callable[[], T]) -> T:
         """``compute()`` for ``fight``, kept for the last fight of each ``kind``: exact odds
@@ -301,7 +304,7 @@ class CombatProcess:
         for side, score in zip(self.combat.sides, scores, strict=True):
             metrics[f"cr.{side}"] = score
         metrics["cr.difference"] = difference
-        return fight._replace(first=()), metrics
+        return _moved(fight, first=()), metrics
 
     def step(self, fight: Fight, dice: Dice) -> Fight:
         return self._ready(self._step(fight, dice))
@@ -315,26 +318,23 @@ class CombatProcess:
             blows = self._blows_for(fight)
             return blows[3], lambda unsaved: self._ready(self._land(fight, blows, unsaved, None))
         if fight.phase == "flee":
-            chase = self._chase_for(fight, self.state(fight))
-            return chase[3], lambda key: self._ready(
-                self._chased(fight, self.state(fight), chase, key, None)
-            )
+            chase = self._chase_for(fight)
+            return chase[3], lambda key: self._ready(self._chased(fight, chase, key, None))
         if fight.phase == "result":
-            scored = self._scored(fight, self.state(fight))
-            plans = self._break_plans(scored) if scored.phase == "break" else ()
-            if len(plans) == 1 and not plans[0].unbreakable:
-                unit = plans[0].unit
-                return leadership_test(plans[0].target), lambda passed: self._ready(
-                    self._broken(scored, self.state(scored), () if passed else (unit,))
+            scored = self._scored(fight)
+            if scored.phase == "break":
+                tests = self._break_tests(scored)
+                return tests, lambda held: self._ready(
+                    self._broken(scored, self._failed(tests, held))
                 )
         return None
 
-    def _scored(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
+    def _scored(self, fight: Fight) -> Fight:
         """The fight after the combat result (kept without a log: exact odds take every
         branch of the break tests from the same fight)."""
         if self.log is not None:
-            return self._result(fight, state)
-        return self._of_fight("result", fight, lambda: self._result(fight, state))
+            return self._result(fight)
+        return self._of_fight("result", fight, lambda: self._result(fight))
 
     def _ready(self, after: Fight) -> Fight:
         if after.phase == "strike" and not after.pending:
@@ -346,21 +346,20 @@ class CombatProcess:
     def _step(self, fight: Fight, dice: Dice) -> Fight:
         if fight.phase == "strike":
             return self._strike(fight, dice)
-        state = self.state(fight)
         if fight.phase == "begin":
-            return self._begin(fight, state)
+            return self._begin(fight, self.state(fight))
         if fight.phase == "fear":
-            return self._fear(fight, state, dice)
+            return self._fear(fight, self.state(fight), dice)
         if fight.phase == "result":
             # The result has no dice: the losers test at once, in the same step, and a
             # round with nobody to test ends there too.
-            fight = self._scored(fight, state)
+            fight = self._scored(fight)
             if fight.phase == "break":
-                return self._break(fight, state, dice)
-            return self._end(fight, state)
+                return self._break(fight, dice)
+            return self._end(fight)
         if fight.phase == "flee":
-            return self._flee(fight, state, dice)
-        return self._end(fight, state)
+            return self._flee(fight, dice)
+        return self._end(fight)
 
     # States ------------------------------------------------------------------------
 
@@ -388,10 +387,13 @@ class CombatProcess:
             return credits
         if not credits:
             return ((side, wounds),)
-        return self._once(
-            ("credit", credits, side, wounds, number > 1),
-            lambda: self._add_credit(credits, side, wounds, number),
-        )
+        key = (credits, side, wounds, number > 1)
+        found = self._credited.get(key)
+        if found is None:
+            if len(self._credited) >= _KEPT_LIMIT:
+                self._credited.clear()
+            found = self._credited[key] = self._add_credit(credits, side, wounds, number)
+        return found
 
     def _add_credit(
         self, credits: tuple[tuple[str, int], ...], side: str, wounds: int, number: int
@@ -409,8 +411,8 @@ class CombatProcess:
         if fight.round >= self.combat.options.max_rounds or not self._once(
             ("pairs", fight.units), lambda: fighting_pairs(self.combat, state)
         ):
-            return fight._replace(phase="over")
-        return fight._replace(phase="begin")
+            return _moved(fight, phase="over")
+        return _moved(fight, phase="begin")
 
     def _begin(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
         combat = self.combat
@@ -435,7 +437,8 @@ class CombatProcess:
                     wounds = state[unit.name].character_wounds[index]
                     duels.append(Duel(name, character.name, wounds))
         units = self.key(state)
-        return fight._replace(
+        return _moved(
+            fight,
             units=units,
             round=number,
             phase="fear" if self.fear and fear_testers(combat, state) else "strike",
@@ -470,7 +473,7 @@ class CombatProcess:
                 return _moved(fight, initiatives=initiatives, pending=records)
         if self.log is not None:
             self.log.close_step()
-        return fight._replace(phase="result", initiatives=(), pending=())
+        return _moved(fight, phase="result", initiatives=(), pending=())
 
     def _strike(self, fight: Fight, dice: Dice) -> Fight:
         blows = self._blows_for(fight)
@@ -482,35 +485,35 @@ class CombatProcess:
         return self._of_fight("blows", fight, lambda: self._ready_blows(fight))
 
     def _ready_blows(self, fight: Fight) -> tuple[Any, ...]:
-        combat = self.combat
-        state = self.state(fight)
         record, pending = fight.pending[0], fight.pending[1:]
-        target = combat.unit(record.target_unit)
+        target = self.combat.unit(record.target_unit)
+        index = self._index[target.name]
+        status = fight.units[index]
         # Blows in a challenge count in full (overkill); others beyond what the target
         # can lose change nothing, which exact odds use to merge them.
         in_duel = any(duel.character == record.striker for duel in fight.duels)
         cap = (
             None
             if in_duel
-            else apply_wounds(state, target, record.target_character, record.attacks)[1]
+            else self._wound(target, status, record.target_character, record.attacks)[1]
         )
         left = None
         if not record.plain:
             # A blow may remove several wounds: the law needs every wound the target has.
-            left = apply_wounds(state, target, record.target_character, 1 << 30)[1]
+            left = self._wound(target, status, record.target_character, 1 << 30)[1]
             cap = None if in_duel else left
         group = StrikeDice(record, cap, left)
-        return record, pending, target, group, self.names.index(target.name)
+        phase = "result" if not pending and not fight.initiatives else "strike"
+        return record, pending, target, group, index, phase
 
     def _land(
         self, fight: Fight, blows: tuple[Any, ...], unsaved: int, rolled: StrikeRoll | None
     ) -> Fight:
         """The fight once ``unsaved`` wounds of the record's blows have landed."""
-        record, pending, target, _, index = blows
-        last = not pending and not fight.initiatives
+        record, pending, target, _, index, phase = blows
         if not unsaved and self.log is None:
             # Nothing changes but the blows still to come.
-            return _moved(fight, phase="result" if last else "strike", pending=pending)
+            return _moved(fight, phase=phase, pending=pending)
         units = fight.units
         status, taken = self._wound(target, units[index], record.target_character, unsaved)
         duels = fight.duels
@@ -524,12 +527,12 @@ class CombatProcess:
         if self.log is not None and rolled is not None:
             self.log.blows.append(rolled)
             self.log.credits.append(WoundCredit(record.side, record.striker, target.name, taken))
-        if last and self.log is not None:
+        if phase == "result" and self.log is not None:
             self.log.close_step()
         return _moved(
             fight,
             units=(*units[:index], status, *units[index + 1 :]),
-            phase="result" if last else "strike",
+            phase=phase,
             pending=pending,
             credits=self._credit(fight.credits, record.side, target, taken, fight.round),
             duels=duels,
@@ -558,90 +561,96 @@ class CombatProcess:
                 afraid.add(unit.name)
             if self.log is not None:
                 self.log.fear.append(FearTest(fight.round, unit.name, target, faces or (), passed))
-        return fight._replace(phase="strike", afraid=frozenset(afraid))
+        return _moved(fight, phase="strike", afraid=frozenset(afraid))
 
-    def _overkill(self, fight: Fight, state: State) -> tuple[OverkillCredit, ...]:
+    def _overkill(self, fight: Fight) -> tuple[OverkillCredit, ...]:
         combat = self.combat
         overkill: list[OverkillCredit] = []
         for duel in fight.duels:
+            if duel.scored <= duel.rival_wounds:
+                continue  # no wounds beyond the rival's: nothing to carry over
+            state = self.state(fight)
             winner_unit = combat.character_owner(duel.character)
             loser_unit = combat.character_owner(duel.rival)
             assert winner_unit is not None
             assert loser_unit is not None
             alive = {c.name for c in characters_alive(winner_unit, state[winner_unit.name])}
             standing = {c.name for c in characters_alive(loser_unit, state[loser_unit.name])}
-            won = duel.character in alive and duel.rival not in standing
-            if won and duel.scored > duel.rival_wounds:
+            if duel.character in alive and duel.rival not in standing:
                 excess = duel.scored - duel.rival_wounds
                 overkill.append(OverkillCredit(winner_unit.side, duel.character, excess))
         return tuple(overkill)
 
     def _scores(
-        self, fight: Fight, state: dict[str, UnitStatus], overkill: tuple[OverkillCredit, ...]
-    ) -> tuple[CombatResult | None, dict[str, int], tuple[str, ...]]:
-        """Both sides' combat results: in full with a log, else from a cache.
+        self, fight: Fight, overkill: tuple[OverkillCredit, ...]
+    ) -> tuple[CombatResult | None, dict[str, int], tuple[str, ...], dict[str, tuple[str, ...]]]:
+        """Both sides' combat results, who was wiped out, and who tests if each side loses.
 
-        A combat result is its bonuses (a function of the units after the blows) plus the
-        wounds each side caused. Without a log, the bonuses are computed once per fight
-        after the blows and the wound totals added to them.
+        In full with a log. Without one, a combat result is its bonuses (a function of the
+        units after the blows) plus the wounds each side caused: the bonuses, and who is
+        still there to test, are computed once per fight after the blows and kept.
         """
         combat = self.combat
         if self.log is not None:
+            state = self.state(fight)
             result = combat_result(
                 combat, state, self.log.credits, round_number=fight.round, overkill=overkill
             )
-            return result, {side: result.score(side) for side in combat.sides}, result.wiped_out
+            totals = {side: result.score(side) for side in combat.sides}
+            return result, totals, result.wiped_out, self._testers(state)
         key = (fight.units, fight.round == 1, overkill)
-        bonuses = self._bonuses.get(key)
-        if bonuses is None:
+        kept = self._bonuses.get(key)
+        if kept is None:
+            state = self.state(fight)
             plain = combat_result(combat, state, (), round_number=fight.round, overkill=overkill)
-            bonuses = ({side: plain.score(side) for side in combat.sides}, plain.wiped_out)
-            self._bonuses[key] = bonuses
-        wounds = dict(fight.credits)
-        totals = {side: score + wounds.get(side, 0) for side, score in bonuses[0].items()}
-        return None, totals, bonuses[1]
+            kept = (
+                {side: plain.score(side) for side in combat.sides},
+                plain.wiped_out,
+                self._testers(state),
+            )
+            self._bonuses[key] = kept
+        bonuses, wiped, testers = kept
+        if fight.credits:
+            wounds = dict(fight.credits)
+            bonuses = {side: score + wounds.get(side, 0) for side, score in bonuses.items()}
+        return None, bonuses, wiped, testers
 
-    def _result(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
+    def _testers(self, state: State) -> dict[str, tuple[str, ...]]:
+        """The units of each side that test if their side loses: those still fighting."""
+        combat = self.combat
+        return {
+            side: tuple(
+                unit.name for unit in combat.side_units(side) if in_combat(unit, state[unit.name])
+            )
+            for side in combat.sides
+        }
+
+    def _result(self, fight: Fight) -> Fight:
         combat = self.combat
         number = fight.round
-        overkill = self._overkill(fight, state)
-        result, totals, wiped = self._scores(fight, state, overkill)
+        overkill = self._overkill(fight) if fight.duels else ()
+        result, totals, wiped, would_test = self._scores(fight, overkill)
         winner, difference = decide(combat, totals, wiped)
         first = fight.first
         if number == 1:
             scores = tuple(totals[side] for side in combat.sides)
             first = (winner or "draw", scores, difference)
         testers: tuple[str, ...] = ()
-        aftermath: list[str] = []
-        if winner is None:
-            aftermath.append(
-                "A draw: the combat goes on next round."
-                if not wiped
-                else "Both sides are wiped out."
-            )
-        elif wiped:
-            for unit in combat.side_units(winner):
-                if not in_combat(unit, state[unit.name]):
-                    continue
-                if combat.options.overrun and unit.charged and number == 1:
-                    aftermath.append(f"{unit.name} overruns.")
-                else:
-                    aftermath.append(f"{unit.name} restrains pursuit and reforms.")
-        else:
-            loser = combat.enemy_of(winner)
-            testers = tuple(
-                unit.name for unit in combat.side_units(loser) if in_combat(unit, state[unit.name])
-            )
-        if self.log is not None:
-            assert result is not None
-            self.log.overkill = overkill
-            self.log.result = result
-            self.log.after_blows = dict(state)
-            self.log.aftermath.extend(aftermath)
         calmed = fight.calmed
         if winner is not None and not wiped:
-            calmed = calmed | lose_frenzy(combat, combat.enemy_of(winner))
-        return fight._replace(
+            loser = combat.enemy_of(winner)
+            testers = would_test[loser]
+            if self._frenzied[loser]:
+                calmed = calmed | self._frenzied[loser]
+        if self.log is not None:
+            assert result is not None
+            state = self.state(fight)
+            self.log.overkill = overkill
+            self.log.result = result
+            self.log.after_blows = state
+            self.log.aftermath.extend(self._aftermath(state, winner, wiped, number))
+        return _moved(
+            fight,
             afraid=frozenset(),
             calmed=calmed,
             phase="break" if testers else "end",
@@ -654,60 +663,96 @@ class CombatProcess:
             first=first,
         )
 
-    def _break(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
-        tests = [take_break_test(plan, dice) for plan in self._break_plans(fight)]
-        if self.log is not None:
-            self.log.tests.extend(tests)
-        return self._broken(fight, state, tuple(test.unit for test in tests if not test.passed))
+    def _aftermath(
+        self, state: State, winner: str | None, wiped: tuple[str, ...], number: int
+    ) -> list[str]:
+        """What the report says of a round won without break tests (or drawn)."""
+        combat = self.combat
+        if winner is None:
+            return [
+                "A draw: the combat goes on next round."
+                if not wiped
+                else "Both sides are wiped out."
+            ]
+        aftermath: list[str] = []
+        if wiped:
+            for unit in combat.side_units(winner):
+                if not in_combat(unit, state[unit.name]):
+                    continue
+                if combat.options.overrun and unit.charged and number == 1:
+                    aftermath.append(f"{unit.name} overruns.")
+                else:
+                    aftermath.append(f"{unit.name} restrains pursuit and reforms.")
+        return aftermath
 
-    def _break_plans(self, fight: Fight) -> tuple[BreakTest, ...]:
+    def _break(self, fight: Fight, dice: Dice) -> Fight:
+        group = self._break_tests(fight)
+        held, tests = draw(dice, group)
+        if self.log is not None and tests is not None:
+            self.log.tests.extend(tests)
+        return self._broken(fight, self._failed(group, held))
+
+    @staticmethod
+    def _failed(tests: BreakTests, held: tuple[bool, ...]) -> tuple[str, ...]:
+        return tuple(unit for unit, ok in zip(tests.units, held, strict=True) if not ok)
+
+    def _break_tests(self, fight: Fight) -> BreakTests:
         """The losers' break tests but their rolls (kept: they depend on the state alone)."""
         combat = self.combat
         difference = fight.difference
         return self._once(
             ("break", fight.units, fight.testers, difference),
-            lambda: tuple(
-                plan_break_test(combat, self.state(fight), combat.unit(name), difference)
-                for name in fight.testers
+            lambda: BreakTests.of(
+                tuple(
+                    self._once(
+                        ("stance", fight.units, name),
+                        lambda name=name: break_stance(  # type: ignore[misc]
+                            combat, self.state(fight), combat.unit(name)
+                        ),
+                    )
+                    for name in fight.testers
+                ),
+                difference,
             ),
         )
 
-    def _broken(
-        self, fight: Fight, state: dict[str, UnitStatus], fleeing: tuple[str, ...]
-    ) -> Fight:
+    def _broken(self, fight: Fight, fleeing: tuple[str, ...]) -> Fight:
         """The fight once the units in ``fleeing`` have failed their break tests."""
+        if not fleeing:
+            return self._end(fight)
+        units = list(fight.units)
         for name in fleeing:
-            state[name] = state[name]._replace(fled=True)
+            index = self._index[name]
+            units[index] = units[index]._replace(fled=True)
         # The difference has done its work: fights that differ only by it merge.
-        fight = fight._replace(
-            units=self.key(state), phase="flee", difference=0, testers=(), fleeing=fleeing
+        return _moved(
+            fight, units=tuple(units), phase="flee", difference=0, testers=(), fleeing=fleeing
         )
-        return fight if fleeing else self._end(fight, state)
 
-    def _flee(self, fight: Fight, state: dict[str, UnitStatus], dice: Dice) -> Fight:
+    def _flee(self, fight: Fight, dice: Dice) -> Fight:
         """The first broken unit flees; each winning unit rolls once a round, whoever it chases."""
-        chase = self._chase_for(fight, state)
+        chase = self._chase_for(fight)
         key, rolled = draw(dice, chase[3])
-        return self._chased(fight, state, chase, key, rolled)
+        return self._chased(fight, chase, key, rolled)
 
-    def _chase_for(self, fight: Fight, state: State) -> tuple[Any, ...]:
+    def _chase_for(self, fight: Fight) -> tuple[Any, ...]:
         """The flight of the first broken unit: its pursuers (all, those rolling now, those
         that rolled earlier this round) and the chase's dice."""
-        return self._of_fight("chase", fight, lambda: self._ready_chase(fight, state))
+        return self._of_fight("chase", fight, lambda: self._ready_chase(fight, self.state(fight)))
 
     def _ready_chase(self, fight: Fight, state: State) -> tuple[Any, ...]:
         combat = self.combat
         fleeing = combat.unit(fight.fleeing[0])
         winner = fight.winner
         assert winner is not None
-        chases = {name for name, _, _ in fight.chases}
+        rolled_before = {name for name, _, _ in fight.chases}
         pursuers = self._once(
             ("pursuers", fleeing.name, winner, fight.units),
             lambda: self._pursuers(fleeing, winner, state),
         )
         later = {c.enemy for name in fight.fleeing[1:] for c in combat.contacts[name]}
-        fresh = [p for p in pursuers if p.name not in chases]
-        known = [p for p in pursuers if p.name in chases]
+        fresh = [p for p in pursuers if p.name not in rolled_before]
+        known = [p for p in pursuers if p.name in rolled_before]
         chase = ChaseRoll(
             "swiftstride" in fleeing.rules,
             tuple(
@@ -716,82 +761,104 @@ class CombatProcess:
             keep=tuple(p.name in later for p in fresh),
             known=tuple((r, d) for p in known for name, r, d in fight.chases if name == p.name),
         )
-        return pursuers, fresh, known, chase
+        # What the dice do not change, worked out once for every way the chase can end:
+        # whose answers the key lists, in its order, and whose reaches it keeps.
+        answering = tuple(p.name for p in fresh + known)
+        keeping = tuple(p.name for p, keep in zip(fresh, chase.keep, strict=True) if keep)
+        chases = {name: (r, d) for name, r, d in fight.chases}
+        return pursuers, fresh, known, chase, answering, keeping, chases
 
-    def _chased(
-        self,
-        fight: Fight,
-        state: dict[str, UnitStatus],
-        prepared: tuple[Any, ...],
-        key: Any,
-        rolled: Any,
-    ) -> Fight:
+    def _chased(self, fight: Fight, prepared: tuple[Any, ...], key: Any, rolled: Any) -> Fight:
         """The fight once the chase's dice have said who catches the fleeing unit."""
         combat = self.combat
         options = combat.options
         fleeing = combat.unit(fight.fleeing[0])
-        pursuers, fresh, known, chase = prepared
+        pursuers, _, _, _, answering, keeping, chases = prepared
         caught, kept = key
-        chases: dict[str, Reach] = {name: (r, d) for name, r, d in fight.chases}
+        if kept:
+            chases = {**chases, **dict(zip(keeping, kept, strict=True))}
+        hits = dict(zip(answering, caught, strict=True))
+        catchers = [p for p in pursuers if hits[p.name]]
+        units = fight.units
+        if catchers:
+            state = self.state(fight)
+            if options.caught == "destroyed":
+                state[fleeing.name] = state[fleeing.name]._replace(
+                    rank_and_file_wounds=0,
+                    character_wounds=tuple(0 for _ in fleeing.characters),
+                )
+            else:
+                strength = sum(unit_strength(p, state[p.name]) for p in catchers)
+                remaining = options.caught_wounds_per_unit_strength * strength
+                while remaining and models_alive(fleeing, state[fleeing.name]):
+                    state, taken = apply_wounds(state, fleeing, None, remaining)
+                    remaining -= taken
+            units = self.key(state)
+        if self.log is not None:
+            self._log_pursuit(fight, prepared, hits, chases, rolled, catchers, units)
+        rest = fight.fleeing[1:]
+        fight = _moved(
+            fight,
+            units=units,
+            fleeing=rest,
+            chases=tuple((name, r, d) for name, (r, d) in chases.items()),
+            caught=fight.caught | {fleeing.name} if catchers else fight.caught,
+        )
+        return fight if rest else self._end(fight)
+
+    def _log_pursuit(
+        self,
+        fight: Fight,
+        prepared: tuple[Any, ...],
+        hits: dict[str, bool],
+        chases: dict[str, Reach],
+        rolled: Any,
+        catchers: list[Unit],
+        after: tuple[UnitStatus, ...],
+    ) -> None:
+        """The report's record of one flight and its pursuit, every face shown."""
+        log = self.log
+        assert log is not None
+        combat = self.combat
+        options = combat.options
+        fleeing = combat.unit(fight.fleeing[0])
+        pursuers, fresh, known = prepared[:3]
         distance, flee_faces = (rolled[0], rolled[1]) if rolled is not None else (0, ())
-        hits = dict(zip([p.name for p in fresh + known], caught, strict=True))
-        reaches = iter(kept)
         rolls: dict[str, PursuitRoll] = {}
         for index, pursuer in enumerate(fresh):
-            if index < len(chase.keep) and chase.keep[index]:
-                chases[pursuer.name] = next(reaches)
             if rolled is None:
                 rolls[pursuer.name] = PursuitRoll(
                     pursuer.name, (), False, (), 0, hits[pursuer.name]
                 )
                 continue
             restrain_faces, restrained, faces, reach = rolled[2][index]
-            if self.log is not None:
-                self.log.chase_faces[pursuer.name] = (restrain_faces, faces)
+            log.chase_faces[pursuer.name] = (restrain_faces, faces)
             rolls[pursuer.name] = PursuitRoll(
                 pursuer.name, restrain_faces, restrained, faces, reach, hits[pursuer.name]
             )
         for pursuer in known:
             restrained, reach = chases[pursuer.name]
-            restrain_faces, faces = (
-                self.log.chase_faces[pursuer.name] if self.log is not None else ((), ())
-            )
+            restrain_faces, faces = log.chase_faces[pursuer.name]
             rolls[pursuer.name] = PursuitRoll(
                 pursuer.name, restrain_faces, restrained, faces, reach, hits[pursuer.name]
             )
-        ordered = [rolls[p.name] for p in pursuers]
-        catchers = [r for r in ordered if r.caught]
+        ordered = tuple(rolls[p.name] for p in pursuers)
         fate = "flees"
-        before = dict(state)
         if catchers:
             if options.caught == "destroyed":
-                state[fleeing.name] = state[fleeing.name]._replace(
-                    rank_and_file_wounds=0,
-                    character_wounds=tuple(0 for _ in fleeing.characters),
-                )
                 fate = "is caught and destroyed"
             else:
-                strength = sum(unit_strength(combat.unit(r.unit), before[r.unit]) for r in catchers)
-                wounds = options.caught_wounds_per_unit_strength * strength
-                remaining = wounds
-                while remaining and models_alive(fleeing, state[fleeing.name]):
-                    state, taken = apply_wounds(state, fleeing, None, remaining)
-                    remaining -= taken
-                fate = f"is caught: {wounds} wounds without saves"
-                if not models_alive(fleeing, state[fleeing.name]):
+                before = self.state(fight)
+                strength = sum(unit_strength(p, before[p.name]) for p in catchers)
+                fate = (
+                    f"is caught: {options.caught_wounds_per_unit_strength * strength} "
+                    "wounds without saves"
+                )
+                if not models_alive(fleeing, after[self._index[fleeing.name]]):
                     fate += ", destroyed"
-        if self.log is not None:
-            self.log.pursuits.append(
-                Pursuit(fleeing.name, flee_faces, distance, tuple(ordered), bool(catchers), fate)
-            )
-        rest = fight.fleeing[1:]
-        fight = fight._replace(
-            units=self.key(state),
-            fleeing=rest,
-            chases=tuple((name, r, d) for name, (r, d) in chases.items()),
-            caught=fight.caught | {fleeing.name} if catchers else fight.caught,
+        log.pursuits.append(
+            Pursuit(fleeing.name, flee_faces, distance, ordered, bool(catchers), fate)
         )
-        return fight if rest else self._end(fight, state)
 
     def _pursuers(self, fleeing: Unit, winner: str, state: State) -> list[Unit]:
         """Winning units in contact with ``fleeing`` that are free to pursue it."""
@@ -811,18 +878,23 @@ class CombatProcess:
             return None  # a frenzied unit must pursue
         return leadership(pursuer, state[pursuer.name]) if pursuer.restrain else None
 
-    def _end(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
+    def _end(self, fight: Fight) -> Fight:
         if self.log is not None:
+            state = self.state(fight)
             self._close_round(fight, state)
             return self._following(fight, state)
         # What comes next depends only on what outlasts the round (kept: many fights end
         # their rounds alike).
+        # The next round's first records are gathered with it.
         lasting = (fight.units, fight.round, fight.first, fight.caught, fight.calmed)
-        return self._once(("end", lasting), lambda: self._following(fight, state))
+        return self._once(
+            ("end", lasting), lambda: self._ready(self._following(fight, self.state(fight)))
+        )
 
     def _following(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
         """The fight once the round is over: the next round begun, or the combat over."""
-        ended = fight._replace(
+        ended = _moved(
+            fight,
             winner=None,
             difference=0,
             testers=(),
