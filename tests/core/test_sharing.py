@@ -2,11 +2,16 @@
 
 Every test that means to share checks that a helper was really forked (a walk that cannot
 fork stays in its process, with the same numbers, and would pass for the wrong reason).
+A walk never forks while another thread runs, and some tests leave threads behind (a Dask
+client keeps its event loop for the life of the process): then these tests are run again,
+all together, in a fresh process (:func:`test_sharing_in_a_fresh_process`).
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
@@ -19,6 +24,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fracas.analysis.odds import odds
+from fracas.analysis.parallel import running
+from fracas.cli.progress import Tracker
 from fracas.core.budgets import EXACT_TOLERANCE
 from fracas.core.dice import D6, Dice, DiceGroup, die, draw
 from fracas.core.distribution import Distribution, EnumerationBudgetError
@@ -30,6 +38,34 @@ RANKFLANK = ["frontal_charge", "shared_arc", "flank_charge", "challenge_overkill
 PARENT = os.getpid()
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+
+
+@pytest.fixture(autouse=True)
+def alone_in_this_process(request: pytest.FixtureRequest) -> None:
+    if request.node.name == "test_sharing_in_a_fresh_process":
+        return
+    if threading.active_count() > 1:
+        pytest.skip("another thread runs here: test_sharing_in_a_fresh_process runs this")
+
+
+def test_sharing_in_a_fresh_process() -> None:
+    if threading.active_count() == 1:
+        pytest.skip("no other thread runs here: every test of this file ran in this process")
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run(
+        [
+            *(sys.executable, "-m", "pytest", str(Path(__file__)), "-p", "no:cacheprovider"),
+            *("-k", "not test_sharing_in_a_fresh_process"),
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    summary = run.stdout.strip().splitlines()[-1]
+    assert " passed" in summary  # and nothing skipped: each of them forked its helper
+    assert "skipped" not in summary
 
 
 @contextmanager
@@ -353,6 +389,24 @@ def test_small_walks_and_one_process_fork_nothing() -> None:
         with sharing_work(1, from_states=1):
             exact_states(process, budget=10**6)
     assert forked == []
+
+
+@pytest.mark.parametrize("workers", [1, 2, 4])
+def test_exact_odds_with_a_shown_bar_share_the_walk_as_workers_allow(workers: int) -> None:
+    # Two rounds: steps of thousands of live states, above the threshold for a helper.
+    scenario = load_scenario(
+        EXAMPLES / "frontal_charge.yaml", overrides=[("parameters.max_rounds", 2)]
+    )
+    alone = odds(scenario, method="exact")
+    tracker = Tracker(show=True)  # as on a terminal: it must start no thread
+    with counting_forks() as forked, running(workers=workers, progress=tracker):
+        shared = odds(scenario, method="exact")
+    tracker.stop()
+    assert shared == alone
+    # --workers 1 walks in this process; more share the walk with one helper at most.
+    assert len(forked) == min(workers, 2) - 1
+    assert all(reaped(pid) for pid in forked)
+    assert tracker.done["step plays"] == shared.work
 
 
 def test_at_least_one_process() -> None:
