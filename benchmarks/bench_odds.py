@@ -13,7 +13,11 @@ tolerance left out), then timed in this process; the ratio is what counts.
   units' sizes from round to round.
 
 2. Every rank-and-flank example, exact until decided (every round up to ``max_rounds``)
-   with the default budget and tolerance (goal: each ≤ 2 s on a 2-core machine).
+   with the default budget and tolerance (goal: each ≤ 2 s on a 2-core machine), walked
+   by one process and by two (``--workers 2``: each step's second half in a helper
+   process), with the ratio; both answers are checked to be the same to the bit. "CPU of
+   2" adds this process's and its helper's CPU time: on a busy machine, where the two
+   processes do not get a core each, it shows what the second process cost.
 
 3. Monte Carlo on ``examples/rankflank/frontal_charge.yaml``, one process: the way odds
    sampled before (a recording play per run, die by die, its log thrown away) is the
@@ -28,6 +32,7 @@ part 2.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -157,17 +162,37 @@ def compare(rounds: int) -> None:
     print(f"  ratio icepool / fracas                            {ratio:9.2f}×{goal}")
 
 
-def examples_until_decided() -> None:
-    print("exact odds until decided, every rank-and-flank example (default budget, tolerance)")
+def examples_until_decided(*, repeat: int = 2) -> None:
+    print(
+        "exact odds until decided, every rank-and-flank example (default budget, tolerance),\n"
+        f"with one process and with two (--workers 2), best of {repeat} each, taken in turn"
+    )
+    print(
+        f"  {'':23} {'1 process':>10} {'2 processes':>12} {'ratio':>6} {'CPU of 2':>9}"
+        f" {'step plays':>11}"
+    )
     for path in EXAMPLES:
         scenario = load_scenario(path)
-        start, cpu = time.perf_counter(), time.process_time()
-        result = odds(scenario, method="exact")
-        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-        verdict = "goal met" if seconds <= 2 else "above the goal of 2 s"
+        best = {1: math.inf, 2: math.inf}
+        cpu = {1: math.inf, 2: math.inf}
+        results = {}
+        for _ in range(repeat):
+            for workers in (1, 2):
+                with running(workers=workers):
+                    before, start = os.times(), time.perf_counter()
+                    results[workers] = odds(scenario, method="exact")
+                    seconds, after = time.perf_counter() - start, os.times()
+                # The helper process's time counts once it has been waited for.
+                used = sum(after[:4]) - sum(before[:4])
+                best[workers] = min(best[workers], seconds)
+                cpu[workers] = min(cpu[workers], used)
+        assert results[1] == results[2], path  # the same answer, to the bit
+        result = results[2]
+        verdict = "goal met" if best[2] <= 2 else "above the goal of 2 s"
         print(
-            f"  {path.stem:23} {seconds:6.2f} s ({cpu:5.2f} s CPU)  {result.work:>9,} step "
-            f"plays  within {result.error_bar:.0e}  ({verdict}; {seconds / 2:.1f}× the goal)"
+            f"  {path.stem:23} {best[1]:8.2f} s {best[2]:10.2f} s {best[1] / best[2]:5.2f}×"
+            f" {cpu[2]:7.2f} s {result.work:>11,}  within {result.error_bar:.0e}"
+            f"  ({verdict}; {best[2] / 2:.1f}× the goal)"
         )
 
 

@@ -12,6 +12,10 @@ did and how sure it is:
   95 % Wilson intervals, optionally sampling in batches until a requested precision;
 * **auto** — exact when it fits in its budget, Monte Carlo otherwise.
 
+Both share the local processes that :func:`~fracas.analysis.parallel.running` allows: Monte
+Carlo all of them, an exact walk at most :data:`EXACT_PROCESSES` (its steps split in two
+halves, :func:`~fracas.core.evaluate.sharing_work`). The numbers are the same either way.
+
 >>> from fracas.core.dice import D6, Dice
 >>> from fracas.core.report import Report
 >>> from fracas.core.schema import Document, StrictModel
@@ -63,7 +67,13 @@ from fracas.core.budgets import (
 from fracas.core.dice import ChanceNode, Dice, SeededDice
 from fracas.core.distribution import EnumerationBudgetError, enumerate_outcomes
 from fracas.core.errors import FracasError, UnsupportedError
-from fracas.core.evaluate import CountingDice, ExactOdds, WorkBudget, watching_work
+from fracas.core.evaluate import (
+    CountingDice,
+    ExactOdds,
+    WorkBudget,
+    sharing_work,
+    watching_work,
+)
 from fracas.core.headline import Headline
 from fracas.rulesets import AnyRuleset
 
@@ -73,6 +83,8 @@ Value = int | float | str | bool | None
 Outcome = tuple[tuple[str, Value], ...]
 Probability = Fraction | float
 MethodName = Literal["auto", "exact", "mc"]
+#: Most local processes an exact walk uses: each step is cut in two halves.
+EXACT_PROCESSES = 2
 
 
 class LoadedScenario(Protocol):
@@ -252,7 +264,11 @@ def odds(
     elif method in ("auto", "exact"):
         started = time.perf_counter()
         try:
-            with watching_work(_exact_progress(ruleset.name, exact_budget)):
+            processes = min(EXACT_PROCESSES, parallel.current().local_workers)
+            with (
+                sharing_work(processes),
+                watching_work(_exact_progress(ruleset.name, exact_budget)),
+            ):
                 answer, rolls = exact_outcomes(
                     ruleset,
                     model,

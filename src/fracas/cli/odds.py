@@ -22,7 +22,7 @@ from fracas.cli.common import (
     render,
     write_output,
 )
-from fracas.cli.progress import QuietOpt, SchedulerOpt, WorkersOpt, long_work
+from fracas.cli.progress import QuietOpt, SchedulerOpt, long_work
 from fracas.core.budgets import (
     AUTO_EXACT_BUDGET,
     DEFAULT_MAX_RUNS,
@@ -153,7 +153,16 @@ def odds_command(
     fmt: FormatOpt = Format.text,
     output: OutputOpt = None,
     settings: SetOpt = None,
-    workers: WorkersOpt = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            metavar="N",
+            help="Local processes sharing the work (default: every core): all of them for "
+            "Monte Carlo runs, two at most for exact odds; 1 does everything in this "
+            "process. The numbers are the same.",
+        ),
+    ] = None,
     scheduler: SchedulerOpt = None,
     quiet: QuietOpt = False,
     limits: LimitOpt = None,

@@ -3,11 +3,16 @@
 A :class:`Tracker` counts what has finished (runs, cells) whether or not it shows it; on a
 terminal, and unless ``--quiet``, it draws a rich progress bar on stderr (done, rate, time
 left) that disappears when the work is done. Piped output never carries a progress bar.
+
+The bar is redrawn when work is reported, never by a thread of its own: an exact walk may
+fork a helper process (:func:`fracas.core.evaluate.sharing_work`), which is only safe while
+this process runs no other thread.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any
@@ -37,6 +42,8 @@ QuietOpt = Annotated[
 
 #: Exit status after Ctrl-C, as shells report a process stopped by SIGINT.
 EXIT_INTERRUPTED = 130
+#: Fewest seconds between two redraws of the bar.
+REDRAW_EVERY = 0.1
 
 
 class Tracker:
@@ -48,6 +55,7 @@ class Tracker:
         self._tasks: dict[str, Any] = {}
         self._labels: dict[str, str] = {}
         self._bar: Any = None
+        self._drawn = 0.0
         if show:
             # Imported here: most commands never draw a bar.
             from rich.console import Console
@@ -67,6 +75,7 @@ class Tracker:
                 TimeRemainingColumn(),
                 console=Console(stderr=True),
                 transient=True,
+                auto_refresh=False,
             )
 
     def start(self, total: int, unit: str, label: str) -> None:
@@ -81,8 +90,8 @@ class Tracker:
         self.done[unit] = self.done.get(unit, 0) + done
         if self._bar is None:
             return
-        # The bar (and its drawing thread) starts with the first finished work, after any
-        # worker processes have started.
+        # The bar starts with the first finished work, after any worker processes have
+        # started.
         if not self._bar.live.is_started:
             self._bar.start()
         task = self._tasks.get(unit)
@@ -94,6 +103,10 @@ class Tracker:
         self._bar.advance(task, done)
         speed = self._bar.tasks[task].speed
         self._bar.update(task, rate=f"{speed:,.0f} {unit}/s" if speed else "")
+        now = time.monotonic()
+        if now - self._drawn >= REDRAW_EVERY:
+            self._drawn = now
+            self._bar.refresh()
 
     def stop(self) -> None:
         if self._bar is not None and self._bar.live.is_started:

@@ -29,13 +29,20 @@ True
 
 from __future__ import annotations
 
+import gc
+import os
+import pickle
+import signal
+import sys
+import threading
 from bisect import bisect_right
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Generic, Protocol, TypeVar
+from itertools import chain, compress, islice
+from typing import Any, BinaryIO, Generic, NamedTuple, NoReturn, Protocol, TypeVar
 
 from fracas.core.dice import (
     OPEN,
@@ -415,6 +422,65 @@ def watching_work(watch: Callable[[int], None] | None) -> Iterator[None]:
         _WATCH.reset(token)
 
 
+#: Live states from which a step's second half goes to a helper process, when an exact walk
+#: may use two (:func:`sharing_work`). A smaller step takes a few tens of milliseconds, about
+#: what forking the helper and sending it the states would cost.
+SHARE_FROM = 2_000
+
+
+@dataclass(frozen=True)
+class _Sharing:
+    processes: int
+    from_states: int
+
+
+#: How many processes an exact walk may use (see :func:`sharing_work`).
+_SHARING: ContextVar[_Sharing] = ContextVar(
+    "fracas_exact_sharing",
+    default=_Sharing(1, SHARE_FROM),  # noqa: B039  (frozen: never changed in place)
+)
+
+
+@contextmanager
+def sharing_work(processes: int, *, from_states: int = SHARE_FROM) -> Iterator[None]:
+    """Let every exact walk inside use up to ``processes`` processes (two at most help).
+
+    The answer is the same to the bit whatever ``processes`` is. Each step of a walk cuts
+    its live states in two halves (the first one larger by one when their number is odd),
+    walks each half on its own as one loop over all of them would, and only then adds the
+    second half's sums to the first's: one process walks the two halves one after the
+    other, two walk them side by side.
+
+    The second process is forked at the first step with at least ``from_states`` live
+    states (smaller steps stay here), and only where that is safe: a platform that forks
+    (not macOS, whose system libraries do not survive it) and no other thread running in
+    this process (a thread may hold a lock that the fork would copy held). Otherwise the
+    walk stays in this process. The helper inherits the process being walked, is sent only
+    its half's states and probabilities each step, never writes to the terminal, and is
+    stopped and waited for when the walk ends, whether it finishes, runs out of budget,
+    fails or is interrupted.
+
+    >>> from fracas.core.dice import D6, Dice
+    >>> class Race:
+    ...     "Roll a D6 each step and add it; stop at 12 or more."
+    ...     def start(self) -> int: return 0
+    ...     def step(self, state: int, dice: Dice) -> int: return state + dice.roll(D6)
+    ...     def finished(self, state: int) -> bool: return state >= 12
+    >>> alone = exact_states(Race(), budget=10_000, fractions=False)
+    >>> with sharing_work(2, from_states=1):
+    ...     shared = exact_states(Race(), budget=10_000, fractions=False)
+    >>> shared == alone and list(shared.states) == list(alone.states)
+    True
+    """
+    if processes < 1:
+        raise ValueError(f"an exact walk needs at least 1 process, not {processes}")
+    token = _SHARING.set(_Sharing(processes, from_states))
+    try:
+        yield
+    finally:
+        _SHARING.reset(token)
+
+
 def exact_states(
     process: Process[S],
     *,
@@ -435,6 +501,9 @@ def exact_states(
     probability is below it: the far tails of many binomials, which are most of the
     states and none of the odds. What is left out is summed in ``dropped``, so each
     probability returned is exact to within ``dropped``.
+
+    Each step walks the live states in two halves, which a second process may share
+    (:func:`sharing_work`) with the same answer to the bit.
 
     >>> from fracas.core.dice import D6, Dice
     >>> class Sixes:
@@ -457,28 +526,134 @@ def exact_states(
         raise ValueError("a tolerance drops states of float odds only; fractions keep all")
     if tolerance < 0:
         raise ValueError(f"a tolerance is a probability of 0 or more, not {tolerance}")
+    walk = _Walk(
+        process, budget, fractions=fractions, closed_forms=closed_forms, tolerance=tolerance
+    )
     work = WorkBudget(budget, "step plays")
     one: Probability = Fraction(1) if fractions else 1.0
     frontier: dict[S, Probability] = {process.start(): one}
     done: dict[S, Probability] = {}
-    laws = _Laws(fractions, ordered=tolerance > 0)
-    settle: Callable[[S], tuple[S, Mapping[str, Hashable]] | None] | None = getattr(
-        process, "settle", None
-    )
-    branch: Callable[[S], tuple[DiceGroup[Any, Any], Callable[[Any], S]] | None] | None = (
-        getattr(process, "branch", None) if closed_forms else None
-    )
     settled: dict[str, dict[Hashable, Probability]] = {}
     steps = peak = 0
     dropped = 0.0
-    finished = process.finished
     watch = _WATCH.get()
-    while frontier:
+    sharing = _SHARING.get()
+    may_fork = sharing.processes > 1
+    helper: _Helper[S] | None = None
+    # The frontier is the first half's states (``mine`` of them), then the second half's
+    # that the first did not reach. When the helper walked that second half it still
+    # holds them: ``kept`` flags them among the states it returned, so that next step
+    # they need not be sent to it again.
+    mine = 1
+    kept: bytes | None = None
+    try:
+        with _collecting_once_per_step():
+            while frontier:
+                before = work.used
+                cut = (len(frontier) + 1) // 2
+                big = len(frontier) >= sharing.from_states
+                if big and may_fork:
+                    may_fork = False  # once per walk
+                    helper = _Helper.start(walk)
+                shared = big and helper is not None
+                if shared:
+                    assert helper is not None
+                    helper.send(frontier, cut, mine, kept, before)
+                    first = walk.half(islice(frontier.items(), cut), before)
+                    second = helper.receive()
+                    if second is None:  # the helper failed: its half is walked here
+                        helper.stop()
+                        helper = None
+                        shared = False
+                        second = walk.half(islice(frontier.items(), cut, None), before)
+                else:
+                    states = iter(frontier.items())
+                    first = walk.half(islice(states, cut), before)
+                    second = walk.half(states, before)
+                following = first.following
+                mine = len(following)
+                if shared:
+                    kept = _add_flagging_new(following, second.following)
+                else:
+                    _add(following, second.following)
+                    kept = None
+                for half in (first, second):
+                    _add(done, half.done)
+                    for metric, odds in half.settled.items():
+                        _add(settled.setdefault(metric, {}), odds)
+                dropped += first.dropped + second.dropped
+                work.spend(first.used - before + second.used - before)
+                steps += 1
+                peak = max(peak, len(following))
+                frontier = following
+                gc.collect(0)
+                if watch is not None:
+                    watch(work.used)
+    finally:
+        if helper is not None:
+            helper.stop()
+    return ExactStates(done, work.used, steps, peak, settled, dropped)
+
+
+class _Half(NamedTuple):
+    """What one step made of some of the live states."""
+
+    #: The states they lead to, with their probabilities, in the order first reached.
+    following: dict[Any, Probability]
+    #: Those of them that were finished (they take no step).
+    done: dict[Any, Probability]
+    #: The metrics handed over (:class:`Settling`): metric → value → probability.
+    settled: dict[str, dict[Hashable, Probability]]
+    #: The probability a tolerance left out.
+    dropped: float
+    #: The budget's count after them.
+    used: int
+
+
+class _Walk(Generic[S]):
+    """One exact walk's process, options and branch tables: what walks part of a step."""
+
+    def __init__(
+        self,
+        process: Process[S],
+        budget: int,
+        *,
+        fractions: bool,
+        closed_forms: bool,
+        tolerance: float,
+    ) -> None:
+        self.process = process
+        self.budget = budget
+        self.closed_forms = closed_forms
+        self.tolerance = tolerance
+        self.laws = _Laws(fractions, ordered=tolerance > 0)
+        self.settle: Callable[[S], tuple[S, Mapping[str, Hashable]] | None] | None = getattr(
+            process, "settle", None
+        )
+        self.branch: Callable[[S], tuple[DiceGroup[Any, Any], Callable[[Any], S]] | None] | None = (
+            getattr(process, "branch", None) if closed_forms else None
+        )
+
+    def half(self, pairs: Iterable[tuple[S, Probability]], used: int) -> _Half:
+        """One step from ``pairs`` (live states and their probabilities, in the frontier's
+        order), ``used`` step plays having been spent before the step."""
+        process, laws, closed_forms, tolerance = (
+            self.process,
+            self.laws,
+            self.closed_forms,
+            self.tolerance,
+        )
+        settle, branch, finished = self.settle, self.branch, process.finished
+        work = WorkBudget(self.budget, "step plays")
+        work.used = used
         following: dict[S, Probability] = {}
+        done: dict[S, Probability] = {}
+        settled: dict[str, dict[Hashable, Probability]] = {}
+        dropped = 0.0
         get = following.get
-        for state, probability in frontier.items():
+        for state, probability in pairs:
             if finished(state):
-                done[state] = done.get(state, 0) + probability
+                done[state] = probability  # a state is live once per step
                 continue
             if probability < tolerance:
                 dropped += float(probability)
@@ -500,12 +675,208 @@ def exact_states(
                         bucket = settled.setdefault(metric, {})
                         bucket[value] = bucket.get(value, 0) + p
                 following[after] = get(after, 0) + p
-        steps += 1
-        peak = max(peak, len(following))
-        frontier = following
-        if watch is not None:
-            watch(work.used)
-    return ExactStates(done, work.used, steps, peak, settled, dropped)
+        return _Half(following, done, settled, dropped, work.used)
+
+
+def _add(into: dict[T, Probability], more: Mapping[T, Probability]) -> None:
+    """Add ``more``'s probabilities to ``into``'s, key by key in ``more``'s order."""
+    if not into:
+        into.update(more)  # 0 + p is p
+        return
+    get = into.get
+    for key, p in more.items():
+        into[key] = get(key, 0) + p
+
+
+def _add_flagging_new(into: dict[T, Probability], more: Mapping[T, Probability]) -> bytes:
+    """:func:`_add`, telling with a byte per key of ``more`` (in its order) whether the
+    key was new to ``into`` (1) or already there (0)."""
+    get = into.get
+    new = bytearray(len(more))
+    for index, (key, p) in enumerate(more.items()):
+        old = get(key)
+        if old is None:
+            into[key] = p  # 0 + p is p
+            new[index] = 1
+        else:
+            into[key] = old + p
+    return bytes(new)
+
+
+#: Whether this platform forks a helper for an exact walk (see :func:`sharing_work`).
+_FORKS = hasattr(os, "fork") and sys.platform != "darwin"
+
+
+class _Helper(Generic[S]):
+    """A forked process that walks the second half of a big step (:func:`sharing_work`).
+
+    It is sent each half as one pickled message: the states and probabilities, and the
+    budget's count before the step; it answers with the half's :class:`_Half`.
+    """
+
+    def __init__(self, pid: int, requests: BinaryIO, replies: BinaryIO) -> None:
+        self.pid = pid
+        self._requests = requests
+        self._replies = replies
+        self._alive = True
+
+    @staticmethod
+    def start(walk: _Walk[S]) -> _Helper[S] | None:
+        """A helper forked from this process, or ``None`` where forking is not safe."""
+        if not _FORKS or threading.active_count() != 1:
+            return None
+        requests_in, requests_out = os.pipe()
+        replies_in, replies_out = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:  # no room for another process: walk alone
+            for end in (requests_in, requests_out, replies_in, replies_out):
+                os.close(end)
+            return None
+        if pid == 0:
+            _serve(walk, requests_in, replies_out, others=(requests_out, replies_in))
+        os.close(requests_in)
+        os.close(replies_out)
+        return _Helper(pid, open(requests_out, "wb"), open(replies_in, "rb"))
+
+    def send(
+        self,
+        frontier: dict[S, Probability],
+        cut: int,
+        mine: int,
+        kept: bytes | None,
+        used: int,
+    ) -> None:
+        """Send the helper the states of ``frontier`` from ``cut`` on: those it does not
+        hold (the frontier's first ``mine`` came from this process; ``kept`` flags the
+        rest among the states the helper returned last, or is ``None``), and where the
+        ones it holds start."""
+        if kept is None:
+            pairs, skip = list(islice(frontier.items(), cut, None)), 0
+        else:
+            pairs, skip = list(islice(frontier.items(), cut, mine)), max(0, cut - mine)
+        try:
+            _send(self._requests, (pairs, kept, skip, used))
+        except OSError:  # the helper is gone: receive() says so
+            self._alive = False
+
+    def receive(self) -> _Half | None:
+        """The half sent, walked; ``None`` when the helper failed (the half is then walked
+        here, where any error it raises has its whole traceback)."""
+        if not self._alive:
+            return None
+        try:
+            reply = _receive(self._replies)
+        except OSError:
+            reply = None
+        if isinstance(reply, _Half):
+            return reply
+        if isinstance(reply, EnumerationBudgetError):
+            raise reply
+        return None
+
+    def stop(self) -> None:
+        """Stop the helper now (it keeps nothing worth finishing) and wait for its end."""
+        for pipe in (self._requests, self._replies):
+            with suppress(OSError):
+                pipe.close()
+        with suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+        with suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+
+
+def _serve(walk: _Walk[Any], requests: int, replies: int, *, others: tuple[int, ...]) -> NoReturn:
+    """A helper's whole life: walk each half it is sent until the pipe closes, then exit.
+
+    It never returns into the code that forked it, never flushes what that code had
+    buffered for its files, and writes nothing to the terminal.
+    """
+    status = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the walk's process
+        for end in others:
+            os.close(end)
+        silent = os.open(os.devnull, os.O_RDWR)
+        for standard in (0, 1, 2):
+            os.dup2(silent, standard)
+        with open(requests, "rb") as reader, open(replies, "wb") as writer:
+            # The states it returned last step: the parent sends again only those of
+            # them that its own half reached too.
+            returned: dict[Any, Probability] = {}
+            while (message := _receive(reader)) is not None:
+                sent, kept, skip, used = message
+                pairs: Iterable[tuple[Any, Probability]] = sent
+                if kept is not None:
+                    held = compress(returned.items(), kept)
+                    pairs = chain(sent, islice(held, skip, None))
+                reply: _Half | EnumerationBudgetError | None
+                try:
+                    reply = walk.half(pairs, used)
+                    returned = reply.following
+                except EnumerationBudgetError as over:
+                    reply = over
+                except Exception:  # walked again by the walk's process, which raises it
+                    reply = None
+                del message, sent, pairs
+                _send(writer, reply)
+                del reply
+                gc.collect(0)
+        status = 0
+    finally:
+        os._exit(status)
+
+
+def _send(pipe: BinaryIO, message: object) -> None:
+    data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+    pipe.write(len(data).to_bytes(8, "little"))
+    pipe.write(data)
+    pipe.flush()
+
+
+def _receive(pipe: BinaryIO) -> Any:
+    """The next message on ``pipe``, or ``None`` when the other end has closed it."""
+    head = pipe.read(8)
+    if len(head) < 8:
+        return None
+    size = int.from_bytes(head, "little")
+    data = pipe.read(size)
+    if len(data) < size:
+        return None
+    return pickle.loads(data)
+
+
+class _CollectorPause:
+    """Automatic garbage collection paused while any exact walk runs, in any thread.
+
+    A step makes millions of small tuples and keeps tens of thousands of states alive:
+    the collector's automatic passes over them took about a tenth of a walk. The walk
+    instead collects the youngest generation once per step (what that step made), so
+    that reference cycles a step leaves behind never pile up.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._walks = 0
+        self._was_enabled = False
+
+    @contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock:
+            if not self._walks:
+                self._was_enabled = gc.isenabled()
+                gc.disable()
+            self._walks += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._walks -= 1
+                if not self._walks and self._was_enabled:
+                    gc.enable()
+
+
+_collecting_once_per_step = _CollectorPause()
 
 
 #: A branch table: the branches, then (ordered for a tolerance: likeliest first) their
