@@ -153,7 +153,7 @@ def test_closed_forms_equal_every_face_over_whole_combats(edition: str) -> None:
     slow = joint_and_settled(scenario, closed_forms=False)
     assert fast == slow
     assert sum(fast[0].values()) == 1
-    assert set(fast[1]) == {"round_winner", "cr.A", "cr.B", "cr.difference"}
+    assert {"round_winner", "cr.A", "cr.B", "cr.difference"} <= set(fast[1])
 
 
 def test_one_round_equals_plain_enumeration_of_play() -> None:

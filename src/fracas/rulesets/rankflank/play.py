@@ -110,7 +110,8 @@ class Fight(NamedTuple):
     #: Frenzied units that lost a round, and with it their frenzy.
     calmed: frozenset[str] = frozenset()
     #: Units whose flight has ended (they are out of the combat for good) and whose fates
-    #: exact odds have not yet counted apart (:meth:`CombatProcess.settle`).
+    #: exact odds have not yet counted apart (:meth:`CombatProcess.settle`); play keeps
+    #: them here.
     leaving: tuple[str, ...] = ()
     #: Units whose fates exact odds counted apart: their statuses here no longer tell them.
     gone: frozenset[str] = frozenset()
@@ -324,14 +325,12 @@ class CombatProcess:
 
         Round 1's, once known: carrying its scores through every later round would split
         fights that are otherwise equal, by as many ways as round 1 could end. And the
-        fate of a unit whose flight has ended while the combat goes on: it is out for good,
-        and the models it lost would split the fights of the rest of the combat as much.
-        Its status is replaced by one that every such unit shares (fled, no models): the
-        rules only ever ask a fled unit whether it fled.
+        fate of a unit whose flight has ended: it is out for good, and the models it lost
+        would split the fights of the rest of the combat as much. Its status is replaced
+        by one that every such unit shares (fled, no models): the rules only ever ask a
+        fled unit whether it fled.
         """
         leaving = fight.leaving
-        if leaving and fight.phase in ("flee", "over"):
-            leaving = ()  # the combat may end with this round: its last fights keep all
         if not fight.first and not leaving:
             return None
         metrics: dict[str, Any] = {}
