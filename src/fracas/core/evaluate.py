@@ -586,7 +586,7 @@ def exact_states(
                 steps += 1
                 peak = max(peak, len(following))
                 frontier = following
-                gc.collect(0)
+                _collect_young()
                 if watch is not None:
                     watch(work.used)
     finally:
@@ -815,13 +815,13 @@ def _serve(walk: _Walk[Any], requests: int, replies: int, *, others: tuple[int, 
                     reply = walk.half(pairs, used)
                     returned = reply.following
                 except EnumerationBudgetError as over:
-                    reply = over
+                    reply, returned = over, {}
                 except Exception:  # walked again by the walk's process, which raises it
-                    reply = None
+                    reply, returned = None, {}
                 del message, sent, pairs
                 _send(writer, reply)
                 del reply
-                gc.collect(0)
+                _collect_young()
         status = 0
     finally:
         os._exit(status)
@@ -851,8 +851,8 @@ class _CollectorPause:
 
     A step makes millions of small tuples and keeps tens of thousands of states alive:
     the collector's automatic passes over them took about a tenth of a walk. The walk
-    instead collects the youngest generation once per step (what that step made), so
-    that reference cycles a step leaves behind never pile up.
+    instead collects the youngest generation after a step (:func:`_collect_young`), so
+    that reference cycles the steps leave behind never pile up.
     """
 
     def __init__(self) -> None:
@@ -877,6 +877,17 @@ class _CollectorPause:
 
 
 _collecting_once_per_step = _CollectorPause()
+
+#: Objects made (and not yet freed) since the last collection past which a walk collects
+#: the youngest generation after a step. Collecting after every step cost twice as much:
+#: a state that lives one step only is never looked at when the collection waits.
+COLLECT_AFTER = 100_000
+
+
+def _collect_young() -> None:
+    """Collect the youngest generation once enough has been made since the last time."""
+    if gc.get_count()[0] > COLLECT_AFTER:
+        gc.collect(0)
 
 
 #: A branch table: the branches, then (ordered for a tolerance: likeliest first) their
