@@ -455,10 +455,13 @@ def sharing_work(processes: int, *, from_states: int = SHARE_FROM) -> Iterator[N
     states (smaller steps stay here), and only where that is safe: a platform that forks
     (not macOS, whose system libraries do not survive it) and no other thread running in
     this process (a thread may hold a lock that the fork would copy held). Otherwise the
-    walk stays in this process. The helper inherits the process being walked, is sent only
-    its half's states and probabilities each step, never writes to the terminal, and is
-    stopped and waited for when the walk ends, whether it finishes, runs out of budget,
-    fails or is interrupted.
+    walk stays in this process. The helper inherits the process being walked; each step it
+    is sent the states of its half that it does not hold already (it keeps the states it
+    returned the step before, and those the first half did not reach stay with it) and
+    returns what its half leads to. It never writes to the terminal, and it is stopped and
+    waited for when the walk ends, whether it finishes, runs out of budget, fails (its half
+    is walked again here, which raises the error with its traceback) or is interrupted; if
+    it dies, this process walks the second halves itself.
 
     >>> from fracas.core.dice import D6, Dice
     >>> class Race:
@@ -723,6 +726,9 @@ class _Helper(Generic[S]):
     @staticmethod
     def start(walk: _Walk[S]) -> _Helper[S] | None:
         """A helper forked from this process, or ``None`` where forking is not safe."""
+        # Python threads are what matter: one may hold a lock (the import lock, a file's
+        # buffer) that the fork would copy held. Native threads (a BLAS pool) are prepared
+        # for a fork by their libraries, as malloc is, and the helper runs Python only.
         if not _FORKS or threading.active_count() != 1:
             return None
         requests_in, requests_out = os.pipe()
