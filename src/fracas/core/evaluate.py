@@ -455,10 +455,13 @@ def sharing_work(processes: int, *, from_states: int = SHARE_FROM) -> Iterator[N
     states (smaller steps stay here), and only where that is safe: a platform that forks
     (not macOS, whose system libraries do not survive it) and no other thread running in
     this process (a thread may hold a lock that the fork would copy held). Otherwise the
-    walk stays in this process. The helper inherits the process being walked, is sent only
-    its half's states and probabilities each step, never writes to the terminal, and is
-    stopped and waited for when the walk ends, whether it finishes, runs out of budget,
-    fails or is interrupted.
+    walk stays in this process. The helper inherits the process being walked; each step it
+    is sent the states of its half that it does not hold already (it keeps the states it
+    returned the step before, and those the first half did not reach stay with it) and
+    returns what its half leads to. It never writes to the terminal, and it is stopped and
+    waited for when the walk ends, whether it finishes, runs out of budget, fails (its half
+    is walked again here, which raises the error with its traceback) or is interrupted; if
+    it dies, this process walks the second halves itself.
 
     >>> from fracas.core.dice import D6, Dice
     >>> class Race:
@@ -586,7 +589,7 @@ def exact_states(
                 steps += 1
                 peak = max(peak, len(following))
                 frontier = following
-                gc.collect(0)
+                _collect_young()
                 if watch is not None:
                     watch(work.used)
     finally:
@@ -723,6 +726,9 @@ class _Helper(Generic[S]):
     @staticmethod
     def start(walk: _Walk[S]) -> _Helper[S] | None:
         """A helper forked from this process, or ``None`` where forking is not safe."""
+        # Python threads are what matter: one may hold a lock (the import lock, a file's
+        # buffer) that the fork would copy held. Native threads (a BLAS pool) are prepared
+        # for a fork by their libraries, as malloc is, and the helper runs Python only.
         if not _FORKS or threading.active_count() != 1:
             return None
         requests_in, requests_out = os.pipe()
@@ -815,13 +821,13 @@ def _serve(walk: _Walk[Any], requests: int, replies: int, *, others: tuple[int, 
                     reply = walk.half(pairs, used)
                     returned = reply.following
                 except EnumerationBudgetError as over:
-                    reply = over
+                    reply, returned = over, {}
                 except Exception:  # walked again by the walk's process, which raises it
-                    reply = None
+                    reply, returned = None, {}
                 del message, sent, pairs
                 _send(writer, reply)
                 del reply
-                gc.collect(0)
+                _collect_young()
         status = 0
     finally:
         os._exit(status)
@@ -851,8 +857,8 @@ class _CollectorPause:
 
     A step makes millions of small tuples and keeps tens of thousands of states alive:
     the collector's automatic passes over them took about a tenth of a walk. The walk
-    instead collects the youngest generation once per step (what that step made), so
-    that reference cycles a step leaves behind never pile up.
+    instead collects the youngest generation after a step (:func:`_collect_young`), so
+    that reference cycles the steps leave behind never pile up.
     """
 
     def __init__(self) -> None:
@@ -877,6 +883,17 @@ class _CollectorPause:
 
 
 _collecting_once_per_step = _CollectorPause()
+
+#: Objects made (and not yet freed) since the last collection past which a walk collects
+#: the youngest generation after a step. Collecting after every step cost twice as much:
+#: a state that lives one step only is never looked at when the collection waits.
+COLLECT_AFTER = 100_000
+
+
+def _collect_young() -> None:
+    """Collect the youngest generation once enough has been made since the last time."""
+    if gc.get_count()[0] > COLLECT_AFTER:
+        gc.collect(0)
 
 
 #: A branch table: the branches, then (ordered for a tolerance: likeliest first) their
