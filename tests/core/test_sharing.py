@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from fractions import Fraction
@@ -30,7 +31,13 @@ from fracas.cli.progress import Tracker
 from fracas.core.budgets import EXACT_TOLERANCE
 from fracas.core.dice import D6, Dice, DiceGroup, die, draw
 from fracas.core.distribution import Distribution, EnumerationBudgetError
-from fracas.core.evaluate import ExactStates, exact_states, sharing_work, watching_work
+from fracas.core.evaluate import (
+    COLLECT_AFTER,
+    ExactStates,
+    exact_states,
+    sharing_work,
+    watching_work,
+)
 from fracas.io.scenario import load_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "rankflank"
@@ -412,3 +419,43 @@ def test_exact_odds_with_a_shown_bar_share_the_walk_as_workers_allow(workers: in
 def test_at_least_one_process() -> None:
     with pytest.raises(ValueError, match="at least 1 process"), sharing_work(0):
         pass
+
+
+class Knot:
+    """An object that refers to itself: only the garbage collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+class Knotting(Skirmishes):
+    """Leaves four reference cycles behind at every step play."""
+
+    def __init__(self) -> None:
+        super().__init__((8, 8), Fraction(1, 2), rounds=9, wounds=60)
+        self.made = 0
+        self.freed = 0
+
+    def step(self, state: Skirmish, dice: Dice) -> Skirmish:
+        for _ in range(4):
+            weakref.finalize(Knot(), self._free)
+        self.made += 4
+        return super().step(state, dice)
+
+    def _free(self) -> None:
+        self.freed += 1
+
+    branch = None  # type: ignore[assignment]
+
+
+def test_cycles_left_by_the_steps_are_collected_during_the_walk() -> None:
+    process = Knotting()
+    left: list[int] = []
+    with watching_work(lambda _: left.append(process.made - process.freed)):
+        answer = exact_states(process, budget=10**7, fractions=False)
+    # Each knot is two objects the collector counts (itself and its attributes): after a
+    # step the walk collects if more than 100,000 have piled up, so fewer than 50,000
+    # knots are left after any step, however many the walk made.
+    assert process.made == 4 * answer.work > 3 * COLLECT_AFTER
+    assert process.freed > 0
+    assert max(left) < COLLECT_AFTER // 2

@@ -455,10 +455,13 @@ def sharing_work(processes: int, *, from_states: int = SHARE_FROM) -> Iterator[N
     states (smaller steps stay here), and only where that is safe: a platform that forks
     (not macOS, whose system libraries do not survive it) and no other thread running in
     this process (a thread may hold a lock that the fork would copy held). Otherwise the
-    walk stays in this process. The helper inherits the process being walked, is sent only
-    its half's states and probabilities each step, never writes to the terminal, and is
-    stopped and waited for when the walk ends, whether it finishes, runs out of budget,
-    fails or is interrupted.
+    walk stays in this process. The helper inherits the process being walked; each step it
+    is sent the states of its half that it does not hold already (it keeps the states it
+    returned the step before, and those the first half did not reach stay with it) and
+    returns what its half leads to. It never writes to the terminal, and it is stopped and
+    waited for when the walk ends, whether it finishes, runs out of budget, fails (its half
+    is walked again here, which raises the error with its traceback) or is interrupted; if
+    it dies, this process walks the second halves itself.
 
     >>> from fracas.core.dice import D6, Dice
     >>> class Race:
@@ -539,7 +542,7 @@ def exact_states(
     watch = _WATCH.get()
     sharing = _SHARING.get()
     may_fork = sharing.processes > 1
-    helper: _Helper[S] | None = None
+    helper: _Helper | None = None
     # The frontier is the first half's states (``mine`` of them), then the second half's
     # that the first did not reach. When the helper walked that second half it still
     # holds them: ``kept`` flags them among the states it returned, so that next step
@@ -554,13 +557,13 @@ def exact_states(
                 big = len(frontier) >= sharing.from_states
                 if big and may_fork:
                     may_fork = False  # once per walk
-                    helper = _Helper.start(walk)
+                    helper = _Helper.start(_walk_halves(walk))
                 shared = big and helper is not None
                 if shared:
                     assert helper is not None
-                    helper.send(frontier, cut, mine, kept, before)
+                    helper.send(_request(frontier, cut, mine, kept, before))
                     first = walk.half(islice(frontier.items(), cut), before)
-                    second = helper.receive()
+                    second = _walked(helper.receive())
                     if second is None:  # the helper failed: its half is walked here
                         helper.stop()
                         helper = None
@@ -586,7 +589,7 @@ def exact_states(
                 steps += 1
                 peak = max(peak, len(following))
                 frontier = following
-                gc.collect(0)
+                _collect_young()
                 if watch is not None:
                     watch(work.used)
     finally:
@@ -707,11 +710,11 @@ def _add_flagging_new(into: dict[T, Probability], more: Mapping[T, Probability])
 _FORKS = hasattr(os, "fork") and sys.platform != "darwin"
 
 
-class _Helper(Generic[S]):
-    """A forked process that walks the second half of a big step (:func:`sharing_work`).
+class _Helper:
+    """A forked process that works out part of an exact answer (:func:`sharing_work`).
 
-    It is sent each half as one pickled message: the states and probabilities, and the
-    budget's count before the step; it answers with the half's :class:`_Half`.
+    It runs ``serve(requests, replies)``: it reads pickled messages from the first pipe
+    and writes pickled replies to the second.
     """
 
     def __init__(self, pid: int, requests: BinaryIO, replies: BinaryIO) -> None:
@@ -721,59 +724,42 @@ class _Helper(Generic[S]):
         self._alive = True
 
     @staticmethod
-    def start(walk: _Walk[S]) -> _Helper[S] | None:
+    def start(serve: Callable[[BinaryIO, BinaryIO], None]) -> _Helper | None:
         """A helper forked from this process, or ``None`` where forking is not safe."""
+        # Python threads are what matter: one may hold a lock (the import lock, a file's
+        # buffer) that the fork would copy held. Native threads (a BLAS pool) are prepared
+        # for a fork by their libraries, as malloc is, and the helper runs Python only.
         if not _FORKS or threading.active_count() != 1:
             return None
         requests_in, requests_out = os.pipe()
         replies_in, replies_out = os.pipe()
         try:
             pid = os.fork()
-        except OSError:  # no room for another process: walk alone
+        except OSError:  # no room for another process: work alone
             for end in (requests_in, requests_out, replies_in, replies_out):
                 os.close(end)
             return None
         if pid == 0:
-            _serve(walk, requests_in, replies_out, others=(requests_out, replies_in))
+            _live(serve, requests_in, replies_out, others=(requests_out, replies_in))
         os.close(requests_in)
         os.close(replies_out)
         return _Helper(pid, open(requests_out, "wb"), open(replies_in, "rb"))
 
-    def send(
-        self,
-        frontier: dict[S, Probability],
-        cut: int,
-        mine: int,
-        kept: bytes | None,
-        used: int,
-    ) -> None:
-        """Send the helper the states of ``frontier`` from ``cut`` on: those it does not
-        hold (the frontier's first ``mine`` came from this process; ``kept`` flags the
-        rest among the states the helper returned last, or is ``None``), and where the
-        ones it holds start."""
-        if kept is None:
-            pairs, skip = list(islice(frontier.items(), cut, None)), 0
-        else:
-            pairs, skip = list(islice(frontier.items(), cut, mine)), max(0, cut - mine)
+    def send(self, message: object) -> None:
         try:
-            _send(self._requests, (pairs, kept, skip, used))
+            _send(self._requests, message)
         except OSError:  # the helper is gone: receive() says so
             self._alive = False
 
-    def receive(self) -> _Half | None:
-        """The half sent, walked; ``None`` when the helper failed (the half is then walked
-        here, where any error it raises has its whole traceback)."""
+    def receive(self) -> Any:
+        """The helper's next reply; ``None`` when it failed or is gone (its part is then
+        worked out here, where any error it raises has its whole traceback)."""
         if not self._alive:
             return None
         try:
-            reply = _receive(self._replies)
+            return _receive(self._replies)
         except OSError:
-            reply = None
-        if isinstance(reply, _Half):
-            return reply
-        if isinstance(reply, EnumerationBudgetError):
-            raise reply
-        return None
+            return None
 
     def stop(self) -> None:
         """Stop the helper now (it keeps nothing worth finishing) and wait for its end."""
@@ -786,8 +772,14 @@ class _Helper(Generic[S]):
             os.waitpid(self.pid, 0)
 
 
-def _serve(walk: _Walk[Any], requests: int, replies: int, *, others: tuple[int, ...]) -> NoReturn:
-    """A helper's whole life: walk each half it is sent until the pipe closes, then exit.
+def _live(
+    serve: Callable[[BinaryIO, BinaryIO], None],
+    requests: int,
+    replies: int,
+    *,
+    others: tuple[int, ...],
+) -> NoReturn:
+    """A helper's whole life: ``serve``, then exit.
 
     It never returns into the code that forked it, never flushes what that code had
     buffered for its files, and writes nothing to the terminal.
@@ -801,30 +793,64 @@ def _serve(walk: _Walk[Any], requests: int, replies: int, *, others: tuple[int, 
         for standard in (0, 1, 2):
             os.dup2(silent, standard)
         with open(requests, "rb") as reader, open(replies, "wb") as writer:
-            # The states it returned last step: the parent sends again only those of
-            # them that its own half reached too.
-            returned: dict[Any, Probability] = {}
-            while (message := _receive(reader)) is not None:
-                sent, kept, skip, used = message
-                pairs: Iterable[tuple[Any, Probability]] = sent
-                if kept is not None:
-                    held = compress(returned.items(), kept)
-                    pairs = chain(sent, islice(held, skip, None))
-                reply: _Half | EnumerationBudgetError | None
-                try:
-                    reply = walk.half(pairs, used)
-                    returned = reply.following
-                except EnumerationBudgetError as over:
-                    reply = over
-                except Exception:  # walked again by the walk's process, which raises it
-                    reply = None
-                del message, sent, pairs
-                _send(writer, reply)
-                del reply
-                gc.collect(0)
+            serve(reader, writer)
         status = 0
     finally:
         os._exit(status)
+
+
+def _walk_halves(walk: _Walk[Any]) -> Callable[[BinaryIO, BinaryIO], None]:
+    """What a walk's helper does: walk each second half it is sent, until the pipe closes.
+
+    A request holds the states to walk that it does not hold, which of the states it
+    returned the step before are part of its half (``kept``, from ``skip`` on) and the
+    budget's count before the step (:func:`_request`); the reply is the half's
+    :class:`_Half`, the budget's error, or ``None`` when the half failed otherwise.
+    """
+
+    def serve(reader: BinaryIO, writer: BinaryIO) -> None:
+        # The states it returned last step: the parent sends again only those of them
+        # that its own half reached too.
+        returned: dict[Any, Probability] = {}
+        while (message := _receive(reader)) is not None:
+            sent, kept, skip, used = message
+            pairs: Iterable[tuple[Any, Probability]] = sent
+            if kept is not None:
+                held = compress(returned.items(), kept)
+                pairs = chain(sent, islice(held, skip, None))
+            reply: _Half | EnumerationBudgetError | None
+            try:
+                reply = walk.half(pairs, used)
+                returned = reply.following
+            except EnumerationBudgetError as over:
+                reply, returned = over, {}
+            except Exception:  # walked again by the walk's process, which raises it
+                reply, returned = None, {}
+            del message, sent, pairs
+            _send(writer, reply)
+            del reply
+            _collect_young()
+
+    return serve
+
+
+def _request(
+    frontier: dict[S, Probability], cut: int, mine: int, kept: bytes | None, used: int
+) -> tuple[list[tuple[S, Probability]], bytes | None, int, int]:
+    """What a walk's helper is sent for the states of ``frontier`` from ``cut`` on: those
+    it does not hold (the frontier's first ``mine`` came from this process; ``kept``
+    flags the rest among the states the helper returned last, or is ``None``), and where
+    the ones it holds start."""
+    if kept is None:
+        return list(islice(frontier.items(), cut, None)), None, 0, used
+    return list(islice(frontier.items(), cut, mine)), kept, max(0, cut - mine), used
+
+
+def _walked(reply: Any) -> _Half | None:
+    """The helper's half, or ``None`` when it failed; the budget's error is raised."""
+    if isinstance(reply, EnumerationBudgetError):
+        raise reply
+    return reply if isinstance(reply, _Half) else None
 
 
 def _send(pipe: BinaryIO, message: object) -> None:
@@ -851,8 +877,8 @@ class _CollectorPause:
 
     A step makes millions of small tuples and keeps tens of thousands of states alive:
     the collector's automatic passes over them took about a tenth of a walk. The walk
-    instead collects the youngest generation once per step (what that step made), so
-    that reference cycles a step leaves behind never pile up.
+    instead collects the youngest generation after a step (:func:`_collect_young`), so
+    that reference cycles the steps leave behind never pile up.
     """
 
     def __init__(self) -> None:
@@ -877,6 +903,17 @@ class _CollectorPause:
 
 
 _collecting_once_per_step = _CollectorPause()
+
+#: Objects made (and not yet freed) since the last collection past which a walk collects
+#: the youngest generation after a step. Collecting after every step cost twice as much:
+#: a state that lives one step only is never looked at when the collection waits.
+COLLECT_AFTER = 100_000
+
+
+def _collect_young() -> None:
+    """Collect the youngest generation once enough has been made since the last time."""
+    if gc.get_count()[0] > COLLECT_AFTER:
+        gc.collect(0)
 
 
 #: A branch table: the branches, then (ordered for a tolerance: likeliest first) their
