@@ -6,6 +6,7 @@
   forms), for the whole summary — the joint outcome, not only each metric.
 * With two broken units chased by one pursuer, the joint outcome (both caught, neither)
   agrees with seeded play: a winning unit rolls once a round, whoever it chases.
+* The fates exact odds hand over on the way keep every metric's law.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from fracas.analysis import odds
 from fracas.analysis.stats import wilson_interval
 from fracas.core.dice import SeededDice, check_group
 from fracas.core.distribution import enumerate_outcomes
@@ -151,7 +153,7 @@ def test_closed_forms_equal_every_face_over_whole_combats(edition: str) -> None:
     slow = joint_and_settled(scenario, closed_forms=False)
     assert fast == slow
     assert sum(fast[0].values()) == 1
-    assert set(fast[1]) == {"round_winner", "cr.A", "cr.B", "cr.difference"}
+    assert {"round_winner", "cr.A", "cr.B", "cr.difference"} <= set(fast[1])
 
 
 def test_one_round_equals_plain_enumeration_of_play() -> None:
@@ -214,12 +216,34 @@ def two_fleeing_units() -> RankflankScenario:
     return RankflankScenario(combat, "two fleeing units")
 
 
+class Unsettled:
+    """The combat's steps without :meth:`CombatProcess.settle`: every final fight keeps
+    every metric, so the walk gives the joint law of the whole summary."""
+
+    def __init__(self, combat: Any) -> None:
+        self.process = CombatProcess(combat)
+        self.start, self.step = self.process.start, self.process.step
+        self.finished, self.branch = self.process.finished, self.process.branch
+
+
+def whole_summaries(
+    scenario: RankflankScenario, *, fractions: bool
+) -> tuple[dict[tuple[tuple[str, Any], ...], Any], int]:
+    """The joint law of the whole summary, and the step plays it took."""
+    answer = exact_states(Unsettled(scenario.combat), budget=5_000_000, fractions=fractions)
+    assert not answer.settled
+    joint: dict[tuple[tuple[str, Any], ...], Any] = {}
+    for state, p in answer.states.items():
+        key = tuple(RULESET.summarize_state(scenario, state).items())
+        joint[key] = joint.get(key, 0) + p
+    return joint, answer.work
+
+
 def test_two_fleeing_units_share_one_pursuit_roll_jointly() -> None:
     scenario = two_fleeing_units()
-    answer = RULESET.exact(scenario, max_work=2_000_000, fractions=False)
     joint: Counter[tuple[bool, bool]] = Counter()
     exact: dict[tuple[bool, bool], float] = {}
-    for outcome, p in answer.outcomes.items():
+    for outcome, p in whole_summaries(scenario, fractions=False)[0].items():
         metrics = dict(outcome)
         key = (bool(metrics["caught.Left"]), bool(metrics["caught.Right"]))
         exact[key] = exact.get(key, 0.0) + float(p)
@@ -234,6 +258,54 @@ def test_two_fleeing_units_share_one_pursuit_roll_jointly() -> None:
     for key in [(True, True), (True, False), (False, True), (False, False)]:
         low, high = wilson_interval(joint[key], runs, 0.9999)
         assert low <= exact.get(key, 0.0) <= high, (key, exact.get(key), joint[key] / runs)
+
+
+def test_fates_handed_over_on_the_way_keep_every_metrics_law() -> None:
+    # Two fights side by side: when a unit of one flees (caught or not) and the other
+    # fight goes on, exact odds count the fled unit's fate apart and merge the fights
+    # that differ only by what it lost: each metric's law must stay the same as a walk
+    # that keeps everything (floats, every branch kept: equal but for the order of sums).
+    combat = combat_from(
+        {
+            "parameters": {"max_rounds": 2},
+            "units": [
+                unit_doc(
+                    "Knights",
+                    "Empire",
+                    models=3,
+                    files=3,
+                    profile="4 4 3 4 3 1 3 1 8",
+                    armour=4,
+                    charged=True,
+                    troop_type="cavalry",
+                ),
+                unit_doc("Goblins", "Orcs", models=3, files=3, profile="4 2 3 3 3 1 2 1 5"),
+                unit_doc("Spears", "Empire", models=3, files=3, armour=5),
+                unit_doc(
+                    "Boyz",
+                    "Orcs",
+                    models=3,
+                    files=3,
+                    profile="4 3 3 3 4 1 2 1 7",
+                    armour=6,
+                    characters=[{"name": "Boss", "profile": "4 4 3 4 4 2 3 2 7"}],
+                ),
+            ],
+            "engagements": [engage("Knights", "Goblins"), engage("Spears", "Boyz")],
+        }
+    )
+    scenario = RankflankScenario(combat, "two fights side by side")
+    whole, work = whole_summaries(scenario, fractions=False)
+    handed = RULESET.exact(scenario, max_work=2_000_000, fractions=False)
+    assert set(handed.settled["caught.Goblins"]) == {True, False}  # caught or not, gone
+    merged = odds(scenario, ruleset=RULESET, method="exact", exact_tolerance=0)
+    assert merged.work < work  # the fights that differed only by it merged
+    for metric in merged.metrics:
+        expected = marginal(whole, metric.name)
+        got = {e.value: e.probability for e in metric.values}
+        assert set(got) == {value for value, p in expected.items() if p}, metric.name
+        for value, p in got.items():
+            assert p == pytest.approx(float(expected[value]), abs=1e-12), (metric.name, value)
 
 
 def bearer_in_a_challenge() -> RankflankScenario:

@@ -542,8 +542,11 @@ def _exact_result(
             bucket = marginals.setdefault(metric, {})
             bucket[value] = bucket.get(value, 0) + probability
     for metric, values in answer.settled.items():
-        # Settled values are the metric values a ruleset hands over (hashable in core).
-        marginals[metric] = cast(dict[Value, Probability], dict(values))
+        # Settled values are the metric values a ruleset hands over (hashable in core), on
+        # the paths whose final outcomes no longer carry them.
+        bucket = marginals.setdefault(metric, {})
+        for value, probability in cast(dict[Value, Probability], values).items():
+            bucket[value] = bucket.get(value, 0) + probability
     _fill_missing(marginals, total=_sum(answer.outcomes.values(), exact=_all_fractions(answer)))
     if answer.metric_order:
         rank = {name: index for index, name in enumerate(answer.metric_order)}

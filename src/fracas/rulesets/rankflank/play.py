@@ -109,6 +109,12 @@ class Fight(NamedTuple):
     afraid: frozenset[str] = frozenset()
     #: Frenzied units that lost a round, and with it their frenzy.
     calmed: frozenset[str] = frozenset()
+    #: Units whose flight has ended (they are out of the combat for good) and whose fates
+    #: exact odds have not yet counted apart (:meth:`CombatProcess.settle`); play keeps
+    #: them here.
+    leaving: tuple[str, ...] = ()
+    #: Units whose fates exact odds counted apart: their statuses here no longer tell them.
+    gone: frozenset[str] = frozenset()
 
 
 _FIGHT_FIELD = {name: index for index, name in enumerate(Fight._fields)}
@@ -191,6 +197,24 @@ def apply_wounds(
     return {**state, unit.name: status}, taken
 
 
+def unit_fate(unit: Unit, start: UnitStatus, status: UnitStatus, caught: bool) -> dict[str, Any]:
+    """What became of ``unit``: broke, caught, destroyed, and the models it lost.
+
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> combat = two_blocks()
+    >>> start = initial_state(combat)["Orcs"]
+    >>> unit_fate(combat.unit("Orcs"), start, start._replace(rank_and_file_wounds=12), False)
+    {'breaks.Orcs': False, 'caught.Orcs': False, 'destroyed.Orcs': False, 'casualties.Orcs': 8}
+    """
+    left = models_alive(unit, status)
+    return {
+        f"breaks.{unit.name}": status.fled,
+        f"caught.{unit.name}": caught,
+        f"destroyed.{unit.name}": left == 0,
+        f"casualties.{unit.name}": models_alive(unit, start) - left,
+    }
+
+
 def fighting_pairs(combat: Combat, state: State) -> bool:
     """True while at least two enemy units in contact are both still in the combat."""
     return any(
@@ -242,6 +266,11 @@ class CombatProcess:
         self.combat = combat
         self.names = tuple(unit.name for unit in combat.units)
         self._index = {name: index for index, name in enumerate(self.names)}
+        self._initial = self.key(initial_state(combat))
+        #: The status every unit shares once its fate is counted apart (fled, no models).
+        self._gone = tuple(
+            UnitStatus(0, tuple(0 for _ in unit.characters), fled=True) for unit in combat.units
+        )
         #: The frenzied units of each side, who lose their frenzy when their side loses.
         self._frenzied = {side: lose_frenzy(combat, side) for side in combat.sides}
         self.log: _Log | None = _Log() if log else None
@@ -291,20 +320,44 @@ class CombatProcess:
     def finished(self, fight: Fight) -> bool:
         return fight.phase == "over"
 
-    def settle(self, fight: Fight) -> tuple[Fight, dict[str, str | int]] | None:
-        """Round 1's metrics, once known, leave the fight: exact odds count them apart.
+    def settle(self, fight: Fight) -> tuple[Fight, dict[str, Any]] | None:
+        """Metrics that are final leave the fight: exact odds count them apart.
 
-        Carrying round 1's scores through every later round would split fights that are
-        otherwise equal, by as many ways as round 1 could end.
+        Round 1's, once known: carrying its scores through every later round would split
+        fights that are otherwise equal, by as many ways as round 1 could end. And the
+        fate of a unit whose flight has ended: it is out for good, and the models it lost
+        would split the fights of the rest of the combat as much. Its status is replaced
+        by one that every such unit shares (fled, no models): the rules only ever ask a
+        fled unit whether it fled.
         """
-        if not fight.first:
+        leaving = fight.leaving
+        if not fight.first and not leaving:
             return None
-        winner, scores, difference = fight.first
-        metrics: dict[str, str | int] = {"round_winner": winner}
-        for side, score in zip(self.combat.sides, scores, strict=True):
-            metrics[f"cr.{side}"] = score
-        metrics["cr.difference"] = difference
-        return _moved(fight, first=()), metrics
+        metrics: dict[str, Any] = {}
+        if fight.first:
+            winner, scores, difference = fight.first
+            metrics["round_winner"] = winner
+            for side, score in zip(self.combat.sides, scores, strict=True):
+                metrics[f"cr.{side}"] = score
+            metrics["cr.difference"] = difference
+            fight = _moved(fight, first=())
+        if leaving:
+            units = list(fight.units)
+            for name in leaving:
+                index = self._index[name]
+                unit = self.combat.units[index]
+                metrics.update(
+                    unit_fate(unit, self._initial[index], units[index], name in fight.caught)
+                )
+                units[index] = self._gone[index]
+            fight = _moved(
+                fight,
+                units=tuple(units),
+                caught=fight.caught.difference(leaving),
+                leaving=(),
+                gone=fight.gone.union(leaving),
+            )
+        return fight, metrics
 
     def step(self, fight: Fight, dice: Dice) -> Fight:
         return self._ready(self._step(fight, dice))
@@ -803,6 +856,7 @@ class CombatProcess:
             fleeing=rest,
             chases=tuple((name, r, d) for name, (r, d) in chases.items()),
             caught=fight.caught | {fleeing.name} if catchers else fight.caught,
+            leaving=(*fight.leaving, fleeing.name),
         )
         return fight if rest else self._end(fight)
 
@@ -886,7 +940,15 @@ class CombatProcess:
         # What comes next depends only on what outlasts the round (kept: many fights end
         # their rounds alike).
         # The next round's first records are gathered with it.
-        lasting = (fight.units, fight.round, fight.first, fight.caught, fight.calmed)
+        lasting = (
+            fight.units,
+            fight.round,
+            fight.first,
+            fight.caught,
+            fight.calmed,
+            fight.leaving,
+            fight.gone,
+        )
         return self._once(
             ("end", lasting), lambda: self._ready(self._following(fight, self.state(fight)))
         )

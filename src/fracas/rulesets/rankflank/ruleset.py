@@ -88,6 +88,7 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, "CombatOutc
 
         combat = scenario.combat
         start = initial_state(combat)
+        order = _metric_names(combat)
         ends: dict[Fight, tuple[str, dict[str, Any]]] = {}
 
         def summarize(state: Fight, settled: Mapping[str, Hashable]) -> Summary:
@@ -97,7 +98,10 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, "CombatOutc
                     ends.clear()
                 end = ends[state] = _ending(combat, start, state)
             winner, fates = end
-            return {"winner": winner, **_round_one(combat, state, settled), **fates}
+            # What was handed over on the way (round 1, the fates of units gone from the
+            # combat) takes its place among the rest, in the order play gives them.
+            found = {"winner": winner, **_round_one(combat, state), **settled, **fates}
+            return {name: found[name] for name in order if name in found}
 
         return StepCache(CombatProcess(combat), summarize).play
 
@@ -124,18 +128,28 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, "CombatOutc
 
         combat = scenario.combat
         winner, fates = _ending(combat, initial_state(combat), state)
-        return {"winner": winner, **_round_one(combat, state, {}), **fates}
+        return {"winner": winner, **_round_one(combat, state), **fates}
 
 
-def _round_one(
-    combat: Combat, state: Fight, settled: Mapping[str, Hashable]
-) -> Mapping[str, Hashable]:
-    """Round 1's winner and scores: handed over on the way, or kept in the fight."""
-    if settled:
-        return settled  # settled on the way (CombatProcess.settle)
+def _metric_names(combat: Combat) -> tuple[str, ...]:
+    """Every metric of a summary, in the order :meth:`RankflankRuleset.summarize_state`
+    gives them."""
+    fates = ("breaks", "caught", "destroyed", "casualties")
+    return (
+        "winner",
+        "round_winner",
+        *(f"cr.{side}" for side in combat.sides),
+        "cr.difference",
+        *(f"{fate}.{unit.name}" for unit in combat.units for fate in fates),
+        "rounds",
+    )
+
+
+def _round_one(combat: Combat, state: Fight) -> Mapping[str, Hashable]:
+    """Round 1's winner and scores, unless exact odds handed them over on the way
+    (:meth:`~fracas.rulesets.rankflank.play.CombatProcess.settle`)."""
     if state.first == ():
         return {}
-    # Exact odds settle round 1's metrics apart (CombatProcess.settle).
     first_winner, scores, difference = state.first or ("draw", (0, 0), 0)
     metrics: dict[str, Hashable] = {"round_winner": first_winner}
     for side, score in zip(combat.sides, scores, strict=True):
@@ -147,17 +161,16 @@ def _round_one(
 def _ending(
     combat: Combat, start: Mapping[str, UnitStatus], state: Fight
 ) -> tuple[str, dict[str, Any]]:
-    """The combat's winner, what became of every unit since ``start``, and the rounds."""
-    from fracas.rulesets.rankflank.formation import models_alive
+    """The combat's winner, what became of every unit since ``start`` (but those whose
+    fates exact odds handed over on the way), and the rounds."""
+    from fracas.rulesets.rankflank.play import unit_fate
 
     final = dict(zip((unit.name for unit in combat.units), state.units, strict=True))
     fates: dict[str, Any] = {}
     for unit in combat.units:
-        left = models_alive(unit, final[unit.name])
-        fates[f"breaks.{unit.name}"] = final[unit.name].fled
-        fates[f"caught.{unit.name}"] = unit.name in state.caught
-        fates[f"destroyed.{unit.name}"] = left == 0
-        fates[f"casualties.{unit.name}"] = models_alive(unit, start[unit.name]) - left
+        if unit.name not in state.gone:
+            caught = unit.name in state.caught
+            fates.update(unit_fate(unit, start[unit.name], final[unit.name], caught))
     fates["rounds"] = state.round
     return combat_winner(combat, final), fates
 
