@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from fracas.analysis.odds import odds
 from fracas.analysis.parallel import running
 from fracas.cli.progress import Tracker
+from fracas.core import evaluate
 from fracas.core.budgets import EXACT_TOLERANCE
 from fracas.core.dice import D6, Dice, DiceGroup, die, draw
 from fracas.core.distribution import Distribution, EnumerationBudgetError
@@ -117,7 +118,7 @@ def same(one: ExactStates[Any], two: ExactStates[Any]) -> None:
 def both(walk: Callable[[], ExactStates[Any]]) -> tuple[ExactStates[Any], ExactStates[Any]]:
     """``walk()`` in one process, then shared from its first step; the helper is gone."""
     alone = walk()
-    with counting_forks() as forked, sharing_work(2, from_states=1):
+    with counting_forks() as forked, sharing_work(2, from_states=1, even_when_busy=True):
         shared = walk()
     assert len(forked) == 1
     assert reaped(forked[0])
@@ -291,7 +292,7 @@ def test_an_error_in_the_walks_half_is_raised_and_the_helper_is_gone() -> None:
     process = Failing(at=3, error=lambda: ValueError("broken rule"))
     with (
         counting_forks() as forked,
-        sharing_work(2, from_states=1),
+        sharing_work(2, from_states=1, even_when_busy=True),
         pytest.raises(ValueError, match="broken rule"),
     ):
         exact_states(process, budget=10**6)
@@ -306,7 +307,7 @@ def test_an_error_in_the_helpers_half_is_raised_here_and_the_helper_is_gone(
     process = Failing(at=3, error=lambda: ValueError("broken rule"), marker=marker)
     with (
         counting_forks() as forked,
-        sharing_work(2, from_states=1),
+        sharing_work(2, from_states=1, even_when_busy=True),
         pytest.raises(ValueError, match="broken rule") as raised,
     ):
         exact_states(process, budget=10**6)
@@ -321,7 +322,7 @@ def test_ctrl_c_during_a_shared_walk_leaves_no_helper() -> None:
     process = Failing(at=3, error=KeyboardInterrupt)
     with (
         counting_forks() as forked,
-        sharing_work(2, from_states=1),
+        sharing_work(2, from_states=1, even_when_busy=True),
         pytest.raises(KeyboardInterrupt),
     ):
         exact_states(process, budget=10**6)
@@ -343,7 +344,7 @@ class Dying(Skirmishes):
 def test_a_helper_that_dies_leaves_its_half_to_the_walk() -> None:
     process = Dying((4, 4), Fraction(1, 2), rounds=5, wounds=30)
     alone = exact_states(Skirmishes((4, 4), Fraction(1, 2), rounds=5, wounds=30), budget=10**6)
-    with counting_forks() as forked, sharing_work(2, from_states=1):
+    with counting_forks() as forked, sharing_work(2, from_states=1, even_when_busy=True):
         shared = exact_states(process, budget=10**6)
     same(alone, shared)
     assert len(forked) == 1
@@ -358,7 +359,7 @@ def test_the_budget_runs_out_at_the_same_step_with_the_same_error() -> None:
     for processes in (1, 2):
         with (
             counting_forks() as forked,
-            sharing_work(processes, from_states=1),
+            sharing_work(processes, from_states=1, even_when_busy=True),
             watching_work(seen[processes].append),
             pytest.raises(EnumerationBudgetError) as raised,
         ):
@@ -379,7 +380,7 @@ def test_no_helper_while_another_thread_runs() -> None:
     other = threading.Thread(target=stop.wait)
     other.start()
     try:
-        with counting_forks() as forked, sharing_work(2, from_states=1):
+        with counting_forks() as forked, sharing_work(2, from_states=1, even_when_busy=True):
             shared = exact_states(process, budget=10**6)
     finally:
         stop.set()
@@ -391,9 +392,9 @@ def test_no_helper_while_another_thread_runs() -> None:
 def test_small_walks_and_one_process_fork_nothing() -> None:
     process = Skirmishes((4, 4), Fraction(1, 2), rounds=5, wounds=30)
     with counting_forks() as forked:
-        with sharing_work(2):  # the default threshold: no step here is that big
+        with sharing_work(2, even_when_busy=True):  # no step here is that big
             exact_states(process, budget=10**6)
-        with sharing_work(1, from_states=1):
+        with sharing_work(1, from_states=1, even_when_busy=True):
             exact_states(process, budget=10**6)
     assert forked == []
 
@@ -406,7 +407,11 @@ def test_exact_odds_with_a_shown_bar_share_the_walk_as_workers_allow(workers: in
     )
     alone = odds(scenario, method="exact")
     tracker = Tracker(show=True)  # as on a terminal: it must start no thread
-    with counting_forks() as forked, running(workers=workers, progress=tracker):
+    with (
+        counting_forks() as forked,
+        mock.patch.object(evaluate, "_a_core_is_free", return_value=True),  # other work aside
+        running(workers=workers, progress=tracker),
+    ):
         shared = odds(scenario, method="exact")
     tracker.stop()
     assert shared == alone
@@ -414,6 +419,47 @@ def test_exact_odds_with_a_shown_bar_share_the_walk_as_workers_allow(workers: in
     assert len(forked) == min(workers, 2) - 1
     assert all(reaped(pid) for pid in forked)
     assert tracker.done["step plays"] == shared.work
+
+
+@pytest.mark.parametrize("busy", [True, False])
+def test_no_helper_while_every_core_is_busy(busy: bool) -> None:
+    process = Skirmishes((4, 4), Fraction(1, 2), rounds=5, wounds=30)
+    alone = exact_states(process, budget=10**6)
+    with (
+        counting_forks() as forked,
+        mock.patch.object(evaluate, "_a_core_is_free", return_value=not busy),
+    ):
+        with sharing_work(2, from_states=1):
+            shared = exact_states(process, budget=10**6)
+        with sharing_work(2, from_states=1, even_when_busy=True):
+            forced = exact_states(process, budget=10**6)
+    # A busy machine keeps the walk here unless told otherwise; the numbers never change.
+    assert len(forked) == (1 if busy else 2)
+    assert all(reaped(pid) for pid in forked)
+    same(alone, shared)
+    same(alone, forced)
+
+
+def test_a_free_core_is_seen_in_the_ready_threads(tmp_path: Path) -> None:
+    # /proc/loadavg's fourth field: threads ready to run / all threads. This process
+    # looking is one of the ready ones: with 2 cores, 1 ready leaves one free, 2 none.
+    if not Path("/proc/loadavg").exists() or not hasattr(os, "sched_getaffinity"):
+        pytest.skip("the platform does not tell")
+    seen = {"1/90": True, "2/90": False, "3/90": False}
+    real = open
+
+    for field, free in seen.items():
+        sample = tmp_path / "loadavg"
+        sample.write_text(f"0.50 0.40 0.30 {field} 4242\n")
+
+        def fake_open(path: Any, *args: Any, _sample: Path = sample, **kwargs: Any) -> Any:
+            return real(_sample if path == "/proc/loadavg" else path, *args, **kwargs)
+
+        with (
+            mock.patch("builtins.open", fake_open),
+            mock.patch.object(os, "sched_getaffinity", return_value={0, 1}),
+        ):
+            assert evaluate._a_core_is_free() is free
 
 
 def test_at_least_one_process() -> None:

@@ -35,6 +35,7 @@ import pickle
 import signal
 import sys
 import threading
+import time
 from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -432,6 +433,7 @@ SHARE_FROM = 2_000
 class _Sharing:
     processes: int
     from_states: int
+    even_when_busy: bool = False
 
 
 #: How many processes an exact walk may use (see :func:`sharing_work`).
@@ -442,7 +444,9 @@ _SHARING: ContextVar[_Sharing] = ContextVar(
 
 
 @contextmanager
-def sharing_work(processes: int, *, from_states: int = SHARE_FROM) -> Iterator[None]:
+def sharing_work(
+    processes: int, *, from_states: int = SHARE_FROM, even_when_busy: bool = False
+) -> Iterator[None]:
     """Let every exact walk inside use up to ``processes`` processes (two at most help).
 
     The answer is the same to the bit whatever ``processes`` is. Each step of a walk cuts
@@ -454,7 +458,9 @@ def sharing_work(processes: int, *, from_states: int = SHARE_FROM) -> Iterator[N
     The second process is forked at the first step with at least ``from_states`` live
     states (smaller steps stay here), and only where that is safe: a platform that forks
     (not macOS, whose system libraries do not survive it) and no other thread running in
-    this process (a thread may hold a lock that the fork would copy held). Otherwise the
+    this process (a thread may hold a lock that the fork would copy held), and, unless
+    ``even_when_busy``, only while a core is free (:func:`_a_core_is_free`): on a machine
+    whose cores are all busy the second process only slows the walk down. Otherwise the
     walk stays in this process. The helper inherits the process being walked; each step it
     is sent the states of its half that it does not hold already (it keeps the states it
     returned the step before, and those the first half did not reach stay with it) and
@@ -470,14 +476,14 @@ def sharing_work(processes: int, *, from_states: int = SHARE_FROM) -> Iterator[N
     ...     def step(self, state: int, dice: Dice) -> int: return state + dice.roll(D6)
     ...     def finished(self, state: int) -> bool: return state >= 12
     >>> alone = exact_states(Race(), budget=10_000, fractions=False)
-    >>> with sharing_work(2, from_states=1):
+    >>> with sharing_work(2, from_states=1, even_when_busy=True):
     ...     shared = exact_states(Race(), budget=10_000, fractions=False)
     >>> shared == alone and list(shared.states) == list(alone.states)
     True
     """
     if processes < 1:
         raise ValueError(f"an exact walk needs at least 1 process, not {processes}")
-    token = _SHARING.set(_Sharing(processes, from_states))
+    token = _SHARING.set(_Sharing(processes, from_states, even_when_busy))
     try:
         yield
     finally:
@@ -557,7 +563,8 @@ def exact_states(
                 big = len(frontier) >= sharing.from_states
                 if big and may_fork:
                     may_fork = False  # once per walk
-                    helper = _Helper.start(_walk_halves(walk))
+                    if sharing.even_when_busy or _a_core_is_free():
+                        helper = _Helper.start(_walk_halves(walk))
                 shared = big and helper is not None
                 if shared:
                     assert helper is not None
@@ -704,6 +711,24 @@ def _add_flagging_new(into: dict[T, Probability], more: Mapping[T, Probability])
         else:
             into[key] = old + p
     return bytes(new)
+
+
+def _a_core_is_free() -> bool:
+    """Whether fewer threads are ready to run on this machine than this process may use
+    cores, this one included: the least of three looks at ``/proc/loadavg`` a few
+    milliseconds apart (a program that only starts does not count). ``True`` where the
+    platform does not tell."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+        ready = []
+        for look in range(3):
+            if look:
+                time.sleep(0.002)
+            with open("/proc/loadavg") as loadavg:
+                ready.append(int(loadavg.read().split()[3].split("/")[0]))
+    except (AttributeError, OSError, ValueError, IndexError):
+        return True
+    return min(ready) < cores
 
 
 #: Whether this platform forks a helper for an exact walk (see :func:`sharing_work`).
