@@ -27,7 +27,8 @@ def test_the_default_tolerance_leaves_out_little_and_says_how_much() -> None:
     full = odds(one_round(), method="exact", exact_tolerance=0)
     exact = odds(one_round(), method="exact", exact_fractions=True)
     assert full.error_bar == 0.0
-    assert 0 < kept.error_bar < 1e-9
+    # A report prints odds to 0.01 %: what is left out must be far below that.
+    assert 0 < kept.error_bar < 1e-7
     assert kept.work < full.work
     # Every probability is within the reported amount of the exact fraction.
     for metric in exact.metrics:
@@ -61,7 +62,7 @@ def test_the_report_and_json_say_what_was_left_out() -> None:
     full = runner.invoke(app, ["odds", *common, "--exact-tolerance", "0"])
     assert "Error bar: none" in full.stdout
     data = json.loads(runner.invoke(app, ["odds", *common, "--format", "json"]).stdout)
-    assert 0 < data["result"]["error_bar"] < 1e-9
+    assert 0 < data["result"]["error_bar"] < 1e-7
 
 
 @pytest.mark.parametrize("bad", ["-1", "1", "2.5"])

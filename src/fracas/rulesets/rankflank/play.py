@@ -118,6 +118,9 @@ class Fight(NamedTuple):
 
 
 _FIGHT_FIELD = {name: index for index, name in enumerate(Fight._fields)}
+_UNITS, _PHASE, _PENDING, _CREDITS, _DUELS = (
+    _FIGHT_FIELD[name] for name in ("units", "phase", "pending", "credits", "duels")
+)
 
 
 def _moved(fight: Fight, **changes: Any) -> Fight:
@@ -369,7 +372,7 @@ class CombatProcess:
             return None
         if fight.phase == "strike":
             blows = self._blows_for(fight)
-            return blows[3], lambda unsaved: self._ready(self._land(fight, blows, unsaved, None))
+            return blows[3], self._landing(fight, blows)
         if fight.phase == "flee":
             chase = self._chase_for(fight)
             return chase[3], lambda key: self._ready(self._chased(fight, chase, key, None))
@@ -563,33 +566,53 @@ class CombatProcess:
         self, fight: Fight, blows: tuple[Any, ...], unsaved: int, rolled: StrikeRoll | None
     ) -> Fight:
         """The fight once ``unsaved`` wounds of the record's blows have landed."""
+        record, _, target, _, index, phase = blows
+        if self.log is not None:
+            taken = self._wound(target, fight.units[index], record.target_character, unsaved)[1]
+            if rolled is not None:
+                self.log.blows.append(rolled)
+                credit = WoundCredit(record.side, record.striker, target.name, taken)
+                self.log.credits.append(credit)
+            if phase == "result":
+                self.log.close_step()
+        return self._landing(fight, blows)(unsaved)
+
+    def _landing(self, fight: Fight, blows: tuple[Any, ...]) -> Callable[[int], Fight]:
+        """Where each number of unsaved wounds of the record's blows leads: the fight once
+        they have landed, with the next step's records gathered.
+
+        What does not depend on the number is worked out once: exact odds follow every
+        number of wounds from the same fight.
+        """
         record, pending, target, _, index, phase = blows
-        if not unsaved and self.log is None:
-            # Nothing changes but the blows still to come.
-            return _moved(fight, phase=phase, pending=pending)
         units = fight.units
-        status, taken = self._wound(target, units[index], record.target_character, unsaved)
-        duels = fight.duels
-        if duels:
-            duels = tuple(
-                duel._replace(scored=duel.scored + unsaved)
-                if duel.character == record.striker and record.target_character == duel.rival
-                else duel
-                for duel in duels
-            )
-        if self.log is not None and rolled is not None:
-            self.log.blows.append(rolled)
-            self.log.credits.append(WoundCredit(record.side, record.striker, target.name, taken))
-        if phase == "result" and self.log is not None:
-            self.log.close_step()
-        return _moved(
-            fight,
-            units=(*units[:index], status, *units[index + 1 :]),
-            phase=phase,
-            pending=pending,
-            credits=self._credit(fight.credits, record.side, target, taken, fight.round),
-            duels=duels,
+        status, character = units[index], record.target_character
+        before, after = units[:index], units[index + 1 :]
+        credits, side, number = fight.credits, record.side, fight.round
+        # Wounds a character scores on his rival count in the challenge.
+        scoring = tuple(
+            duel.character == record.striker and character == duel.rival for duel in fight.duels
         )
+        template = list(fight)
+        template[_PHASE], template[_PENDING] = phase, pending
+        gather = phase == "strike" and not pending
+        wound, credit, duels = self._wound, self._credit, fight.duels
+
+        def land(unsaved: int) -> Fight:
+            values = template.copy()
+            if unsaved:
+                hurt, taken = wound(target, status, character, unsaved)
+                values[_UNITS] = (*before, hurt, *after)
+                values[_CREDITS] = credit(credits, side, target, taken, number)
+                if any(scoring):
+                    values[_DUELS] = tuple(
+                        duel._replace(scored=duel.scored + unsaved) if scores else duel
+                        for duel, scores in zip(duels, scoring, strict=True)
+                    )
+            landed = tuple.__new__(Fight, values)
+            return self._gather(landed) if gather else landed
+
+        return land
 
     def _wound(
         self, unit: Unit, status: UnitStatus, character: str | None, wounds: int
