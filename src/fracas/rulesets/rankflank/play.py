@@ -842,46 +842,60 @@ class CombatProcess:
         answering = tuple(p.name for p in fresh + known)
         keeping = tuple(p.name for p, keep in zip(fresh, chase.keep, strict=True) if keep)
         chases = {name: (r, d) for name, r, d in fight.chases}
-        return pursuers, fresh, known, chase, answering, keeping, chases
+        # Where in the key each pursuer's answer is; and the units once the catchers named
+        # have caught the unit, kept for the keys that name the same catchers.
+        slots = tuple(answering.index(p.name) for p in pursuers)
+        caught_by: dict[tuple[str, ...], tuple[UnitStatus, ...]] = {}
+        return pursuers, fresh, known, chase, answering, keeping, chases, slots, caught_by
 
     def _chased(self, fight: Fight, prepared: tuple[Any, ...], key: Any, rolled: Any) -> Fight:
         """The fight once the chase's dice have said who catches the fleeing unit."""
-        combat = self.combat
-        options = combat.options
-        fleeing = combat.unit(fight.fleeing[0])
-        pursuers, _, _, _, answering, keeping, chases = prepared
+        fleeing = self.combat.units[self._index[fight.fleeing[0]]]
+        pursuers, _, _, _, answering, keeping, chases, slots, caught_by = prepared
         caught, kept = key
+        rolls = fight.chases
         if kept:
             chases = {**chases, **dict(zip(keeping, kept, strict=True))}
-        hits = dict(zip(answering, caught, strict=True))
-        catchers = [p for p in pursuers if hits[p.name]]
+            rolls = tuple((name, r, d) for name, (r, d) in chases.items())
+        catchers = [p for p, slot in zip(pursuers, slots, strict=True) if caught[slot]]
         units = fight.units
         if catchers:
-            state = self.state(fight)
-            if options.caught == "destroyed":
-                state[fleeing.name] = state[fleeing.name]._replace(
-                    rank_and_file_wounds=0,
-                    character_wounds=tuple(0 for _ in fleeing.characters),
-                )
-            else:
-                strength = sum(unit_strength(p, state[p.name]) for p in catchers)
-                remaining = options.caught_wounds_per_unit_strength * strength
-                while remaining and models_alive(fleeing, state[fleeing.name]):
-                    state, taken = apply_wounds(state, fleeing, None, remaining)
-                    remaining -= taken
-            units = self.key(state)
+            names = tuple(p.name for p in catchers)
+            found = caught_by.get(names)
+            if found is None:
+                found = caught_by[names] = self._caught(fight, fleeing, catchers)
+            units = found
         if self.log is not None:
+            hits = dict(zip(answering, caught, strict=True))
             self._log_pursuit(fight, prepared, hits, chases, rolled, catchers, units)
         rest = fight.fleeing[1:]
         fight = _moved(
             fight,
             units=units,
             fleeing=rest,
-            chases=tuple((name, r, d) for name, (r, d) in chases.items()),
+            chases=rolls,
             caught=fight.caught | {fleeing.name} if catchers else fight.caught,
             leaving=(*fight.leaving, fleeing.name),
         )
         return fight if rest else self._end(fight)
+
+    def _caught(self, fight: Fight, fleeing: Unit, catchers: list[Unit]) -> tuple[UnitStatus, ...]:
+        """The units once ``catchers`` have caught ``fleeing``: destroyed, or wounds without
+        saves for each point of the catchers' Unit Strength, as the edition says."""
+        options = self.combat.options
+        state = self.state(fight)
+        if options.caught == "destroyed":
+            state[fleeing.name] = state[fleeing.name]._replace(
+                rank_and_file_wounds=0,
+                character_wounds=tuple(0 for _ in fleeing.characters),
+            )
+        else:
+            strength = sum(unit_strength(p, state[p.name]) for p in catchers)
+            remaining = options.caught_wounds_per_unit_strength * strength
+            while remaining and models_alive(fleeing, state[fleeing.name]):
+                state, taken = apply_wounds(state, fleeing, None, remaining)
+                remaining -= taken
+        return self.key(state)
 
     def _log_pursuit(
         self,
