@@ -575,44 +575,34 @@ class CombatProcess:
                 self.log.credits.append(credit)
             if phase == "result":
                 self.log.close_step()
-        return self._landing(fight, blows)(unsaved)
+        return self._landed(fight, blows, unsaved)
 
     def _landing(self, fight: Fight, blows: tuple[Any, ...]) -> Callable[[int], Fight]:
-        """Where each number of unsaved wounds of the record's blows leads: the fight once
-        they have landed, with the next step's records gathered.
+        """Where each number of unsaved wounds of the record's blows leads (exact odds
+        follow every number from the same fight; Monte Carlo keeps the function for every
+        fight it meets, so it holds no more than the fight and its blows)."""
+        return lambda unsaved: self._landed(fight, blows, unsaved)
 
-        What does not depend on the number is worked out once: exact odds follow every
-        number of wounds from the same fight.
-        """
+    def _landed(self, fight: Fight, blows: tuple[Any, ...], unsaved: int) -> Fight:
+        """The fight once ``unsaved`` wounds have landed, the next step's records gathered."""
         record, pending, target, _, index, phase = blows
-        units = fight.units
-        status, character = units[index], record.target_character
-        before, after = units[:index], units[index + 1 :]
-        credits, side, number = fight.credits, record.side, fight.round
-        # Wounds a character scores on his rival count in the challenge.
-        scoring = tuple(
-            duel.character == record.striker and character == duel.rival for duel in fight.duels
-        )
-        template = list(fight)
-        template[_PHASE], template[_PENDING] = phase, pending
-        gather = phase == "strike" and not pending
-        wound, credit, duels = self._wound, self._credit, fight.duels
-
-        def land(unsaved: int) -> Fight:
-            values = template.copy()
-            if unsaved:
-                hurt, taken = wound(target, status, character, unsaved)
-                values[_UNITS] = (*before, hurt, *after)
-                values[_CREDITS] = credit(credits, side, target, taken, number)
-                if any(scoring):
-                    values[_DUELS] = tuple(
-                        duel._replace(scored=duel.scored + unsaved) if scores else duel
-                        for duel, scores in zip(duels, scoring, strict=True)
-                    )
-            landed = tuple.__new__(Fight, values)
-            return self._gather(landed) if gather else landed
-
-        return land
+        values = list(fight)
+        values[_PHASE], values[_PENDING] = phase, pending
+        if unsaved:
+            units = fight.units
+            hurt, taken = self._wound(target, units[index], record.target_character, unsaved)
+            values[_UNITS] = (*units[:index], hurt, *units[index + 1 :])
+            values[_CREDITS] = self._credit(fight.credits, record.side, target, taken, fight.round)
+            if fight.duels:
+                # Wounds a character scores on his rival count in the challenge.
+                values[_DUELS] = tuple(
+                    duel._replace(scored=duel.scored + unsaved)
+                    if duel.character == record.striker and record.target_character == duel.rival
+                    else duel
+                    for duel in fight.duels
+                )
+        landed = tuple.__new__(Fight, values)
+        return self._gather(landed) if phase == "strike" and not pending else landed
 
     def _wound(
         self, unit: Unit, status: UnitStatus, character: str | None, wounds: int
