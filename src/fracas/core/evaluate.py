@@ -82,7 +82,9 @@ class Settling(Process[S], Protocol[S]):
 
     ``settle(state)`` returns the state without them and the metrics, or ``None``. Exact
     odds then count those metrics apart and merge the states that no longer differ; play
-    never calls it, so a played state keeps everything.
+    never calls it, so a played state keeps everything. A metric may be handed over on
+    some paths and left in the final states of others: its law is the sum of both. What
+    is handed over keeps each metric's own law, not its joint law with the others.
     """
 
     def settle(self, state: S) -> tuple[S, Mapping[str, Hashable]] | None: ...
@@ -1149,7 +1151,9 @@ class ExactOdds:
     work_unit: str
     method: str
     metric_order: tuple[str, ...] = ()
-    #: Odds of metrics counted apart from ``outcomes`` (see :class:`Settling`).
+    #: Odds of metrics counted apart from ``outcomes`` (see :class:`Settling`), on the
+    #: paths that handed them over: a metric's law is these odds plus those of the
+    #: outcomes that still carry it.
     settled: Mapping[str, Mapping[Hashable, Probability]] = field(default_factory=dict)
     #: Probability left out under a tolerance: every probability is exact to within it.
     dropped: float = 0.0
