@@ -17,3 +17,19 @@ def test_a_shown_bar_starts_no_thread() -> None:
     assert threading.active_count() == before
     assert tracker.finished("step plays") == "1,000 of 1,000 step plays"
     tracker.stop()
+
+
+def test_ctrl_c_during_odds_says_how_far_the_work_got() -> None:
+    from fracas.cli.odds import odds_interrupted
+
+    exact = Tracker(show=False)
+    exact.start(8_000_000, "step plays", "rankflank")
+    exact.advance(1_234_567, "step plays")
+    assert odds_interrupted(exact) == (
+        "exact odds stopped after 1,234,567 of at most 8,000,000 step plays"
+    )
+    # Sampling after an exact attempt (--method auto): the runs are what counts.
+    exact.start(10_000, "runs", "rankflank")
+    exact.advance(4_000, "runs")
+    assert odds_interrupted(exact) == "4,000 of 10,000 runs of the last odds finished"
+    assert odds_interrupted(Tracker(show=False)) == "0 of 0 runs of the last odds finished"

@@ -22,7 +22,7 @@ from fracas.cli.common import (
     render,
     write_output,
 )
-from fracas.cli.progress import QuietOpt, SchedulerOpt, long_work
+from fracas.cli.progress import QuietOpt, SchedulerOpt, Tracker, long_work
 from fracas.core.budgets import (
     AUTO_EXACT_BUDGET,
     DEFAULT_MAX_RUNS,
@@ -66,6 +66,21 @@ class Method(StrEnum):
     auto = "auto"
     exact = "exact"
     mc = "mc"
+
+
+def odds_interrupted(done: Tracker) -> str:
+    """What Ctrl-C during odds reports: the runs sampled, or how far an exact walk got.
+
+    >>> tracker = Tracker(show=False)
+    >>> tracker.start(8_000_000, "step plays", "rankflank")
+    >>> tracker.advance(250_000, "step plays")
+    >>> odds_interrupted(tracker)
+    'exact odds stopped after 250,000 of at most 8,000,000 step plays'
+    """
+    if done.total.get("runs") or not done.total.get("step plays"):
+        return f"{done.finished('runs')} of the last odds finished"
+    plays, budget = done.done.get("step plays", 0), done.total["step plays"]
+    return f"exact odds stopped after {plays:,} of at most {budget:,} step plays"
 
 
 def odds_command(
@@ -200,7 +215,7 @@ def odds_command(
             workers=workers,
             scheduler=scheduler,
             quiet=quiet,
-            interrupted=lambda done: f"{done.finished('runs')} of the last odds finished",
+            interrupted=odds_interrupted,
         ):
             if solve_path is None:
                 if target is not None or metric is not None:
