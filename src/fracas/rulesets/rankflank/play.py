@@ -848,16 +848,16 @@ class CombatProcess:
             chases = {**chases, **dict(zip(keeping, kept, strict=True))}
             rolls = tuple((name, r, d) for name, (r, d) in chases.items())
         catchers = [p for p, slot in zip(pursuers, slots, strict=True) if caught[slot]]
-        units = fight.units
+        units, wounds = fight.units, None
         if catchers:
             names = tuple(p.name for p in catchers)
             found = caught_by.get(names)
             if found is None:
                 found = caught_by[names] = self._caught(fight, fleeing, catchers)
-            units = found
+            units, wounds = found
         if self.log is not None:
             hits = dict(zip(answering, caught, strict=True))
-            self._log_pursuit(fight, prepared, hits, chases, rolled, catchers, units)
+            self._log_pursuit(fight, prepared, hits, chases, rolled, catchers, units, wounds)
         rest = fight.fleeing[1:]
         fight = _moved(
             fight,
@@ -869,9 +869,12 @@ class CombatProcess:
         )
         return fight if rest else self._end(fight)
 
-    def _caught(self, fight: Fight, fleeing: Unit, catchers: list[Unit]) -> tuple[UnitStatus, ...]:
-        """The units once ``catchers`` have caught ``fleeing``: destroyed, or wounds without
-        saves for each point of the catchers' Unit Strength, as the edition says."""
+    def _caught(
+        self, fight: Fight, fleeing: Unit, catchers: list[Unit]
+    ) -> tuple[tuple[UnitStatus, ...], int | None]:
+        """The units once ``catchers`` have caught ``fleeing``, and the wounds dealt: the
+        unit destroyed (``None``), or wounds without saves for each point of the catchers'
+        Unit Strength, as the edition says."""
         options = self.combat.options
         state = self.state(fight)
         if options.caught == "destroyed":
@@ -879,13 +882,13 @@ class CombatProcess:
                 rank_and_file_wounds=0,
                 character_wounds=tuple(0 for _ in fleeing.characters),
             )
-        else:
-            strength = sum(unit_strength(p, state[p.name]) for p in catchers)
-            remaining = options.caught_wounds_per_unit_strength * strength
-            while remaining and models_alive(fleeing, state[fleeing.name]):
-                state, taken = apply_wounds(state, fleeing, None, remaining)
-                remaining -= taken
-        return self.key(state)
+            return self.key(state), None
+        strength = sum(unit_strength(p, state[p.name]) for p in catchers)
+        wounds = remaining = options.caught_wounds_per_unit_strength * strength
+        while remaining and models_alive(fleeing, state[fleeing.name]):
+            state, taken = apply_wounds(state, fleeing, None, remaining)
+            remaining -= taken
+        return self.key(state), wounds
 
     def _log_pursuit(
         self,
@@ -896,13 +899,12 @@ class CombatProcess:
         rolled: Any,
         catchers: list[Unit],
         after: tuple[UnitStatus, ...],
+        wounds: int | None,
     ) -> None:
         """The report's record of one flight and its pursuit, every face shown."""
         log = self.log
         assert log is not None
-        combat = self.combat
-        options = combat.options
-        fleeing = combat.unit(fight.fleeing[0])
+        fleeing = self.combat.unit(fight.fleeing[0])
         pursuers, fresh, known = prepared[:3]
         distance, flee_faces = (rolled[0], rolled[1]) if rolled is not None else (0, ())
         rolls: dict[str, PursuitRoll] = {}
@@ -926,15 +928,10 @@ class CombatProcess:
         ordered = tuple(rolls[p.name] for p in pursuers)
         fate = "flees"
         if catchers:
-            if options.caught == "destroyed":
+            if wounds is None:
                 fate = "is caught and destroyed"
             else:
-                before = self.state(fight)
-                strength = sum(unit_strength(p, before[p.name]) for p in catchers)
-                fate = (
-                    f"is caught: {options.caught_wounds_per_unit_strength * strength} "
-                    "wounds without saves"
-                )
+                fate = f"is caught: {wounds} wounds without saves"
                 if not models_alive(fleeing, after[self._index[fleeing.name]]):
                     fate += ", destroyed"
         log.pursuits.append(
