@@ -50,6 +50,7 @@ from fracas.rulesets.rankflank.result import (
     WoundCredit,
     combat_result,
     decide,
+    standing_units,
 )
 from fracas.rulesets.rankflank.scenario import Combat, Unit
 from fracas.rulesets.rankflank.strikes import (
@@ -685,9 +686,7 @@ class CombatProcess:
         """The units of each side that test if their side loses: those still fighting."""
         combat = self.combat
         return {
-            side: tuple(
-                unit.name for unit in combat.side_units(side) if in_combat(unit, state[unit.name])
-            )
+            side: tuple(unit.name for unit in standing_units(combat, state, side))
             for side in combat.sides
         }
 
