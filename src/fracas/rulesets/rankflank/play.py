@@ -219,6 +219,21 @@ def unit_fate(unit: Unit, start: UnitStatus, status: UnitStatus, caught: bool) -
     }
 
 
+def round_one_metrics(combat: Combat, first: tuple[str, tuple[int, ...], int]) -> dict[str, Any]:
+    """Round 1's winner (``"draw"`` when none), each side's combat result, the difference.
+
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> round_one_metrics(two_blocks(), ("Greenskins", (4, 8), 4))
+    {'round_winner': 'Greenskins', 'cr.Empire': 4, 'cr.Greenskins': 8, 'cr.difference': 4}
+    """
+    winner, scores, difference = first
+    metrics: dict[str, Any] = {"round_winner": winner}
+    for side, score in zip(combat.sides, scores, strict=True):
+        metrics[f"cr.{side}"] = score
+    metrics["cr.difference"] = difference
+    return metrics
+
+
 def fighting_pairs(combat: Combat, state: State) -> bool:
     """True while at least two enemy units in contact are both still in the combat."""
     return any(
@@ -339,11 +354,7 @@ class CombatProcess:
             return None
         metrics: dict[str, Any] = {}
         if fight.first:
-            winner, scores, difference = fight.first
-            metrics["round_winner"] = winner
-            for side, score in zip(self.combat.sides, scores, strict=True):
-                metrics[f"cr.{side}"] = score
-            metrics["cr.difference"] = difference
+            metrics.update(round_one_metrics(self.combat, fight.first))
             fight = _moved(fight, first=())
         if leaving:
             units = list(fight.units)
