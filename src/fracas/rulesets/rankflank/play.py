@@ -50,6 +50,7 @@ from fracas.rulesets.rankflank.result import (
     WoundCredit,
     combat_result,
     decide,
+    standing_units,
 )
 from fracas.rulesets.rankflank.scenario import Combat, Unit
 from fracas.rulesets.rankflank.strikes import (
@@ -218,6 +219,21 @@ def unit_fate(unit: Unit, start: UnitStatus, status: UnitStatus, caught: bool) -
     }
 
 
+def round_one_metrics(combat: Combat, first: tuple[str, tuple[int, ...], int]) -> dict[str, Any]:
+    """Round 1's winner (``"draw"`` when none), each side's combat result, the difference.
+
+    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> round_one_metrics(two_blocks(), ("Greenskins", (4, 8), 4))
+    {'round_winner': 'Greenskins', 'cr.Empire': 4, 'cr.Greenskins': 8, 'cr.difference': 4}
+    """
+    winner, scores, difference = first
+    metrics: dict[str, Any] = {"round_winner": winner}
+    for side, score in zip(combat.sides, scores, strict=True):
+        metrics[f"cr.{side}"] = score
+    metrics["cr.difference"] = difference
+    return metrics
+
+
 def fighting_pairs(combat: Combat, state: State) -> bool:
     """True while at least two enemy units in contact are both still in the combat."""
     return any(
@@ -338,11 +354,7 @@ class CombatProcess:
             return None
         metrics: dict[str, Any] = {}
         if fight.first:
-            winner, scores, difference = fight.first
-            metrics["round_winner"] = winner
-            for side, score in zip(self.combat.sides, scores, strict=True):
-                metrics[f"cr.{side}"] = score
-            metrics["cr.difference"] = difference
+            metrics.update(round_one_metrics(self.combat, fight.first))
             fight = _moved(fight, first=())
         if leaving:
             units = list(fight.units)
@@ -685,9 +697,7 @@ class CombatProcess:
         """The units of each side that test if their side loses: those still fighting."""
         combat = self.combat
         return {
-            side: tuple(
-                unit.name for unit in combat.side_units(side) if in_combat(unit, state[unit.name])
-            )
+            side: tuple(unit.name for unit in standing_units(combat, state, side))
             for side in combat.sides
         }
 
@@ -848,16 +858,16 @@ class CombatProcess:
             chases = {**chases, **dict(zip(keeping, kept, strict=True))}
             rolls = tuple((name, r, d) for name, (r, d) in chases.items())
         catchers = [p for p, slot in zip(pursuers, slots, strict=True) if caught[slot]]
-        units = fight.units
+        units, wounds = fight.units, None
         if catchers:
             names = tuple(p.name for p in catchers)
             found = caught_by.get(names)
             if found is None:
                 found = caught_by[names] = self._caught(fight, fleeing, catchers)
-            units = found
+            units, wounds = found
         if self.log is not None:
             hits = dict(zip(answering, caught, strict=True))
-            self._log_pursuit(fight, prepared, hits, chases, rolled, catchers, units)
+            self._log_pursuit(fight, prepared, hits, chases, rolled, catchers, units, wounds)
         rest = fight.fleeing[1:]
         fight = _moved(
             fight,
@@ -869,9 +879,12 @@ class CombatProcess:
         )
         return fight if rest else self._end(fight)
 
-    def _caught(self, fight: Fight, fleeing: Unit, catchers: list[Unit]) -> tuple[UnitStatus, ...]:
-        """The units once ``catchers`` have caught ``fleeing``: destroyed, or wounds without
-        saves for each point of the catchers' Unit Strength, as the edition says."""
+    def _caught(
+        self, fight: Fight, fleeing: Unit, catchers: list[Unit]
+    ) -> tuple[tuple[UnitStatus, ...], int | None]:
+        """The units once ``catchers`` have caught ``fleeing``, and the wounds dealt: the
+        unit destroyed (``None``), or wounds without saves for each point of the catchers'
+        Unit Strength, as the edition says."""
         options = self.combat.options
         state = self.state(fight)
         if options.caught == "destroyed":
@@ -879,13 +892,13 @@ class CombatProcess:
                 rank_and_file_wounds=0,
                 character_wounds=tuple(0 for _ in fleeing.characters),
             )
-        else:
-            strength = sum(unit_strength(p, state[p.name]) for p in catchers)
-            remaining = options.caught_wounds_per_unit_strength * strength
-            while remaining and models_alive(fleeing, state[fleeing.name]):
-                state, taken = apply_wounds(state, fleeing, None, remaining)
-                remaining -= taken
-        return self.key(state)
+            return self.key(state), None
+        strength = sum(unit_strength(p, state[p.name]) for p in catchers)
+        wounds = remaining = options.caught_wounds_per_unit_strength * strength
+        while remaining and models_alive(fleeing, state[fleeing.name]):
+            state, taken = apply_wounds(state, fleeing, None, remaining)
+            remaining -= taken
+        return self.key(state), wounds
 
     def _log_pursuit(
         self,
@@ -896,13 +909,12 @@ class CombatProcess:
         rolled: Any,
         catchers: list[Unit],
         after: tuple[UnitStatus, ...],
+        wounds: int | None,
     ) -> None:
         """The report's record of one flight and its pursuit, every face shown."""
         log = self.log
         assert log is not None
-        combat = self.combat
-        options = combat.options
-        fleeing = combat.unit(fight.fleeing[0])
+        fleeing = self.combat.unit(fight.fleeing[0])
         pursuers, fresh, known = prepared[:3]
         distance, flee_faces = (rolled[0], rolled[1]) if rolled is not None else (0, ())
         rolls: dict[str, PursuitRoll] = {}
@@ -926,15 +938,10 @@ class CombatProcess:
         ordered = tuple(rolls[p.name] for p in pursuers)
         fate = "flees"
         if catchers:
-            if options.caught == "destroyed":
+            if wounds is None:
                 fate = "is caught and destroyed"
             else:
-                before = self.state(fight)
-                strength = sum(unit_strength(p, before[p.name]) for p in catchers)
-                fate = (
-                    f"is caught: {options.caught_wounds_per_unit_strength * strength} "
-                    "wounds without saves"
-                )
+                fate = f"is caught: {wounds} wounds without saves"
                 if not models_alive(fleeing, after[self._index[fleeing.name]]):
                     fate += ", destroyed"
         log.pursuits.append(

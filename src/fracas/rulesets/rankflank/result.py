@@ -81,7 +81,8 @@ def battle_standard_carried(unit: Unit, status: UnitStatus) -> bool:
     return any(c.name == unit.battle_standard_bearer for c in characters_alive(unit, status))
 
 
-def _standing(combat: Combat, state: State, side: str) -> tuple[Unit, ...]:
+def standing_units(combat: Combat, state: State, side: str) -> tuple[Unit, ...]:
+    """Units of ``side`` still in the combat: with models left, not fled."""
     return tuple(u for u in combat.side_units(side) if in_combat(u, state[u.name]))
 
 
@@ -93,7 +94,7 @@ def fighting_units(combat: Combat, state: State, side: str) -> tuple[Unit, ...]:
     """
     return tuple(
         unit
-        for unit in _standing(combat, state, side)
+        for unit in standing_units(combat, state, side)
         if any(not state[c.enemy].fled for c in combat.contacts[unit.name])
     )
 
@@ -331,7 +332,7 @@ def combat_result(
         )
         for side in combat.sides
     }
-    wiped = tuple(side for side in combat.sides if not _standing(combat, state, side))
+    wiped = tuple(side for side in combat.sides if not standing_units(combat, state, side))
     totals = {side: int(score) for side, score in scores.items()}
     winner, difference = decide(combat, totals, wiped)
     return CombatResult(scores, winner, difference, wiped)

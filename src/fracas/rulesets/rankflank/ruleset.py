@@ -134,28 +134,23 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, "CombatOutc
 def _metric_names(combat: Combat) -> tuple[str, ...]:
     """Every metric of a summary, in the order :meth:`RankflankRuleset.summarize_state`
     gives them."""
-    fates = ("breaks", "caught", "destroyed", "casualties")
-    return (
-        "winner",
-        "round_winner",
-        *(f"cr.{side}" for side in combat.sides),
-        "cr.difference",
-        *(f"{fate}.{unit.name}" for unit in combat.units for fate in fates),
-        "rounds",
-    )
+    from fracas.rulesets.rankflank.formation import initial_state
+    from fracas.rulesets.rankflank.play import round_one_metrics, unit_fate
+
+    start = initial_state(combat)
+    first = round_one_metrics(combat, ("draw", tuple(0 for _ in combat.sides), 0))
+    fates = (unit_fate(unit, start[unit.name], start[unit.name], False) for unit in combat.units)
+    return ("winner", *first, *(name for fate in fates for name in fate), "rounds")
 
 
 def _round_one(combat: Combat, state: Fight) -> Mapping[str, Hashable]:
     """Round 1's winner and scores, unless exact odds handed them over on the way
     (:meth:`~fracas.rulesets.rankflank.play.CombatProcess.settle`)."""
+    from fracas.rulesets.rankflank.play import round_one_metrics
+
     if state.first == ():
         return {}
-    first_winner, scores, difference = state.first or ("draw", (0, 0), 0)
-    metrics: dict[str, Hashable] = {"round_winner": first_winner}
-    for side, score in zip(combat.sides, scores, strict=True):
-        metrics[f"cr.{side}"] = score
-    metrics["cr.difference"] = difference
-    return metrics
+    return round_one_metrics(combat, state.first or ("draw", (0, 0), 0))
 
 
 def _ending(
