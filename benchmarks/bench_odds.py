@@ -8,7 +8,9 @@ ruleset's own steps through the core evaluator). icepool answers it with a progr
 here from the same rules. Both answers are checked to agree (within what fracas's exact
 tolerance left out), then timed in this process; the ratio is what counts.
 
-* one round and the break test (``max_rounds: 1``; goal: fracas ≥ 10× faster);
+* one round and the break test (``max_rounds: 1``; goal: fracas ≥ 10× faster). The same
+  fight with one model a side is timed too: what the path costs with almost nothing to
+  walk, the least any one-round question costs;
 * the whole combat until decided (``max_rounds: 3``): the icepool program carries the two
   units' sizes from round to round.
 
@@ -161,6 +163,21 @@ def compare(rounds: int) -> None:
     ratio = icepool_time / fracas_time
     goal = "" if rounds != 1 else ("  (goal met)" if ratio >= 10 else "  (below the goal of 10×)")
     print(f"  ratio icepool / fracas                            {ratio:9.2f}×{goal}")
+    if rounds == 1:
+        least_path(icepool_time)
+
+
+def least_path(icepool_time: float) -> None:
+    """What the product path costs with almost nothing to walk: one model a side.
+
+    This is the least any one-round question costs on this path (loading aside): the
+    ruleset's steps for a single blow each way, every metric's odds and their intervals.
+    """
+    text = LINE_AGAINST_LINE.replace("models: 25, files: 25", "models: 1, files: 1")
+    scenario = parse_scenario(text.replace("models: 20, files: 20", "models: 1, files: 1"))
+    least = best_time(lambda: with_fracas(scenario))
+    print(f"  fracas, the same fight with one model a side      {least * 1e3:9.2f} ms")
+    print(f"  ratio icepool (25 vs 20) / fracas (1 vs 1)        {icepool_time / least:9.2f}×")
 
 
 def examples_until_decided(*, repeat: int = 2) -> None:
