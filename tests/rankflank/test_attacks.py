@@ -114,6 +114,13 @@ def test_poisoned_attacks_wound_on_a_natural_six_to_hit() -> None:
     assert unsaved(plain(to_wound=6, poisoned=True, hit_reroll="failed")) == Fraction(1, 3)
 
 
+def test_poison_does_nothing_when_a_six_would_not_hit() -> None:
+    # Needing 7+ to hit, no face hits, a 6 included: poison adds nothing, 0 wounds. A blow
+    # that hits without a roll (impact hits) is never poisoned either: 1 × 1/2 = 1/2.
+    assert unsaved(plain(to_hit=7, poisoned=True)) == 0
+    assert unsaved(plain(to_hit=None, poisoned=True)) == Fraction(1, 2)
+
+
 def test_killing_blow_slays_on_a_six_to_wound_without_armour() -> None:
     # Hit 4+ (1/2); a 6 to wound (1/6) slays, no armour; a 4 or 5 (2/6) wounds and the
     # 3+ armour fails 2/6: slain 1/2 × 1/6 = 1/12, wounded 1/2 × 2/6 × 2/6 = 1/18.

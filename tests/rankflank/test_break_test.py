@@ -242,7 +242,8 @@ def test_swiftstride_rolls_three_dice_and_drops_the_lowest() -> None:
 
 def rout(**extra: Any) -> Combat:
     # A: 3 models on a hill, charging with a standard: 1 + 1 + 1 = 3.
-    # B: 5 ogres (US 15, 15 wounds): +1 for Unit Strength. A wins by 2; B needs ≤ 7 - 2 = 5.
+    # B: 5 ogres (US 15, 15 wounds): +1 for Unit Strength. A wins by 2, but B is Steadfast
+    # (US 15 > 3, at least 10, a full rank of 5, not disrupted): B needs ≤ 7, unmodified.
     return build(
         [
             unit_doc(
@@ -278,6 +279,8 @@ def test_caught_takes_two_wounds_per_pursuing_unit_strength_in_ninth() -> None:
     dice = script([6, 6], [3, 3], [4, 2])  # fails; flees 6; pursues 6 ≥ 6
     fought = fight_round(combat, initial_state(combat), 1, dice)
     assert (fought.result.score("A"), fought.result.score("B")) == (3, 1)
+    (test,) = fought.break_tests
+    assert (test.steadfast, test.target, test.passed) == (True, 7, False)
     pursuit = fought.pursuits[0]
     assert (pursuit.distance, pursuit.caught) == (6, True)
     # 2 wounds × US 3 = 6 wounds without saves: 15 - 6 = 9 → 3 ogres left.
@@ -288,7 +291,10 @@ def test_caught_is_destroyed_in_eighth() -> None:
     combat = rout(edition="eighth")
     dice = script([6, 6], [3, 3], [4, 2])
     fought = fight_round(combat, initial_state(combat), 1, dice)
-    # eighth: no Unit Strength bonus: 3 against 0, needs ≤ 7 - 3 = 4; 12 fails.
+    # eighth: no Unit Strength bonus, so 3 against 0; but B has one rank of 5 against A's
+    # none, so B is Steadfast and needs ≤ 7, unmodified; 6 + 6 = 12 fails.
+    (test,) = fought.break_tests
+    assert (fought.result.score("B"), test.steadfast, test.target) == (0, True, 7)
     assert fought.pursuits[0].caught
     assert models_alive(combat.unit("Ogres"), fought.state_after["Ogres"]) == 0
 
