@@ -173,7 +173,36 @@ def test_odds_are_the_librarys_with_a_chart(client: TestClient) -> None:
     ]
     assert answer["chart"].startswith("<svg")
     assert answer["chart"] in answer["html"]
-    assert answer["command"] == "fracas odds flank_charge.yaml --method mc --seed 3 --runs 500"
+    # This server samples at most 5,000,000 dice rolls a request (Limits), the command line
+    # 20,000,000: the command names the budget the answer was worked out with.
+    assert answer["command"] == (
+        "fracas odds flank_charge.yaml --method mc --seed 3 --runs 500 --sample-budget 5000000"
+    )
+
+
+def test_the_command_shown_for_odds_gives_the_pages_answer(
+    client: TestClient, tmp_path: Path
+) -> None:
+    # The server may allow far more exact work than the command line's auto mode spends
+    # unasked (200,000 step plays); flank_charge needs about 262,000, so both must sample.
+    answer = client.post("/api/odds", json=body(FLANK, runs=200, seed=1)).json()
+    assert answer["method"] == "monte-carlo"
+    assert answer["command"] == (
+        "fracas odds flank_charge.yaml --seed 1 --runs 200 --sample-budget 5000000"
+    )
+    (tmp_path / FLANK.name).write_text(FLANK.read_text(encoding="utf-8"), encoding="utf-8")
+    words = answer["command"].split()[3:]
+    out = tmp_path / "odds.json"
+    ran = CliRunner().invoke(
+        app, ["odds", str(tmp_path / FLANK.name), *words, "-f", "json", "-o", str(out)]
+    )
+    assert ran.exit_code == 0, ran.output
+    assert json.loads(out.read_text(encoding="utf-8"))["result"] == answer["document"]["result"]
+    # Asked for exactly, the answer and the command are exact odds with the full budget.
+    exact = client.post("/api/odds", json=body(FLANK, method="exact", exact_budget=300_000))
+    assert exact.json()["command"] == (
+        "fracas odds flank_charge.yaml --method exact --exact-budget 300000"
+    )
 
 
 def test_odds_say_when_a_budget_cut_the_work_short(client: TestClient) -> None:

@@ -277,9 +277,10 @@ def odds(
                     tolerance=0.0 if exact_fractions else exact_tolerance,
                 )
         except EnumerationBudgetError as exc:
-            advice = budget_advice(exc, exact_budget, time.perf_counter() - started)
             if method == "exact":
+                advice = budget_advice(exc, exact_budget, time.perf_counter() - started)
                 raise EnumerationBudgetError(f"{exc}; {advice}") from None
+            advice = budget_advice(exc, exact_budget, None)
             fallback = f"exact odds exceed the budget of {exact_budget:,} steps: {exc}; {advice}"
             # A refused enumeration cost one play; any other attempt ran to its bound.
             wasted = exc.spent if isinstance(exc, _RefusedEnumeration) else exact_budget
@@ -428,14 +429,16 @@ class _RefusedEnumeration(EnumerationBudgetError):
         self.spent = spent
 
 
-def budget_advice(error: EnumerationBudgetError, budget: int, seconds: float) -> str:
+def budget_advice(error: EnumerationBudgetError, budget: int, seconds: float | None) -> str:
     """What to do when exact odds ran out of ``budget`` after ``seconds``.
 
     Raising ``--exact-budget`` is only suggested when it can help: when the work needed is
     known (an enumeration's estimate, a method that counts first), only if it fits under
     the most the limit ``odds.exact_budget`` allows, naming the budget to ask for; when it
-    is not known (a walk over states stops where the budget ends), with the time the next
-    larger budget may take at the pace just measured.
+    is not known (a walk over states stops where the budget ends), naming the next larger
+    budget, with the time it may take at the pace just measured when ``seconds`` is given.
+    Advice that goes into a result (auto's fallback) is given no time, so that the same
+    question gives the same output byte for byte.
 
     >>> from fracas.core.distribution import EnumerationBudgetError
     >>> budget_advice(EnumerationBudgetError("", needed=1e166), 8_000_000, 0.1)
@@ -444,6 +447,8 @@ def budget_advice(error: EnumerationBudgetError, budget: int, seconds: float) ->
     'raise --exact-budget to about 18,000,000 (now 1,000,000) or use --method mc'
     >>> budget_advice(EnumerationBudgetError(""), 200_000, 0.5)  # doctest: +ELLIPSIS
     'a larger --exact-budget may reach it (8,000,000 would take at most about 20 s at ...'
+    >>> budget_advice(EnumerationBudgetError(""), 200_000, None)
+    'a larger --exact-budget may reach it (try 8,000,000) or use --method mc'
     """
     most = limits.value(EXACT_LIMIT.name)
     if error.needed is not None:
@@ -458,6 +463,8 @@ def budget_advice(error: EnumerationBudgetError, budget: int, seconds: float) ->
     if budget >= most:
         return f"no larger --exact-budget is allowed (the most is {most:,} steps); use --method mc"
     larger = min(most, max(EXACT_BUDGET, budget * 10))
+    if seconds is None:
+        return f"a larger --exact-budget may reach it (try {larger:,}) or use --method mc"
     pace = budget / seconds if seconds > 0 else math.inf
     return (
         f"a larger --exact-budget may reach it ({larger:,} would take at most about "

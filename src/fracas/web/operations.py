@@ -21,7 +21,13 @@ import fracas
 from fracas.analysis.odds import OddsResult, odds
 from fracas.analysis.reporting import odds_report
 from fracas.analysis.views import headline
-from fracas.core.budgets import DEFAULT_MAX_RUNS, EXACT_BUDGET, EXACT_LIMIT
+from fracas.core.budgets import (
+    AUTO_EXACT_BUDGET,
+    DEFAULT_MAX_RUNS,
+    EXACT_BUDGET,
+    EXACT_LIMIT,
+    SAMPLE_BUDGET,
+)
 from fracas.core.errors import FracasError, ScenarioError, UnsupportedError
 from fracas.core.limits import limits_in_force
 from fracas.core.report import Report
@@ -264,9 +270,11 @@ class OddsOptions:
     exact_tolerance: float | None = None
 
 
-def _within(name: str, asked: int | None, limit: int, flag: str) -> int:
+def _within(name: str, asked: int | None, limit: int, flag: str, default: int) -> int:
+    """What a request gets: what it asked for, else the command line's default, within
+    this server's limit (so the command the page shows gives the same answer)."""
     if asked is None:
-        return limit
+        return min(default, limit)
     if asked > limit:
         raise ScenarioError(
             f"{asked:,} is above this server's limit of {limit:,} "
@@ -296,20 +304,38 @@ def odds_answer(given: ScenarioInput, options: OddsOptions, limits: Limits) -> d
         raise UnsupportedError(f"ruleset {scenario.ruleset.name!r} does not summarize outcomes")
     runs = options.runs
     if runs is not None:
-        _within("runs", runs, limits.max_runs, "--max-runs")
+        _within("runs", runs, limits.max_runs, "--max-runs", runs)
+    # Each budget with the command line's default for this method; the shown command
+    # names every one that differs from it.
+    exact_default = EXACT_BUDGET if options.method == "exact" else AUTO_EXACT_BUDGET
+    budgets = {
+        "max_runs": ("--max-runs", options.max_runs, limits.max_runs, DEFAULT_MAX_RUNS),
+        "exact_budget": (
+            "--exact-budget",
+            options.exact_budget,
+            limits.exact_budget,
+            exact_default,
+        ),
+        "sample_budget": (
+            "--sample-budget",
+            options.sample_budget,
+            limits.sample_budget,
+            SAMPLE_BUDGET,
+        ),
+    }
+    spent = {
+        name: _within(name, asked, limit, flag, default)
+        for name, (flag, asked, limit, default) in budgets.items()
+    }
     settings = {
         "method": options.method,
         "seed": options.seed,
         "runs": runs,
         "precision": options.precision,
-        "max_runs": _within("max_runs", options.max_runs, limits.max_runs, "--max-runs"),
+        "max_runs": spent["max_runs"],
         "confidence": options.confidence,
-        "exact_budget": _within(
-            "exact_budget", options.exact_budget, limits.exact_budget, "--exact-budget"
-        ),
-        "sample_budget": _within(
-            "sample_budget", options.sample_budget, limits.sample_budget, "--sample-budget"
-        ),
+        "exact_budget": spent["exact_budget"],
+        "sample_budget": spent["sample_budget"],
         "exact_fractions": options.exact_fractions,
     }
     if options.exact_tolerance is not None:
@@ -325,13 +351,16 @@ def odds_answer(given: ScenarioInput, options: OddsOptions, limits: Limits) -> d
     for flag, value in (
         ("--runs", options.runs),
         ("--precision", options.precision),
-        ("--max-runs", options.max_runs),
-        ("--exact-budget", options.exact_budget),
-        ("--sample-budget", options.sample_budget),
         ("--exact-tolerance", options.exact_tolerance),
     ):
         if value is not None:
             words += [flag, str(value)]
+    # Every budget the method uses is part of the answer (the report records it), so each
+    # one that differs from the command line's default is named.
+    unused = {"exact": ("max_runs", "sample_budget"), "mc": ("exact_budget",)}
+    for name, (flag, _, _, default) in budgets.items():
+        if spent[name] != default and name not in unused.get(options.method, ()):
+            words += [flag, str(spent[name])]
     if options.confidence != 0.95:
         words += ["--confidence", str(options.confidence)]
     if options.exact_fractions:
