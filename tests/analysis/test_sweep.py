@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -201,6 +202,34 @@ def test_sweep_file_holds_the_settings(tmp_path: Path) -> None:
     assert run(sweep_file, "-o", str(from_file), "--workers", "1")[0] == 0
     assert run(*sweep_args("-o", str(from_options), "--workers", "1"))[0] == 0
     assert from_file.read_bytes() == from_options.read_bytes()
+
+
+def test_the_rerun_line_gives_the_first_cells_number(tmp_path: Path) -> None:
+    # The sweep file sets round_limit 3 and --set adds a unit's PAX: the printed command must
+    # carry both, or its odds answer another scenario.
+    sweep_file = tmp_path / "balance.yaml"
+    sweep_file.write_text(
+        "sweep:\n"
+        f"  scenario: {Path(LAIR).resolve()}\n"
+        "  vary:\n"
+        "    sides[1].units[0].pax: [2, 4]\n"
+        "  metric: winner=Red Fang\n"
+        "  method: mc\n"
+        "  runs: 300\n"
+        "  set: {parameters.round_limit: 3}\n"
+    )
+    code, out, err = run(sweep_file, "--set", "sides[0].units[0].pax=5", "--workers", "1")
+    assert code == 0, err
+    first = out.splitlines()[1].split()
+    line = out.splitlines()[-1].removeprefix("Re-run a cell alone: ")
+    assert "--set parameters.round_limit=3" in line
+    assert "--set 'sides[0].units[0].pax=5'" in line
+    words = shlex.split(line)[2:]
+    again = runner.invoke(app, ["odds", *words, "-f", "json"])
+    assert again.exit_code == 0, again.stderr
+    winner = next(m for m in json.loads(again.stdout)["result"]["metrics"] if m["name"] == "winner")
+    chance = sum(v["probability"] for v in winner["values"] if v["value"] == "Red Fang")
+    assert f"{chance:.4f}" == first[1]
 
 
 def test_line_chart_and_heatmap(tmp_path: Path, volley_file: Path) -> None:

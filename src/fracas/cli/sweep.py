@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import shlex
 import tempfile
 from collections.abc import Mapping
 from enum import StrEnum
@@ -288,7 +290,7 @@ def sweep_command(
     elif kind is SweepFormat.json:
         text = to_json(result, source=source)
     else:
-        text = to_text(result) + _rerun_hint(source, result)
+        text = to_text(result) + _rerun_hint(source, result, overrides)
     drawn = None if plot is None else _chart(chart_bytes(result, plot.suffix.lower()[1:]), plot)
     try:
         write_output(text, output)
@@ -310,11 +312,19 @@ def _check_path(document: Any, source: str, path: str, value: Any, get_path: Any
             raise FracasError(f"--vary {path}: no such key in {source} ({exc.problem})") from None
 
 
-def _rerun_hint(source: str, result: Any) -> str:
+def _set_word(path: str, value: Any) -> str:
+    """``--set PATH=VALUE`` as a shell word that ``--set`` reads back as ``value``."""
+    text = value if isinstance(value, str) else json.dumps(value)
+    return f"--set {shlex.quote(f'{path}={text}')}"
+
+
+def _rerun_hint(source: str, result: Any, overrides: list[tuple[str, Any]]) -> str:
+    """The command that gives the first cell's numbers: the sweep's own overrides (the
+    sweep file's ``set:``, then ``--set``), the cell's values, its seed and the options."""
     if not result.cells:
         return ""
     cell = result.cells[0]
-    sets = " ".join(f"--set '{path}={value}'" for path, value in cell.settings)
+    sets = " ".join(_set_word(path, value) for path, value in [*overrides, *cell.settings])
     options = " ".join(
         f"--{key.replace('_', '-')} {value}" for key, value in result.options.items()
     )
