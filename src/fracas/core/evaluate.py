@@ -55,6 +55,8 @@ from fracas.core.dice import (
     uniform_digits,
 )
 from fracas.core.distribution import EnumerationBudgetError
+from fracas.core.errors import FracasError
+from fracas.core.limits import Budget
 
 S = TypeVar("S", bound=Hashable)
 T = TypeVar("T")
@@ -104,8 +106,10 @@ class Branching(Process[S], Protocol[S]):
     def branch(self, state: S) -> tuple[DiceGroup[Any, Any], Callable[[Any], S]] | None: ...
 
 
-class WorkBudget:
-    """Counts units of work and stops with :class:`EnumerationBudgetError` past ``limit``.
+class WorkBudget(Budget):
+    """The counted work of one odds question: past ``limit`` it stops with
+    :class:`EnumerationBudgetError`, which odds turn into sampling or a larger budget to ask
+    for (the limit is the question's own ``exact_budget`` / ``sample_budget``).
 
     >>> budget = WorkBudget(2, "dice rolls")
     >>> budget.spend(); budget.spend(); budget.used
@@ -116,17 +120,13 @@ class WorkBudget:
     fracas.core.distribution.EnumerationBudgetError: more than 2 dice rolls
     """
 
-    __slots__ = ("limit", "unit", "used")
+    __slots__ = ()
 
     def __init__(self, limit: int, unit: str) -> None:
-        self.limit = limit
-        self.unit = unit
-        self.used = 0
+        super().__init__("odds", unit, limit)
 
-    def spend(self, amount: int = 1) -> None:
-        self.used += amount
-        if self.used > self.limit:
-            raise EnumerationBudgetError(f"more than {self.limit:,} {self.unit}")
+    def exceeded(self) -> FracasError:
+        return EnumerationBudgetError(f"more than {self.steps:,} {self.unit}")
 
 
 class CountingDice:

@@ -145,7 +145,19 @@ class BudgetExceededError(ScenarioError):
 
 
 class Budget:
-    """Steps spent so far against the budget ``name`` (a declared limit)."""
+    """Steps spent so far against a bound of ``steps`` ``unit``, named ``name`` (a declared
+    limit); the step past it raises :meth:`exceeded`. Every counted budget is one of these.
+
+    >>> budget = Budget("runs.steps", "steps", 2)
+    >>> budget.spend(2); budget.used
+    2
+    >>> budget.spend()
+    Traceback (most recent call last):
+    ...
+    fracas.core.limits.BudgetExceededError: the budget runs.steps of 2 steps is spent (...)
+    """
+
+    __slots__ = ("name", "steps", "unit", "used")
 
     def __init__(self, name: str, unit: str, steps: int) -> None:
         self.name = name
@@ -156,10 +168,14 @@ class Budget:
     def spend(self, steps: int = 1) -> None:
         self.used += steps
         if self.used > self.steps:
-            raise BudgetExceededError(
-                f"the budget {self.name} of {self.steps:,} {self.unit} is spent "
-                f"({how_to_raise(self.name)})"
-            )
+            raise self.exceeded()
+
+    def exceeded(self) -> FracasError:
+        """The error of a spent budget: the limit, and how to raise it."""
+        return BudgetExceededError(
+            f"the budget {self.name} of {self.steps:,} {self.unit} is spent "
+            f"({how_to_raise(self.name)})"
+        )
 
 
 _BUDGET: ContextVar[Budget | None] = ContextVar("fracas_budget", default=None)
