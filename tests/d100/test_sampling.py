@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.analysis.odds import repetition_seed
-from fracas.analysis.parallel import SamplingDice
 from fracas.core.dice import SeededDice
+from fracas.core.sampling import SamplingDice
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.d100 import D100Ruleset, play_battle
 from fracas.rulesets.d100.play import sampling_player

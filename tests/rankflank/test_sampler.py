@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from fracas.analysis.odds import repetition_seed
-from fracas.analysis.parallel import SamplingDice
 from fracas.core.dice import LawDice
 from fracas.core.evaluate import run
+from fracas.core.sampling import SamplingDice
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.rankflank.play import CombatProcess
 
