@@ -24,6 +24,7 @@ from functools import cache
 from typing import TypeVar
 
 from fracas.core.dice import D6, Dice, die
+from fracas.core.distribution import Distribution
 from fracas.rulesets.rankflank.specials import amount_law
 
 #: A killing blow: the model it strikes is slain whatever its wounds.
@@ -192,20 +193,13 @@ def blows_law(
     for blows, weight in count:
         if simple:
             p = sum((q for v, q in law if v), Fraction(0))
-            terms = _binomial(blows, p)
-            for k, q in enumerate(terms):
+            for k, q in Distribution.binomial(blows, p).items():
                 key = k if duel else min(k, left)
                 total[key] = total.get(key, Fraction(0)) + weight * q
         else:
             for key, q in _chain(law, blows, left, model_wounds, duel).items():
                 total[key] = total.get(key, Fraction(0)) + weight * q
     return tuple(sorted((k, q) for k, q in total.items() if q))
-
-
-def _binomial(n: int, p: Fraction) -> list[Fraction]:
-    from math import comb
-
-    return [comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
 
 
 # Rolling die by die -----------------------------------------------------------------
