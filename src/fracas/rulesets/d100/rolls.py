@@ -77,7 +77,8 @@ def open_ended_total(
 
 
 class _DrawingDice(Protocol):
-    """Dice a play may draw from itself (see ``fracas.core.sampling.SamplingDice.draws``), counting for them."""
+    """Dice a play may draw from itself (see ``SamplingDice.draws`` in ``fracas.core.sampling``),
+    counting for them."""
 
     used: int
 
