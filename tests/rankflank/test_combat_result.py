@@ -412,13 +412,13 @@ def test_hand_worked_eighth_and_ninth_totals() -> None:
 # Paragraphs 8 and 9 (flank and rear)
 
 
-def attack_from(*arcs: str) -> Combat:
+def attack_from(*arcs: str, **params: Any) -> Combat:
     units = [unit_doc("Foe", "B", models=4, files=4)]
     engagements = []
     for index, arc in enumerate(arcs):
         units.append(unit_doc(f"U{index}", "A", models=3, files=3))
         engagements.append(engage(f"U{index}", "Foe", arc))
-    return build(units, engagements, outnumber_bonus=False)
+    return build(units, engagements, outnumber_bonus=False, **params)
 
 
 def test_flank_adds_one() -> None:
@@ -434,6 +434,19 @@ def test_rear_adds_two() -> None:
     assert score(attack_from("rear")).score("A") == 2
     # Front, both flanks and rear: 0 + 2 + 2 = 4.
     assert score(attack_from("front", "left", "right", "rear")).score("A") == 4
+
+
+def test_flank_and_rear_once_per_enemy_or_once_per_unit() -> None:
+    # Two units in the left flank and two in the rear of one enemy. Per enemy (the default):
+    # flank +1 + rear +2 = 3. Per unit: 1 + 1 + 2 + 2 = 6.
+    arcs = ("left", "left", "rear", "rear")
+    assert score(attack_from(*arcs)).score("A") == 3
+    result = score(attack_from(*arcs, flank_and_rear_per="unit"))
+    assert result.score("A") == 6
+    assert rows(result, "A", "Flank") == [1, 1]
+    assert rows(result, "A", "Rear") == [2, 2]
+    # One unit in each flank: +2 either way.
+    assert score(attack_from("left", "right", flank_and_rear_per="unit")).score("A") == 2
 
 
 # Paragraph 10 ("A unit fighting from higher ground…")

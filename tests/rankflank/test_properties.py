@@ -87,6 +87,8 @@ def documents(draw: st.DrawFn) -> dict[str, Any]:
         "parameters": {
             "edition": draw(st.sampled_from(["ninth", "eighth"])),
             "max_rounds": draw(st.integers(1, 3)),
+            "flank_and_rear_per": draw(st.sampled_from(["enemy", "unit"])),
+            "overkill_needs_survivor": draw(st.booleans()),
         },
     }
     if units[0]["characters"] and units[1]["characters"] and draw(st.booleans()):

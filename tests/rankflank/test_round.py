@@ -356,7 +356,7 @@ def test_saved_wounds_do_not_count() -> None:
     assert fought.result.score("A") == 2 + 1
 
 
-def test_no_overkill_when_both_duellists_fall() -> None:
+def both_duellists_fall(*more: list[int], **parameters: Any) -> tuple[Combat, ScriptedDice]:
     combat = combat_from(
         {
             "units": [
@@ -379,7 +379,7 @@ def test_no_overkill_when_both_duellists_fall() -> None:
             ],
             "engagements": [engage("Guard", "Foe")],
             "challenge": {"challenger": "Hero", "opponent": "Champ"},
-            "parameters": {"max_rounds": 1, "supporting_attacks": 0},
+            "parameters": {"max_rounds": 1, "supporting_attacks": 0, **parameters},
         }
     )
     dice = script(
@@ -387,7 +387,13 @@ def test_no_overkill_when_both_duellists_fall() -> None:
         [6, 6, 6],  # S5 vs T3 → 2+: 3 wounds on the champion's 1
         [6],  # Champ strikes at the same Initiative 3: 1 hit
         [6],  # and 1 wound: the hero falls too
+        *more,
     )
+    return combat, dice
+
+
+def test_no_overkill_when_both_duellists_fall() -> None:
+    combat, dice = both_duellists_fall()
     fought = fight_round(combat, initial_state(combat), 1, dice)
     # Nobody won the challenge, so the 3 - 1 = 2 excess wounds add nothing: 1 against 1
     # (Unit Strength 5 against 5), a draw, no break test.
@@ -397,6 +403,23 @@ def test_no_overkill_when_both_duellists_fall() -> None:
         1,
         None,
     )
+    assert dice.remaining == 0
+
+
+def test_a_slain_slayer_scores_overkill_when_survival_is_not_asked() -> None:
+    # B loses by 2 and tests (US 5, not Steadfast): needs ≤ 7 - 2 = 5, rolls 1 + 2 = 3.
+    combat, dice = both_duellists_fall([1, 2], overkill_needs_survivor=False)
+    fought = fight_round(combat, initial_state(combat), 1, dice)
+    # The hero's 3 wounds on a champion of 1 leave 3 - 1 = 2 excess, counted although he
+    # fell: A 1 wound + 2 overkill = 3 against B's 1 wound; the champion scored no excess.
+    assert [(c.character, c.excess) for c in fought.overkill] == [("Hero", 2)]
+    assert (fought.result.score("A"), fought.result.score("B"), fought.result.winner) == (
+        3,
+        1,
+        "A",
+    )
+    (test,) = fought.break_tests
+    assert (test.unit, test.target, test.passed) == ("Foe", 5, True)
     assert dice.remaining == 0
 
 

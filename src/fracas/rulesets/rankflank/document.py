@@ -278,6 +278,16 @@ class RankflankParams(StrictModel):
     caught_wounds_per_unit_strength: Int = Field(
         2, ge=0, description="Wounds without saves per pursuing Unit Strength point."
     )
+    flank_and_rear_per: Literal["enemy", "unit"] = Field(
+        "enemy",
+        description="Flank and rear bonuses once per enemy unit, whoever fills its flanks and "
+        "rear (enemy), or once for each unit fighting them (unit).",
+    )
+    overkill_needs_survivor: Bool = Field(
+        True,
+        description="Overkill only for a character who slays his rival and still stands "
+        "(false: a slayer slain in the same round scores it too).",
+    )
     supporting_attacks: SupportingAttacks | None = Field(
         None, ge=0, description="Supporting attacks per model of the next rank (both: 1)."
     )

@@ -654,7 +654,8 @@ class CombatProcess:
             assert loser_unit is not None
             alive = {c.name for c in characters_alive(winner_unit, state[winner_unit.name])}
             standing = {c.name for c in characters_alive(loser_unit, state[loser_unit.name])}
-            if duel.character in alive and duel.rival not in standing:
+            survived = duel.character in alive or not combat.options.overkill_needs_survivor
+            if survived and duel.rival not in standing:
                 excess = duel.scored - duel.rival_wounds
                 overkill.append(OverkillCredit(winner_unit.side, duel.character, excess))
         return tuple(overkill)

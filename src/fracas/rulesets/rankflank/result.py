@@ -202,12 +202,16 @@ def _ranks(score: Breakdown, combat: Combat, state: State, units: tuple[Unit, ..
 def _flank_and_rear(
     score: Breakdown, combat: Combat, units: tuple[Unit, ...], enemy_units: tuple[Unit, ...]
 ) -> Breakdown:
+    per_unit = combat.options.flank_and_rear_per == "unit"
     for enemy in enemy_units:
         arcs: dict[str, list[str]] = {}
         for unit in units:
             for contact in combat.contacts[unit.name]:
                 if contact.enemy == enemy.name:
                     arcs.setdefault(contact.enemy_arc, []).append(unit.name)
+        if per_unit:
+            score = _per_unit_flank_and_rear(score, enemy, arcs)
+            continue
         flanks = [arc for arc in FLANKS if arc in arcs]
         if flanks:
             who = ", ".join(f"{'/'.join(arcs[a])} on its {a} flank" for a in flanks)
@@ -216,6 +220,20 @@ def _flank_and_rear(
         if "rear" in arcs:
             who = "/".join(arcs["rear"])
             score = score.plus("Rear", 2, source=f"{enemy.name}: {who} in its rear", rule="rear")
+    return score
+
+
+def _per_unit_flank_and_rear(
+    score: Breakdown, enemy: Unit, arcs: dict[str, list[str]]
+) -> Breakdown:
+    """``flank_and_rear_per: unit``: every unit in a flank of ``enemy`` adds +1, in its rear +2."""
+    for arc in (*FLANKS, "rear"):
+        for name in arcs.get(arc, ()):
+            if arc == "rear":
+                where, label, bonus, rule = "in its rear", "Rear", 2, "rear"
+            else:
+                where, label, bonus, rule = f"on its {arc} flank", "Flank", 1, "flank"
+            score = score.plus(label, bonus, source=f"{enemy.name}: {name} {where}", rule=rule)
     return score
 
 

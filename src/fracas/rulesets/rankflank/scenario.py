@@ -82,6 +82,8 @@ class Options:
     charger_initiative_bonus: int = 1
     caught: str = "wounds"
     caught_wounds_per_unit_strength: int = 2
+    flank_and_rear_per: str = "enemy"
+    overkill_needs_survivor: bool = True
     supporting_attacks: int = 1
     rank_width: int = 5
     max_rank_bonus: int = 3
