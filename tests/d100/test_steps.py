@@ -717,3 +717,19 @@ def test_loyalty_bands_read_the_total_not_the_die(battle_of: Factory) -> None:
     assert event.loyalty is not None
     assert event.loyalty.total == 20 + 10 == 30
     assert result.fates[0] == "disbanded"
+
+
+
+def test_loyalty_equipment_band_may_read_the_bare_die(battle_of: Factory) -> None:
+    battle = battle_of(
+        [idle("Scouts", dangerous_missions=6)],
+        [idle("Guards")],
+        attacker_side={"lair": {"loyalty_bonus": 10}},
+        parameters={"loyalty_equipment_reads": "die"},
+    )
+    # Total 20 + 10 = 30 fails (below 50); the bare die 20 is 25 or less: the unit takes its
+    # equipment. A total of 50 or more still passes whatever the die: 45 + 10 = 55.
+    assert play(battle, [10, 20]).fates[0] == "disbanded_with_equipment"
+    assert play(battle, [10, 45]).fates[0] == "bottled_out"
+    # Die 26 + 10 = 36: fails, and 26 is above 25: it leaves its equipment.
+    assert play(battle, [10, 26]).fates[0] == "disbanded"

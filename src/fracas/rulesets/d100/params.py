@@ -162,6 +162,11 @@ class D100Params(StrictModel):
         description="A loyalty total of at most this: the unit disbands taking its equipment "
         "(totals in between: it disbands, leaving its equipment).",
     )
+    loyalty_equipment_reads: Literal["total", "die"] = Field(
+        "total",
+        description="What the 'takes its equipment' band reads: the loyalty total with its "
+        "bonuses, or the bare die (the seed says 'rolled').",
+    )
     napoleon_bonus: Int = Field(
         10, description="Loyalty bonus of each instance of the Napoleon spell."
     )

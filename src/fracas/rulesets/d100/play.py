@@ -583,9 +583,13 @@ class _Play:
                     self.events.append(AssessmentEvent(unit.name, False, self.rolls[-1]))
                 continue
             loyalty = self.roll(unit, "loyalty", ASSESSMENT)
+            equipment_read = loyalty
+            if params.loyalty_equipment_reads == "die":
+                bonus = sum(b.value for b in self.bonuses(unit, "loyalty", ASSESSMENT))
+                equipment_read = loyalty - bonus
             if loyalty >= params.loyalty_pass:
                 fate = BOTTLED_OUT
-            elif loyalty > params.loyalty_takes_equipment:
+            elif equipment_read > params.loyalty_takes_equipment:
                 fate = DISBANDED
             else:
                 fate = DISBANDED_WITH_EQUIPMENT
