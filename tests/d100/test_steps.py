@@ -719,7 +719,6 @@ def test_loyalty_bands_read_the_total_not_the_die(battle_of: Factory) -> None:
     assert result.fates[0] == "disbanded"
 
 
-
 def test_loyalty_equipment_band_may_read_the_bare_die(battle_of: Factory) -> None:
     battle = battle_of(
         [idle("Scouts", dangerous_missions=6)],
