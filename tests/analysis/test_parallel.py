@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import pickle
 import random
 import time
 from collections import Counter
@@ -30,6 +31,24 @@ from fracas.core.errors import FracasError
 from fracas.io.scenario import load_scenario
 
 LAIR = Path("examples/d100/lair_raid.yaml")
+EXAMPLES = sorted(Path("examples").glob("*/*.yaml"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: f"{path.parent.name}/{path.stem}")
+def test_every_examples_model_travels_to_another_process(path: Path) -> None:
+    # Monte Carlo pickles the ruleset and its model for each worker process: a model that
+    # cannot travel fails every multi-process run of its ruleset.
+    scenario = load_scenario(path)
+    again = pickle.loads(pickle.dumps((scenario.ruleset, scenario.model)))
+    assert again[1] == scenario.model
+
+
+def test_hex_odds_in_two_processes_are_those_of_one() -> None:
+    river = load_scenario("examples/hex/river_crossing.yaml")
+    alone = odds(river, method="mc", runs=600, seed=2)
+    with running(workers=2):
+        assert odds(river, method="mc", runs=600, seed=2) == alone
+
 
 values = st.one_of(st.integers(-5, 5), st.sampled_from(["a", "b"]), st.floats(0, 1), st.booleans())
 summaries = st.dictionaries(st.sampled_from(["x", "y", "z"]), values, max_size=3)

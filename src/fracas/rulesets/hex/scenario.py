@@ -17,10 +17,10 @@ is untouched, which is what makes a forecast safe.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Literal, NamedTuple, cast
+from typing import Any, Literal, NamedTuple, cast
 
 from fracas.core.errors import ScenarioError
 from fracas.core.modifiers import Number, to_fraction
@@ -194,6 +194,17 @@ class Unit:
         """True while the unit has soldiers left."""
         return self.strength > 0
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A read-only mapping cannot be pickled, and Monte Carlo sends the board to other
+        # processes: the attack table travels as a dict and is wrapped again.
+        state = {f.name: getattr(self, f.name) for f in fields(self)}
+        state["attack"] = dict(self.attack)
+        return (_unit_again, (state,))
+
+
+def _unit_again(state: dict[str, Any]) -> Unit:
+    return Unit(**{**state, "attack": MappingProxyType(state["attack"])})
+
 
 @dataclass(frozen=True, slots=True)
 class Board:
@@ -218,6 +229,10 @@ class Board:
             by_hex[unit.hex] = unit
         object.__setattr__(self, "_by_id", MappingProxyType(by_id))
         object.__setattr__(self, "_by_hex", MappingProxyType(by_hex))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # See Unit.__reduce__: the look-ups are built again from the units.
+        return (_board_again, (dict(self.hexes), self.units))
 
     @staticmethod
     def from_rows(
@@ -292,6 +307,10 @@ class Board:
             if new is not None:
                 kept.append(new)
         return self.with_units(kept)
+
+
+def _board_again(hexes: dict[Hex, Terrain], units: tuple[Unit, ...]) -> Board:
+    return Board(MappingProxyType(hexes), units)
 
 
 def with_losses(unit: Unit, losses: int, levels: int) -> Unit:
