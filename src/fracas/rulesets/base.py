@@ -121,7 +121,10 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
 
     @abstractmethod
     def build(self, document: DocumentT) -> ScenarioT:
-        """Check the meaning of a validated document and return the scenario."""
+        """Check the meaning of a validated document and return the scenario.
+
+        The scenario must pickle: Monte Carlo sends it to every worker process.
+        """
 
     @abstractmethod
     def play(self, scenario: ScenarioT, dice: Dice) -> ResultT:
