@@ -1,9 +1,9 @@
 """Exact odds run the ruleset's own steps: checked against every face, play and sampling.
 
 * Each dice group's closed form equals the enumeration of its faces (``check_group``).
-* On small combats, the core evaluator over merged states gives exactly the distribution
-  of plain path enumeration of ``play`` (an independent method: no merging, no closed
-  forms), for the whole summary — the joint outcome, not only each metric.
+* On a small one-round combat of unbreakable units, the core evaluator over merged states
+  gives every metric exactly the law (in fractions) that plain path enumeration of
+  ``play`` gives (an independent method: no merging, no closed forms), metric by metric.
 * With two broken units chased by one pursuer, the joint outcome (both caught, neither)
   agrees with seeded play: a winning unit rolls once a round, whoever it chases.
 * The fates exact odds hand over on the way keep every metric's law.
