@@ -108,7 +108,27 @@ BAD_CASES = [
      "finite"),
     ("unknown key", set_at(("units", 0, "moral"), 3), "units[0].moral", "unknown key"),
     ("bad encirclement table", set_at(("parameters",), {"encirclement": [1, 0.9]}),
-     "parameters.encirclement", "at least 7"),
+     "parameters.encirclement", "needs 7 entries"),
+    # Past 1e12 (or below 1e-12) the advisor's floats could overflow or underflow: every
+    # command refuses such a number, so all of them answer the same files.
+    ("strength past a C long", set_at(("units", 0, "strength"), 2**63), "units[0].strength",
+     "less than or equal to 1000000000000"),
+    ("max strength past the bound", set_at(("units", 0, "max_strength"), 10**12 + 1),
+     "units[0].max_strength", "less than or equal to 1000000000000"),
+    ("attack past the bound", set_at(("units", 0, "attack"), {"land": 1e308}),
+     "units[0].attack.land", "outside the numbers hex computes with (0, or 1e-12 to 1e12"),
+    ("defence below the bound", set_at(("units", 0, "defense"), 1e-300),
+     "units[0].defense", "outside the numbers hex computes with"),
+    ("statuses multiplying past the bound",
+     set_at(("units", 0, "statuses"), [{"name": "x", "kind": "buff", "atk_mul": 1e7}] * 2),
+     "units[0].statuses", "atk_mul come to 1e+14 together"),
+    ("support share past the bound", set_at(("parameters",), {"support_share": 1e13}),
+     "parameters.support_share", "outside the numbers hex computes with"),
+    ("terrain factor past the bound",
+     set_at(("parameters",), {"terrain": {"plains": {"attack": 1e300}}}),
+     "parameters.terrain.plains.attack", "outside the numbers hex computes with"),
+    ("level gain past any cap", set_at(("parameters",), {"level_gain_kill": 2**63}),
+     "parameters.level_gain_kill", "less than or equal to 99"),
 ]  # fmt: skip
 
 
@@ -130,6 +150,17 @@ def test_bad_input_is_one_line_with_file_and_key_path(
     assert problem in lines[0]
     assert "Traceback" not in result.output
     assert not out.exists()
+
+
+def test_one_bad_encirclement_factor_is_one_problem(tmp_path: Path) -> None:
+    # pydantic counted the table as 6 entries long once one of its 7 failed: a second,
+    # false problem.
+    change = set_at(("parameters",), {"encirclement": [1, 1, 0.9, 0.8, 0.7, 0.6, -0.5]})
+    result = runner.invoke(app, ["validate", str(scenario_file(tmp_path, change))])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "parameters.encirclement[6]: " in lines[0]
 
 
 def test_malformed_yaml_is_one_line(tmp_path: Path) -> None:

@@ -42,6 +42,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from fracas.core.errors import ScenarioError
 from fracas.core.modifiers import to_fraction
+from fracas.rulesets.hex.document import LARGEST, SMALLEST
 from fracas.rulesets.hex.strike import (
     EXACT,
     ROW_STRENGTH,
@@ -57,8 +58,6 @@ Ints = NDArray[np.int64]
 CHUNK = 16384
 #: Unit roundoff of float64.
 _U = 2.0**-53
-#: Every input is 0 or lies between these in size.
-SMALLEST, LARGEST = 1e-12, 1e12
 #: Level cap of the rules: no level above it is valid input.
 LEVEL_CAP = 99
 #: Error of an Effective value, in units of its magnitude (see :class:`ArrayFold`).

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from fracas.core.errors import ScenarioError
 from fracas.core.modifiers import to_fraction
 from fracas.rulesets.hex.batch import (
     FIELDS,
@@ -41,7 +42,7 @@ from fracas.rulesets.hex.batch import (
     StrikeArrays,
     combats,
 )
-from fracas.rulesets.hex.document import HexParams
+from fracas.rulesets.hex.document import RANGE, HexParams, out_of_range
 from fracas.rulesets.hex.play import counter_reason, illegal_reason, level_after
 from fracas.rulesets.hex.scenario import Board, Hex
 from fracas.rulesets.hex.strike import SideInputs, StrikeInputs, gather_strike
@@ -79,6 +80,36 @@ def attack_pairs(board: Board, side: str) -> list[tuple[str, str]]:
             if illegal_reason(board, attacker.id, target.id) is None
         ]
     return pairs
+
+
+def check_range(board: Board) -> None:
+    """Refuse a unit whose numbers lie outside what a batch computes with.
+
+    A scenario file never holds such numbers (:mod:`fracas.rulesets.hex.document` bounds
+    every one); a board built in Python may, and past the range the floats of a batch can
+    overflow or underflow where the error bound cannot see it, giving wrong losses without
+    a word. ``units[i]`` in the error is the unit's place in ``board.units``.
+    """
+    for index, unit in enumerate(board.units):
+        terrain = board.terrain_at(unit.hex)
+        numbers = {
+            "strength": Fraction(unit.strength),
+            **{f"attack.{domain}": value for domain, value in unit.attack.items()},
+            "defense": unit.defense,
+            "pierce": unit.pierce,
+            f"terrain {terrain.name} attack": terrain.attack,
+            f"terrain {terrain.name} defense": terrain.defense,
+            "statuses' atk_mul": _product([s.atk_mul for s in unit.statuses]),
+            "statuses' def_mul": _product([s.def_mul for s in unit.statuses]),
+        }
+        for key, value in numbers.items():
+            if out_of_range(value):
+                shown = str(value) if value.denominator == 1 else f"{float(value):.6g}"
+                raise ScenarioError(
+                    f"{key} of {unit.id!r} is {shown}, outside the numbers hex "
+                    f"computes with ({RANGE})",
+                    path=("units", index),
+                )
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +241,7 @@ class SideAttacks:
     @staticmethod
     def gather(board: Board, side: str, params: HexParams) -> SideAttacks:
         """Phase 1 for every legal attack of ``side`` (attack and counter)."""
+        check_range(board)
         pairs = attack_pairs(board, side)
         index = {unit.id: i for i, unit in enumerate(board.units)}
         filler = len(board.units)

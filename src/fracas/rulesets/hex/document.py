@@ -1,8 +1,9 @@
 """The scenario document of the ``hex`` ruleset (pydantic), and its parameters.
 
-Shapes and ranges are checked here (a negative strength, a pierce of 1, a level of 100
-are rejected with their key path); meaning (unknown ids, two units on one hex, a hex off
-the map, an illegal order) is checked by :meth:`fracas.rulesets.hex.HexRuleset.build`.
+Shapes and ranges are checked here (a negative strength, a pierce of 1, a level of 100, an
+attack of 1e300 are rejected with their key path); meaning (unknown ids, two units on one
+hex, a hex off the map, an illegal order) is checked by
+:meth:`fracas.rulesets.hex.HexRuleset.build`.
 
 >>> HexParams().encirclement
 (1.0, 1.0, 0.9, 0.8, 0.7, 0.6, 0.5)
@@ -12,24 +13,58 @@ the map, an illegal order) is checked by :meth:`fracas.rulesets.hex.HexRuleset.b
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from fracas.core.schema import Document, Int, Number, StrictModel
+from fracas.core.schema import Document, Int, StrictModel
 
 Domain = Literal["land", "air", "sea"]
 DOMAINS: tuple[Domain, ...] = ("land", "air", "sea")
 
-NonNegative = Annotated[float, Field(strict=True, ge=0)]
-#: A colour for SVG fills: `#rgb`, `#rrggbb` or a plain colour name.
-COLOUR_PATTERN = r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]+)$"
+#: Every number of a hex scenario is 0 or lies between these in size, and a strength is at
+#: most LARGEST soldiers. The advisor and the planner work in floats with a bound on their
+#: own rounding error (:mod:`fracas.rulesets.hex.batch`), which holds only while no product
+#: of the strike formula overflows or underflows; inside this range none can. The exact
+#: path would take any size, but one range means every command answers every valid file.
+SMALLEST, LARGEST = 1e-12, 1e12
+#: The range in words, for error messages and the documentation.
+RANGE = "0, or 1e-12 to 1e12 in size"
+
+
+def out_of_range(value: float | Fraction) -> bool:
+    """True for a number outside :data:`SMALLEST` to :data:`LARGEST` in size (0 is in).
+
+    >>> out_of_range(0), out_of_range(2.5), out_of_range(-1e12), out_of_range(1e-13)
+    (False, False, False, True)
+    """
+    size = abs(Fraction(value))
+    return size != 0 and not SMALLEST <= size <= LARGEST
 
 
 def _problem(message: str) -> PydanticCustomError:
     """A validation error whose message is shown as is (no "Value error," prefix)."""
     return PydanticCustomError("value_error", message)
+
+
+def _in_range(value: float) -> float:
+    if out_of_range(value):
+        raise _problem(f"is outside the numbers hex computes with ({RANGE})")
+    return value
+
+
+#: A number of the rules: finite, and within the range every command computes with.
+Real = Annotated[float, Field(strict=True, allow_inf_nan=False), AfterValidator(_in_range)]
+NonNegative = Annotated[
+    float, Field(strict=True, allow_inf_nan=False, ge=0), AfterValidator(_in_range)
+]
+#: A count of soldiers.
+Soldiers = Annotated[Int, Field(ge=0, le=int(LARGEST))]
+#: A colour for SVG fills: `#rgb`, `#rrggbb` or a plain colour name.
+COLOUR_PATTERN = r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]+)$"
 
 
 class HexModel(StrictModel):
@@ -70,24 +105,31 @@ DEFAULT_TERRAIN: dict[str, dict[str, Any]] = {
 DEFAULT_ENCIRCLEMENT = (1.0, 1.0, 0.9, 0.8, 0.7, 0.6, 0.5)
 
 
+def _seven_entries(value: tuple[float, ...]) -> tuple[float, ...]:
+    # Checked once the entries are: pydantic's own length check counts only the entries
+    # that validated, so one bad factor also reported the table as too short.
+    if len(value) != len(DEFAULT_ENCIRCLEMENT):
+        raise _problem("needs 7 entries, one for each count of adjacent enemies from 0 to 6")
+    return value
+
+
 class HexParams(HexModel):
     """Every number of the ``hex`` rules. A scenario's ``parameters`` overrides any of them."""
 
-    loss_exponent: Number = Field(
+    loss_exponent: Real = Field(
         2,
         gt=0,
         le=16,
         description="k in the loss curve fraction = r^k / (1 + r^k), r = Effective Atk / "
         "Effective Def. With k = 2: even 50 %, double 80 %, half 20 %.",
     )
-    encirclement: tuple[NonNegative, ...] = Field(
+    encirclement: Annotated[tuple[NonNegative, ...], AfterValidator(_seven_entries)] = Field(
         DEFAULT_ENCIRCLEMENT,
-        min_length=7,
-        max_length=7,
+        json_schema_extra={"minItems": 7, "maxItems": 7},
         description="Attack and defence factor of a unit by the number of enemies on the six "
         "hexes around it (entries for 0, 1, ..., 6). Encircled means a factor below 1.",
     )
-    support_share: Number = Field(
+    support_share: Real = Field(
         0.25,
         ge=0,
         description="Share of Strength × Attack (or Defense) that each adjacent ally adds as "
@@ -99,25 +141,32 @@ class HexParams(HexModel):
         "in both strikes of a combat the supporters stand next to the unit attacked. "
         "attacker: in the counter they stand next to the attacker, the unit it strikes.",
     )
-    defense_support_cap: Number = Field(
+    defense_support_cap: Real = Field(
         2,
         ge=0,
         description="Defence Support is capped at this multiple of the defence before support.",
     )
-    level_percent: Number = Field(
+    level_percent: Real = Field(
         1, ge=0, description="Per cent added to attack and defence by each level (Lv)."
     )
+    # At most 99: no gain can take a unit further than the highest cap.
     level_gain_fight: Int = Field(
-        1, ge=0, description="Levels gained by the attacker, and by a defender that countered."
+        1,
+        ge=0,
+        le=99,
+        description="Levels gained by the attacker, and by a defender that countered.",
     )
     level_gain_kill: Int = Field(
-        1, ge=0, description="Further levels gained by a unit whose strike destroyed the enemy."
+        1,
+        ge=0,
+        le=99,
+        description="Further levels gained by a unit whose strike destroyed the enemy.",
     )
     level_cap: Int = Field(99, ge=0, le=99, description="Highest level a unit can reach.")
-    advisor_enemy_weight: Number = Field(
+    advisor_enemy_weight: Real = Field(
         1, ge=0, description="Advisor score: weight of each enemy soldier the attack removes."
     )
-    advisor_own_weight: Number = Field(
+    advisor_own_weight: Real = Field(
         1, ge=0, description="Advisor score: weight of each own soldier the attack costs."
     )
     planner_width: Int = Field(
@@ -162,8 +211,8 @@ class StatusSpec(HexModel):
     kind: Literal["buff", "debuff"] = Field(description="Buffs ring the unit thin and outside.")
     atk_mul: NonNegative = Field(1, description="Multiplies attack (Status (×) row).")
     def_mul: NonNegative = Field(1, description="Multiplies defence (Status (×) row).")
-    atk_add: Number = Field(0, description="Added to attack (Status (+) row).")
-    def_add: Number = Field(0, description="Added to defence (Status (+) row).")
+    atk_add: Real = Field(0, description="Added to attack (Status (+) row).")
+    def_add: Real = Field(0, description="Added to defence (Status (+) row).")
 
 
 class UnitSpec(HexModel):
@@ -173,9 +222,11 @@ class UnitSpec(HexModel):
     side: str = Field(min_length=1, description="Units of different sides are enemies.")
     hex: tuple[Int, Int] = Field(description="Axial coordinates [q, r] of the unit's hex.")
     domain: Domain = Field("land", description="land, air or sea.")
-    strength: Int = Field(ge=0, description="Soldiers. Strength multiplies into everything.")
-    max_strength: Int | None = Field(
-        None, ge=0, description="Full strength (default: the current strength)."
+    strength: Soldiers = Field(
+        description="Soldiers (at most 10^12). Strength multiplies into everything."
+    )
+    max_strength: Soldiers | None = Field(
+        None, description="Full strength (default: the current strength)."
     )
     attack: dict[Domain, NonNegative] = Field(
         description="Attack per target domain; a missing or zero entry cannot attack it."
@@ -183,7 +234,7 @@ class UnitSpec(HexModel):
     defense: NonNegative = Field(description="Printed defence.")
     range: tuple[Int, Int] = Field((1, 1), description="[min, max] attack distance in hexes.")
     level: Int = Field(0, ge=0, le=99, description="Each level adds level_percent to both.")
-    pierce: Number = Field(0, ge=0, lt=1, description="Share of the target's defence ignored.")
+    pierce: Real = Field(0, ge=0, lt=1, description="Share of the target's defence ignored.")
     statuses: tuple[StatusSpec, ...] = Field((), description="Buffs and debuffs carried.")
 
     @field_validator("range")
@@ -192,6 +243,25 @@ class UnitSpec(HexModel):
         low, high = value
         if low < 1 or high < low:
             raise _problem("range must be [min, max] with 1 ≤ min ≤ max")
+        return value
+
+    @field_validator("statuses")
+    @classmethod
+    def _statuses_in_range(cls, value: tuple[StatusSpec, ...]) -> tuple[StatusSpec, ...]:
+        # A strike takes the product of the multipliers and the sum of the additions, so
+        # those must stay in range too, not only each status's own numbers.
+        for key, together in (
+            ("atk_mul", math.prod((Fraction(s.atk_mul) for s in value), start=Fraction(1))),
+            ("def_mul", math.prod((Fraction(s.def_mul) for s in value), start=Fraction(1))),
+            ("atk_add", sum((Fraction(s.atk_add) for s in value), Fraction(0))),
+            ("def_add", sum((Fraction(s.def_add) for s in value), Fraction(0))),
+        ):
+            # A sum may come close to 0 (1 − 0.999…): adding a small number is safe.
+            if abs(together) > LARGEST or (key.endswith("_mul") and out_of_range(together)):
+                raise _problem(
+                    f"the statuses' {key} come to {float(together):.6g} together, outside "
+                    f"the numbers hex computes with ({RANGE})"
+                )
         return value
 
 
