@@ -252,6 +252,39 @@ def test_bad_input_is_one_line_and_exit_two(tmp_path: Path, edit: Edit, key_path
     assert not output.exists()
 
 
+FRONTAL = Path(__file__).resolve().parents[2] / "examples" / "rankflank" / "frontal_charge.yaml"
+
+
+@pytest.mark.parametrize(
+    ("setting", "key_path"),
+    [("units[0].armour=7", "units[0].armour"), ("engagements[0].arc=top", "engagements[0].arc")],
+)
+def test_one_bad_unit_of_two_is_one_problem(setting: str, key_path: str) -> None:
+    # pydantic counted only the units that validated, so one bad unit of two also made
+    # "units" look short of its 2: a second, false problem (and a false "1 more" hint).
+    checked = runner.invoke(app, ["validate", str(FRONTAL), "--set", setting])
+    assert checked.exit_code == 2
+    lines = checked.stderr.strip().splitlines()
+    assert len(lines) == 1, checked.stderr
+    assert lines[0].startswith(f"fracas: error: {FRONTAL}: {key_path}: ")
+    resolved = runner.invoke(app, ["resolve", str(FRONTAL), "--set", setting])
+    assert resolved.exit_code == 2
+    assert "more problem" not in resolved.stderr
+
+
+@pytest.mark.parametrize(
+    ("setting", "problem"),
+    [
+        ("units=[]", "units: needs at least 2 units"),
+        ("engagements=[]", "engagements: needs at least 1 engagement"),
+    ],
+)
+def test_too_few_units_or_engagements_still_say_so(setting: str, problem: str) -> None:
+    result = runner.invoke(app, ["validate", str(FRONTAL), "--set", setting])
+    assert result.exit_code == 2
+    assert f"{FRONTAL}: {problem}" in result.stderr
+
+
 def test_the_base_scenario_is_valid(tmp_path: Path) -> None:
     scenario = tmp_path / "good.yaml"
     scenario.write_text(yaml.safe_dump(BASE, sort_keys=False), encoding="utf-8")

@@ -45,6 +45,21 @@ def _problem(message: str) -> PydanticCustomError:
     return PydanticCustomError("value_error", "{problem}", {"problem": message})
 
 
+def _at_least(count: int, what: str) -> AfterValidator:
+    """A tuple of at least ``count`` items, checked once its items are.
+
+    pydantic's own ``min_length`` counts only the items that validated, so one bad unit of
+    two also reported the units as too few: a second problem that was not there.
+    """
+
+    def check(value: tuple[Any, ...]) -> tuple[Any, ...]:
+        if len(value) < count:
+            raise _problem(f"needs at least {count} {what}")
+        return value
+
+    return AfterValidator(check)
+
+
 def _rule(text: str) -> str:
     try:
         return parse_rule(text).written()
@@ -321,7 +336,11 @@ class RankflankDocument(Document):
     """A ``rankflank`` scenario: the units and who fights whom."""
 
     parameters: RankflankParams = RankflankParams()
-    units: tuple[UnitSpec, ...] = Field(min_length=2)
-    engagements: tuple[EngagementSpec, ...] = Field(min_length=1)
+    units: Annotated[tuple[UnitSpec, ...], _at_least(2, "units")] = Field(
+        json_schema_extra={"minItems": 2}
+    )
+    engagements: Annotated[tuple[EngagementSpec, ...], _at_least(1, "engagement")] = Field(
+        json_schema_extra={"minItems": 1}
+    )
     challenge: ChallengeSpec | None = None
     other_wounds: tuple[OtherWoundsSpec, ...] = ()
