@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -82,6 +84,7 @@ def friendly_errors(command: F) -> F:
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        _READ.clear()
         try:
             return command(*args, **kwargs)
         except FracasError as exc:
@@ -111,8 +114,31 @@ def located(file: Path) -> Iterator[None]:
         raise exc.located(str(file)) from None
 
 
+#: The files the running command has read: its output must not replace one of them.
+_READ: list[Path] = []
+
+
+def reading(path: Path) -> Path:
+    """Note that the running command reads ``path`` (see :func:`write_output`)."""
+    _READ.append(path)
+    return path
+
+
+def _is_read(output: Path) -> bool:
+    for path in _READ:
+        with contextlib.suppress(OSError):
+            if os.path.samefile(path, output):
+                return True
+    return False
+
+
 def write_output(text: str, output: Path | None) -> None:
-    """Print ``text`` (also for ``-o -``), or write it to ``output`` atomically (all or nothing)."""
+    """Print ``text`` (also for ``-o -``), or write it to ``output`` atomically (all or nothing).
+
+    A symbolic link is written through (the file it points to is replaced, the link
+    stays), a device or pipe such as ``/dev/null`` is written to as it is, and a file
+    replaced keeps its permissions. A file the command reads is never replaced.
+    """
     if output is None or str(output) == "-":
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -121,6 +147,19 @@ def write_output(text: str, output: Path | None) -> None:
     # Path("") is "." and Path("/").name is "": neither names a file to write.
     if not target or not output.name or output.is_dir():
         raise ScenarioError("cannot write output: this is a directory, not a file", source=target)
+    if _is_read(output):
+        raise ScenarioError(
+            "cannot write output: this is a file the command reads; choose another -o",
+            source=target,
+        )
+    try:
+        mode = os.stat(output).st_mode  # of what a link points to
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        _write_through(text, output, target)
+        return
+    output = Path(os.path.realpath(output))
     directory = output.parent if str(output.parent) else Path(".")
     try:
         handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{output.name}.")
@@ -131,10 +170,13 @@ def write_output(text: str, output: Path | None) -> None:
     try:
         with os.fdopen(handle, "w", encoding="utf-8", errors="surrogateescape") as stream:
             stream.write(text)
-        # mkstemp makes private files; give the result the permissions a plain open() would.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
+        if mode is not None:
+            os.chmod(temporary, stat.S_IMODE(mode))
+        else:
+            # mkstemp makes private files; give a new file the permissions open() would.
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, output)
     except OSError as exc:
         raise ScenarioError(
@@ -143,6 +185,17 @@ def write_output(text: str, output: Path | None) -> None:
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
+
+
+def _write_through(text: str, output: Path, target: str) -> None:
+    """Write to a device or pipe (``/dev/null``, ``/dev/stderr``): it cannot be replaced."""
+    try:
+        with output.open("w", encoding="utf-8", errors="surrogateescape") as stream:
+            stream.write(text)
+    except OSError as exc:
+        raise ScenarioError(
+            f"cannot write output: {exc.strerror or type(exc).__name__}", source=target
+        ) from None
 
 
 def parse_overrides(settings: list[str] | None) -> list[tuple[str, Any]]:
@@ -262,4 +315,6 @@ def load(
 ) -> Scenario:
     from fracas.io.scenario import load_scenario
 
-    return load_scenario(file, overrides=parse_overrides(settings), limits=parse_limits(limits))
+    return load_scenario(
+        reading(file), overrides=parse_overrides(settings), limits=parse_limits(limits)
+    )
