@@ -152,6 +152,26 @@ def test_bad_input_is_one_line_with_file_and_key_path(
     assert not out.exists()
 
 
+def test_a_level_above_the_scenarios_level_cap_is_refused(tmp_path: Path) -> None:
+    # The cap is the highest level a unit can reach: a unit at 10 under a cap of 5 was
+    # reported as "Lv 10 → 10 (+1 fought, capped at 5)".
+    def change(document: dict[str, Any]) -> None:
+        document["parameters"] = {"level_cap": 5}
+        document["units"][0]["level"] = 10
+
+    path = scenario_file(tmp_path, change)
+    result = runner.invoke(app, ["resolve", str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip() == (
+        f"fracas: error: {path}: units[0].level: level 10 is above parameters.level_cap 5, "
+        "the highest level a unit can reach"
+    )
+    at_the_cap = scenario_file(tmp_path, lambda d: (change(d), d["units"][0].update(level=5)))
+    result = runner.invoke(app, ["resolve", str(at_the_cap)])
+    assert result.exit_code == 0, result.output
+    assert "a: Lv 5 → 5 (+1 fought, capped at 5)" in result.stdout
+
+
 def test_one_bad_encirclement_factor_is_one_problem(tmp_path: Path) -> None:
     # pydantic counted the table as 6 entries long once one of its 7 failed: a second,
     # false problem.

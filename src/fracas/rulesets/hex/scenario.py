@@ -426,6 +426,15 @@ def board_units(document: HexDocument, hexes: dict[Hex, Terrain]) -> list[Unit]:
                 f"hex {place} is already taken by {places[place]!r} (one unit per hex)",
                 path=("units", index, "hex"),
             )
+        cap = document.parameters.level_cap
+        if spec.level > cap:
+            # The cap is the highest level a unit can reach (seed: "The cap is 99"), so a
+            # unit above it cannot exist; played, it would only keep its level.
+            raise ScenarioError(
+                f"level {spec.level} is above parameters.level_cap {cap}, the highest level "
+                "a unit can reach",
+                path=("units", index, "level"),
+            )
         if spec.max_strength is not None and spec.max_strength < spec.strength:
             raise ScenarioError(
                 f"max_strength {spec.max_strength} is below strength {spec.strength}",
