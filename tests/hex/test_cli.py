@@ -166,8 +166,12 @@ def test_a_level_above_the_scenarios_level_cap_is_refused(tmp_path: Path) -> Non
         f"fracas: error: {path}: units[0].level: level 10 is above parameters.level_cap 5, "
         "the highest level a unit can reach"
     )
-    at_the_cap = scenario_file(tmp_path, lambda d: (change(d), d["units"][0].update(level=5)))
-    result = runner.invoke(app, ["resolve", str(at_the_cap)])
+
+    def at_the_cap(document: dict[str, Any]) -> None:
+        change(document)
+        document["units"][0]["level"] = 5
+
+    result = runner.invoke(app, ["resolve", str(scenario_file(tmp_path, at_the_cap))])
     assert result.exit_code == 0, result.output
     assert "a: Lv 5 → 5 (+1 fought, capped at 5)" in result.stdout
 
