@@ -100,3 +100,26 @@ def test_key_paths() -> None:
         get_path(doc, "a[4].b")
     with pytest.raises(ScenarioError, match="index out of range"):
         set_path(doc, "a[4]", 1)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "problem"),
+    [
+        ("army.yaml", "fracas: 1\nruleset: d100\ntitle: a\ntitle: b\n", "line 4: the key 'title'"),
+        ("army.json", '{"fracas": 1, "ruleset": "d100", "fracas": 1}', "the key 'fracas'"),
+        ("army.yaml", "fracas: 1\nruleset: d100\nx:\n  a: 1\n  'a': 2\n", "line 5: the key 'a'"),
+    ],
+)
+def test_a_key_given_twice_is_refused(tmp_path: Path, name: str, text: str, problem: str) -> None:
+    # Readers keep the last of two equal keys without a word: the first value would be lost.
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ScenarioError, match=f"{name}: {problem} is given twice"):
+        load_scenario(path)
+
+
+def test_merged_keys_may_be_overridden() -> None:
+    from fracas.io.reader import parse_text
+
+    text = "base: &b {x: 1, y: 1}\nunit:\n  <<: *b\n  x: 2\n"
+    assert parse_text(text, "yaml", "m.yaml")["unit"] == {"x": 2, "y": 1}

@@ -253,10 +253,16 @@ def test_a_bad_scenario_names_the_file_and_key_path(client: TestClient, endpoint
         ("- just\n- a list\n", "a scenario must be a mapping"),
         ("fracas: 1\nruleset: chess\n", "no ruleset named 'chess'"),
         ("fracas: 7\nruleset: hex\n", "unsupported schema version 7"),
+        ("fracas: 1\nruleset: hex\ntitle: \ud800\n", "half of a character ('\\ud800')"),
+        ("fracas: 1\nruleset: hex\nfracas: 1\n", "line 3: the key 'fracas' is given twice"),
     ],
 )
 def test_malformed_text_is_422(client: TestClient, text: str, problem: str) -> None:
-    response = client.post("/api/resolve", json={"scenario": text, "name": "x.yaml"})
+    # Written as ASCII JSON, as a browser may send a lone surrogate half ("\ud800").
+    body = json.dumps({"scenario": text, "name": "x.yaml"})
+    response = client.post(
+        "/api/resolve", content=body, headers={"content-type": "application/json"}
+    )
     assert response.status_code == 422
     assert problem in error_of(response)["message"]
 

@@ -115,6 +115,10 @@ class _BoundedLoader(yaml.SafeLoader):
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
         return _bounded_int(self, node, self.source)
 
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        _refuse_repeated_keys(node)
+        return super().construct_mapping(node, deep=deep)
+
 
 _BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)
 
@@ -134,6 +138,10 @@ if _CSafeLoader is not None:
 
         def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
             return _bounded_int(self, node, self.source)
+
+        def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+            _refuse_repeated_keys(node)
+            return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
 
     _LibyamlLoader.add_constructor("tag:yaml.org,2002:int", _LibyamlLoader.construct_yaml_int)
     _FastLoader = _LibyamlLoader
@@ -158,11 +166,57 @@ class _IntegerTooLong(Exception):
         self.digits = digits
 
 
+class _DuplicateKey(Exception):
+    def __init__(self, key: object, line: int | None = None) -> None:
+        self.key = key
+        self.line = line
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different (the last one would silently win)."""
+    document: dict[str, Any] = {}
+    for key, item in pairs:
+        if key in document:
+            raise _DuplicateKey(key)
+        document[key] = item
+    return document
+
+
+def _refuse_repeated_keys(node: yaml.MappingNode) -> None:
+    """A YAML mapping whose keys are all different (merged keys ``<<`` may be overridden)."""
+    seen: set[tuple[str, str]] = set()
+    for key, _ in node.value:
+        if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
+            continue
+        if (key.tag, key.value) in seen:
+            line = key.start_mark.line + 1 if key.start_mark else None
+            raise _DuplicateKey(key.value, line)
+        seen.add((key.tag, key.value))
+
+
 def parse_text(text: str, fmt: str, source: str) -> Any:
-    """Parse YAML, JSON or TOML text within the input limits (then :func:`check_document`)."""
+    """Parse YAML, JSON or TOML text within the input limits (then :func:`check_document`).
+
+    A key given twice in one mapping is refused: with most readers the last one would win
+    without a word.
+
+    >>> parse_text("a: 1\\nb: 2\\na: 3\\n", "yaml", "army.yaml")
+    Traceback (most recent call last):
+    ...
+    fracas.core.errors.ScenarioError: army.yaml: line 3: the key 'a' is given twice
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        # Only text built in memory can hold a lone surrogate half; no file can.
+        raise ScenarioError(
+            f"not valid text: character {exc.start + 1} is half of a character "
+            f"({text[exc.start]!a}), which UTF-8 cannot hold",
+            source=source,
+        ) from None
     try:
         if fmt == "json":
-            document = json.loads(text, parse_int=_json_int)
+            document = json.loads(text, parse_int=_json_int, object_pairs_hook=_unique_pairs)
         elif fmt == "toml":
             document = tomllib.loads(text)
         else:
@@ -173,6 +227,9 @@ def parse_text(text: str, fmt: str, source: str) -> Any:
                 loader.dispose()
     except ScenarioError:
         raise
+    except _DuplicateKey as exc:
+        where = f"line {exc.line}: " if exc.line is not None else ""
+        raise ScenarioError(f"{where}the key {exc.key!r} is given twice", source=source) from None
     except (yaml.YAMLError, json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
         detail = " ".join(str(exc).split())
         if "maximum nesting depth" in detail:  # libyaml's own bound, far above ours
