@@ -217,7 +217,11 @@ def _broken(change: str) -> dict[str, Any]:
     elif change == "reserved_name":
         side["name"] = "draw"
     elif change == "two_lairs":
+        side["action"], side["location"] = "attack", "lair"
+    elif change == "raid_at_home":
+        # Seed 001 and the rules document: raiders are away from home.
         side["location"] = "lair"
+        document["sides"][1]["location"] = "open"
     elif change == "two_shields":
         side["units"][1]["equipment"] = ["shield", "melee_weapon", "shield"]
     return document
@@ -254,6 +258,7 @@ def _broken(change: str) -> dict[str, Any]:
         ("nullify_later", "effects.hex.trigger", "resolved in step 3"),
         ("reserved_name", "sides[0].name", "reserved"),
         ("two_lairs", "sides[1].location", "both sides fight in their own lair"),
+        ("raid_at_home", "sides[0].location", "a raiding side is away from home"),
         ("two_shields", "sides[0].units[1].equipment[2]", "'shield' is listed twice"),
     ],
 )

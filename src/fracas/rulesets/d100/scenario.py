@@ -270,6 +270,15 @@ def build_battle(document: D100Document) -> Battle:
             path=("sides", 0, "action"),
         )
 
+    for s, side_spec in enumerate(document.sides):
+        if side_spec.action == "raid" and side_spec.location == "lair":
+            # A raid is made on someone else's home: the raiders are away from theirs, so
+            # their structures could never count and "in its lair" would be false.
+            raise ScenarioError(
+                "a raiding side is away from home and cannot fight in its own lair",
+                path=("sides", s, "location"),
+                hint="set location: open, or action: defend for the side at home",
+            )
     homes = [s for s, side in enumerate(document.sides) if _location(side) == "lair"]
     if len(homes) == 2:
         raise ScenarioError(
