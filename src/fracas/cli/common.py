@@ -224,6 +224,10 @@ def output_width(output: Path | None) -> int:
     return terminal_width() if output is None or str(output) == "-" else DEFAULT_WIDTH
 
 
+#: The most any ``--limit`` may be set to: the largest size a read or a count may take.
+LIMIT_CEILING = sys.maxsize
+
+
 def parse_limits(settings: list[str] | None) -> dict[str, int]:
     """``NAME=VALUE`` pairs of ``--limit``, checked against the limits fracas declares."""
     limits: dict[str, int] = {}
@@ -237,6 +241,13 @@ def parse_limits(settings: list[str] | None) -> dict[str, int]:
         raw = raw.strip().replace("_", "")
         if not equals or not raw.isdigit() or len(raw) > 30:
             raise ScenarioError(f"expects NAME=WHOLE_NUMBER, got {setting!r}", source="--limit")
+        if int(raw) > LIMIT_CEILING:
+            # Sizes and counts beyond a machine word cannot be honoured by any reader.
+            raise ScenarioError(
+                f"{name.strip()}: {int(raw):,} is more than any limit can be "
+                f"(at most {LIMIT_CEILING:,})",
+                source="--limit",
+            )
         limits[name.strip()] = int(raw)
     try:
         check_names(limits)

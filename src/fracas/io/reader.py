@@ -55,7 +55,15 @@ def read_text(path: str | Path) -> str:
     limit = value(FILE_BYTES.name)
     try:
         with open(path, "rb") as stream:
-            data = stream.read(limit + 1)
+            # A piece at a time: one read of the limit would reserve all of it first.
+            pieces, wanted = [], limit + 1
+            while wanted > 0:
+                piece = stream.read(min(wanted, 1 << 20))
+                if not piece:
+                    break
+                pieces.append(piece)
+                wanted -= len(piece)
+            data = b"".join(pieces)
     except OSError as exc:
         raise ScenarioError(
             f"cannot read file: {exc.strerror or type(exc).__name__}", source=source
