@@ -270,15 +270,17 @@ class OddsOptions:
     exact_tolerance: float | None = None
 
 
-def _within(name: str, asked: int | None, limit: int, flag: str, default: int) -> int:
+def _within(name: str, asked: int | None, limit: int, flag: str | None, default: int) -> int:
     """What a request gets: what it asked for, else the command line's default, within
-    this server's limit (so the command the page shows gives the same answer)."""
+    this server's limit (so the command the page shows gives the same answer). ``flag``
+    is the ``fracas serve`` option that sets the limit, if there is one."""
     if asked is None:
         return min(default, limit)
     if asked > limit:
+        raised = f"fracas serve {flag}; " if flag else ""
         raise ScenarioError(
             f"{asked:,} is above this server's limit of {limit:,} "
-            f"(fracas serve {flag}; the command line has no such limit)",
+            f"({raised}the command line has no such limit)",
             path=(name,),
         )
     return asked
@@ -304,7 +306,7 @@ def odds_answer(given: ScenarioInput, options: OddsOptions, limits: Limits) -> d
         raise UnsupportedError(f"ruleset {scenario.ruleset.name!r} does not summarize outcomes")
     runs = options.runs
     if runs is not None:
-        _within("runs", runs, limits.max_runs, "--max-runs", runs)
+        _within("runs", runs, limits.max_runs, None, runs)
     # Each budget with the command line's default for this method; the shown command
     # names every one that differs from it.
     exact_default = EXACT_BUDGET if options.method == "exact" else AUTO_EXACT_BUDGET
@@ -323,8 +325,10 @@ def odds_answer(given: ScenarioInput, options: OddsOptions, limits: Limits) -> d
             SAMPLE_BUDGET,
         ),
     }
+    # `fracas serve` caps the two budgets with options of the same name; the runs cap is
+    # the server's own.
     spent = {
-        name: _within(name, asked, limit, flag, default)
+        name: _within(name, asked, limit, None if name == "max_runs" else flag, default)
         for name, (flag, asked, limit, default) in budgets.items()
     }
     settings = {
