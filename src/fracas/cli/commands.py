@@ -6,6 +6,8 @@ import functools
 import json
 import sys
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -41,7 +43,7 @@ from fracas.cli.examples import examples_command
 from fracas.cli.fair import commit_command, verify_command
 from fracas.cli.odds import odds_command
 from fracas.cli.sweep import sweep_command
-from fracas.core.errors import FracasError, ScenarioError, format_path
+from fracas.core.errors import FracasError, ScenarioError, UnsupportedError, format_path
 from fracas.rulesets import AnyRuleset, available_rulesets, find_ruleset
 
 # Start-up stays light (tests/cli/test_startup.py): scenarios, renderers, pydantic and
@@ -275,6 +277,20 @@ def resolve_command(
     mark_revealed(secret_file)
 
 
+@contextmanager
+def _operating_on(file: Path) -> Iterator[None]:
+    """Name ``file`` in the errors of a ruleset hook, a missing hook's included.
+
+    A ruleset without a forecast, an advisor or a picture says so without knowing the
+    file, and every other error line of these commands starts with it.
+    """
+    with located(file):
+        try:
+            yield
+        except UnsupportedError as exc:
+            raise ScenarioError(str(exc), source=str(file)) from None
+
+
 @app.command("forecast")
 @friendly_errors
 def forecast_command(
@@ -293,7 +309,7 @@ def forecast_command(
       fracas forecast examples/hex/river_crossing.yaml --attacker assault --target grenadiers
     """
     scenario = load(file, settings, limits)
-    with located(file):
+    with _operating_on(file):
         report = scenario.forecast(attacker, target)
     write_output(render(report, fmt, output), output)
 
@@ -325,7 +341,7 @@ def advise_command(
     from fracas.io.scenario import ADVISE_BUDGET
 
     scenario = load(file, settings, limits)
-    with located(file):
+    with _operating_on(file):
         if plan:
             # A plan is advice for the whole turn: the same budget bounds it.
             with scenario.budget(ADVISE_BUDGET.name):
@@ -381,7 +397,7 @@ def render_command(
     if (attacker is None) != (target is None):
         raise ScenarioError("give both --attacker and --target, or neither", source=str(file))
     scenario = load(file, settings, limits)
-    with located(file):
+    with _operating_on(file):
         svg = scenario.ruleset.picture(scenario.model, attacker=attacker, target=target)
     write_output(svg, output)
     typer.echo(f"wrote {output}")
