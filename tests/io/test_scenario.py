@@ -123,3 +123,14 @@ def test_merged_keys_may_be_overridden() -> None:
 
     text = "base: &b {x: 1, y: 1}\nunit:\n  <<: *b\n  x: 2\n"
     assert parse_text(text, "yaml", "m.yaml")["unit"] == {"x": 2, "y": 1}
+
+
+@pytest.mark.parametrize("path", ["units[0]..strength", ".units", "units[0]x].level", "a[1"])
+def test_a_malformed_key_path_is_refused(path: str) -> None:
+    # Before, whatever did not parse was skipped: units[0]..strength set units[0].strength.
+    with pytest.raises(ScenarioError, match="not a key path"):
+        parse_path(path)
+
+
+def test_a_negative_index_counts_from_the_end() -> None:
+    assert get_path({"units": [{"a": 1}, {"a": 2}]}, "units[-1].a") == 2

@@ -196,9 +196,11 @@ def load_scenario(
 
 
 _PART = re.compile(r"([^.\[\]]+)|\[(-?\d+)\]")
+#: A whole key path: keys joined by dots, each followed by any number of [index].
+_KEY_PATH = re.compile(r"[^.\[\]]+(?:\[-?\d+\])*(?:\.[^.\[\]]+(?:\[-?\d+\])*)*")
 
 
-def parse_path(path: str) -> tuple[str | int, ...]:
+def parse_path(path: str, *, source: str | None = None) -> tuple[str | int, ...]:
     """Split ``units[2].attack.air`` into ``("units", 2, "attack", "air")``.
 
     >>> parse_path("units[2].attack.air")
@@ -208,14 +210,20 @@ def parse_path(path: str) -> tuple[str | int, ...]:
     for match in _PART.finditer(path):
         parts.append(match.group(1) if match.group(1) is not None else int(match.group(2)))
     if not parts:
-        raise ScenarioError(f"empty key path {path!r}")
+        raise ScenarioError(f"empty key path {path!r}", source=source)
+    if not _KEY_PATH.fullmatch(path):
+        # Whatever the parts skipped (a doubled dot, a stray bracket) was a typing slip.
+        raise ScenarioError(
+            f"not a key path: {path!r} (write keys and [index] like units[2].level)",
+            source=source,
+        )
     return tuple(parts)
 
 
 def get_path(document: Any, path: str, *, source: str = "<memory>") -> Any:
     """Read the value at a key path, with a clear error when it does not exist."""
     node = document
-    parts = parse_path(path)
+    parts = parse_path(path, source=source)
     for depth, part in enumerate(parts):
         try:
             node = node[part]
@@ -233,7 +241,7 @@ def set_path(document: Any, path: str, value: Any, *, source: str = "<memory>") 
     {'parameters': {'round_limit': 3}}
     """
     result = copy.deepcopy(document)
-    parts = parse_path(path)
+    parts = parse_path(path, source=source)
     node = result
     for depth, part in enumerate(parts[:-1]):
         if isinstance(node, dict) and part not in node and isinstance(parts[depth + 1], str):
