@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -25,3 +26,13 @@ def test_a_limit_beyond_a_machine_word_is_refused() -> None:
     assert "input.file_bytes: 10,000,000,000,000,000,000,000 is more than any limit" in (
         result.stderr
     )
+
+
+def test_a_raised_depth_limit_is_not_blamed_for_the_readers_own_bound(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("x: " + "[" * 5_000 + "]" * 5_000 + "\n")
+    default = runner.invoke(app, ["validate", str(deep)])
+    assert "nested deeper than the limit input.depth = 32" in default.stderr
+    raised = runner.invoke(app, ["validate", str(deep), "--limit", "input.depth=1000000"])
+    assert raised.exit_code == 2
+    assert "nested deeper than the YAML reader goes (1,000 levels)" in raised.stderr

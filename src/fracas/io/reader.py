@@ -202,6 +202,14 @@ def _refuse_repeated_keys(node: yaml.MappingNode) -> None:
         seen.add((key.tag, key.value))
 
 
+def _too_deep(source: str, reader: str) -> ScenarioError:
+    """A text nested deeper than a reader can go: past our limit, or past the reader's
+    own bound when the limit was raised above it."""
+    if value(DEPTH.name) < 1_000:
+        return _too_big(DEPTH.name, "nested deeper than", source=source)
+    return ScenarioError(f"nested deeper than {reader}, whatever input.depth allows", source=source)
+
+
 def parse_text(text: str, fmt: str, source: str) -> Any:
     """Parse YAML, JSON or TOML text within the input limits (then :func:`check_document`).
 
@@ -241,14 +249,14 @@ def parse_text(text: str, fmt: str, source: str) -> Any:
     except (yaml.YAMLError, json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
         detail = " ".join(str(exc).split())
         if "maximum nesting depth" in detail:  # libyaml's own bound, far above ours
-            raise _too_big(DEPTH.name, "nested deeper than", source=source) from None
+            raise _too_deep(source, "the YAML reader goes (1,000 levels)") from None
         raise ScenarioError(f"not valid {fmt.upper()}: {detail}", source=source) from None
     except _IntegerTooLong as exc:
         raise _too_big(
             INTEGER_DIGITS.name, f"an integer of {exc.digits} digits is above", source=source
         ) from None
     except RecursionError:
-        raise _too_big(DEPTH.name, "nested deeper than", source=source) from None
+        raise _too_deep(source, "Python reads") from None
     except ValueError as exc:
         # tomllib reads integers with int(), which refuses more than ~4,300 digits.
         if "digits" not in str(exc):
