@@ -201,6 +201,8 @@ class _StrikeLists:
     striker: _SideLists
     target: _SideLists
     pierce: list[Fraction]
+    #: The same as floats, converted once: every evaluation reads them.
+    pierce_floats: Floats
 
 
 def _strike_lists(
@@ -210,6 +212,7 @@ def _strike_lists(
         striker=_lists([s.attacker for s in strikes], index, filler),
         target=_lists([s.defender for s in strikes], index, filler),
         pierce=[s.pierce for s in strikes],
+        pierce_floats=np.array([float(s.pierce) for s in strikes], np.float64),
     )
 
 
@@ -299,7 +302,7 @@ class SideAttacks:
         values = (
             *side(lists.striker),
             *side(lists.target),
-            np.array([float(p) for p in lists.pierce], np.float64)[rows],
+            lists.pierce_floats[rows],
             np.float64(float(to_fraction(params.loss_exponent))),
             np.float64(float(to_fraction(params.level_percent))),
             np.float64(float(to_fraction(params.defense_support_cap))),
