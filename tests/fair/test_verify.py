@@ -101,6 +101,24 @@ def test_one_name_is_caught() -> None:
 
 
 @pytest.mark.parametrize("fmt", ["bbcode", "markdown", "text"])
+def test_text_after_the_seal_is_named_as_unsealed(fmt: str) -> None:
+    # The seal checks the log above it; an edit below it would read as part of the post.
+    text = make_post(fmt=fmt)
+    assert verify_post(text).ok
+    edited = verify_post(text + "\n[b]EDIT: Thornwall actually wins[/b]\n")
+    assert failed(edited) == ["after the seal"]
+    assert "EDIT: Thornwall actually wins" in detail(edited, "after the seal")
+    # A post pasted twice: the second copy is not what the seal covers either.
+    assert failed(verify_post(text + text)) == ["after the seal"]
+    # Blank lines and quoting after the seal are forum noise, not text; a reply after the
+    # quote of the post is the reply's.
+    assert verify_post("[quote]" + text + "\n\n[/quote]\nNice!\n").ok
+    quoted = "\n".join("> " + line for line in text.split("\n"))
+    assert verify_post(quoted + "\n\nNice!\n").ok
+    assert failed(verify_post(quoted + "\n> EDIT: no\n")) == ["after the seal"]
+
+
+@pytest.mark.parametrize("fmt", ["bbcode", "markdown", "text"])
 def test_the_nonce_list_shown_in_the_post_is_caught_and_named(fmt: str) -> None:
     tampered = make_post(fmt=fmt).replace('"1729"', '"1730"', 1)
     verification = verify_post(tampered)

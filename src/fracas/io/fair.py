@@ -605,4 +605,36 @@ def verify_post(
     else:
         expected_text = render_report(report, fmt, style) + "\n" + seal_block(fmt, SEAL_BEGIN)
         checks.append(_first_difference(_log_lines(text), _log_lines(expected_text)))
+        unsealed = _after_seal(text, fmt)
+        if unsealed:
+            checks.append(
+                Check(
+                    "after the seal",
+                    False,
+                    f"{len(unsealed)} line(s) follow the seal, which nothing seals: "
+                    f"{_clip(unsealed[0])!r} (added after the post was made?)",
+                )
+            )
     return Verification(tuple(checks))
+
+
+def _after_seal(text: str, fmt: str) -> list[str]:
+    """The comparable lines after the seal and the markup that closes its block, up to
+    where a quote of the post ends (what follows a quote is the reply's, not the post's)."""
+    if SEAL_END not in text:
+        return []
+    before, tail = text.split(SEAL_END, 1)
+    tail = re.split(r"\[/quote\]", tail, maxsplit=1, flags=re.IGNORECASE)[0]
+    if before.rsplit("\n", 1)[-1].lstrip().startswith(">"):  # a Markdown quote
+        rows = tail.replace("\r\n", "\n").split("\n")
+        quoted = [rows[0]]
+        for row in rows[1:]:
+            if not row.lstrip().startswith(">"):
+                break
+            quoted.append(row)
+        tail = "\n".join(quoted)
+    lines = comparable_lines(tail)
+    closing = comparable_lines(seal_block(fmt, SEAL_END).split(SEAL_END, 1)[1])
+    if lines[: len(closing)] == closing:
+        lines = lines[len(closing) :]
+    return lines
