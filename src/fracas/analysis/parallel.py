@@ -413,10 +413,18 @@ class _DaskPool:
             from distributed import Client  # type: ignore[import-not-found, unused-ignore]
         except ImportError:
             raise FracasError("--scheduler needs Dask: pip install 'fracas[dask]'") from None
+        # Made in two steps to keep hold of a client whose connecting fails: left to the
+        # garbage collector, it closes itself at exit, 20 s after the error line, with a
+        # traceback. Closed here, at once, while its event loop still runs.
+        connect: Any = Client  # distributed is only partly typed
+        self._client: Any = connect.__new__(connect)
         try:
-            connect: Any = Client  # distributed is only partly typed
-            self._client: Any = connect(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as exc:
+            self._client.__init__(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except BaseException as exc:
+            with suppress(Exception):
+                self._client.close()
+            if not isinstance(exc, OSError | TimeoutError | ValueError):
+                raise
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise FracasError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
         threads = sum(
