@@ -23,6 +23,35 @@ def _title(path: Path) -> str:
     return str(title)
 
 
+def _copy(destination: Path, names: list[str] | None = None) -> list[Path]:
+    """Copy examples into ``destination`` (see ``copy_examples``), as one line of error when
+    the folders cannot be made there.
+
+    A file standing where a folder must go is found before anything is copied, so that
+    the copy does not stop half-way (the rulesets' folders are made one after another).
+    """
+    from fracas.io.examples import copy_examples, example_files, example_path, examples_root
+
+    root = examples_root()
+    sources = [path for _, path in example_files()] if names is None else map(example_path, names)
+    folders = {destination / source.relative_to(root).parent for source in sources}
+    for folder in sorted(folders):
+        for path in (folder, *folder.parents):
+            if path.exists():
+                if not path.is_dir():
+                    raise FracasError(
+                        f"{path} is a file, not a folder: cannot copy examples into it"
+                    )
+                break
+    try:
+        return copy_examples(destination, names)
+    except OSError as exc:
+        where = exc.filename if exc.filename is not None else destination
+        raise FracasError(
+            f"{where}: cannot copy the examples: {exc.strerror or type(exc).__name__}"
+        ) from None
+
+
 def examples_command(
     name: Annotated[
         str | None,
@@ -47,11 +76,11 @@ def examples_command(
       fracas examples hex/river_crossing -o river.yaml
       fracas examples lair_raid
     """
-    from fracas.io.examples import copy_examples, example_files, example_path
+    from fracas.io.examples import example_files, example_path
 
     if name is None:
         if output is not None:
-            copied = copy_examples(output)
+            copied = _copy(output)
             total = len(example_files())
             typer.echo(
                 f"copied {len(copied)} of {total} examples into {output} (the rest were there)"
@@ -71,7 +100,7 @@ def examples_command(
         return
     source = example_path(name)
     if output is not None and output.is_dir():
-        copied = copy_examples(output, [name])
+        copied = _copy(output, [name])
         typer.echo(f"wrote {copied[0]}" if copied else f"{name} is already in {output}")
         return
     if output is not None and output.exists():
