@@ -1,0 +1,49 @@
+"""``fracas commit --secret-file``: the file is read within a bound, whatever it is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from fracas.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+LAIR = ROOT / "examples" / "d100" / "lair_raid.yaml"
+
+
+def run(*args: str | Path) -> tuple[int, list[str], str]:
+    result = CliRunner().invoke(app, [str(arg) for arg in args])
+    return result.exit_code, result.stderr.splitlines(), result.stdout
+
+
+def assert_one_line(args: tuple[str | Path, ...], *expected: str) -> str:
+    code, lines, out = run(*args)
+    assert code == 2, lines
+    assert len(lines) == 1, lines
+    assert out == ""
+    line = lines[0]
+    assert line.startswith("fracas: error: "), line
+    for part in expected:
+        assert part in line, line
+    return line
+
+
+def test_a_secret_file_that_never_ends_is_refused() -> None:
+    # /dev/zero used to be read until the memory ran out (MemoryError, exit code 70).
+    assert_one_line(("commit", LAIR, "--secret-file", "/dev/zero"), "/dev/zero", "at most")
+
+
+def test_a_long_secret_file_is_refused(tmp_path: Path) -> None:
+    secret = tmp_path / "big.secret"
+    secret.write_text("ab" * 100_000 + "\n")
+    assert_one_line(("commit", LAIR, "--secret-file", secret), "big.secret", "at most")
+
+
+def test_a_secret_file_of_the_usual_size_still_works(tmp_path: Path) -> None:
+    secret = tmp_path / "raid.secret"
+    code, lines, out = run("commit", LAIR, "--secret-file", secret)
+    assert code == 0, lines
+    assert out.startswith("fracas-fair-v1 commitment ")
+    code, _, again = run("commit", LAIR, "--secret-file", secret)
+    assert (code, again) == (0, out)
