@@ -37,9 +37,13 @@ from fracas.analysis.odds import LoadedScenario, OddsResult, odds
 from fracas.analysis.solve import Goal, parse_goal
 from fracas.analysis.stats import wilson_interval
 from fracas.core.errors import FracasError, ScenarioError
+from fracas.core.limits import check, declare
 
 #: Default cap on the cells of one sweep (``--max-cells`` raises it).
 MAX_CELLS = 10_000
+# --max-cells is a number typed on the command line like --runs: bounded by a limit in turn,
+# so that a typo cannot lay out a grid that fills the memory before any cell is worked out.
+CELLS_LIMIT = declare("sweep.cells", 1_000_000, "cells of a sweep's grid (--max-cells)")
 #: The odds options a sweep passes on to every cell.
 ODDS_OPTIONS = (
     "method",
@@ -90,8 +94,8 @@ def parse_vary(spec: str) -> Axis:
         if last < first:
             raise FracasError(f"--vary {spec!r}: the range {first}..{last} is empty")
         count = (last - first) // step + 1
-        if count > MAX_CELLS * 100:
-            raise FracasError(f"--vary {spec!r}: {count:,} values are too many")
+        # Checked before the range is laid out: no grid could hold more values than cells.
+        check(CELLS_LIMIT.name, count, path=("--vary",), shown=f"{path}: {count:,} values")
         return Axis(path, tuple(range(first, last + 1, step)))
     if ".." in raw:
         raise FracasError(f"--vary {spec!r}: a range is A..B or A..B:STEP with whole numbers")
@@ -202,12 +206,16 @@ def _run_cell_alone(
         return run_cell(scenario_at, settings, seed, metric, options)
 
 
-def grid(axes: Sequence[Axis], *, max_cells: int = MAX_CELLS) -> list[tuple[Setting, ...]]:
-    """Every combination of the axes' values, first axis slowest.
+def check_grid(axes: Sequence[Axis], *, max_cells: int = MAX_CELLS) -> int:
+    """The number of cells of the grid of ``axes``, refused above ``max_cells``, without
+    laying the grid out (a product of axis lengths can be far beyond any memory).
 
-    >>> grid([Axis("a", (1, 2)), Axis("b", ("x", "y"))])[1]
-    (('a', 1), ('b', 'y'))
+    >>> check_grid([Axis("a", (1, 2)), Axis("b", ("x", "y", "z"))])
+    6
     """
+    if max_cells < 1:
+        raise FracasError(f"--max-cells must be at least 1, not {max_cells}")
+    check(CELLS_LIMIT.name, max_cells, path=("--max-cells",))
     if not axes:
         raise FracasError("a sweep needs at least one --vary PATH=VALUES")
     paths = [axis.path for axis in axes]
@@ -219,6 +227,17 @@ def grid(axes: Sequence[Axis], *, max_cells: int = MAX_CELLS) -> list[tuple[Sett
             f"the grid has {size:,} cells, more than --max-cells {max_cells:,}; "
             f"raise it if that is what you want"
         )
+    return size
+
+
+def grid(axes: Sequence[Axis], *, max_cells: int = MAX_CELLS) -> list[tuple[Setting, ...]]:
+    """Every combination of the axes' values, first axis slowest.
+
+    >>> grid([Axis("a", (1, 2)), Axis("b", ("x", "y"))])[1]
+    (('a', 1), ('b', 'y'))
+    """
+    check_grid(axes, max_cells=max_cells)
+    paths = [axis.path for axis in axes]
     return [
         tuple(zip(paths, values, strict=True))
         for values in product(*(axis.values for axis in axes))

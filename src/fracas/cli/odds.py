@@ -32,6 +32,7 @@ from fracas.core.budgets import (
     SAMPLE_BUDGET,
 )
 from fracas.core.errors import FracasError, ScenarioError
+from fracas.core.escape import digit_count
 from fracas.core.limits import check, declare, limits_in_force
 from fracas.core.report import Section, Table, Text
 
@@ -47,6 +48,15 @@ SAMPLE_LIMIT = declare("odds.sample_budget", 2_000_000_000, "dice rolls --sample
 SOLVE_LIMIT = declare("odds.solve_range", 1_000_000, "values --from .. --to of --solve")
 
 
+#: The limit bounding each work option of odds (``fracas sweep`` passes them on per cell).
+WORK_LIMITS = {
+    "runs": RUNS_LIMIT.name,
+    "max_runs": RUNS_LIMIT.name,
+    "exact_budget": EXACT_LIMIT.name,
+    "sample_budget": SAMPLE_LIMIT.name,
+}
+
+
 def _check_work_options(
     runs: int | None,
     max_runs: int,
@@ -60,6 +70,17 @@ def _check_work_options(
     check(EXACT_LIMIT.name, exact_budget or 0, path=("--exact-budget",))
     check(SAMPLE_LIMIT.name, sample_budget, path=("--sample-budget",))
     check(SOLVE_LIMIT.name, high - low, path=("--to",), shown=f"a range of {high - low} values")
+
+
+def check_seed(seed: int | None, *, path: tuple[str, ...] = ("--seed",)) -> None:
+    """Refuse a seed longer than ``input.integer_digits``, as ``fracas resolve`` does: a
+    seed is a scenario's integer like any other, wherever it is typed."""
+    if seed is None:
+        return
+    from fracas.io.reader import INTEGER_DIGITS
+
+    digits = digit_count(seed)
+    check(INTEGER_DIGITS.name, digits, path=path, shown=f"a seed of {digits} digits")
 
 
 class Method(StrEnum):
@@ -195,6 +216,7 @@ def odds_command(
     with limits_in_force(scenario.limits):
         try:
             _check_work_options(runs, max_runs, exact_budget, sample_budget, solve_from, solve_to)
+            check_seed(seed)
         except ScenarioError as exc:
             raise exc.located("command line") from None
     options: dict[str, Any] = {

@@ -15,9 +15,18 @@ from typing import Annotated, Any
 
 import typer
 
-from fracas.cli.common import OutputOpt, SetOpt, parse_overrides, write_output
+from fracas.cli.common import (
+    LimitOpt,
+    OutputOpt,
+    SetOpt,
+    parse_limits,
+    parse_overrides,
+    write_output,
+)
 from fracas.cli.progress import QuietOpt, SchedulerOpt, WorkersOpt, long_work
 from fracas.core.errors import FracasError, ScenarioError
+from fracas.core.escape import excerpt
+from fracas.core.limits import limits_in_force
 
 
 class SweepFormat(StrEnum):
@@ -50,38 +59,47 @@ FILE_KEYS = frozenset(
         "set",
     }
 )
+#: The sweep file's whole-number settings, with the least value each may take.
+WHOLE_KEYS = {
+    "seed": 0,
+    "runs": 1,
+    "max_runs": 1,
+    "exact_budget": 1,
+    "sample_budget": 1,
+    "max_cells": 1,
+}
 
 
-def cell_scenario(document: Mapping[str, Any], source: str, settings: tuple[Any, ...]) -> Any:
+def cell_scenario(
+    document: Mapping[str, Any],
+    source: str,
+    settings: tuple[Any, ...],
+    limits: Mapping[str, int] | None = None,
+) -> Any:
     """The scenario of one sweep cell: the document with the cell's values set.
 
-    Built the way ``fracas odds FILE --set PATH=VALUE …`` builds it, so a cell re-run that
-    way gives the same numbers.
+    Built the way ``fracas odds FILE --set PATH=VALUE … --limit NAME=N`` builds it, so a
+    cell re-run that way gives the same numbers (``limits`` travel with the cell, as a cell
+    may be built in another process).
     """
     from fracas.io.scenario import scenario_from_document, set_path
 
-    for path, value in settings:
-        document = set_path(document, path, value, source=source)
-    return scenario_from_document(document, source=source)
+    with limits_in_force(limits):
+        for path, value in settings:
+            document = set_path(document, path, value, source=source)
+        return scenario_from_document(document, source=source, limits=limits)
 
 
 def _read_sweep_file(file: Path) -> dict[str, Any] | None:
     """The settings of a sweep file (a YAML mapping under ``sweep:``), or ``None`` for a
     scenario file."""
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"cannot read file: {exc.strerror}", source=str(file)) from None
-    except UnicodeDecodeError:
-        raise ScenarioError("file is not UTF-8 text", source=str(file)) from None
-    import yaml  # a sweep file is read once; start-up needs no YAML
+    # Read as a scenario is, within the input limits: FILE may be anything, /dev/zero too.
+    from fracas.io.reader import parse_text, read_text
 
+    text = read_text(file)
     if file.suffix.lower() not in (".yaml", ".yml"):
         return None
-    try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError:
-        return None  # the scenario loader reports it with its line and column
+    document = parse_text(text, "yaml", str(file))
     if not isinstance(document, dict) or "sweep" not in document:
         return None
     settings = document["sweep"]
@@ -95,7 +113,28 @@ def _read_sweep_file(file: Path) -> dict[str, Any] | None:
             )
     if "scenario" not in settings:
         raise ScenarioError("missing key", source=str(file), path=("sweep", "scenario"))
+    for key, value in settings.items():
+        _check_file_setting(key, value, str(file))
     return settings
+
+
+def _check_file_setting(key: str, value: Any, source: str) -> None:
+    """A sweep file's setting has the type its option has on the command line."""
+    where: dict[str, Any] = {"source": source, "path": ("sweep", key)}
+    if key in WHOLE_KEYS:
+        least = WHOLE_KEYS[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise ScenarioError(
+                f"must be a whole number of at least {least}, not {excerpt(value)}", **where
+            )
+    elif key in ("precision", "confidence"):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ScenarioError(f"must be a number, not {excerpt(value)}", **where)
+    elif key in ("scenario", "metric", "method"):
+        if not isinstance(value, str):
+            raise ScenarioError(f"must be text, not {excerpt(value)}", **where)
+        if key == "method" and value not in set(SweepMethod):
+            raise ScenarioError(f"must be auto, exact or mc, not {excerpt(value)}", **where)
 
 
 def _file_vary(settings: Mapping[str, Any], source: str) -> list[str]:
@@ -179,7 +218,8 @@ def sweep_command(
         int | None, typer.Option(metavar="N", help="Most dice rolls Monte Carlo may take per cell.")
     ] = None,
     max_cells: Annotated[
-        int | None, typer.Option(metavar="N", help="Largest grid allowed (default 10,000 cells).")
+        int | None,
+        typer.Option(min=1, metavar="N", help="Largest grid allowed (default 10,000 cells)."),
     ] = None,
     fmt: Annotated[
         SweepFormat | None,
@@ -202,6 +242,7 @@ def sweep_command(
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     quiet: QuietOpt = False,
+    limits: LimitOpt = None,
 ) -> None:
     """One odds question over a grid of scenario values: one row per cell, with its interval.
 
@@ -213,9 +254,52 @@ def sweep_command(
           --vary 'units[0].models=10..40:5' --vary 'units[1].models=30,40,50' \\
           --metric winner=Empire -o sweep.csv --plot sweep.png
     """
+    limit_overrides = parse_limits(limits)
+    with limits_in_force(limit_overrides):
+        _sweep(
+            file,
+            given={
+                "vary": vary,
+                "metric": metric,
+                "method": method.value if method is not None else None,
+                "seed": seed,
+                "runs": runs,
+                "precision": precision,
+                "max_runs": max_runs,
+                "confidence": confidence,
+                "exact_budget": exact_budget,
+                "sample_budget": sample_budget,
+                "max_cells": max_cells,
+            },
+            limits=limit_overrides,
+            fmt=fmt,
+            output=output,
+            plot=plot,
+            settings=settings,
+            workers=workers,
+            scheduler=scheduler,
+            quiet=quiet,
+        )
+
+
+def _sweep(
+    file: Path,
+    *,
+    given: Mapping[str, Any],
+    limits: Mapping[str, int],
+    fmt: SweepFormat | None,
+    output: Path | None,
+    plot: Path | None,
+    settings: list[str] | None,
+    workers: int | None,
+    scheduler: str | None,
+    quiet: bool,
+) -> None:
+    """The sweep, with the ``--limit`` overrides in force."""
     from fracas.analysis.sweep import (
         MAX_CELLS,
         chart_bytes,
+        check_grid,
         parse_vary,
         sweep,
         to_csv,
@@ -230,39 +314,48 @@ def sweep_command(
         scenario_file = (file.parent / str(options_file["scenario"])).resolve()
         with contextlib.suppress(ValueError):
             scenario_file = scenario_file.relative_to(Path.cwd())
-    specs = list(vary or []) or _file_vary(options_file, str(file))
-    chosen_metric = metric if metric is not None else options_file.get("metric")
+    # Where each option came from, so that an error names the option or the file's key.
+    origins: dict[str, tuple[str, tuple[str, ...]]] = {}
+
+    def pick(name: str, default: Any = None) -> Any:
+        if given.get(name) is not None:
+            origins[name] = ("command line", ("--" + name.replace("_", "-"),))
+            return given[name]
+        if name in options_file:
+            origins[name] = (str(file), ("sweep", name))
+            return options_file[name]
+        return default
+
+    specs = list(given["vary"] or []) or _file_vary(options_file, str(file))
+    chosen_metric = pick("metric")
     if chosen_metric is None:
         raise FracasError("a sweep needs --metric, e.g. --metric winner=Empire")
+    chosen = {
+        name: pick(name)
+        for name in ("runs", "precision", "max_runs", "confidence", "exact_budget", "sample_budget")
+    }
+    sweep_seed = pick("seed")
+    max_cells = pick("max_cells", MAX_CELLS)
+    _check_work_options(chosen, sweep_seed, max_cells, origins)
     base_settings = list(settings or [])
     file_set = options_file.get("set", {})
     if not isinstance(file_set, dict):
         raise ScenarioError("must map key paths to values", source=str(file), path=("sweep", "set"))
     overrides = [(str(k), v) for k, v in file_set.items()] + parse_overrides(base_settings)
-    scenario = load_scenario(scenario_file, overrides=overrides)
+    scenario = load_scenario(scenario_file, overrides=overrides, limits=limits)
     source = str(scenario_file)
     axes = [parse_vary(spec) for spec in specs]
+    # The grid's size is known from its axes: refused before anything is laid out or started.
+    check_grid(axes, max_cells=max_cells)
     for axis in axes:
         _check_path(scenario.document, source, axis.path, axis.values[0], get_path)
 
-    def pick(name: str, given: Any, default: Any = None) -> Any:
-        return given if given is not None else options_file.get(name, default)
-
-    chosen_method = pick("method", method.value if method is not None else None, "auto")
     options = {
-        key: value
-        for key, value in {
-            "method": str(chosen_method),
-            "runs": pick("runs", runs),
-            "precision": pick("precision", precision),
-            "max_runs": pick("max_runs", max_runs),
-            "confidence": pick("confidence", confidence),
-            "exact_budget": pick("exact_budget", exact_budget),
-            "sample_budget": pick("sample_budget", sample_budget),
-        }.items()
-        if value is not None
+        "method": str(pick("method", "auto")),
+        **{key: value for key, value in chosen.items() if value is not None},
     }
-    sweep_seed = pick("seed", seed, scenario.header.seed or 0)
+    if sweep_seed is None:
+        sweep_seed = scenario.header.seed or 0
     kind = _format_of(fmt, output)
     if plot is not None:
         from fracas.analysis.plot import chart_format
@@ -270,7 +363,7 @@ def sweep_command(
         chart_format(plot)
         if len(axes) not in (1, 2):
             raise FracasError("--plot draws one varied value (a line) or two (a heatmap)")
-    scenario_at = partial(cell_scenario, dict(scenario.document), source)
+    scenario_at = partial(cell_scenario, dict(scenario.document), source, limits=dict(limits))
     with long_work(
         workers=workers,
         scheduler=scheduler,
@@ -280,9 +373,9 @@ def sweep_command(
         result = sweep(
             scenario_at,
             axes,
-            chosen_metric,
+            str(chosen_metric),
             seed=int(sweep_seed),
-            max_cells=int(pick("max_cells", max_cells, MAX_CELLS)),
+            max_cells=int(max_cells),
             **options,
         )
     if kind is SweepFormat.csv:
@@ -290,7 +383,7 @@ def sweep_command(
     elif kind is SweepFormat.json:
         text = to_json(result, source=source)
     else:
-        text = to_text(result) + _rerun_hint(source, result, overrides)
+        text = to_text(result) + _rerun_hint(source, result, overrides, limits)
     drawn = None if plot is None else _chart(chart_bytes(result, plot.suffix.lower()[1:]), plot)
     try:
         write_output(text, output)
@@ -299,6 +392,39 @@ def sweep_command(
     finally:
         if drawn is not None and drawn.exists():
             drawn.unlink()
+
+
+def _check_work_options(
+    chosen: Mapping[str, Any],
+    seed: int | None,
+    max_cells: int,
+    origins: Mapping[str, tuple[str, tuple[str, ...]]],
+) -> None:
+    """The numbers that set the work, bounded by the limits ``fracas odds`` puts on its own
+    options (each cell is an odds question), and the grid by ``sweep.cells``."""
+    from fracas.analysis.sweep import CELLS_LIMIT
+    from fracas.cli.odds import WORK_LIMITS, check_seed
+    from fracas.core.limits import check
+
+    def located(name: str) -> tuple[str, tuple[str, ...]]:
+        return origins.get(name, ("command line", ("--" + name.replace("_", "-"),)))
+
+    for name, limit in WORK_LIMITS.items():
+        if chosen.get(name) is not None:
+            source, path = located(name)
+            _at(source, check, limit, chosen[name], path=path)
+    source, path = located("max_cells")
+    _at(source, check, CELLS_LIMIT.name, max_cells, path=path)
+    source, path = located("seed")
+    _at(source, check_seed, seed, path=path)
+
+
+def _at(source: str, function: Any, *args: Any, **kwargs: Any) -> None:
+    """Call ``function``; a scenario error it raises names ``source``."""
+    try:
+        function(*args, **kwargs)
+    except ScenarioError as exc:
+        raise exc.located(source) from None
 
 
 def _check_path(document: Any, source: str, path: str, value: Any, get_path: Any) -> None:
@@ -318,15 +444,22 @@ def _set_word(path: str, value: Any) -> str:
     return f"--set {shlex.quote(f'{path}={text}')}"
 
 
-def _rerun_hint(source: str, result: Any, overrides: list[tuple[str, Any]]) -> str:
+def _rerun_hint(
+    source: str,
+    result: Any,
+    overrides: list[tuple[str, Any]],
+    limits: Mapping[str, int] | None = None,
+) -> str:
     """The command that gives the first cell's numbers: the sweep's own overrides (the
-    sweep file's ``set:``, then ``--set``), the cell's values, its seed and the options."""
+    sweep file's ``set:``, then ``--set``), the cell's values, its seed, the options and
+    the limits raised (without them odds could refuse the options)."""
     if not result.cells:
         return ""
     cell = result.cells[0]
     sets = " ".join(_set_word(path, value) for path, value in [*overrides, *cell.settings])
     options = " ".join(
-        f"--{key.replace('_', '-')} {value}" for key, value in result.options.items()
+        [f"--{key.replace('_', '-')} {value}" for key, value in result.options.items()]
+        + [f"--limit {name}={amount}" for name, amount in (limits or {}).items()]
     )
     return (
         f"\nRe-run a cell alone: fracas odds {source} {sets} --seed {cell.seed}"
