@@ -186,6 +186,35 @@ def test_text_table_and_rerun_line() -> None:
     assert "Re-run a cell alone: fracas odds examples/d100/lair_raid.yaml" in out
 
 
+@pytest.mark.parametrize("value", ['=HYPERLINK("http://e")', "@x", "+x", "-x", "\tx", "\rx"])
+def test_csv_text_that_starts_like_a_formula_is_escaped(tmp_path: Path, value: str) -> None:
+    # A name that a spreadsheet would run as a formula is written with a leading quote.
+    sweep_file = tmp_path / "names.yaml"
+    sweep_file.write_text(
+        "sweep:\n"
+        f"  scenario: {Path(LAIR).resolve()}\n"
+        "  vary:\n"
+        f"    sides[0].name: [{json.dumps(value)}, Plain, -3]\n"
+        "  metric: winner=Red Fang\n"
+        "  method: mc\n"
+        "  runs: 20\n"
+    )
+    code, out, err = run(sweep_file, "-f", "csv", "--workers", "1")
+    assert code == 0, err
+    names = [row[0] for row in csv.reader(io.StringIO(out))][1:]
+    assert names == [f"'{value}", "Plain", "-3"]  # a number stays a number
+
+
+def test_csv_escapes_the_header_and_the_metric_too() -> None:
+    from fracas.analysis.sweep import Axis, CellResult, SweepResult, to_csv
+
+    cell = CellResult((("=a", "@b"),), 1, None, None, None, "invalid", None, "-oops")
+    result = SweepResult((Axis("=a", ("@b",)),), "+m", 0, {}, (cell,))
+    header, row = csv.reader(io.StringIO(to_csv(result)))
+    assert header[0] == "'=a"
+    assert (row[0], row[1], row[8]) == ("'@b", "'+m", "'-oops")
+
+
 def test_sweep_file_holds_the_settings(tmp_path: Path) -> None:
     sweep_file = tmp_path / "balance.yaml"
     sweep_file.write_text(

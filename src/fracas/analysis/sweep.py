@@ -17,7 +17,6 @@ True
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import io
 import json
@@ -304,6 +303,9 @@ def sweep(
 
 COLUMNS = ("metric", "value", "low", "high", "method", "runs", "seed", "problem")
 
+#: What a spreadsheet reads as the start of a formula (OWASP's list for CSV injection).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
 
 def _number(value: float | Fraction | None) -> str:
     if value is None:
@@ -311,22 +313,39 @@ def _number(value: float | Fraction | None) -> str:
     return repr(float(value))
 
 
+def _text(text: str) -> str:
+    """User text as a CSV cell a spreadsheet shows as text, never runs as a formula.
+
+    >>> print(_text('=HYPERLINK("http://e")'), _text("@x"), _text("-x"), _text("Red Fang"))
+    '=HYPERLINK("http://e") '@x '-x Red Fang
+    """
+    return f"'{text}" if text.startswith(_FORMULA_START) else text
+
+
+def _setting(value: Any) -> str:
+    # Numbers stay numbers (-2 is a number, not a formula); only text is escaped.
+    return _text(value) if isinstance(value, str) else _scalar_text(value)
+
+
 def rows(result: SweepResult) -> list[list[str]]:
-    """The table of a sweep: a header, then one row per cell."""
-    header = [axis.path for axis in result.axes] + list(COLUMNS)
+    """The table of a sweep: a header, then one row per cell.
+
+    Text cells that a spreadsheet would take for a formula get a leading ``'``.
+    """
+    header = [_text(axis.path) for axis in result.axes] + list(COLUMNS)
     table = [header]
     for cell in result.cells:
         table.append(
-            [_scalar_text(value) for _, value in cell.settings]
+            [_setting(value) for _, value in cell.settings]
             + [
-                result.metric,
+                _text(result.metric),
                 _number(cell.value),
                 _number(cell.low),
                 _number(cell.high),
                 cell.method,
                 "" if cell.runs is None else str(cell.runs),
                 str(cell.seed),
-                cell.problem,
+                _text(cell.problem),
             ]
         )
     return table
@@ -339,11 +358,23 @@ def _scalar_text(value: Any) -> str:
 
 
 def to_csv(result: SweepResult) -> str:
-    """The sweep as CSV (RFC 4180 quoting, so any text in a value stays in its column)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerows(rows(result))
-    return buffer.getvalue()
+    """The sweep as CSV (RFC 4180 quoting, so any text in a value stays in its column; text
+    that starts like a formula begins with ``'``)."""
+    return "".join(",".join(map(_csv_field, row)) + "\n" for row in rows(result))
+
+
+def _csv_field(text: str) -> str:
+    """One CSV field, quoted when it holds a comma, a quote or a line break.
+
+    ``csv.writer`` with lines ending in ``\\n`` leaves a carriage return unquoted, and
+    readers then cut the row in two there; this quotes it like any line break.
+
+    >>> print(_csv_field("plain"), _csv_field('say "hi", twice'), repr(_csv_field("a\\rb")))
+    plain "say ""hi"", twice" '"a\\rb"'
+    """
+    if any(char in text for char in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
 
 
 def to_json(result: SweepResult, *, source: str = "") -> str:
