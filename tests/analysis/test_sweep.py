@@ -182,8 +182,30 @@ def test_text_table_and_rerun_line() -> None:
     header = out.splitlines()[0]
     assert header.startswith("sides[1].units[0].pax  parameters.round_limit  winner=Red Fang")
     assert header.split()[-4:] == ["95", "%", "interval", "method"]
-    assert len(out.splitlines()) == 1 + 6 + 2
+    assert len(out.splitlines()) == 1 + 6 + 2 + 2
     assert "Re-run a cell alone: fracas odds examples/d100/lair_raid.yaml" in out
+
+
+def test_text_ends_with_a_footer_naming_seed_and_version() -> None:
+    from fracas import __version__
+
+    code, out, _ = run(*sweep_args("--workers", "1", "--seed", "17", "--set", "seed=3"))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[-2] == ""
+    assert lines[-1].startswith("ruleset d100 · sweep seed 17 · scenario sha256:")
+    assert lines[-1].endswith(f" · --set seed=3 · fracas {__version__}")
+
+
+def test_csv_rows_carry_the_sweep_seed_and_version(tmp_path: Path) -> None:
+    from fracas import __version__
+
+    code, out, _ = run(*sweep_args("--workers", "1", "--seed", "17", "-f", "csv"))
+    assert code == 0
+    table = list(csv.reader(io.StringIO(out)))
+    assert table[0][-2:] == ["sweep_seed", "version"]
+    assert {len(row) for row in table} == {len(table[0])}
+    assert {(row[-2], row[-1]) for row in table[1:]} == {("17", __version__)}
 
 
 @pytest.mark.parametrize("value", ['=HYPERLINK("http://e")', "@x", "+x", "-x", "\tx", "\rx"])
@@ -250,7 +272,7 @@ def test_the_rerun_line_gives_the_first_cells_number(tmp_path: Path) -> None:
     code, out, err = run(sweep_file, "--set", "sides[0].units[0].pax=5", "--workers", "1")
     assert code == 0, err
     first = out.splitlines()[1].split()
-    line = out.splitlines()[-1].removeprefix("Re-run a cell alone: ")
+    line = out.splitlines()[-3].removeprefix("Re-run a cell alone: ")
     assert "--set parameters.round_limit=3" in line
     assert "--set 'sides[0].units[0].pax=5'" in line
     words = shlex.split(line)[2:]
@@ -271,6 +293,37 @@ def test_line_chart_and_heatmap(tmp_path: Path, volley_file: Path) -> None:
     code, _, err = run(*sweep_args("--plot", str(heat), "--workers", "1"))
     assert code == 0, err
     assert heat.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("suffix", ["svg", "png"])
+def test_a_chart_records_seed_and_version_and_is_the_same_bytes_again(
+    tmp_path: Path, volley_file: Path, suffix: str
+) -> None:
+    from fracas import __version__
+
+    charts = [tmp_path / f"one.{suffix}", tmp_path / f"two.{suffix}"]
+    for chart in charts:
+        code, _, err = run(
+            volley_file,
+            *("--vary", "attacker.dice=1..3", "--metric", "wounds>=1", "--seed", "9"),
+            *("--plot", chart, "-o", tmp_path / "table.txt"),
+        )
+        assert code == 0, err
+    assert charts[0].read_bytes() == charts[1].read_bytes()
+    footer = (tmp_path / "table.txt").read_text().splitlines()[-1]
+    assert footer.startswith("ruleset volley · sweep seed 9 · ")
+    assert footer.endswith(f"fracas {__version__}")
+    if suffix == "svg":
+        text = charts[0].read_text()
+        assert f"<dc:description>{footer}</dc:description>" in text
+        assert "<dc:title>wounds&gt;=1 over the sweep</dc:title>" in text
+        assert "<dc:date>" not in text
+    else:
+        from PIL import Image
+
+        with Image.open(charts[0]) as image:
+            assert image.text["Description"] == footer  # type: ignore[attr-defined]
+            assert "Software" not in image.text  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(

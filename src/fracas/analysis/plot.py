@@ -4,7 +4,8 @@ The chart leads with the headline: one horizontal bar per headline probability (
 who breaks), with its interval for sampled odds. The detail follows: each metric gets a
 bar chart of its distribution (with error bars for sampled odds) and, for numeric
 metrics, the cumulative "at least" curve: P(metric ≥ value). The files are reproducible:
-the same odds give the same bytes (no timestamps, fixed SVG ids).
+the same odds give the same bytes (no timestamps, fixed SVG ids), and the file's metadata
+says how they were made (the seed and the fracas version, as a report's footer does).
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from fracas._version import __version__
 from fracas.analysis.odds import MetricOdds, OddsResult
 from fracas.analysis.reporting import number, percent
 from fracas.analysis.views import HeadlineRow, headline
 from fracas.core.errors import FracasError
+from fracas.core.escape import printable
 
 FORMATS = ("png", "svg")
 
@@ -37,9 +40,9 @@ def _pyplot() -> Any:
     return pyplot
 
 
-def plot_odds(result: OddsResult, output: Path, *, title: str = "") -> Path:
+def plot_odds(result: OddsResult, output: Path, *, title: str = "", description: str = "") -> Path:
     """Draw every metric of ``result`` into ``output`` (``.png`` or ``.svg``)."""
-    data = chart_bytes(result, chart_format(output), title=title)
+    data = chart_bytes(result, chart_format(output), title=title, description=description)
     # Written beside the target and renamed, so a failure never leaves half a file.
     temporary = output.with_name(f".{output.name}.partial")
     try:
@@ -61,8 +64,43 @@ def chart_format(output: Path) -> str:
     return kind
 
 
-def chart_bytes(result: OddsResult, kind: str, *, title: str = "") -> bytes:
+def chart_metadata(kind: str, title: str, description: str) -> dict[str, Any]:
+    """What a chart file says of itself (SVG ``dc:`` elements, PNG text chunks): its title
+    and how it was made, the line of a report's footer (seed, version).
+
+    Nothing in it changes from one run to the next, so the same chart is the same bytes:
+    no date in an SVG, no matplotlib version in a PNG.
+
+    >>> chart_metadata("png", "Odds", "ruleset d100 · seed 5")["Software"] is None
+    True
+    """
+    metadata: dict[str, Any] = {"Title": printable(title), "Description": printable(description)}
+    if kind == "png":
+        metadata["Software"] = None
+    else:
+        metadata["Date"] = None
+    return metadata
+
+
+def footer(result: OddsResult) -> str:
+    """The chart's line of provenance when the caller has no report footer to give.
+
+    >>> from fracas.analysis.odds import OddsResult
+    >>> footer(OddsResult("coin", "monte-carlo", "", 10, "runs", 10, (), seed=3))[:24]
+    'ruleset coin · seed 3 · '
+    """
+    parts = [f"ruleset {result.ruleset}"]
+    if result.seed is not None:
+        parts.append(f"seed {result.seed}")
+    parts.append(f"fracas {__version__}")
+    return " · ".join(parts)
+
+
+def chart_bytes(result: OddsResult, kind: str, *, title: str = "", description: str = "") -> bytes:
     """The chart of every metric of ``result`` as the bytes of a ``png`` or ``svg`` file.
+
+    The file's metadata holds ``description``: the report's footer, by default the
+    ruleset, seed and version of ``result``.
 
     >>> from fracas.analysis.odds import MetricOdds, OddsResult, ValueOdds
     >>> hits = MetricOdds("hits", True, (ValueOdds(0, 0.25, 0.25, 0.25),
@@ -95,8 +133,9 @@ def chart_bytes(result: OddsResult, kind: str, *, title: str = "") -> bytes:
                 else:
                     right.axis("off")
             method = "exact" if result.exact else f"Monte Carlo, {result.runs:,} runs"
-            figure.suptitle(f"{title or 'Odds'} ({method})")
-            metadata: dict[str, Any] = {"Software": None} if kind == "png" else {"Date": None}
+            heading = f"{title or 'Odds'} ({method})"
+            figure.suptitle(heading)
+            metadata = chart_metadata(kind, heading, description or footer(result))
             buffer = io.BytesIO()
             figure.savefig(buffer, format=kind, metadata=metadata)
         finally:

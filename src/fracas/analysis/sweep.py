@@ -301,7 +301,21 @@ def sweep(
 
 # ── output ─────────────────────────────────────────────────────────────────────────────
 
-COLUMNS = ("metric", "value", "low", "high", "method", "runs", "seed", "problem")
+#: The columns after the varied values. The last two are the same on every row: the table
+#: stays one rectangle that any CSV reader takes, and a row copied out alone still says
+#: which sweep and which fracas made it.
+COLUMNS = (
+    "metric",
+    "value",
+    "low",
+    "high",
+    "method",
+    "runs",
+    "seed",
+    "problem",
+    "sweep_seed",
+    "version",
+)
 
 #: What a spreadsheet reads as the start of a formula (OWASP's list for CSV injection).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -346,6 +360,8 @@ def rows(result: SweepResult) -> list[list[str]]:
                 "" if cell.runs is None else str(cell.runs),
                 str(cell.seed),
                 _text(cell.problem),
+                str(result.seed),
+                __version__,
             ]
         )
     return table
@@ -425,14 +441,42 @@ def to_text(result: SweepResult) -> str:
     return text + "\n"
 
 
+def footer(
+    result: SweepResult,
+    *,
+    ruleset: str = "",
+    scenario_hash: str = "",
+    overrides: Sequence[str] = (),
+) -> str:
+    """The line that lets anyone run the whole sweep again, in the words of a report's
+    footer: the ruleset, the sweep's seed, the scenario, its overrides, the version.
+
+    >>> result = SweepResult((), "wounds>=1", 7, {}, ())
+    >>> print(footer(result, ruleset="volley"))  # doctest: +ELLIPSIS
+    ruleset volley · sweep seed 7 · fracas ...
+    """
+    parts = [f"ruleset {ruleset}"] if ruleset else []
+    # "sweep seed": each row's own seed is another number, derived from this one.
+    parts.append(f"sweep seed {result.seed}")
+    if scenario_hash:
+        parts.append(f"scenario sha256:{scenario_hash}")
+    parts += [f"--set {override}" for override in overrides]
+    parts.append(f"fracas {__version__}")
+    return " · ".join(parts)
+
+
 def _plain(text: str) -> str:
     """User text as matplotlib shows it literally (a ``$`` would start mathematics)."""
     return text.replace("$", r"\$")
 
 
-def chart_bytes(result: SweepResult, kind: str, *, title: str = "") -> bytes:
-    """A line chart (one varied value) or heatmap (two) of the sweep, as png or svg bytes."""
-    from fracas.analysis.plot import _pyplot  # the optional plot extra, imported when used
+def chart_bytes(result: SweepResult, kind: str, *, title: str = "", description: str = "") -> bytes:
+    """A line chart (one varied value) or heatmap (two) of the sweep, as png or svg bytes.
+
+    The file's metadata holds ``description`` (default: the sweep's :func:`footer`).
+    """
+    # The optional plot extra, imported when used.
+    from fracas.analysis.plot import _pyplot, chart_metadata
 
     if len(result.axes) not in (1, 2):
         raise FracasError("--plot draws one varied value (a line) or two (a heatmap)")
@@ -467,8 +511,9 @@ def chart_bytes(result: SweepResult, kind: str, *, title: str = "") -> bytes:
                     for column, value in enumerate(line):
                         text = "—" if math.isnan(value) else f"{value:.2f}"
                         axis.text(column, row, text, ha="center", va="center", color="white")
-            axis.set_title(_plain(title or f"{result.metric} over the sweep"))
-            metadata: dict[str, Any] = {"Software": None} if kind == "png" else {"Date": None}
+            heading = title or f"{result.metric} over the sweep"
+            axis.set_title(_plain(heading))
+            metadata = chart_metadata(kind, heading, description or footer(result))
             buffer = io.BytesIO()
             figure.savefig(buffer, format=kind, metadata=metadata)
         finally:

@@ -262,8 +262,9 @@ def odds_command(
             extra=extra,
             extra_data=extra_data,
         )
-        text = render(scenario.stamp(report), fmt, output)
-        drawn = None if plot is None else _chart(result, plot, title)
+        stamped = scenario.stamp(report)
+        text = render(stamped, fmt, output)
+        drawn = None if plot is None else _chart(result, plot, title, stamped.footer())
     except ScenarioError:
         raise
     except FracasError as exc:
@@ -280,11 +281,12 @@ def odds_command(
             drawn.unlink()
 
 
-def _chart(result: OddsResult, path: Path, title: str) -> Path:
-    """Draw the chart into a hidden file beside ``path``, ready to be renamed into place."""
+def _chart(result: OddsResult, path: Path, title: str, footer: str) -> Path:
+    """Draw the chart into a hidden file beside ``path``, ready to be renamed into place;
+    its metadata carries the report's ``footer`` (seed, scenario, version)."""
     from fracas.analysis.plot import chart_bytes, chart_format
 
-    data = chart_bytes(result, chart_format(path), title=title)
+    data = chart_bytes(result, chart_format(path), title=title, description=footer)
     directory = path.parent if str(path.parent) else Path(".")
     try:
         handle, name = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.")

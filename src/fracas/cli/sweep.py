@@ -300,6 +300,7 @@ def _sweep(
         MAX_CELLS,
         chart_bytes,
         check_grid,
+        footer,
         parse_vary,
         sweep,
         to_csv,
@@ -378,13 +379,22 @@ def _sweep(
             max_cells=int(max_cells),
             **options,
         )
+    made = footer(
+        result,
+        ruleset=scenario.ruleset.name,
+        scenario_hash=scenario.sha256,
+        overrides=scenario.overrides,
+    )
     if kind is SweepFormat.csv:
         text = to_csv(result)
     elif kind is SweepFormat.json:
         text = to_json(result, source=source)
     else:
-        text = to_text(result) + _rerun_hint(source, result, overrides, limits)
-    drawn = None if plot is None else _chart(chart_bytes(result, plot.suffix.lower()[1:]), plot)
+        hint = _rerun_hint(source, result, overrides, limits)
+        text = f"{to_text(result)}{hint}\n{made}\n"
+    drawn = None
+    if plot is not None:
+        drawn = _chart(chart_bytes(result, plot.suffix.lower()[1:], description=made), plot)
     try:
         write_output(text, output)
         if drawn is not None and plot is not None:
