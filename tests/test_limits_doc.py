@@ -22,9 +22,10 @@ def documented() -> dict[str, int]:
 
 
 def test_every_limit_is_documented_with_its_default() -> None:
-    # Importing a module declares its limits: the rulesets', the odds command's.
+    # Importing a module declares its limits: the rulesets', the odds command's, the sweep's.
     available_rulesets()
     importlib.import_module("fracas.cli.odds")
+    importlib.import_module("fracas.analysis.sweep")
     limits = {
         limit.name: limit.default for limit in declared() if not limit.name.startswith("demo.")
     }
