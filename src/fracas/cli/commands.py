@@ -6,7 +6,7 @@ import functools
 import json
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
@@ -42,6 +42,7 @@ from fracas.cli.common import (
 from fracas.cli.examples import examples_command
 from fracas.cli.fair import commit_command, verify_command
 from fracas.cli.odds import odds_command
+from fracas.cli.progress import QuietOpt, Tracker, long_work
 from fracas.cli.sweep import sweep_command
 from fracas.core.errors import FracasError, ScenarioError, UnsupportedError, format_path
 from fracas.rulesets import AnyRuleset, available_rulesets, find_ruleset
@@ -330,28 +331,74 @@ def advise_command(
         typer.Option(metavar="N", help="With --plan: the search width (default: the ruleset's)."),
     ] = None,
     limits: LimitOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Rank every legal attack of a side by its forecast, or plan the side's whole turn.
+
+    On a terminal a progress bar shows the attacks worked out, then the report being
+    written (--quiet: none).
 
     \b
     Examples:
       fracas advise examples/hex/encirclement.yaml --side blue
       fracas advise examples/hex/encirclement.yaml --side blue --plan
     """
+    from fracas.core.evaluate import watching_work
     from fracas.io.scenario import ADVISE_BUDGET
 
     scenario = load(file, settings, limits)
-    with _operating_on(file):
-        if plan:
-            # A plan is advice for the whole turn: the same budget bounds it.
-            with scenario.budget(ADVISE_BUDGET.name):
-                found = scenario.ruleset.plan(scenario.model, side, width=width)
-            report = scenario.stamp(found)
-        elif width is not None:
-            raise ScenarioError("only goes with --plan", path=("--width",))
-        else:
-            report = scenario.advise(side)
-    write_output(render(report, fmt, output), output)
+    label = f"{scenario.ruleset.name} {side}"
+    with long_work(workers=1, quiet=quiet, interrupted=advise_interrupted) as tracker:
+        with _operating_on(file), watching_work(_attacks_told_to(tracker, label)):
+            if plan:
+                # A plan is advice for the whole turn: the same budget bounds it.
+                with scenario.budget(ADVISE_BUDGET.name):
+                    found = scenario.ruleset.plan(scenario.model, side, width=width)
+                report = scenario.stamp(found)
+            elif width is not None:
+                raise ScenarioError("only goes with --plan", path=("--width",))
+            else:
+                report = scenario.advise(side)
+        # A thousand ranked attacks take seconds to lay out as text: say so meanwhile, at
+        # once (the bar may have been drawn a moment ago, and nothing redraws it before
+        # the text is done).
+        tracker.start(1, REPORT, f"{label}: writing the")
+        tracker._drawn = 0.0
+        tracker.advance(0, REPORT)
+        text = render(report, fmt, output)
+        tracker.advance(1, REPORT)
+    write_output(text, output)
+
+
+#: What the progress of advise counts: the attacks a ruleset reports worked out (it
+#: reports them through fracas.core.evaluate.watching_work), then the report.
+ATTACKS, REPORT = "attacks", "report"
+
+
+def _attacks_told_to(tracker: Tracker, label: str) -> Callable[[int], None]:
+    """A work watcher that advances ``tracker`` by the attacks worked out so far."""
+    tracker.start(0, ATTACKS, label)
+    # How many there will be only the ruleset knows: no total (the bar counts up).
+    del tracker.total[ATTACKS]
+    told = 0
+
+    def watch(attacks: int) -> None:
+        nonlocal told
+        tracker.advance(attacks - told, ATTACKS)
+        told = attacks
+
+    return watch
+
+
+def advise_interrupted(done: Tracker) -> str:
+    """What Ctrl-C during advise reports: how many attacks were worked out.
+
+    >>> tracker = Tracker(show=False)
+    >>> tracker.advance(1_234, "attacks")
+    >>> advise_interrupted(tracker)
+    'advice stopped after 1,234 attacks worked out'
+    """
+    return f"advice stopped after {done.done.get(ATTACKS, 0):,} attacks worked out"
 
 
 @app.command("schema")

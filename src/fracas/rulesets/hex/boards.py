@@ -24,8 +24,8 @@ of every strike at once for :mod:`fracas.rulesets.hex.batch`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -33,6 +33,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from fracas.core.errors import ScenarioError
+
+# The core's work hook (set by fracas.core.evaluate.watching_work), which a front end
+# hangs its progress display on; exact walks tell it their step plays, the advisor and
+# the planner their attacks.
+from fracas.core.evaluate import _WATCH as WORK_WATCH
 from fracas.core.modifiers import to_fraction
 from fracas.rulesets.hex.batch import (
     FIELDS,
@@ -110,6 +115,29 @@ def check_range(board: Board) -> None:
                     f"computes with ({RANGE})",
                     path=("units", index),
                 )
+
+
+#: Attacks gathered between two reports of the work done.
+REPORT_EVERY = 64
+
+
+class WorkDone:
+    """Attacks worked out so far (gathered, then evaluated), told to the work watcher.
+
+    On a board of a thousand units ``advise --plan`` evaluates attacks for seconds; the
+    watcher lets a terminal show that it is moving. Without one this costs nothing.
+    """
+
+    __slots__ = ("attacks", "watch")
+
+    def __init__(self, watch: Callable[[int], None] | None) -> None:
+        self.watch = watch
+        self.attacks = 0
+
+    def add(self, attacks: int) -> None:
+        if self.watch is not None and attacks:
+            self.attacks += attacks
+            self.watch(self.attacks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,11 +268,13 @@ class SideAttacks:
     forward: _StrikeLists
     back: _StrikeLists
     start: BoardState
+    work: WorkDone = field(default_factory=lambda: WorkDone(None), repr=False, compare=False)
 
     @staticmethod
     def gather(board: Board, side: str, params: HexParams) -> SideAttacks:
         """Phase 1 for every legal attack of ``side`` (attack and counter)."""
         check_range(board)
+        work = WorkDone(WORK_WATCH.get())
         pairs = attack_pairs(board, side)
         index = {unit.id: i for i, unit in enumerate(board.units)}
         filler = len(board.units)
@@ -252,7 +282,9 @@ class SideAttacks:
         back: list[StrikeInputs] = []
         countered: list[bool] = []
         centre_is_target = params.counter_support == "target"
-        for attacker_id, target_id in pairs:
+        for number, (attacker_id, target_id) in enumerate(pairs, 1):
+            if number % REPORT_EVERY == 0:
+                work.add(REPORT_EVERY)
             forward.append(gather_strike(board, attacker_id, target_id, params))
             can = counter_reason(board.unit(attacker_id), board.unit(target_id)) is None
             countered.append(can)
@@ -260,6 +292,7 @@ class SideAttacks:
             # every array has one row per pair.
             centre = target_id if centre_is_target else attacker_id
             back.append(gather_strike(board, target_id, attacker_id, params, support_around=centre))
+        work.add(len(pairs) % REPORT_EVERY)
         strength = np.array([u.strength for u in board.units] + [0], dtype=np.int64)
         level = np.array([u.level for u in board.units] + [0], dtype=np.int64)
         return SideAttacks(
@@ -273,6 +306,7 @@ class SideAttacks:
             forward=_strike_lists(forward, index, filler),
             back=_strike_lists(back, index, filler),
             start=BoardState(strength, level),
+            work=work,
         )
 
     def __len__(self) -> int:
@@ -380,6 +414,7 @@ class SideAttacks:
         killed = results.target_losses == state.strength[self.target[picked]]
         level = state.level[attacker]
         gain = np.asarray(level_gain(level, killed, self.params), dtype=np.int64)
+        self.work.add(len(picked))
         return SideOutcome(results.target_losses, results.attacker_losses, gain, results)
 
 
