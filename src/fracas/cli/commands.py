@@ -503,8 +503,57 @@ def serve_command(
         sample_budget=sample_budget or defaults.sample_budget,
         workers=workers,
     )
-    typer.echo(f"fracas {__version__}: serving on http://{host}:{port} (Ctrl+C stops)")
-    serve(host, port, limits)
+    where = _check_address(host, port)
+    typer.echo(f"fracas {__version__}: serving on http://{where} (Ctrl+C stops)")
+    try:
+        serve(host, port, limits)
+    except SystemExit as exc:
+        # uvicorn's exit when it cannot start: the address was taken since the check.
+        if exc.code != UVICORN_STARTUP_FAILURE:
+            raise
+        raise FracasError(f"cannot serve on {where}: the server did not start") from None
+
+
+#: uvicorn's exit status when its server cannot start.
+UVICORN_STARTUP_FAILURE = 3
+
+
+def _check_address(host: str, port: int) -> str:
+    """``host:port`` as a URL shows it, once it is known the server can listen there.
+
+    uvicorn meets a busy port or an unknown host with its start-up log, the error and its
+    shutdown log, and exits with 3; the same check here is one line and exit code 2. It
+    binds as the server will (every address the host resolves to, SO_REUSEADDR) and lets
+    go at once.
+    """
+    import errno
+    import socket
+
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        found = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except socket.gaierror as exc:
+        raise FracasError(f"cannot serve on {where}: unknown host ({exc.strerror})") from None
+    except UnicodeError:  # a label too long or not encodable for the resolver
+        raise FracasError(f"cannot serve on {where}: not a host name") from None
+    for family, kind, proto, _, address in found:
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                sock.bind(address)
+            except OSError as exc:
+                problem = {
+                    errno.EADDRINUSE: "the port is already in use (another server?); "
+                    "choose another with --port",
+                    errno.EADDRNOTAVAIL: f"{host} is not an address of this machine",
+                    errno.EACCES: "no permission to listen there (ports below 1024 need it)",
+                }.get(exc.errno or 0, exc.strerror or str(exc))
+                raise FracasError(f"cannot serve on {where}: {problem}") from None
+    return where
 
 
 def version_callback(value: bool) -> None:
