@@ -539,7 +539,11 @@ def _check_address(host: str, port: int) -> str:
     except UnicodeError:  # a label too long or not encodable for the resolver
         raise FracasError(f"cannot serve on {where}: not a host name") from None
     for family, kind, proto, _, address in found:
-        with socket.socket(family, kind, proto) as sock:
+        try:
+            sock = socket.socket(family, kind, proto)
+        except OSError:
+            continue  # a family this machine lacks (IPv6 off): the server skips it too
+        with sock:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             if family == socket.AF_INET6:
                 sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
