@@ -47,3 +47,9 @@ def test_a_secret_file_of_the_usual_size_still_works(tmp_path: Path) -> None:
     assert out.startswith("fracas-fair-v1 commitment ")
     code, _, again = run("commit", LAIR, "--secret-file", secret)
     assert (code, again) == (0, out)
+
+
+def test_resolve_refuses_a_secret_file_that_never_ends() -> None:
+    assert_one_line(
+        ("resolve", LAIR, "--secret-file", "/dev/zero", "--nonce", "a"), "/dev/zero", "at most"
+    )

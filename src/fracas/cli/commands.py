@@ -40,7 +40,7 @@ from fracas.cli.common import (
     write_output,
 )
 from fracas.cli.examples import examples_command
-from fracas.cli.fair import commit_command, verify_command
+from fracas.cli.fair import check_secret_size, commit_command, verify_command
 from fracas.cli.odds import odds_command
 from fracas.cli.progress import QuietOpt, Tracker, long_work
 from fracas.cli.sweep import sweep_command
@@ -271,6 +271,7 @@ def resolve_command(
             "--seed and --secret-file exclude each other: the seed is derived",
             source="command line",
         )
+    check_secret_size(secret_file)
     secret, _ = secret_from_file(secret_file)
     with located(file):
         report = fair_resolve(scenario, secret, nonces or [])
@@ -363,8 +364,7 @@ def advise_command(
         # once (the bar may have been drawn a moment ago, and nothing redraws it before
         # the text is done).
         tracker.start(1, REPORT, f"{label}: writing the")
-        tracker._drawn = 0.0
-        tracker.advance(0, REPORT)
+        tracker.advance(0, REPORT, at_once=True)
         text = render(report, fmt, output)
         tracker.advance(1, REPORT)
     write_output(text, output)

@@ -86,7 +86,11 @@ class Tracker:
         if self._bar is not None and task is not None:
             self._bar.reset(task, total=total, description=self._labels[unit], rate="")
 
-    def advance(self, done: int, unit: str = "runs") -> None:
+    def advance(self, done: int, unit: str = "runs", *, at_once: bool = False) -> None:
+        """Count ``done`` more of ``unit``; redraw at most every ``REDRAW_EVERY`` seconds,
+        or ``at_once`` (a new stage that will not advance for a while)."""
+        if at_once:
+            self._drawn = 0.0
         self.done[unit] = self.done.get(unit, 0) + done
         if self._bar is None:
             return

@@ -425,6 +425,12 @@ def watching_work(watch: Callable[[int], None] | None) -> Iterator[None]:
         _WATCH.reset(token)
 
 
+def work_watch() -> Callable[[int], None] | None:
+    """The watcher :func:`watching_work` put in force, if any: for other counted work (a
+    ruleset's own search) to report to the same display."""
+    return _WATCH.get()
+
+
 #: Live states from which a step's second half goes to a helper process, when an exact walk
 #: may use two (:func:`sharing_work`). A smaller step takes a few tens of milliseconds, about
 #: what forking the helper and sending it the states would cost.

@@ -37,7 +37,7 @@ from fracas.core.errors import ScenarioError
 # The core's work hook (set by fracas.core.evaluate.watching_work), which a front end
 # hangs its progress display on; exact walks tell it their step plays, the advisor and
 # the planner their attacks.
-from fracas.core.evaluate import _WATCH as WORK_WATCH
+from fracas.core.evaluate import work_watch
 from fracas.core.modifiers import to_fraction
 from fracas.rulesets.hex.batch import (
     FIELDS,
@@ -274,7 +274,7 @@ class SideAttacks:
     def gather(board: Board, side: str, params: HexParams) -> SideAttacks:
         """Phase 1 for every legal attack of ``side`` (attack and counter)."""
         check_range(board)
-        work = WorkDone(WORK_WATCH.get())
+        work = WorkDone(work_watch())
         pairs = attack_pairs(board, side)
         index = {unit.id: i for i, unit in enumerate(board.units)}
         filler = len(board.units)
