@@ -8,31 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from fracas.cli import app
+from .conftest import LAIR, WORK_OPTIONS, assert_one_line, run
 
-ROOT = Path(__file__).resolve().parents[2]
-LAIR = ROOT / "examples" / "d100" / "lair_raid.yaml"
 GRID = ("--vary", "parameters.round_limit=1,2", "--metric", "winner=Red Fang")
 HUGE_SEED = "1" * 200
-
-
-def run(*args: str | Path) -> tuple[int, list[str], str]:
-    result = CliRunner().invoke(app, [str(arg) for arg in args])
-    return result.exit_code, result.stderr.splitlines(), result.stdout
-
-
-def assert_one_line(args: tuple[str | Path, ...], *expected: str) -> str:
-    code, lines, out = run(*args)
-    assert code == 2, lines
-    assert len(lines) == 1, lines
-    assert out == ""
-    line = lines[0]
-    assert line.startswith("fracas: error: "), line
-    for part in expected:
-        assert part in line, line
-    return line
 
 
 def sweep_file(tmp_path: Path, *settings: str) -> Path:
@@ -51,15 +31,7 @@ def sweep_file(tmp_path: Path, *settings: str) -> Path:
 # ── sweep: the work options are bounded as odds bounds them ──────────────────────────
 
 
-@pytest.mark.parametrize(
-    ("option", "limit"),
-    [
-        ("--runs", "odds.runs"),
-        ("--max-runs", "odds.runs"),
-        ("--exact-budget", "odds.exact_budget"),
-        ("--sample-budget", "odds.sample_budget"),
-    ],
-)
+@pytest.mark.parametrize(("option", "limit"), WORK_OPTIONS)
 def test_sweep_work_options_are_bounded_like_odds(option: str, limit: str) -> None:
     assert_one_line(
         ("sweep", LAIR, *GRID, option, "99999999999"), "command line", option, limit, "--limit"

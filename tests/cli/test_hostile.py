@@ -12,33 +12,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from typer.testing import CliRunner
 
-from fracas.cli import app
+from .conftest import ROOT, WORK_OPTIONS, assert_one_line, run
 
-ROOT = Path(__file__).resolve().parents[2]
 D100 = ROOT / "examples" / "d100" / "challenge.yaml"
 RANKFLANK = ROOT / "examples" / "rankflank" / "frontal_charge.yaml"
 HEX = ROOT / "examples" / "hex" / "encirclement.yaml"
 HUGE = "9" * 5000  # longer than Python's own 4,300-digit limit on int()
-
-
-def run(*args: str | Path) -> tuple[int, list[str], str]:
-    result = CliRunner().invoke(app, [str(arg) for arg in args])
-    return result.exit_code, result.stderr.splitlines(), result.stdout
-
-
-def assert_one_line(args: tuple[str | Path, ...], *expected: str) -> str:
-    code, lines, _ = run(*args)
-    assert code == 2, lines
-    assert len(lines) == 1, lines
-    line = lines[0]
-    assert line.startswith("fracas: error: "), line
-    assert len(line) <= 520
-    assert line.isprintable(), line
-    for part in expected:
-        assert part in line, line
-    return line
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -258,15 +238,7 @@ def test_rankflank_supporting_attacks_have_a_limit() -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("option", "limit"),
-    [
-        ("--runs", "odds.runs"),
-        ("--max-runs", "odds.runs"),
-        ("--exact-budget", "odds.exact_budget"),
-        ("--sample-budget", "odds.sample_budget"),
-    ],
-)
+@pytest.mark.parametrize(("option", "limit"), WORK_OPTIONS)
 def test_odds_work_options_are_bounded(option: str, limit: str) -> None:
     assert_one_line(("odds", RANKFLANK, option, "1" + "0" * 30), option, limit)
 

@@ -4,29 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from fracas.cli import app
-
-ROOT = Path(__file__).resolve().parents[2]
-LAIR = ROOT / "examples" / "d100" / "lair_raid.yaml"
-
-
-def run(*args: str | Path) -> tuple[int, list[str], str]:
-    result = CliRunner().invoke(app, [str(arg) for arg in args])
-    return result.exit_code, result.stderr.splitlines(), result.stdout
-
-
-def assert_one_line(args: tuple[str | Path, ...], *expected: str) -> str:
-    code, lines, out = run(*args)
-    assert code == 2, lines
-    assert len(lines) == 1, lines
-    assert out == ""
-    line = lines[0]
-    assert line.startswith("fracas: error: "), line
-    for part in expected:
-        assert part in line, line
-    return line
+from .conftest import LAIR, assert_one_line, run
 
 
 def test_a_secret_file_that_never_ends_is_refused() -> None:

@@ -300,26 +300,3 @@ def test_same_bytes_across_processes(tmp_path: Path) -> None:
         )
         posts.add(run.stdout)
     assert len(posts) == 1
-
-
-@pytest.mark.parametrize(
-    "command",
-    [
-        ["render", "-o", "board.svg"],
-        ["forecast", "--attacker", "a", "--target", "b"],
-        ["advise", "--side", "x"],
-        ["advise", "--side", "x", "--plan"],
-    ],
-    ids=lambda command: " ".join(command[:2]),
-)
-def test_an_operation_the_ruleset_lacks_names_the_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    example = Path(__file__).resolve().parents[2] / "examples" / "d100" / "lair_raid.yaml"
-    result = RUNNER.invoke(app, [command[0], str(example), *command[1:]])
-    assert result.exit_code == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith(f"fracas: error: {example}: ruleset 'd100' has no "), lines[0]
-    assert not (tmp_path / "board.svg").exists()
