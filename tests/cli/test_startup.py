@@ -79,6 +79,8 @@ def test_listing_rulesets_imports_their_classes_not_their_rules() -> None:
     rules = {
         f"fracas.rulesets.{ruleset}.{module}"
         for ruleset in ("hex", "d100", "rankflank")
-        for module in ("play", "report", "batch", "plan", "breaktest")
+        for module in ("play", "report", "batch", "plan", "breaktest", "document", "params")
     }
+    # The pydantic models of the documents were most of the listing's start-up: they load
+    # with the first scenario (deferred), not with the names and summaries.
     assert not rules & loaded, sorted(rules & loaded)

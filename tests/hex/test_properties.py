@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from fracas.core.modifiers import to_fraction
 from fracas.core.report import fmt
-from fracas.rulesets.hex import Board, Hex, HexParams, Status, Unit, fight, forecast, strike
+from fracas.rulesets.hex import Board, Hex, HexParams, Status, Unit, fight, forecast
 from fracas.rulesets.hex.report import strike_table
 from fracas.rulesets.hex.scenario import default_terrain
-from fracas.rulesets.hex.strike import StrikeOutcome
+from fracas.rulesets.hex.strike import StrikeOutcome, strike
 
 PARAMS = HexParams()
 TERRAIN = default_terrain()

@@ -13,6 +13,7 @@ the command line — asks these, so a third-party ruleset gets every feature a b
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -43,6 +44,35 @@ DeriveMetrics = Callable[[Mapping[str, Any]], Summary]
 OPTIONAL_HOOKS = ("summarize", "forecast", "advise", "picture")
 
 
+class _Deferred:
+    """A class attribute imported from ``module`` on first use, then kept on the class."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name, self.attribute = module, name, name
+
+    def __set_name__(self, owner: type, attribute: str) -> None:
+        self.attribute = attribute
+
+    def __get__(self, instance: object, owner: type) -> Any:
+        value = getattr(importlib.import_module(self.module), self.name)
+        setattr(owner, self.attribute, value)
+        return value
+
+
+def deferred(module: str, name: str) -> Any:
+    """``module.name`` as a class attribute that is imported when first read.
+
+    A ruleset's pydantic models take milliseconds each to build; ``fracas rulesets``
+    reads only names and summaries, so the models wait until a scenario is loaded.
+
+    >>> class Example:
+    ...     fraction = deferred("fractions", "Fraction")
+    >>> Example.fraction(1, 2)
+    Fraction(1, 2)
+    """
+    return _Deferred(module, name)
+
+
 class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
     """Base class of every ruleset. Subclasses set the class variables and the hooks."""
 
@@ -63,6 +93,8 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
     exact_tolerance: ClassVar[bool] = True
     #: The headline questions of its odds, answered by ``fracas.analysis.views.headline``.
     headlines: ClassVar[tuple[Headline, ...]] = ()
+    #: The scenario's schema and its ``parameters`` block; a ruleset may name them with
+    #: :func:`deferred` so that listing the rulesets does not build them.
     document_model: ClassVar[type[Document]]
     params_model: ClassVar[type[BaseModel]]
 

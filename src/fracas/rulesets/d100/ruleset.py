@@ -10,17 +10,16 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from fracas.core.dice import Dice
 from fracas.core.headline import Headline
 from fracas.core.report import Report
-from fracas.rulesets.base import Ruleset, Summary
-from fracas.rulesets.d100.document import D100Document
+from fracas.rulesets.base import Ruleset, Summary, deferred
 from fracas.rulesets.d100.odds import HEADLINES
-from fracas.rulesets.d100.params import D100Params
 
 if TYPE_CHECKING:  # the rules load with the first battle: listing rulesets needs none
+    from fracas.rulesets.d100.document import D100Document
     from fracas.rulesets.d100.play import BattleResult
     from fracas.rulesets.d100.scenario import Battle
 
 
-class D100Ruleset(Ruleset[D100Document, "Battle", "BattleResult"]):
+class D100Ruleset(Ruleset["D100Document", "Battle", "BattleResult"]):
     """Play-by-post battles with open-ended percentile dice, in the seed's seven steps.
 
     >>> D100Ruleset.name, D100Ruleset.deterministic
@@ -35,8 +34,8 @@ class D100Ruleset(Ruleset[D100Document, "Battle", "BattleResult"]):
     #: Open-ended percentile dice branch a hundred ways per roll: odds are sampled.
     exact_odds: ClassVar[bool] = False
     headlines: ClassVar[tuple[Headline, ...]] = HEADLINES
-    document_model: ClassVar[type[D100Document]] = D100Document
-    params_model: ClassVar[type[D100Params]] = D100Params
+    document_model = deferred("fracas.rulesets.d100.document", "D100Document")
+    params_model = deferred("fracas.rulesets.d100.params", "D100Params")
 
     def build(self, document: D100Document) -> Battle:
         """Check what the document means and freeze it (see :func:`build_battle`)."""

@@ -19,13 +19,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from fracas._lazy import load
-from fracas.rulesets.hex.strike import (
-    StrikeInputs,
-    StrikeOutcome,
-    compute_strike,
-    gather_strike,
-    strike,
-)
 
 if TYPE_CHECKING:
     from fracas.rulesets.hex import batch
@@ -43,6 +36,12 @@ if TYPE_CHECKING:
     )
     from fracas.rulesets.hex.ruleset import HexRuleset
     from fracas.rulesets.hex.scenario import Board, Hex, HexScenario, Status, Terrain, Unit
+    from fracas.rulesets.hex.strike import (
+        StrikeInputs,
+        StrikeOutcome,
+        compute_strike,
+        gather_strike,
+    )
     from fracas.rulesets.hex.svg import board_svg
 
 # Imported on first use: listing the rulesets needs the ruleset class, not the rules.
@@ -58,6 +57,10 @@ _HOMES = {
     "Plan": "fracas.rulesets.hex.plan",
     "SideAttacks": "fracas.rulesets.hex.boards",
     "Status": "fracas.rulesets.hex.scenario",
+    "StrikeInputs": "fracas.rulesets.hex.strike",
+    "StrikeOutcome": "fracas.rulesets.hex.strike",
+    "compute_strike": "fracas.rulesets.hex.strike",
+    "gather_strike": "fracas.rulesets.hex.strike",
     "Terrain": "fracas.rulesets.hex.scenario",
     "Turn": "fracas.rulesets.hex.play",
     "Unit": "fracas.rulesets.hex.scenario",
@@ -105,5 +108,4 @@ __all__ = [
     "gather_strike",
     "plan_turn",
     "play_turn",
-    "strike",
 ]

@@ -9,16 +9,16 @@ from fracas.core.errors import IllegalActionError, ScenarioError
 from fracas.core.headline import Headline
 from fracas.core.limits import spend
 from fracas.core.report import Report
-from fracas.rulesets.base import Ruleset, Summary
-from fracas.rulesets.hex.document import HexDocument, HexParams
+from fracas.rulesets.base import Ruleset, Summary, deferred
 from fracas.rulesets.hex.odds import HEADLINES
-from fracas.rulesets.hex.scenario import Board, HexScenario, build_board
 
-if TYPE_CHECKING:  # play (numpy), reports and pictures load when used: not to list rulesets
+if TYPE_CHECKING:  # the rules load when used: listing the rulesets needs none of them
+    from fracas.rulesets.hex.document import HexDocument
     from fracas.rulesets.hex.play import Turn
+    from fracas.rulesets.hex.scenario import Board, HexScenario
 
 
-class HexRuleset(Ruleset[HexDocument, HexScenario, "Turn"]):
+class HexRuleset(Ruleset["HexDocument", "HexScenario", "Turn"]):
     """Deterministic hex-grid combat: forecast, resolve a turn, advise, draw."""
 
     name: ClassVar[str] = "hex"
@@ -27,12 +27,13 @@ class HexRuleset(Ruleset[HexDocument, HexScenario, "Turn"]):
     summary: ClassVar[str] = "deterministic hex combat: stack modifiers, then commit"
     deterministic: ClassVar[bool] = True
     headlines: ClassVar[tuple[Headline, ...]] = HEADLINES
-    document_model = HexDocument
-    params_model = HexParams
+    document_model = deferred("fracas.rulesets.hex.document", "HexDocument")
+    params_model = deferred("fracas.rulesets.hex.document", "HexParams")
 
     def build(self, document: HexDocument) -> HexScenario:
         """Check the map, the units and every order (on the board as it evolves)."""
         from fracas.rulesets.hex.play import play_turn
+        from fracas.rulesets.hex.scenario import HexScenario, build_board
 
         params = document.parameters
         board = build_board(document)

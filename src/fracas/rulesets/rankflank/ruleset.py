@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 from fracas.core.dice import Dice
 from fracas.core.report import Report
-from fracas.rulesets.base import Ruleset, Summary
-from fracas.rulesets.rankflank.document import RankflankDocument, RankflankParams
+from fracas.rulesets.base import Ruleset, Summary, deferred
 from fracas.rulesets.rankflank.odds import HEADLINES
 
 if TYPE_CHECKING:  # the rules load with the first combat: listing rulesets needs none
+    from fracas.rulesets.rankflank.document import RankflankDocument
     from fracas.rulesets.rankflank.formation import UnitStatus
     from fracas.rulesets.rankflank.play import CombatOutcome, CombatProcess, Fight
     from fracas.rulesets.rankflank.scenario import Combat
@@ -30,7 +30,7 @@ class RankflankScenario:
     title: str
 
 
-class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, "CombatOutcome"]):
+class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "CombatOutcome"]):
     """Close combat of rank-and-flank fantasy regiments: blows, combat result, break test.
 
     >>> from fracas.core.dice import SeededDice
@@ -49,8 +49,8 @@ class RankflankRuleset(Ruleset[RankflankDocument, RankflankScenario, "CombatOutc
     deterministic = False
     exact_odds = True
     headlines = HEADLINES
-    document_model = RankflankDocument
-    params_model = RankflankParams
+    document_model = deferred("fracas.rulesets.rankflank.document", "RankflankDocument")
+    params_model = deferred("fracas.rulesets.rankflank.document", "RankflankParams")
 
     def build(self, document: RankflankDocument) -> RankflankScenario:
         """Check the units, engagements and challenge, and freeze the combat."""
