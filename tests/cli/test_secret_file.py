@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
 
 from .conftest import LAIR, assert_one_line, run
@@ -31,3 +33,17 @@ def test_resolve_refuses_a_secret_file_that_never_ends() -> None:
     assert_one_line(
         ("resolve", LAIR, "--secret-file", "/dev/zero", "--nonce", "a"), "/dev/zero", "at most"
     )
+
+
+def test_a_secret_from_a_pipe_is_read_once(tmp_path: Path) -> None:
+    # A shell's <(cat gm.secret) can be read only once: measuring it first left it empty.
+    secret = tmp_path / "raid.secret"
+    code, _, out = run("commit", LAIR, "--secret-file", secret)
+    assert code == 0
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=lambda: pipe.write_bytes(secret.read_bytes()))
+    writer.start()
+    code, lines, again = run("commit", LAIR, "--secret-file", pipe)
+    writer.join(timeout=30)
+    assert (code, again) == (0, out), lines

@@ -40,7 +40,7 @@ from fracas.cli.common import (
     write_output,
 )
 from fracas.cli.examples import examples_command
-from fracas.cli.fair import check_secret_size, commit_command, verify_command
+from fracas.cli.fair import commit_command, verify_command
 from fracas.cli.odds import odds_command
 from fracas.cli.progress import QuietOpt, Tracker, long_work
 from fracas.cli.sweep import sweep_command
@@ -271,7 +271,6 @@ def resolve_command(
             "--seed and --secret-file exclude each other: the seed is derived",
             source="command line",
         )
-    check_secret_size(secret_file)
     secret, _ = secret_from_file(secret_file)
     with located(file):
         report = fair_resolve(scenario, secret, nonces or [])

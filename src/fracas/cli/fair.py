@@ -17,9 +17,6 @@ from fracas.core.errors import ScenarioError
 
 #: Posts larger than this are not read (a forum post is far smaller).
 MAX_POST_BYTES = 20_000_000
-#: Secret files larger than this are not read: ``fracas commit`` writes 64 hex digits and
-#: ``fracas resolve`` adds one word; a file this long is the wrong file (or ``/dev/zero``).
-MAX_SECRET_BYTES = 64 * 1024
 
 SecretOpt = Annotated[
     Path | None,
@@ -51,7 +48,6 @@ def commit_command(file: FileArg, secret_file: SecretOpt = None, settings: SetOp
             source=str(file),
         )
     path = secret_file or file.with_name(file.name + ".secret")
-    check_secret_size(path)
     secret, created = secret_from_file(path, create=True)
     typer.echo(
         f"{'created' if created else 'using'} secret {path}: keep it private until the "
@@ -121,30 +117,6 @@ def verify_command(
     for line in verification.lines():
         typer.echo(line)
     raise typer.Exit(verification.exit_code)
-
-
-def check_secret_size(path: Path) -> None:
-    """Refuse a secret file above :data:`MAX_SECRET_BYTES` before it is read whole.
-
-    A file that cannot be opened passes: reading it names the problem (``commit`` creates
-    a missing one).
-    """
-    try:
-        if path.is_file():
-            # Measured, not read: reading would be done twice.
-            size = path.stat().st_size
-        else:
-            # A device has no size to measure (/dev/zero says 0): read the bound and one more.
-            with path.open("rb") as stream:
-                size = len(stream.read(MAX_SECRET_BYTES + 1))
-    except OSError:
-        return
-    if size > MAX_SECRET_BYTES:
-        raise ScenarioError(
-            f"a secret file is at most {MAX_SECRET_BYTES:,} bytes; this one is larger "
-            "(a secret is one line of hex digits)",
-            source=str(path),
-        )
 
 
 def _read_bounded(path: Path) -> bytes:

@@ -102,6 +102,10 @@ def check_secret(text: str, *, source: str = "secret") -> str:
 REVEALED = "revealed"
 
 
+#: The most a secret file may hold: a secret is one line of 32 to a few hundred hex digits.
+MAX_SECRET_BYTES = 64 * 1024
+
+
 def secret_from_file(path: Path, *, create: bool = False) -> tuple[str, bool]:
     """Read the secret in ``path``; with ``create`` (for ``fracas commit``), make one there
     first if it is missing, and refuse one that a post has already revealed.
@@ -122,9 +126,20 @@ def secret_from_file(path: Path, *, create: bool = False) -> tuple[str, bool]:
                 stream.write(secret + "\n")
             return secret, True
     try:
-        text = path.read_text(encoding="utf-8")
+        # Read once, and at most the bound and one more byte: the file may be a pipe
+        # (read only once) or endless (/dev/zero).
+        with path.open("rb") as stream:
+            data = stream.read(MAX_SECRET_BYTES + 1)
     except OSError as exc:
         raise ScenarioError(f"cannot read secret: {exc.strerror}", source=str(path)) from None
+    if len(data) > MAX_SECRET_BYTES:
+        raise ScenarioError(
+            f"a secret file is at most {MAX_SECRET_BYTES:,} bytes; this one is larger "
+            "(a secret is one line of hex digits)",
+            source=str(path),
+        )
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ScenarioError("a secret file holds hex digits only", source=str(path)) from None
     first, _, rest = text.strip().partition("\n")
