@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -33,9 +35,10 @@ def test_a_link_is_written_through_and_stays_a_link(tmp_path: Path) -> None:
 def test_a_replaced_file_keeps_its_permissions(tmp_path: Path) -> None:
     private = tmp_path / "private.txt"
     private.write_text("old")
-    private.chmod(0o600)
+    # 0o604 is what no usual umask gives a new file: kept, not made afresh.
+    private.chmod(0o604)
     assert resolve_to(private)[0] == 0
-    assert stat.S_IMODE(private.stat().st_mode) == 0o600
+    assert stat.S_IMODE(private.stat().st_mode) == 0o604
     assert private.read_text().startswith("Raid on the Thornwall lair")
 
 
@@ -65,3 +68,35 @@ def test_the_scenario_read_is_never_replaced(tmp_path: Path) -> None:
     (tmp_path / "alias.yaml").symlink_to(scenario)
     assert resolve_to(tmp_path / "alias.yaml", scenario)[0] == 2
     assert scenario.read_bytes() == before
+
+
+def test_every_file_the_command_reads_is_kept(tmp_path: Path) -> None:
+    scenario = tmp_path / "lair.yaml"
+    shutil.copy(LAIR, scenario)
+    before = scenario.read_bytes()
+    grid = ["--vary", "parameters.round_limit=1,2", "--metric", "winner=Red Fang", "--runs", "50"]
+    swept = runner.invoke(app, ["sweep", str(scenario), *grid, "-o", str(scenario)])
+    assert swept.exit_code == 2
+    assert scenario.read_bytes() == before
+    secret = tmp_path / "gm.secret"
+    committed = runner.invoke(app, ["commit", str(scenario), "--secret-file", str(secret)])
+    assert committed.exit_code == 0
+    kept = secret.read_bytes()
+    words = ["resolve", str(scenario), "--secret-file", str(secret), "--nonce", "a"]
+    assert runner.invoke(app, [*words, "-o", str(secret)]).exit_code == 2
+    assert secret.read_bytes() == kept
+
+
+def test_standard_output_by_name_appends_where_the_shell_appends(tmp_path: Path) -> None:
+    # `fracas resolve … -o /dev/stdout >> log.txt`: reopening /dev/stdout to write would
+    # empty log.txt; replacing it would lose the shell's file altogether.
+    log = tmp_path / "log.txt"
+    log.write_text("previous line\n")
+    with log.open("a") as stream:
+        subprocess.run(
+            [sys.executable, "-m", "fracas", "resolve", str(LAIR.resolve()), "-o", "/dev/stdout"],
+            stdout=stream,
+            check=True,
+        )
+    text = log.read_text()
+    assert text.startswith("previous line\nRaid on the Thornwall lair")

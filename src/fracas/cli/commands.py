@@ -35,6 +35,7 @@ from fracas.cli.common import (
     load,
     located,
     output_width,
+    reading,
     render,
     terminal_width,
     write_output,
@@ -271,7 +272,7 @@ def resolve_command(
             "--seed and --secret-file exclude each other: the seed is derived",
             source="command line",
         )
-    secret, _ = secret_from_file(secret_file)
+    secret, _ = secret_from_file(reading(secret_file))
     with located(file):
         report = fair_resolve(scenario, secret, nonces or [])
     write_output(fair_post(scenario, report, fmt.value, style), output)

@@ -156,9 +156,13 @@ def write_output(text: str, output: Path | None) -> None:
         mode = os.stat(output).st_mode  # of what a link points to
     except OSError:
         mode = None
-    if mode is not None and not stat.S_ISREG(mode):
+    # A device, a pipe, or a descriptor (/dev/stdout, /proc/self/fd/1, which may stand for
+    # a file opened to append to) is written to where it is, never replaced.
+    if (mode is not None and not stat.S_ISREG(mode)) or _is_descriptor(output):
         _write_through(text, output, target)
         return
+    if mode is not None and not os.access(output, os.W_OK):
+        raise ScenarioError("cannot write output: Permission denied", source=target)
     output = Path(os.path.realpath(output))
     directory = output.parent if str(output.parent) else Path(".")
     try:
@@ -187,10 +191,19 @@ def write_output(text: str, output: Path | None) -> None:
             os.unlink(temporary)
 
 
+def _is_descriptor(output: Path) -> bool:
+    """Whether ``output`` names a device or an open descriptor (``/dev/stdout``,
+    ``/proc/self/fd/1``), directly or through links."""
+    names = (str(output.absolute()), os.path.realpath(output))
+    return any(name.startswith(("/dev/", "/proc/")) for name in names)
+
+
 def _write_through(text: str, output: Path, target: str) -> None:
-    """Write to a device or pipe (``/dev/null``, ``/dev/stderr``): it cannot be replaced."""
+    """Write to a device, pipe or descriptor (``/dev/null``, ``/dev/stdout``): it cannot be
+    replaced. Opened to append: reopening ``/dev/stdout`` to write would empty the file the
+    shell opened for ``>>``."""
     try:
-        with output.open("w", encoding="utf-8", errors="surrogateescape") as stream:
+        with output.open("a", encoding="utf-8", errors="surrogateescape") as stream:
             stream.write(text)
     except OSError as exc:
         raise ScenarioError(

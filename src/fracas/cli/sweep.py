@@ -21,6 +21,7 @@ from fracas.cli.common import (
     SetOpt,
     parse_limits,
     parse_overrides,
+    reading,
     write_output,
 )
 from fracas.cli.progress import QuietOpt, SchedulerOpt, WorkersOpt, long_work
@@ -309,7 +310,7 @@ def _sweep(
     )
     from fracas.io.scenario import get_path, load_scenario
 
-    options_file = _read_sweep_file(file) or {}
+    options_file = _read_sweep_file(reading(file)) or {}
     scenario_file = file
     if options_file:
         scenario_file = (file.parent / str(options_file["scenario"])).resolve()
@@ -343,7 +344,7 @@ def _sweep(
     if not isinstance(file_set, dict):
         raise ScenarioError("must map key paths to values", source=str(file), path=("sweep", "set"))
     overrides = [(str(k), v) for k, v in file_set.items()] + parse_overrides(base_settings)
-    scenario = load_scenario(scenario_file, overrides=overrides, limits=limits)
+    scenario = load_scenario(reading(scenario_file), overrides=overrides, limits=limits)
     source = str(scenario_file)
     axes = [parse_vary(spec) for spec in specs]
     # The grid's size is known from its axes: refused before anything is laid out or started.
