@@ -116,6 +116,12 @@ def test_text_after_the_seal_is_named_as_unsealed(fmt: str) -> None:
     quoted = "\n".join("> " + line for line in text.split("\n"))
     assert verify_post(quoted + "\n\nNice!\n").ok
     assert failed(verify_post(quoted + "\n> EDIT: no\n")) == ["after the seal"]
+    # Forums also leave a quote's blank lines without ">", split closing tags over lines
+    # and number their quote tags: none of it is text.
+    loose = "\n".join("" if not line.strip() else "> " + line for line in text.split("\n"))
+    assert verify_post(loose + "\n\nNice!\n").ok
+    split = text.replace("[/code][/spoiler]", "[/code]\n[/spoiler]")
+    assert verify_post("[quote:1a2b]" + split + "[/quote:1a2b]\nNice!").ok
 
 
 @pytest.mark.parametrize("fmt", ["bbcode", "markdown", "text"])

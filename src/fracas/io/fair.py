@@ -383,7 +383,7 @@ class Verification:
         return [check.line() for check in self.checks] + [summary]
 
 
-_QUOTE_TAG = re.compile(r"\[/?quote(?:[= ][^\]]*)?\]", re.IGNORECASE)
+_QUOTE_TAG = re.compile(r"\[/?quote(?:[=: ][^\]]*)?\]", re.IGNORECASE)
 _QUOTE_MARK = re.compile(r"^(?:[ \t]*>)+[ \t]?")
 
 
@@ -634,22 +634,31 @@ def verify_post(
 
 
 def _after_seal(text: str, fmt: str) -> list[str]:
-    """The comparable lines after the seal and the markup that closes its block, up to
-    where a quote of the post ends (what follows a quote is the reply's, not the post's)."""
+    """The lines after the seal that are neither markup nor outside the quoted post.
+
+    A quote of the post ends at its closing tag (``[/quote]``, ``[/quote:uid]``) or, in
+    Markdown, at the first line with text and no ``>``: what follows is the reply's.
+    Lines made only of markup that closes blocks (code fences, ``[/code]``, ``[/spoiler]``,
+    ``</details>``), however a forum split them, are not text.
+    """
     if SEAL_END not in text:
         return []
     before, tail = text.split(SEAL_END, 1)
-    tail = re.split(r"\[/quote\]", tail, maxsplit=1, flags=re.IGNORECASE)[0]
+    tail = re.split(r"\[/quote[^\]]*\]", tail, maxsplit=1, flags=re.IGNORECASE)[0]
     if before.rsplit("\n", 1)[-1].lstrip().startswith(">"):  # a Markdown quote
         rows = tail.replace("\r\n", "\n").split("\n")
         quoted = [rows[0]]
         for row in rows[1:]:
-            if not row.lstrip().startswith(">"):
+            if row.strip() and not row.lstrip().startswith(">"):
                 break
             quoted.append(row)
         tail = "\n".join(quoted)
-    lines = comparable_lines(tail)
-    closing = comparable_lines(seal_block(fmt, SEAL_END).split(SEAL_END, 1)[1])
-    if lines[: len(closing)] == closing:
-        lines = lines[len(closing) :]
+    lines = []
+    for line in comparable_lines(tail):
+        if _CLOSING_MARKUP.sub("", line).strip():
+            lines.append(line)
     return lines
+
+
+#: Markup that closes the seal's block or the post's folds, in any format.
+_CLOSING_MARKUP = re.compile(r"\[/(code|spoiler|details)[^\]]*\]|</details>|```|~~~", re.IGNORECASE)
