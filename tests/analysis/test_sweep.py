@@ -269,12 +269,16 @@ def test_the_rerun_line_gives_the_first_cells_number(tmp_path: Path) -> None:
         "  runs: 300\n"
         "  set: {parameters.round_limit: 3}\n"
     )
-    code, out, err = run(sweep_file, "--set", "sides[0].units[0].pax=5", "--workers", "1")
+    # A title of "3" is text: written bare, the printed command would set the number 3.
+    code, out, err = run(
+        sweep_file, "--set", "sides[0].units[0].pax=5", "--set", 'title="3"', "--workers", "1"
+    )
     assert code == 0, err
     first = out.splitlines()[1].split()
     line = out.splitlines()[-3].removeprefix("Re-run a cell alone: ")
     assert "--set parameters.round_limit=3" in line
     assert "--set 'sides[0].units[0].pax=5'" in line
+    assert "--set 'title=\"3\"'" in line
     words = shlex.split(line)[2:]
     again = runner.invoke(app, ["odds", *words, "-f", "json"])
     assert again.exit_code == 0, again.stderr

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shlex
 import tempfile
@@ -451,8 +450,9 @@ def _check_path(document: Any, source: str, path: str, value: Any, get_path: Any
 
 def _set_word(path: str, value: Any) -> str:
     """``--set PATH=VALUE`` as a shell word that ``--set`` reads back as ``value``."""
-    text = value if isinstance(value, str) else json.dumps(value)
-    return f"--set {shlex.quote(f'{path}={text}')}"
+    from fracas.io.scenario import override_text
+
+    return f"--set {shlex.quote(override_text(path, value))}"
 
 
 def _rerun_hint(

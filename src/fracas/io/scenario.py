@@ -175,10 +175,20 @@ def parse_scenario(
         for path, value in overrides:
             check_document(value, source=source)
             document = set_path(document, path, value, source=source)
-            applied.append(f"{path}={json.dumps(value, ensure_ascii=False, default=str)}")
+            applied.append(override_text(path, value))
         scenario = scenario_from_document(document, source=source)
     # The overrides are part of the document (and its hash); they are also listed for reports.
     return replace(scenario, overrides=tuple(applied), limits=dict(limits or {}))
+
+
+def override_text(path: str, value: Any) -> str:
+    """``PATH=VALUE`` as reports list an override and ``--set`` reads it back: the value in
+    JSON, which YAML reads as the same value (``"3"`` stays text, ``3`` a number).
+
+    >>> override_text("title", "3"), override_text("units[0].level", 3)
+    ('title="3"', 'units[0].level=3')
+    """
+    return f"{path}={json.dumps(value, ensure_ascii=False, default=str)}"
 
 
 def load_scenario(
