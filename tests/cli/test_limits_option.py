@@ -36,3 +36,13 @@ def test_a_raised_depth_limit_is_not_blamed_for_the_readers_own_bound(tmp_path: 
     raised = runner.invoke(app, ["validate", str(deep), "--limit", "input.depth=1000000"])
     assert raised.exit_code == 2
     assert "nested deeper than the YAML reader goes (1,000 levels)" in raised.stderr
+
+
+def test_the_counting_reader_is_not_blamed_on_the_limit_either(tmp_path: Path) -> None:
+    # More '*' than input.aliases sends the text to the reader that counts aliases, which
+    # Python's own recursion stops a few hundred levels down.
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("x: " + "[" * 450 + "]" * 450 + "\n#" + "*" * 1_001 + "\n")
+    raised = runner.invoke(app, ["validate", str(deep), "--limit", "input.depth=900"])
+    assert raised.exit_code == 2
+    assert "nested deeper than Python reads" in raised.stderr

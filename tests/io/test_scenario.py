@@ -108,6 +108,13 @@ def test_key_paths() -> None:
         ("army.yaml", "fracas: 1\nruleset: d100\ntitle: a\ntitle: b\n", "line 4: the key 'title'"),
         ("army.json", '{"fracas": 1, "ruleset": "d100", "fracas": 1}', "the key 'fracas'"),
         ("army.yaml", "fracas: 1\nruleset: d100\nx:\n  a: 1\n  'a': 2\n", "line 5: the key 'a'"),
+        # The same key spelled two ways: 1 and 0x1, true and yes.
+        ("army.yaml", "fracas: 1\nruleset: d100\nx:\n  1: a\n  0x1: b\n", "line 5: the key '0x1'"),
+        (
+            "army.yaml",
+            "fracas: 1\nruleset: d100\nx:\n  true: a\n  yes: b\n",
+            "line 5: the key 'yes'",
+        ),
     ],
 )
 def test_a_key_given_twice_is_refused(tmp_path: Path, name: str, text: str, problem: str) -> None:
@@ -123,6 +130,12 @@ def test_merged_keys_may_be_overridden() -> None:
 
     text = "base: &b {x: 1, y: 1}\nunit:\n  <<: *b\n  x: 2\n"
     assert parse_text(text, "yaml", "m.yaml")["unit"] == {"x": 2, "y": 1}
+    # A merged mapping that itself overrides a merged key, merged again before it is built:
+    # PyYAML rewrites it in place, and its own keys are what count.
+    nested = "x: &A {inner: &B {<<: {p: 1}, p: 2}}\ny: {<<: *B}\n"
+    assert parse_text(nested, "yaml", "m.yaml")["x"] == {"inner": {"p": 2}}
+    # The same through the loader that counts aliases (more '*' than the fast one takes).
+    assert parse_text(nested + "#" + "*" * 1_001 + "\n", "yaml", "m.yaml")["y"]
 
 
 @pytest.mark.parametrize("path", ["units[0]..strength", ".units", "units[0]x].level", "a[1"])

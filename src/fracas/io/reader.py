@@ -16,6 +16,7 @@ nested deeper than the limit input.depth = 32 (raise it with --limit input.depth
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -88,7 +89,20 @@ def _bounded_int(loader: yaml.SafeLoader, node: yaml.ScalarNode, source: str) ->
     return yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
 
 
-class _BoundedLoader(yaml.SafeLoader):
+class _CheckedKeys:
+    """A loader that refuses a key given twice, checked on each mapping's own keys before
+    ``<<`` merges rewrite them (PyYAML flattens a mapping in place, the first time it is
+    built or merged into another, whichever comes first)."""
+
+    def flatten_mapping(self, node: yaml.MappingNode) -> None:
+        checked: set[int] = self.__dict__.setdefault("_checked_mappings", set())
+        if id(node) not in checked:
+            checked.add(id(node))
+            _refuse_repeated_keys(self, node)  # type: ignore[arg-type]
+        super().flatten_mapping(node)  # type: ignore[misc]
+
+
+class _BoundedLoader(_CheckedKeys, yaml.SafeLoader):
     """PyYAML's safe loader, counting nesting and aliases while it composes the document."""
 
     def __init__(self, stream: str, source: str) -> None:
@@ -123,10 +137,6 @@ class _BoundedLoader(yaml.SafeLoader):
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
         return _bounded_int(self, node, self.source)
 
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        _refuse_repeated_keys(node)
-        return super().construct_mapping(node, deep=deep)
-
 
 _BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)
 
@@ -134,7 +144,7 @@ _CSafeLoader: type[yaml.SafeLoader] | None = getattr(yaml, "CSafeLoader", None)
 _FastLoader: type[yaml.SafeLoader] | None = None
 if _CSafeLoader is not None:
 
-    class _LibyamlLoader(_CSafeLoader):  # type: ignore[misc, valid-type]
+    class _LibyamlLoader(_CheckedKeys, _CSafeLoader):  # type: ignore[misc, valid-type]
         """libyaml's loader (five times faster on a large board), integers bounded.
 
         libyaml refuses more than 1,000 levels of nesting itself; aliases cannot be counted
@@ -146,10 +156,6 @@ if _CSafeLoader is not None:
 
         def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
             return _bounded_int(self, node, self.source)
-
-        def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-            _refuse_repeated_keys(node)
-            return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
 
     _LibyamlLoader.add_constructor("tag:yaml.org,2002:int", _LibyamlLoader.construct_yaml_int)
     _FastLoader = _LibyamlLoader
@@ -190,22 +196,24 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return document
 
 
-def _refuse_repeated_keys(node: yaml.MappingNode) -> None:
-    """A YAML mapping whose keys are all different (merged keys ``<<`` may be overridden)."""
-    seen: set[tuple[str, str]] = set()
+def _refuse_repeated_keys(loader: yaml.SafeLoader, node: yaml.MappingNode) -> None:
+    """A YAML mapping whose keys, as read, are all different (``1`` and ``0x1`` are the same
+    key). Keys merged in with ``<<`` may be overridden, so only the mapping's own count."""
+    seen: set[tuple[str, Any]] = set()
     for key, _ in node.value:
         if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
             continue
-        if (key.tag, key.value) in seen:
+        value = loader.construct_object(key)
+        if (type(value).__name__, value) in seen:
             line = key.start_mark.line + 1 if key.start_mark else None
             raise _DuplicateKey(key.value, line)
-        seen.add((key.tag, key.value))
+        seen.add((type(value).__name__, value))
 
 
-def _too_deep(source: str, reader: str) -> ScenarioError:
-    """A text nested deeper than a reader can go: past our limit, or past the reader's
-    own bound when the limit was raised above it."""
-    if value(DEPTH.name) < 1_000:
+def _too_deep(source: str, reader: str, reach: int) -> ScenarioError:
+    """A text nested deeper than a reader can go (about ``reach`` levels): past our limit,
+    or past the reader's own bound when the limit was raised above it."""
+    if value(DEPTH.name) < reach:
         return _too_big(DEPTH.name, "nested deeper than", source=source)
     return ScenarioError(f"nested deeper than {reader}, whatever input.depth allows", source=source)
 
@@ -249,14 +257,17 @@ def parse_text(text: str, fmt: str, source: str) -> Any:
     except (yaml.YAMLError, json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
         detail = " ".join(str(exc).split())
         if "maximum nesting depth" in detail:  # libyaml's own bound, far above ours
-            raise _too_deep(source, "the YAML reader goes (1,000 levels)") from None
+            raise _too_deep(source, "the YAML reader goes (1,000 levels)", 1_000) from None
         raise ScenarioError(f"not valid {fmt.upper()}: {detail}", source=source) from None
     except _IntegerTooLong as exc:
         raise _too_big(
             INTEGER_DIGITS.name, f"an integer of {exc.digits} digits is above", source=source
         ) from None
     except RecursionError:
-        raise _too_deep(source, "Python reads") from None
+        # A nested value costs a reader a few Python frames: a quarter of the recursion
+        # limit is about as deep as any of them goes.
+        reach = sys.getrecursionlimit() // 4
+        raise _too_deep(source, f"Python reads (about {reach:,} levels)", reach) from None
     except ValueError as exc:
         # tomllib reads integers with int(), which refuses more than ~4,300 digits.
         if "digits" not in str(exc):
