@@ -250,7 +250,7 @@ def play_chunk(
         except EnumerationBudgetError:
             tally.merge(Tally.of(outcomes))
             return Chunk(start, index, tally, rolls, True)
-        if dice.used > dice.limit:  # a roller checks only when it fetches more bits
+        if dice.overspent:  # a roller checks only when it fetches more bits
             tally.merge(Tally.of(outcomes))
             return Chunk(start, index, tally, rolls, True)
         rolls += dice.used

@@ -108,10 +108,19 @@ class SamplingDice:
             bits -= 32
         return number
 
+    @property
+    def overspent(self) -> bool:
+        """More rolls made than the limit allows (a roller finds out only between blocks)."""
+        return self.used > self.limit
+
+    def exceeded(self) -> EnumerationBudgetError:
+        """The error of spent dice, in the words of every odds budget."""
+        return EnumerationBudgetError(f"more than {self.limit:,} dice rolls")
+
     def roll(self, node: ChanceNode) -> int:
         self.used += 1
         if self.used > self.limit:
-            raise EnumerationBudgetError(f"more than {self.limit:,} dice rolls")
+            raise self.exceeded()
         last = _LAST  # the die rolled last time: most rolls repeat it, so no look-up
         if last[0] is node:
             _, total, bits, cumulative = last
@@ -249,8 +258,8 @@ def _blocks(
                 rng.getrandbits(32 * fetched)
                 lent = 0
             owner = dice()
-            if owner is not None and owner.used > owner.limit:
-                raise EnumerationBudgetError(f"more than {owner.limit:,} dice rolls")
+            if owner is not None and owner.overspent:
+                raise owner.exceeded()
             size = NEXT_BLOCK if fetched == FIRST_BLOCK else min(2 * size, 1 << 14)
         data = rng.getrandbits(32 * size).to_bytes(4 * size, sys.byteorder)
         fetched += size
