@@ -68,10 +68,13 @@ def chart_metadata(kind: str, title: str, description: str) -> dict[str, Any]:
     """What a chart file says of itself (SVG ``dc:`` elements, PNG text chunks): its title
     and how it was made, the line of a report's footer (seed, version).
 
-    Nothing in it changes from one run to the next, so the same chart is the same bytes:
-    no date in an SVG, no matplotlib version in a PNG.
+    Nothing in it changes from one run to the next or with the plotting library, so the
+    same chart is the same bytes: no date, no matplotlib version (fracas's own version is in
+    the description).
 
     >>> chart_metadata("png", "Odds", "ruleset d100 · seed 5")["Software"] is None
+    True
+    >>> chart_metadata("svg", "Odds", "ruleset d100 · seed 5")["Creator"] is None
     True
     """
     metadata: dict[str, Any] = {"Title": printable(title), "Description": printable(description)}
@@ -79,6 +82,7 @@ def chart_metadata(kind: str, title: str, description: str) -> dict[str, Any]:
         metadata["Software"] = None
     else:
         metadata["Date"] = None
+        metadata["Creator"] = None
     return metadata
 
 
