@@ -46,3 +46,10 @@ def test_the_counting_reader_is_not_blamed_on_the_limit_either(tmp_path: Path) -
     raised = runner.invoke(app, ["validate", str(deep), "--limit", "input.depth=900"])
     assert raised.exit_code == 2
     assert "nested deeper than Python reads" in raised.stderr
+
+
+def test_a_rulesets_own_limit_may_be_raised_before_any_scenario_loads() -> None:
+    # d100.melee_attacks is declared by d100's document model, which loads with a scenario:
+    # --limit is read before that, and must still know it.
+    result = runner.invoke(app, ["validate", LAIR, "--limit", "d100.melee_attacks=500"])
+    assert result.exit_code == 0, result.stderr

@@ -246,9 +246,9 @@ def parse_limits(settings: list[str] | None) -> dict[str, int]:
     limits: dict[str, int] = {}
     if not settings:
         return limits
-    from fracas.rulesets import available_rulesets
+    from fracas.rulesets import declare_ruleset_limits
 
-    available_rulesets()  # importing the rulesets declares their limits
+    declare_ruleset_limits()
     for setting in settings:
         name, equals, raw = setting.partition("=")
         raw = raw.strip().replace("_", "")

@@ -54,6 +54,19 @@ def available_rulesets() -> tuple[type[AnyRuleset], ...]:
     return tuple(classes)
 
 
+def declare_ruleset_limits() -> None:
+    """Declare every ruleset's limits: they live in its document models, which load only
+    with a scenario (``deferred``), so ``--limit`` and the limits' list load them here.
+
+    >>> from fracas.core.limits import declared
+    >>> declare_ruleset_limits()
+    >>> "d100.melee_attacks" in {limit.name for limit in declared()}
+    True
+    """
+    for ruleset in available_rulesets():
+        ruleset.document_model  # noqa: B018 - reading it imports the module that declares
+
+
 def find_ruleset(name: str) -> AnyRuleset:
     """Return an instance of the ruleset called ``name`` (or one of its aliases)."""
     wanted = name.strip().lower()
@@ -77,5 +90,6 @@ __all__ = [
     "Ruleset",
     "Summary",
     "available_rulesets",
+    "declare_ruleset_limits",
     "find_ruleset",
 ]
