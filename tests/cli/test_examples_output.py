@@ -33,3 +33,15 @@ def test_one_example_where_its_folder_is_a_file_is_one_line(tmp_path: Path) -> N
     (tmp_path / "d100").write_text("mine\n")
     assert_one_line(("examples", "lair_raid", "-o", tmp_path), "d100", "not a folder")
     assert (tmp_path / "d100").read_text() == "mine\n"
+
+
+def test_one_example_is_its_file_not_a_json_listing() -> None:
+    # -f json used to be ignored here, printing the YAML file under a JSON request.
+    assert_one_line(("examples", "hex/river_crossing", "-f", "json"), "lists the examples")
+
+
+def test_render_names_its_file_svg(tmp_path: Path) -> None:
+    board = tmp_path / "board.png"
+    example = Path("examples/hex/encirclement.yaml")
+    assert_one_line(("render", example, "-o", board), "board.png", "render writes SVG")
+    assert not board.exists()

@@ -98,6 +98,11 @@ def examples_command(
         lines += ["", "Copy one out: fracas examples NAME -o FILE  (all of them: -o DIR)"]
         write_output("\n".join(lines) + "\n", None)
         return
+    if fmt is ListFormat.json:
+        raise FracasError(
+            "--format json lists the examples; an example is the scenario file itself "
+            "(fracas reads YAML, JSON and TOML alike)"
+        )
     source = example_path(name)
     if output is not None and output.is_dir():
         copied = _copy(output, [name])
