@@ -58,3 +58,16 @@ def test_a_rulesets_own_limit_may_be_raised_before_any_scenario_loads() -> None:
         [sys.executable, "-m", "fracas", *words], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_the_library_knows_a_rulesets_limit_before_its_models_load() -> None:
+    code = (
+        "from fracas.io.scenario import load_scenario\n"
+        "s = load_scenario('examples/d100/lair_raid.yaml', limits={'d100.round_limit': 5000})\n"
+        "print(s.limits)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert "'d100.round_limit': 5000" in result.stdout

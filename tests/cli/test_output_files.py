@@ -100,3 +100,26 @@ def test_standard_output_by_name_appends_where_the_shell_appends(tmp_path: Path)
         )
     text = log.read_text()
     assert text.startswith("previous line\nRaid on the Thornwall lair")
+
+
+def test_a_regular_file_under_dev_is_replaced_like_any_other() -> None:
+    # /dev/shm holds ordinary files: only the names of open descriptors are written in place.
+    shm = Path("/dev/shm")
+    if not shm.is_dir() or not os.access(shm, os.W_OK):
+        pytest.skip("no writable /dev/shm here")
+    target = shm / f"fracas-{os.getpid()}.txt"
+    try:
+        target.write_text("prior\n")
+        assert resolve_to(target)[0] == 0
+        assert resolve_to(target)[0] == 0
+        assert target.read_text().startswith("Raid on the Thornwall lair")
+        assert target.read_text().count("Raid on the Thornwall lair") == 1
+    finally:
+        target.unlink(missing_ok=True)
+
+
+def test_a_picture_may_go_to_standard_output() -> None:
+    result = runner.invoke(app, ["render", "examples/hex/encirclement.yaml", "-o", "-"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.lstrip().startswith("<svg")
+    assert "wrote" not in result.stdout

@@ -122,6 +122,8 @@ def test_text_after_the_seal_is_named_as_unsealed(fmt: str) -> None:
     assert verify_post(loose + "\n\nNice!\n").ok
     split = text.replace("[/code][/spoiler]", "[/code]\n[/spoiler]")
     assert verify_post("[quote:1a2b]" + split + "[/quote:1a2b]\nNice!").ok
+    # A closing quote tag with no quote opened before the seal hides nothing.
+    assert failed(verify_post(text + "[/quote]\nGM edit: Thornwall wins\n")) == ["after the seal"]
 
 
 @pytest.mark.parametrize("fmt", ["bbcode", "markdown", "text"])

@@ -115,6 +115,7 @@ def test_key_paths() -> None:
             "fracas: 1\nruleset: d100\nx:\n  true: a\n  yes: b\n",
             "line 5: the key 'yes'",
         ),
+        ("army.yaml", "fracas: 1\nruleset: d100\nx:\n  1: a\n  1.0: b\n", "line 5: the key '1.0'"),
     ],
 )
 def test_a_key_given_twice_is_refused(tmp_path: Path, name: str, text: str, problem: str) -> None:
@@ -147,3 +148,12 @@ def test_a_malformed_key_path_is_refused(path: str) -> None:
 
 def test_a_negative_index_counts_from_the_end() -> None:
     assert get_path({"units": [{"a": 1}, {"a": 2}]}, "units[-1].a") == 2
+
+
+@pytest.mark.parametrize("value", [3, 0.5, 1e20, -2.5e-7, float("inf"), float("-inf"), "3", "yes"])
+def test_an_override_written_as_reports_write_it_reads_back_the_same(value: object) -> None:
+    from fracas.cli.common import parse_overrides
+    from fracas.io.scenario import override_text
+
+    ((path, again),) = parse_overrides([override_text("x", value)])
+    assert (path, again, type(again)) == ("x", value, type(value))

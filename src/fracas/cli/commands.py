@@ -443,14 +443,16 @@ def render_command(
     """
     if (attacker is None) != (target is None):
         raise ScenarioError("give both --attacker and --target, or neither", source=str(file))
-    if output.suffix.lower() != ".svg" and not str(output).startswith(("/dev/", "/proc/")):
+    to_file = str(output) != "-" and not str(output).startswith(("/dev/", "/proc/"))
+    if to_file and output.suffix.lower() != ".svg":
         # A picture is SVG; under another name it would open as a broken image.
         raise ScenarioError("render writes SVG: name the file .svg", source=str(output))
     scenario = load(file, settings, limits)
     with _operating_on(file):
         svg = scenario.ruleset.picture(scenario.model, attacker=attacker, target=target)
     write_output(svg, output)
-    typer.echo(f"wrote {output}")
+    if to_file:
+        typer.echo(f"wrote {output}")
 
 
 app.command("odds")(friendly_errors(odds_command))

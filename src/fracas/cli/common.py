@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import re
 import shutil
 import stat
 import sys
@@ -191,11 +192,14 @@ def write_output(text: str, output: Path | None) -> None:
             os.unlink(temporary)
 
 
+#: The names of open descriptors: the standard streams and /dev/fd/N, /proc/PID/fd/N.
+_DESCRIPTOR = re.compile(r"/(dev/(stdin|stdout|stderr|fd/\d+)|proc/[^/]+/fd/\d+)")
+
+
 def _is_descriptor(output: Path) -> bool:
-    """Whether ``output`` names a device or an open descriptor (``/dev/stdout``,
-    ``/proc/self/fd/1``), directly or through links."""
-    names = (str(output.absolute()), os.path.realpath(output))
-    return any(name.startswith(("/dev/", "/proc/")) for name in names)
+    """Whether ``output`` names an open descriptor (``/dev/stdout``, ``/proc/self/fd/1``):
+    the shell's file behind it (``>> log``) is written where it is, never replaced."""
+    return _DESCRIPTOR.fullmatch(str(output.absolute())) is not None
 
 
 def _write_through(text: str, output: Path, target: str) -> None:
@@ -246,9 +250,8 @@ def parse_limits(settings: list[str] | None) -> dict[str, int]:
     limits: dict[str, int] = {}
     if not settings:
         return limits
-    from fracas.rulesets import declare_ruleset_limits
+    import fracas.rulesets  # noqa: F401 - it has the rulesets' own limits declared on demand
 
-    declare_ruleset_limits()
     for setting in settings:
         name, equals, raw = setting.partition("=")
         raw = raw.strip().replace("_", "")

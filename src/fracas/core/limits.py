@@ -33,7 +33,7 @@ the budget demo.budget of 3 dice rolls is spent … (raise it with --limit demo.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -67,8 +67,19 @@ def declare(name: str, default: int, description: str) -> Limit:
 
 
 def declared() -> tuple[Limit, ...]:
-    """Every limit declared so far (import the rulesets first to see theirs), by name."""
+    """Every limit declared so far, by name (``fracas.rulesets.declare_ruleset_limits()``
+    first to see the rulesets' own)."""
     return tuple(sorted(_DECLARED.values(), key=lambda limit: limit.name))
+
+
+#: Functions that declare more limits when asked (a ruleset declares its own with its
+#: document models, which load with its first scenario).
+_DECLARERS: list[Callable[[], None]] = []
+
+
+def declare_with(declarer: Callable[[], None]) -> None:
+    """Have ``declarer`` called when a limit name is not known yet, before it is refused."""
+    _DECLARERS.append(declarer)
 
 
 _NO_OVERRIDES: Mapping[str, int] = MappingProxyType({})
@@ -93,6 +104,9 @@ def value(name: str) -> int:
 
 def check_names(overrides: Mapping[str, int]) -> None:
     """Refuse unknown limit names and values below 0."""
+    if any(name not in _DECLARED for name in overrides):
+        for declarer in _DECLARERS:
+            declarer()
     for name, amount in overrides.items():
         if name not in _DECLARED:
             known = ", ".join(limit.name for limit in declared())

@@ -644,7 +644,8 @@ def _after_seal(text: str, fmt: str) -> list[str]:
     if SEAL_END not in text:
         return []
     before, tail = text.split(SEAL_END, 1)
-    tail = re.split(r"\[/quote[^\]]*\]", tail, maxsplit=1, flags=re.IGNORECASE)[0]
+    if _QUOTE_OPEN.search(before):  # only a quote opened before the seal ends after it
+        tail = _QUOTE_CLOSE.split(tail, maxsplit=1)[0]
     if before.rsplit("\n", 1)[-1].lstrip().startswith(">"):  # a Markdown quote
         rows = tail.replace("\r\n", "\n").split("\n")
         quoted = [rows[0]]
@@ -660,5 +661,7 @@ def _after_seal(text: str, fmt: str) -> list[str]:
     return lines
 
 
+_QUOTE_OPEN = re.compile(r"\[quote(?:[=: ][^\]]*)?\]", re.IGNORECASE)
+_QUOTE_CLOSE = re.compile(r"\[/quote(?::[^\]]*)?\]", re.IGNORECASE)
 #: Markup that closes the seal's block or the post's folds, in any format.
 _CLOSING_MARKUP = re.compile(r"\[/(code|spoiler|details)[^\]]*\]|</details>|```|~~~", re.IGNORECASE)

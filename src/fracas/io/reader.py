@@ -197,17 +197,17 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _refuse_repeated_keys(loader: yaml.SafeLoader, node: yaml.MappingNode) -> None:
-    """A YAML mapping whose keys, as read, are all different (``1`` and ``0x1`` are the same
-    key). Keys merged in with ``<<`` may be overridden, so only the mapping's own count."""
-    seen: set[tuple[str, Any]] = set()
+    """A YAML mapping whose keys, as read, are all different (``1``, ``0x1`` and ``1.0`` are
+    the same key). Keys merged in with ``<<`` may be overridden, so only the mapping's own count."""
+    seen: set[Any] = set()  # as a dict sees keys: 1, 1.0 and true are one key
     for key, _ in node.value:
         if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
             continue
         value = loader.construct_object(key)
-        if (type(value).__name__, value) in seen:
+        if value in seen:
             line = key.start_mark.line + 1 if key.start_mark else None
             raise _DuplicateKey(key.value, line)
-        seen.add((type(value).__name__, value))
+        seen.add(value)
 
 
 def _too_deep(source: str, reader: str, reach: int) -> ScenarioError:

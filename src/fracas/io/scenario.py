@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -185,9 +186,23 @@ def override_text(path: str, value: Any) -> str:
     """``PATH=VALUE`` as reports list an override and ``--set`` reads it back: the value in
     JSON, which YAML reads as the same value (``"3"`` stays text, ``3`` a number).
 
+    Floats are written as YAML reads floats: with a point before any exponent, and the
+    non-finite ones as ``.inf`` and ``.nan``.
+
     >>> override_text("title", "3"), override_text("units[0].level", 3)
     ('title="3"', 'units[0].level=3')
+    >>> override_text("x", 1e20), override_text("x", float("-inf"))
+    ('x=1.0e+20', 'x=-.inf')
     """
+    if isinstance(value, float):
+        if math.isnan(value):
+            return f"{path}=.nan"
+        if math.isinf(value):
+            return f"{path}={'-' if value < 0 else ''}.inf"
+        mantissa, e, exponent = repr(value).partition("e")
+        if e and "." not in mantissa:
+            mantissa += ".0"
+        return f"{path}={mantissa}{e}{exponent}"
     return f"{path}={json.dumps(value, ensure_ascii=False, default=str)}"
 
 

@@ -14,6 +14,7 @@ import importlib
 from functools import cache
 from typing import Any
 
+from fracas.core import limits
 from fracas.core.errors import RulesetNotFoundError
 from fracas.rulesets.base import Ruleset, Summary
 
@@ -65,6 +66,9 @@ def declare_ruleset_limits() -> None:
     """
     for ruleset in available_rulesets():
         ruleset.document_model  # noqa: B018 - reading it imports the module that declares
+
+
+limits.declare_with(declare_ruleset_limits)
 
 
 def find_ruleset(name: str) -> AnyRuleset:
