@@ -71,3 +71,17 @@ def test_the_library_knows_a_rulesets_limit_before_its_models_load() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "'d100.round_limit': 5000" in result.stdout
+
+
+def test_a_sweep_cell_knows_a_rulesets_limit_in_a_fresh_worker() -> None:
+    # What a Dask worker does for `sweep --limit rankflank.models=…`: build one cell.
+    code = (
+        "import yaml\n"
+        "from fracas.cli.sweep import cell_scenario\n"
+        "doc = yaml.safe_load(open('examples/rankflank/frontal_charge.yaml'))\n"
+        "cell_scenario(doc, 'f.yaml', (), limits={'rankflank.models': 500})\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
