@@ -120,8 +120,9 @@ def verify_command(
 
 
 def _read_bounded(path: Path) -> bytes:
-    with path.open("rb") as stream:
-        data = stream.read(MAX_POST_BYTES + 1)
+    from fracas.io.reader import read_at_most
+
+    data = read_at_most(path, MAX_POST_BYTES)
     if len(data) > MAX_POST_BYTES:
         raise ScenarioError(f"the post is larger than {MAX_POST_BYTES} bytes", source=str(path))
     return data

@@ -47,6 +47,7 @@ from fracas.core.errors import FracasError, ScenarioError
 from fracas.core.escape import excerpt, printable
 from fracas.core.report import Report
 from fracas.io.canonical import canonical_json
+from fracas.io.reader import read_at_most
 from fracas.io.render import FORUM_SIZES, RENDERERS, PostStyle, render_report
 from fracas.io.scenario import Scenario, scenario_from_document
 
@@ -126,10 +127,7 @@ def secret_from_file(path: Path, *, create: bool = False) -> tuple[str, bool]:
                 stream.write(secret + "\n")
             return secret, True
     try:
-        # Read once, and at most the bound and one more byte: the file may be a pipe
-        # (read only once) or endless (/dev/zero).
-        with path.open("rb") as stream:
-            data = stream.read(MAX_SECRET_BYTES + 1)
+        data = read_at_most(path, MAX_SECRET_BYTES)  # it may be a pipe, or /dev/zero
     except OSError as exc:
         raise ScenarioError(f"cannot read secret: {exc.strerror}", source=str(path)) from None
     if len(data) > MAX_SECRET_BYTES:

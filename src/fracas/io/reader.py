@@ -50,21 +50,31 @@ def _too_big(limit: str, problem: str, *, source: str, line: int | None = None) 
     )
 
 
+def read_at_most(path: str | Path, most: int) -> bytes:
+    """The bytes of ``path``, but no more than ``most`` and one: one more than ``most``
+    means the file is too large. Read once (a pipe cannot be read again) and a piece at a
+    time (one read of ``most`` would reserve all of it first); ``OSError`` passes through.
+
+    >>> len(read_at_most("/dev/zero", 5))
+    6
+    """
+    pieces, wanted = [], most + 1
+    with open(path, "rb") as stream:
+        while wanted > 0:
+            piece = stream.read(min(wanted, 1 << 20))
+            if not piece:
+                break
+            pieces.append(piece)
+            wanted -= len(piece)
+    return b"".join(pieces)
+
+
 def read_text(path: str | Path) -> str:
     """The UTF-8 text of a scenario file, refusing a file above ``input.file_bytes``."""
     source = str(path)
     limit = value(FILE_BYTES.name)
     try:
-        with open(path, "rb") as stream:
-            # A piece at a time: one read of the limit would reserve all of it first.
-            pieces, wanted = [], limit + 1
-            while wanted > 0:
-                piece = stream.read(min(wanted, 1 << 20))
-                if not piece:
-                    break
-                pieces.append(piece)
-                wanted -= len(piece)
-            data = b"".join(pieces)
+        data = read_at_most(path, limit)
     except OSError as exc:
         raise ScenarioError(
             f"cannot read file: {exc.strerror or type(exc).__name__}", source=source
