@@ -34,6 +34,7 @@ from fracas.cli.common import (
     friendly_errors,
     load,
     located,
+    names_a_file,
     output_width,
     reading,
     render,
@@ -443,7 +444,7 @@ def render_command(
     """
     if (attacker is None) != (target is None):
         raise ScenarioError("give both --attacker and --target, or neither", source=str(file))
-    to_file = str(output) != "-" and not str(output).startswith(("/dev/", "/proc/"))
+    to_file = names_a_file(output)
     if to_file and output.suffix.lower() != ".svg":
         # A picture is SVG; under another name it would open as a broken image.
         raise ScenarioError("render writes SVG: name the file .svg", source=str(output))

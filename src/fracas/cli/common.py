@@ -133,6 +133,19 @@ def _is_read(output: Path) -> bool:
     return False
 
 
+def names_a_file(output: Path | None) -> bool:
+    """Whether ``-o output`` makes a file of its own: not standard output (``-``), not a
+    device or pipe (``/dev/null``), not an open descriptor's name (``/dev/stdout``,
+    ``/proc/self/fd/1``, which may stand for a file opened to append to). Those are
+    written where they are; a file is replaced whole."""
+    if output is None or str(output) == "-" or _is_descriptor(output):
+        return False
+    try:
+        return stat.S_ISREG(os.stat(output).st_mode)  # of what a link points to
+    except OSError:
+        return True  # a new file
+
+
 def write_output(text: str, output: Path | None) -> None:
     """Print ``text`` (also for ``-o -``), or write it to ``output`` atomically (all or nothing).
 
@@ -153,15 +166,13 @@ def write_output(text: str, output: Path | None) -> None:
             "cannot write output: this is a file the command reads; choose another -o",
             source=target,
         )
-    try:
-        mode = os.stat(output).st_mode  # of what a link points to
-    except OSError:
-        mode = None
-    # A device, a pipe, or a descriptor (/dev/stdout, /proc/self/fd/1, which may stand for
-    # a file opened to append to) is written to where it is, never replaced.
-    if (mode is not None and not stat.S_ISREG(mode)) or _is_descriptor(output):
+    if not names_a_file(output):
         _write_through(text, output, target)
         return
+    try:
+        mode: int | None = os.stat(output).st_mode  # kept by the file that replaces it
+    except OSError:
+        mode = None
     if mode is not None and not os.access(output, os.W_OK):
         raise ScenarioError("cannot write output: Permission denied", source=target)
     output = Path(os.path.realpath(output))
