@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -40,3 +42,8 @@ def assert_one_line(args: tuple[str | Path, ...], *expected: str, stdout_empty: 
     for part in expected:
         assert part in line, line
     return line
+
+
+def fresh_python(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python ARGS`` in a fresh interpreter: nothing an earlier test imported is loaded."""
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, check=False)

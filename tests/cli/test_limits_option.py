@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from fracas.cli import app
+
+from .conftest import fresh_python
 
 LAIR = "examples/d100/lair_raid.yaml"
 runner = CliRunner()
@@ -54,9 +55,7 @@ def test_a_rulesets_own_limit_may_be_raised_before_any_scenario_loads() -> None:
     # --limit is read before that, and must still know it.
     # A fresh interpreter: in this one, earlier tests have loaded the models already.
     words = ["validate", LAIR, "--limit", "d100.melee_attacks=500"]
-    result = subprocess.run(
-        [sys.executable, "-m", "fracas", *words], capture_output=True, text=True, check=False
-    )
+    result = fresh_python("-m", "fracas", *words)
     assert result.returncode == 0, result.stderr
 
 
@@ -66,9 +65,7 @@ def test_the_library_knows_a_rulesets_limit_before_its_models_load() -> None:
         "s = load_scenario('examples/d100/lair_raid.yaml', limits={'d100.round_limit': 5000})\n"
         "print(s.limits)\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=False
-    )
+    result = fresh_python("-c", code)
     assert result.returncode == 0, result.stderr
     assert "'d100.round_limit': 5000" in result.stdout
 
@@ -81,7 +78,5 @@ def test_a_sweep_cell_knows_a_rulesets_limit_in_a_fresh_worker() -> None:
         "doc = yaml.safe_load(open('examples/rankflank/frontal_charge.yaml'))\n"
         "cell_scenario(doc, 'f.yaml', (), limits={'rankflank.models': 500})\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=False
-    )
+    result = fresh_python("-c", code)
     assert result.returncode == 0, result.stderr
