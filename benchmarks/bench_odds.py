@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from fractions import Fraction
@@ -48,7 +49,7 @@ import icepool
 
 from fracas.analysis import odds
 from fracas.analysis.parallel import running
-from fracas.io.scenario import load_scenario, parse_scenario
+from fracas.io.scenario import load_scenario
 from fracas.rulesets.base import Ruleset, Summary
 from fracas.rulesets.rankflank import RankflankRuleset, RankflankScenario
 from fracas.rulesets.rankflank.samples import LINE_AGAINST_LINE
@@ -119,6 +120,14 @@ def with_icepool(rounds: int) -> dict[str, float]:
     return totals
 
 
+def scenario_file(text: str) -> Any:
+    """``text`` loaded as a user loads it: written to a scenario file, then read back."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "line_fight.yaml"
+        path.write_text(text, encoding="utf-8")
+        return load_scenario(path)
+
+
 def with_fracas(scenario: Any) -> tuple[dict[str, float], float]:
     """P(winner) by ``fracas.analysis.odds``, and how much its tolerance left out."""
     result = odds(scenario, method="exact")
@@ -149,7 +158,7 @@ def best_time(function: Callable[[], object], *, repeat: int = 3, least: float =
 
 def compare(rounds: int) -> None:
     text = LINE_AGAINST_LINE.replace("max_rounds: 1", f"max_rounds: {rounds}")
-    scenario = parse_scenario(text)
+    scenario = scenario_file(text)
     (mine, left_out), theirs = with_fracas(scenario), with_icepool(rounds)
     for key in set(mine) | set(theirs):
         gap = abs(mine.get(key, 0.0) - theirs.get(key, 0.0))
@@ -174,7 +183,7 @@ def least_path(icepool_time: float) -> None:
     ruleset's steps for a single blow each way, every metric's odds and their intervals.
     """
     text = LINE_AGAINST_LINE.replace("models: 25, files: 25", "models: 1, files: 1")
-    scenario = parse_scenario(text.replace("models: 20, files: 20", "models: 1, files: 1"))
+    scenario = scenario_file(text.replace("models: 20, files: 20", "models: 1, files: 1"))
     least = best_time(lambda: with_fracas(scenario))
     print(f"  fracas, the same fight with one model a side      {least * 1e3:9.2f} ms")
     print(f"  ratio icepool (25 vs 20) / fracas (1 vs 1)        {icepool_time / least:9.2f}×")
