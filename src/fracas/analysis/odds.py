@@ -55,7 +55,6 @@ from fracas.analysis.stats import mean_interval, wilson_interval
 from fracas.analysis.views import headline
 from fracas.core import limits
 from fracas.core.budgets import (
-    AUTO_EXACT_BUDGET,
     BATCH_RUNS,
     DEFAULT_MAX_RUNS,
     DEFAULT_RUNS,
@@ -63,6 +62,7 @@ from fracas.core.budgets import (
     EXACT_LIMIT,
     EXACT_TOLERANCE,
     SAMPLE_BUDGET,
+    exact_budget_for,
 )
 from fracas.core.dice import ChanceNode, Dice, SeededDice
 from fracas.core.distribution import EnumerationBudgetError, enumerate_outcomes
@@ -250,7 +250,7 @@ def odds(
     else:
         model = scenario
     if exact_budget is None:
-        exact_budget = EXACT_BUDGET if method == "exact" else AUTO_EXACT_BUDGET
+        exact_budget = exact_budget_for(method)
     _check_options(method, runs, precision, max_runs, confidence, exact_budget, sample_budget)
     if not 0 <= exact_tolerance < 1:
         raise FracasError(

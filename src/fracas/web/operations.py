@@ -22,11 +22,11 @@ from fracas.analysis.odds import OddsResult, odds
 from fracas.analysis.reporting import odds_report
 from fracas.analysis.views import headline
 from fracas.core.budgets import (
-    AUTO_EXACT_BUDGET,
     DEFAULT_MAX_RUNS,
     EXACT_BUDGET,
     EXACT_LIMIT,
     SAMPLE_BUDGET,
+    exact_budget_for,
 )
 from fracas.core.errors import FracasError, ScenarioError, UnsupportedError
 from fracas.core.limits import limits_in_force
@@ -309,7 +309,7 @@ def odds_answer(given: ScenarioInput, options: OddsOptions, limits: Limits) -> d
         _within("runs", runs, limits.max_runs, None, runs)
     # Each budget with the command line's default for this method; the shown command
     # names every one that differs from it.
-    exact_default = EXACT_BUDGET if options.method == "exact" else AUTO_EXACT_BUDGET
+    exact_default = exact_budget_for(options.method)
     budgets = {
         "max_runs": ("--max-runs", options.max_runs, limits.max_runs, DEFAULT_MAX_RUNS),
         "exact_budget": (
@@ -336,10 +336,8 @@ def odds_answer(given: ScenarioInput, options: OddsOptions, limits: Limits) -> d
         "seed": options.seed,
         "runs": runs,
         "precision": options.precision,
-        "max_runs": spent["max_runs"],
         "confidence": options.confidence,
-        "exact_budget": spent["exact_budget"],
-        "sample_budget": spent["sample_budget"],
+        **spent,
         "exact_fractions": options.exact_fractions,
     }
     if options.exact_tolerance is not None:
