@@ -15,10 +15,10 @@ import pytest
 from pydantic import Field
 
 import fracas.rulesets as registry
+from fracas.analysis.exact import ExactOdds
 from fracas.core.dice import D6, Dice
 from fracas.core.distribution import Distribution, EnumerationBudgetError
 from fracas.core.errors import ScenarioError, UnsupportedError
-from fracas.core.evaluate import ExactOdds
 from fracas.core.report import Report, Section, Text
 from fracas.core.schema import Document, StrictModel
 from fracas.rulesets.base import Ruleset, Summary

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from fracas.analysis import odds
-from fracas.core.evaluate import ExactOdds
+from fracas.analysis.exact import ExactOdds
 from fracas.rulesets import BUILTIN_RULESETS, AnyRuleset, _load
 from fracas.rulesets.base import Ruleset
 

@@ -57,7 +57,7 @@ def test_no_heavy_library_at_start_up(argv: tuple[str, ...], allowed: tuple[str,
     assert "fracas.analysis.sweep" not in loaded
     assert "fracas.analysis.plot" not in loaded
     # The options' defaults come from fracas.core.budgets; the evaluators load with odds.
-    assert not {"fracas.analysis", "fracas.analysis.odds", "fracas.core.evaluate"} & loaded
+    assert not {"fracas.analysis", "fracas.analysis.odds", "fracas.analysis.exact"} & loaded
 
 
 def test_help_imports_no_ruleset() -> None:

@@ -25,20 +25,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fracas.analysis import exact as evaluate
+from fracas.analysis.exact import COLLECT_AFTER, ExactStates, exact_states, sharing_work
 from fracas.analysis.odds import odds
 from fracas.analysis.parallel import running
 from fracas.cli.progress import Tracker
-from fracas.core import evaluate
 from fracas.core.budgets import EXACT_TOLERANCE
 from fracas.core.dice import D6, Dice, DiceGroup, die, draw
 from fracas.core.distribution import Distribution, EnumerationBudgetError
-from fracas.core.evaluate import (
-    COLLECT_AFTER,
-    ExactStates,
-    exact_states,
-    sharing_work,
-    watching_work,
-)
+from fracas.core.process import watching_work
 from fracas.io.scenario import load_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "rankflank"
@@ -153,8 +148,8 @@ Skirmish = tuple[int, int, int, str]
 
 class Skirmishes:
     """Two sides trade blows each round: a die roll for who strikes harder, then a group
-    of blows; round 1's winner is handed over (:class:`~fracas.core.evaluate.Settling`)
-    and the steps that are one group branch (:class:`~fracas.core.evaluate.Branching`)."""
+    of blows; round 1's winner is handed over (:class:`~fracas.core.process.Settling`)
+    and the steps that are one group branch (:class:`~fracas.core.process.Branching`)."""
 
     def __init__(self, blows: tuple[int, int], chance: Fraction, rounds: int, wounds: int) -> None:
         self.blows, self.chance, self.rounds, self.wounds = blows, chance, rounds, wounds

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fracas.core.evaluate import watching_work
+from fracas.core.process import watching_work
 from fracas.rulesets.hex import Board, HexParams, Unit
 from fracas.rulesets.hex.advisor import advise
 from fracas.rulesets.hex.boards import attack_pairs

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 
 from fracas.analysis import odds
+from fracas.analysis.exact import exact_states
 from fracas.analysis.stats import wilson_interval
 from fracas.core.dice import SeededDice, check_group
 from fracas.core.distribution import enumerate_outcomes
-from fracas.core.evaluate import exact_states
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.rankflank.blows import Blow
 from fracas.rulesets.rankflank.breaktest import ChaseRoll, LeadershipTest, MoveRoll

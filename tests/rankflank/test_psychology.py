@@ -166,7 +166,7 @@ def tiny_special(rounds: int) -> Any:
 def test_exact_odds_with_special_rules_equal_every_face_over_whole_combats() -> None:
     # The same steps, once with each group's closed form (the blow laws) and once
     # branching on every die play rolls: the joint law of every metric is the same.
-    from fracas.core.evaluate import exact_states
+    from fracas.analysis.exact import exact_states
     from fracas.rulesets.rankflank.ruleset import RankflankRuleset
 
     ruleset = RankflankRuleset()

@@ -8,7 +8,7 @@ import pytest
 
 from fracas.analysis.odds import repetition_seed
 from fracas.core.dice import LawDice
-from fracas.core.evaluate import run
+from fracas.core.process import run
 from fracas.core.sampling import SamplingDice
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.rankflank.play import CombatProcess

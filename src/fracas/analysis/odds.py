@@ -1,33 +1,38 @@
 """Outcome odds of a scenario: exact where that is tractable, sampled with error bars where not.
 
-Every ruleset that implements :meth:`~fracas.rulesets.base.Ruleset.summarize` gets odds for
-free. :func:`odds` picks the method (or obeys the caller), says which ran, how much work it
-did and how sure it is:
+Every ruleset that implements :meth:`~fracas.rulesets.base.Ruleset.metrics` gets odds,
+derived from the process it plays (:meth:`~fracas.rulesets.base.Ruleset.process`) and
+nothing else. :func:`odds` picks the method (or obeys the caller), says which ran, how
+much work it did and how sure it is:
 
-* **exact** — a deterministic ruleset is played once; a dice ruleset is solved by its own
-  ``exact`` hook (the core evaluator walking the ruleset's steps over merged states, the
-  same steps play runs), else by enumerating every path of chance nodes through ``play``,
-  within a counted budget;
-* **Monte Carlo** — ``play`` with independently seeded dice per repetition, reported with
-  95 % Wilson intervals, optionally sampling in batches until a requested precision;
+* **exact** — a deterministic ruleset is played once, whatever the method asked; a dice
+  ruleset's process is walked over merged states (:mod:`fracas.analysis.exact`) within a
+  counted budget;
+* **Monte Carlo** — the same process played with independently seeded dice per
+  repetition (:mod:`fracas.analysis.sample`), reported with 95 % Wilson intervals,
+  optionally sampling in batches until a requested precision;
 * **auto** — exact when it fits in its budget, Monte Carlo otherwise.
 
 Both share the local processes that :func:`~fracas.analysis.parallel.running` allows: Monte
 Carlo all of them, an exact walk at most :data:`EXACT_PROCESSES` (its steps split in two
-halves, :func:`~fracas.core.evaluate.sharing_work`). The numbers are the same either way.
+halves, :func:`~fracas.analysis.exact.sharing_work`). The numbers are the same either way.
 
 >>> from fracas.core.dice import D6, Dice
+>>> from fracas.core.process import Done, OneStep, Played
+>>> from fracas.core.record import Recorder
 >>> from fracas.core.report import Report
 >>> from fracas.core.schema import Document, StrictModel
 >>> from fracas.rulesets.base import Ruleset
->>> class Coin(Ruleset[Document, int, int]):
+>>> class Coin(Ruleset[Document, int, Done[int]]):
 ...     name, title, summary, deterministic = "coin", "Coin", "one d6", False
 ...     document_model, params_model = Document, StrictModel
 ...     def build(self, document: Document) -> int: return 4
-...     def play(self, scenario: int, dice: Dice) -> int: return dice.roll(D6)
-...     def report(self, scenario: int, result: int) -> Report: return Report("coin", "", ())
-...     def summarize(self, scenario: int, result: int) -> dict[str, bool]:
-...         return {"success": result >= scenario}
+...     def process(self, scenario: int, recorder: Recorder) -> OneStep[int]:
+...         return OneStep(lambda dice: dice.roll(D6))
+...     def report(self, scenario: int, played: Played[Done[int]]) -> Report:
+...         return Report("coin", "", ())
+...     def metrics(self, scenario: int, state: Done[int]) -> dict[str, bool]:
+...         return {"success": state.result >= scenario}
 >>> result = odds(4, ruleset=Coin())
 >>> result.method, result.work, result.probability("success", True)
 ('exact', 6, Fraction(1, 2))
@@ -43,13 +48,21 @@ import hashlib
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
 from typing import Any, Literal, Protocol, cast
 
 from fracas.analysis import parallel
+from fracas.analysis.exact import (
+    CountingDice,
+    ExactOdds,
+    WorkBudget,
+    exact_states,
+    sharing_work,
+    summarize_states,
+)
 from fracas.analysis.parallel import Question, Tally
 from fracas.analysis.stats import mean_interval, wilson_interval
 from fracas.analysis.views import headline
@@ -64,17 +77,12 @@ from fracas.core.budgets import (
     SAMPLE_BUDGET,
     exact_budget_for,
 )
-from fracas.core.dice import ChanceNode, Dice, SeededDice
-from fracas.core.distribution import EnumerationBudgetError, enumerate_outcomes
-from fracas.core.errors import FracasError, UnsupportedError
-from fracas.core.evaluate import (
-    CountingDice,
-    ExactOdds,
-    WorkBudget,
-    sharing_work,
-    watching_work,
-)
+from fracas.core.dice import ChanceNode, DiceGroup, LawDice, SeededDice
+from fracas.core.distribution import EnumerationBudgetError
+from fracas.core.errors import FracasError
 from fracas.core.headline import Headline
+from fracas.core.process import Process, run, watching_work
+from fracas.core.record import SUMMING
 from fracas.rulesets import AnyRuleset
 
 #: One metric's value in one outcome (``None`` when an outcome lacks the metric).
@@ -259,9 +267,7 @@ def odds(
     derive = ruleset.derived_metrics(model)
     fallback = ""
     wasted = 0
-    if method == "auto" and not (ruleset.exact_odds or ruleset.deterministic):
-        fallback = f"ruleset {ruleset.name!r} declares exact odds out of reach (exact_odds)"
-    elif method in ("auto", "exact"):
+    if ruleset.deterministic or method in ("auto", "exact"):
         started = time.perf_counter()
         try:
             processes = min(EXACT_PROCESSES, parallel.current().local_workers)
@@ -277,17 +283,13 @@ def odds(
                     tolerance=0.0 if exact_fractions else exact_tolerance,
                 )
         except EnumerationBudgetError as exc:
-            if method == "exact":
+            if method == "exact" or ruleset.deterministic:  # one play is all there is
                 advice = budget_advice(exc, exact_budget, time.perf_counter() - started)
                 raise EnumerationBudgetError(f"{exc}; {advice}") from None
             advice = budget_advice(exc, exact_budget, None)
             fallback = f"exact odds exceed the budget of {exact_budget:,} steps: {exc}; {advice}"
             # A refused enumeration cost one play; any other attempt ran to its bound.
             wasted = exc.spent if isinstance(exc, _RefusedEnumeration) else exact_budget
-        except UnsupportedError as exc:
-            if method == "exact":
-                raise
-            fallback = str(exc)
         else:
             exact = _exact_result(ruleset.name, answer, rolls, derive, exact_budget)
             return replace(exact, headlines=ruleset.headlines)
@@ -345,64 +347,66 @@ def exact_outcomes(
     fractions: bool = True,
     tolerance: float = 0.0,
 ) -> tuple[ExactAnswer, int]:
-    """Exact outcome distribution, by the first method that applies, and the dice decided.
+    """Exact outcome distribution of ``model``, and the dice rolls a deterministic play made.
 
-    A deterministic ruleset is played once; a ruleset with an exact method (its
-    :meth:`~fracas.rulesets.base.Ruleset.exact` hook, which by default walks its
-    :meth:`~fracas.rulesets.base.Ruleset.process`) is asked; any other is enumerated
-    path by path. Raises :class:`~fracas.core.distribution.EnumerationBudgetError` when
-    the method would need more than ``budget`` steps. ``tolerance`` is passed to the
-    ruleset's exact method (floats only) when the ruleset declares ``exact_tolerance``;
-    enumeration keeps every path.
+    A deterministic ruleset is played once. Any other is walked over merged states
+    (:func:`~fracas.analysis.exact.exact_states`), from its process with a summing
+    recorder: the steps seeded play runs. Before the walk, the first step's paths are
+    estimated from a few seeded plays of it, so a step that alone needs more than
+    ``budget`` plays (a whole battle of open-ended dice in one step) is refused at once.
+    Raises :class:`~fracas.core.distribution.EnumerationBudgetError` past ``budget``
+    step plays. In floats, ``tolerance`` leaves out branches less likely than it.
     """
     if ruleset.deterministic:
         counted = WorkBudget(budget, "dice rolls")
-        summary = ruleset.summarize(model, ruleset.play(model, CountingDice(_NoDice(), counted)))
+        state = run(ruleset.process(model, SUMMING), CountingDice(_NoDice(), counted))
+        summary = ruleset.metrics(model, state)
         return ExactAnswer({outcome_of(summary): Fraction(1)}, 1, "play", "single play"), 0
-    try:
-        # Passed only when set and declared understood (Ruleset.exact_tolerance): an
-        # exact method without the parameter keeps every branch.
-        extra = {"tolerance": tolerance} if tolerance and ruleset.exact_tolerance else {}
-        found = ruleset.exact(model, max_work=budget, fractions=fractions, **extra)
-    except UnsupportedError:
-        pass  # no exact method of its own: enumerate every path of its play
-    else:
-        order = found.metric_order or _natural_order(ruleset, model, budget)
-        answer = replace(found, metric_order=order)
-        return answer, 0
+    process = ruleset.process(model, SUMMING)
     estimate = WorkBudget(budget, "dice rolls")
-    digits, rolls = _estimated_enumeration(ruleset, model, estimate)
+    digits, rolls = _estimated_first_step(process, estimate)
     if digits > math.log10(budget):
         raise _RefusedEnumeration(
-            f"enumerating every path would take about 10^{digits:.0f} plays",
+            f"enumerating every path of one step would take about 10^{digits:.0f} plays",
             spent=min(estimate.used, budget),
             needed=rolls,
         )
-    counted = WorkBudget(budget, "dice rolls")
-    paths = 0
-
-    def process(dice: Dice) -> Outcome:
-        nonlocal paths
-        paths += 1
-        return outcome_of(
-            ruleset.summarize(model, ruleset.play(model, CountingDice(dice, counted)))
-        )
-
-    distribution = enumerate_outcomes(process, max_paths=budget)
-    answer = ExactAnswer(dict(distribution.items()), paths, "paths", "enumeration of every path")
-    return answer, counted.used
+    answer = exact_states(
+        process, budget=budget, fractions=fractions, tolerance=0.0 if fractions else tolerance
+    )
+    outcomes = summarize_states(
+        answer, lambda state: outcome_of(ruleset.metrics(model, state))
+    )
+    found = ExactAnswer(
+        outcomes,  # type: ignore[arg-type]
+        answer.work,
+        "step plays",
+        f"exact evaluation of {answer.steps} steps over merged states "
+        f"(at most {answer.peak:,} states at once)",
+        _natural_order(ruleset, model, budget),
+        answer.settled,
+        answer.dropped,
+    )
+    return found, 0
 
 
 class _RecordingDice:
-    """Seeded dice that add up the branching (in decimal digits) of every node decided."""
+    """Seeded dice that add up the branching (in decimal digits) of every node decided,
+    and of every dice group by the keys of its law, as the exact walk branches on it."""
 
     def __init__(self, seed: int, budget: WorkBudget) -> None:
-        self._inner = CountingDice(SeededDice(seed), budget)
+        self._counted = CountingDice(SeededDice(seed), budget)
+        self._law = LawDice(self._counted)
         self.digits = 0.0
 
     def roll(self, node: ChanceNode) -> int:
         self.digits += math.log10(len(node.outcomes))
-        return self._inner.roll(node)
+        return self._counted.roll(node)
+
+    def draw_group(self, group: DiceGroup[Hashable, object]) -> Hashable:
+        table = self._law.table(group)
+        self.digits += math.log10(max(1, len(table.keys)))
+        return self._law.pick(table)
 
 
 def _exact_progress(name: str, budget: int) -> Callable[[int], None] | None:
@@ -494,10 +498,8 @@ def _duration(seconds: float) -> str:
 ESTIMATING_PLAYS = 16
 
 
-def _estimated_enumeration(
-    ruleset: AnyRuleset, model: Any, budget: WorkBudget
-) -> tuple[float, float]:
-    """log10 of the plays enumeration needs, and the dice rolls it would count.
+def _estimated_first_step(process: Process[Any], budget: WorkBudget) -> tuple[float, float]:
+    """log10 of the paths the first step of ``process`` has, and the dice rolls they count.
 
     Knuth's estimate of a tree's size: along one path, the product of the branching met
     is an unbiased guess at the number of paths (exactly so for fair dice, which a seeded
@@ -506,11 +508,14 @@ def _estimated_enumeration(
     exceed the budget make the estimate infinite.
     """
     paths = rolls = 0.0
+    start = process.start()
+    if process.finished(start):
+        return 0.0, 0.0
     for seed in range(ESTIMATING_PLAYS):
         dice = _RecordingDice(seed, budget)
         before = budget.used
         try:
-            ruleset.play(model, dice)
+            process.step(start, dice)
         except EnumerationBudgetError:
             return math.inf, math.inf
         if dice.digits > 300:  # past what a float holds, and past any budget anyway
@@ -524,10 +529,12 @@ def _estimated_enumeration(
 def _natural_order(ruleset: AnyRuleset, model: Any, budget: int) -> tuple[str, ...]:
     """The metric order of ``summarize``, from one seeded play (sorted outcomes lose it)."""
     try:
-        play = ruleset.play(model, CountingDice(SeededDice(0), WorkBudget(budget, "dice rolls")))
+        played = ruleset.play(
+            model, CountingDice(SeededDice(0), WorkBudget(budget, "dice rolls"))
+        )
     except EnumerationBudgetError:
         return ()
-    return tuple(ruleset.summarize(model, play))
+    return tuple(ruleset.summarize(model, played))
 
 
 class _NoDice:

@@ -36,6 +36,7 @@ from fractions import Fraction
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from fracas.analysis.sample import sampler
 from fracas.analysis.stats import wilson_interval
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.errors import FracasError
@@ -215,7 +216,7 @@ def _prepare(question: Question) -> Prepared:
     prepared = _PREPARED.get(question.key)
     if prepared is None:
         derive = question.derive() if question.derive is not None else None
-        prepared = (question.ruleset.sampler(question.model), derive)
+        prepared = (sampler(question.ruleset, question.model), derive)
         if len(_PREPARED) >= 4:  # a worker serves one question at a time, or a few
             _PREPARED.pop(next(iter(_PREPARED)))
         _PREPARED[question.key] = prepared

@@ -159,13 +159,15 @@ def solve(
     instance 0 models) counts as not meeting the goal.
 
     >>> from fracas.core.dice import D6
+    >>> from fracas.core.process import OneStep
     >>> from fracas.rulesets.base import Ruleset
     >>> class Volley(Ruleset):  # type: ignore[type-arg]
     ...     name, title, summary, deterministic = "volley", "", "", False
     ...     def build(self, document): return document
-    ...     def play(self, n, dice): return sum(dice.roll(D6) == 6 for _ in range(n))
-    ...     def report(self, n, result): raise NotImplementedError
-    ...     def summarize(self, n, result): return {"sixes": result}
+    ...     def process(self, n, recorder):
+    ...         return OneStep(lambda dice: sum(dice.roll(D6) == 6 for _ in range(n)))
+    ...     def report(self, n, played): raise NotImplementedError
+    ...     def metrics(self, n, state): return {"sixes": state.result}
     >>> class At:
     ...     def __init__(self, n): self.ruleset, self.model = Volley(), n
     >>> answer = solve(At, parse_goal("sixes>=1", 0.5), low=1)

@@ -260,13 +260,15 @@ def sweep(
     them when there are enough; otherwise they run in turn and share out their runs.
 
     >>> from fracas.core.dice import D6
+    >>> from fracas.core.process import OneStep
     >>> from fracas.rulesets.base import Ruleset
     >>> class Volley(Ruleset):  # type: ignore[type-arg]
     ...     name, title, summary, deterministic = "volley", "", "", False
     ...     def build(self, document): return document
-    ...     def play(self, n, dice): return sum(dice.roll(D6) == 6 for _ in range(n))
-    ...     def report(self, n, result): raise NotImplementedError
-    ...     def summarize(self, n, result): return {"sixes": result}
+    ...     def process(self, n, recorder):
+    ...         return OneStep(lambda dice: sum(dice.roll(D6) == 6 for _ in range(n)))
+    ...     def report(self, n, played): raise NotImplementedError
+    ...     def metrics(self, n, state): return {"sixes": state.result}
     >>> class At:
     ...     def __init__(self, settings): self.ruleset, self.model = Volley(), settings[0][1]
     >>> result = sweep(At, [parse_vary("shots=1,2")], "sixes>=1")

@@ -7,19 +7,23 @@ with its interval: P(win), P(a unit breaks), expected casualties. Derived metric
 each outcome before the odds are gathered) come from the ruleset's ``derived_metrics`` hook.
 Nothing here knows a ruleset by name; a ruleset without headlines gets the generic report.
 
->>> from fracas.core.dice import D6, Dice
+>>> from fracas.core.dice import D6
+>>> from fracas.core.process import Done, OneStep, Played
+>>> from fracas.core.record import Recorder
 >>> from fracas.core.report import Report
 >>> from fracas.core.schema import Document, StrictModel
 >>> from fracas.rulesets.base import Ruleset
 >>> from fracas.analysis.odds import odds
->>> class Shot(Ruleset[Document, int, int]):
+>>> class Shot(Ruleset[Document, int, Done[int]]):
 ...     name, title, summary, deterministic = "shot", "Shot", "one d6", False
 ...     document_model, params_model = Document, StrictModel
 ...     def build(self, document: Document) -> int: return 5
-...     def play(self, scenario: int, dice: Dice) -> int: return dice.roll(D6)
-...     def report(self, scenario: int, result: int) -> Report: return Report("shot", "", ())
-...     def summarize(self, scenario: int, result: int) -> dict[str, int]:
-...         return {"roll": result}
+...     def process(self, scenario: int, recorder: Recorder) -> OneStep[int]:
+...         return OneStep(lambda dice: dice.roll(D6))
+...     def report(self, scenario: int, played: Played[Done[int]]) -> Report:
+...         return Report("shot", "", ())
+...     def metrics(self, scenario: int, state: Done[int]) -> dict[str, int]:
+...         return {"roll": state.result}
 >>> result = odds(0, ruleset=Shot())
 >>> asked = (Headline("event", "roll", "P(hit on 5+)", values=(5, 6)),
 ...          Headline("mean", "roll", "expected roll"))

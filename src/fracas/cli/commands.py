@@ -345,7 +345,7 @@ def advise_command(
       fracas advise examples/hex/encirclement.yaml --side blue
       fracas advise examples/hex/encirclement.yaml --side blue --plan
     """
-    from fracas.core.evaluate import watching_work
+    from fracas.core.process import watching_work
     from fracas.io.scenario import ADVISE_BUDGET
 
     scenario = load(file, settings, limits)
@@ -372,7 +372,7 @@ def advise_command(
 
 
 #: What the progress of advise counts: the attacks a ruleset reports worked out (it
-#: reports them through fracas.core.evaluate.watching_work), then the report.
+#: reports them through fracas.core.process.watching_work), then the report.
 ATTACKS, REPORT = "attacks", "report"
 
 

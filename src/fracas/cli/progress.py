@@ -5,7 +5,7 @@ terminal, and unless ``--quiet``, it draws a rich progress bar on stderr (done, 
 left) that disappears when the work is done. Piped output never carries a progress bar.
 
 The bar is redrawn when work is reported, never by a thread of its own: an exact walk may
-fork a helper process (:func:`fracas.core.evaluate.sharing_work`), which is only safe while
+fork a helper process (:func:`fracas.analysis.exact.sharing_work`), which is only safe while
 this process runs no other thread.
 """
 

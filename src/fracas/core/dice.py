@@ -7,7 +7,7 @@ integer weights. A ruleset never draws a random number itself; it asks an inject
 * seeded play (:class:`SeededDice`),
 * scripted tests that fix every face (:class:`ScriptedDice`), and
 * exact enumeration of every path (:func:`fracas.core.distribution.enumerate_outcomes`)
-  and of a ruleset's steps (:func:`fracas.core.evaluate.exact_states`).
+  and of a ruleset's steps (:func:`fracas.analysis.exact.exact_states`).
 
 Many dice rolled together for one number (ten blows, each hitting on a 4+) form a
 :class:`DiceGroup`: play rolls it die by die and logs every face, while exact odds use its

@@ -34,6 +34,9 @@ class Explained(Protocol):
     """What a rule may do with a number it explains: a :class:`Breakdown` or a :class:`Sum`."""
 
     @property
+    def label(self) -> str: ...
+
+    @property
     def total(self) -> Fraction: ...
 
     @property

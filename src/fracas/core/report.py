@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.core.modifiers import Breakdown, Op
+from fracas.core.record import Explained
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +178,7 @@ def breakdown_table(breakdown: Breakdown, *, title: str = "") -> Table:
     return Table(("row", "source", "value", "running"), tuple(rows), title=title, total_rows=1)
 
 
-def breakdown_data(breakdown: Breakdown) -> dict[str, Any]:
+def breakdown_data(breakdown: Explained) -> dict[str, Any]:
     """JSON form of a breakdown: ``{"total": …, "rows": [{label, op, value, source, rule}]}``."""
     return {
         "label": breakdown.label,

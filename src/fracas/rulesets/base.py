@@ -1,38 +1,45 @@
-"""The :class:`Ruleset` base class: metadata, loading, playing, reporting.
+"""The :class:`Ruleset` base class: the contract every ruleset is written to.
 
-A ruleset is a class with class-level metadata (name, aliases, whether it is
-deterministic, its parameters model) and hook methods. Loading is two-stage: the
-document model (pydantic) checks shapes, then :meth:`Ruleset.build` checks meaning
-(unknown unit ids, two units on one hex…) and returns the ruleset's own frozen scenario.
+A ruleset hands over four things, and nothing else decides how it is played:
 
-What a ruleset can do is read from the class, never from its name: the class variables
-``deterministic``, ``exact_odds`` and ``exact_tolerance``, the ``headlines`` it declares,
-and which optional hooks it overrides (:meth:`Ruleset.implements`). Generic code — odds,
-the command line — asks these, so a third-party ruleset gets every feature a built-in has.
+* how a document becomes its frozen scenario (:meth:`Ruleset.build`, after the pydantic
+  document model has checked the shapes);
+* the scenario's play as a process over hashable states (:meth:`Ruleset.process`), every
+  explained number stated through the recorder it is given (:mod:`fracas.core.record`);
+* how a final state becomes flat metrics (:meth:`Ruleset.metrics`), which enables odds;
+* how a played log becomes a report (:meth:`Ruleset.report`).
+
+Seeded play, replay, exact odds and sampling are derived from these for every ruleset, a
+plugin included: :meth:`Ruleset.play` runs the process with a keeping recorder, and the
+evaluators of :mod:`fracas.analysis` walk or sample the same process with a summing one.
+The optional actions (forecast, advise, plan, picture) are declared in :data:`ACTIONS`, the
+one table the command line, the web page and :meth:`Ruleset.capabilities` read; what a
+ruleset can do is read from the class, never from its name.
 """
 
 from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
-from dataclasses import replace
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from fracas._version import __version__
 from fracas.core.dice import Dice, SeededDice
 from fracas.core.errors import ScenarioError, UnsupportedError
 from fracas.core.headline import Headline
+from fracas.core.process import Played, Process, run
+from fracas.core.record import KeepingRecorder, Recorder
 from fracas.core.report import Report
 
-if TYPE_CHECKING:  # pydantic and the evaluator load with the first scenario, not at start-up
+if TYPE_CHECKING:  # pydantic loads with the first scenario, not at start-up
     from pydantic import BaseModel
 
-    from fracas.core.evaluate import ExactOdds, Process
     from fracas.core.schema import Document
 
 ScenarioT = TypeVar("ScenarioT")
-ResultT = TypeVar("ResultT")
+StateT = TypeVar("StateT", bound=Hashable)
 DocumentT = TypeVar("DocumentT", bound="Document")
 
 #: A flat summary of one played outcome, used by the odds analysis: metric → value.
@@ -40,8 +47,30 @@ Summary = Mapping[str, int | float | str | bool]
 #: Extra metrics computed from one outcome's summary (see :meth:`Ruleset.derived_metrics`).
 DeriveMetrics = Callable[[Mapping[str, Any]], Summary]
 
-#: The hooks a ruleset may leave out (:meth:`Ruleset.implements` tells which it provides).
-OPTIONAL_HOOKS = ("summarize", "forecast", "advise", "picture")
+
+@dataclass(frozen=True)
+class Action:
+    """An optional action a ruleset may offer beside ``resolve`` and ``odds``: the hook
+    that does it (its name, on :class:`Ruleset`) and what it is for, in words."""
+
+    name: str
+    summary: str
+
+
+#: Every optional action, in the order listings show them. A ruleset offers one by
+#: overriding the hook of that name; nothing else declares it.
+ACTIONS: tuple[Action, ...] = (
+    Action("forecast", "preview one attack before committing to it"),
+    Action("advise", "rank the attacks a side can make"),
+    Action("plan", "propose a whole turn of attacks for a side"),
+    Action("picture", "draw the scenario as an SVG picture"),
+)
+#: The hooks a ruleset may leave out (:meth:`Ruleset.implements` tells which it provides):
+#: ``metrics`` (which enables odds) and every action.
+OPTIONAL_HOOKS = ("metrics", *(action.name for action in ACTIONS))
+#: What a ruleset never overrides: the framework derives them from the contract, the same
+#: way for every ruleset (``tests/test_contract.py`` holds every ruleset to it).
+DERIVED = ("play", "resolve", "summarize", "load", "implements", "capabilities")
 
 
 class _Deferred:
@@ -73,24 +102,16 @@ def deferred(module: str, name: str) -> Any:
     return _Deferred(module, name)
 
 
-class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
+class Ruleset(ABC, Generic[DocumentT, ScenarioT, StateT]):
     """Base class of every ruleset. Subclasses set the class variables and the hooks."""
 
     name: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
     title: ClassVar[str]
     summary: ClassVar[str]
-    #: True when no dice are involved: the same scenario always gives the same result.
+    #: True when no dice are involved: the same scenario always gives the same result,
+    #: so odds play it once and never sample it.
     deterministic: ClassVar[bool]
-    #: False when exact odds are out of reach for this ruleset's scenarios (open-ended
-    #: dice, say): ``odds`` in ``auto`` mode then samples at once instead of trying exact
-    #: first. Only ``--method exact`` still tries. A deterministic ruleset is always exact.
-    exact_odds: ClassVar[bool] = True
-    #: True when :meth:`exact` takes a ``tolerance`` (the inherited one does: it leaves
-    #: out branches less likely than it). A ruleset whose own ``exact`` has no such
-    #: parameter declares False; ``odds`` then passes none and its exact odds keep
-    #: every branch, whatever ``--exact-tolerance`` says.
-    exact_tolerance: ClassVar[bool] = True
     #: The headline questions of its odds, answered by ``fracas.analysis.views.headline``.
     headlines: ClassVar[tuple[Headline, ...]] = ()
     #: The scenario's schema and its ``parameters`` block; a ruleset may name them with
@@ -104,7 +125,7 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
 
         >>> from fracas.rulesets import find_ruleset
         >>> d100 = type(find_ruleset("d100"))
-        >>> d100.implements("summarize"), d100.implements("forecast")
+        >>> d100.implements("metrics"), d100.implements("forecast")
         (True, False)
         """
         if hook not in OPTIONAL_HOOKS:
@@ -117,16 +138,14 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
 
         >>> from fracas.rulesets import find_ruleset
         >>> print(", ".join(type(find_ruleset("hex")).capabilities()))
-        resolve, deterministic, odds, exact odds, headline odds, forecast, advise, picture
+        resolve, deterministic, odds, exact odds, headline odds, forecast, advise, plan, picture
         """
         found = ["resolve", "deterministic" if cls.deterministic else "dice"]
-        if cls.implements("summarize"):
-            found.append("odds")
-            if cls.deterministic or cls.exact_odds:
-                found.append("exact odds")
+        if cls.implements("metrics"):
+            found += ["odds", "exact odds"]
             if cls.headlines:
                 found.append("headline odds")
-        found += [hook for hook in ("forecast", "advise", "picture") if cls.implements(hook)]
+        found += [action.name for action in ACTIONS if cls.implements(action.name)]
         return tuple(found)
 
     @classmethod
@@ -151,6 +170,8 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
         except ScenarioError as exc:
             raise exc.located(source) if source else exc from None
 
+    # The contract: what a ruleset writes ------------------------------------------------
+
     @abstractmethod
     def build(self, document: DocumentT) -> ScenarioT:
         """Check the meaning of a validated document and return the scenario.
@@ -159,15 +180,19 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
         """
 
     @abstractmethod
-    def play(self, scenario: ScenarioT, dice: Dice) -> ResultT:
-        """Resolve the scenario, asking ``dice`` for every random event."""
+    def process(self, scenario: ScenarioT, recorder: Recorder) -> Process[StateT]:
+        """The scenario's play as steps over hashable states (see
+        :mod:`fracas.core.process`), every random event asked of the dice each step is
+        given, every explained number stated through ``recorder``. A play with no natural
+        steps returns a :class:`~fracas.core.process.OneStep`."""
 
     @abstractmethod
-    def report(self, scenario: ScenarioT, result: ResultT) -> Report:
-        """Describe a result for people (sections) and programs (data)."""
+    def report(self, scenario: ScenarioT, played: Played[StateT]) -> Report:
+        """Describe a play (its final state and the notes its recorder kept) for people
+        (sections) and programs (data)."""
 
-    def summarize(self, scenario: ScenarioT, result: ResultT) -> Summary:
-        """Flat metrics of one outcome, for odds and batches. Override to enable ``odds``."""
+    def metrics(self, scenario: ScenarioT, state: StateT) -> Summary:
+        """Flat metrics of a finished state, for odds and batches. Override to enable odds."""
         raise self._missing("does not summarize outcomes")
 
     def derived_metrics(self, scenario: ScenarioT) -> DeriveMetrics | None:
@@ -179,12 +204,10 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
         """
         return None
 
-    def sampler(self, scenario: ScenarioT) -> Callable[[Dice], Summary]:
-        """A function that plays ``scenario`` with the dice it is given and summarizes it.
+    # Derived from the contract, the same for every ruleset ------------------------------
 
-        Monte Carlo calls this once per question and the function once per repetition; it
-        must give exactly ``summarize(scenario, play(scenario, dice))``. Rulesets override
-        it to do their set-up once and to skip what only a report needs.
+    def play(self, scenario: ScenarioT, dice: Dice) -> Played[StateT]:
+        """Play the scenario to its end with ``dice``, keeping every row and note.
 
         >>> from fracas.core.dice import SeededDice
         >>> from fracas.rulesets import find_ruleset
@@ -192,86 +215,27 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
         >>> battle = d100.load({"fracas": 1, "ruleset": "d100", "sides": [
         ...     {"name": "A", "action": "raid", "units": [{"name": "Scouts", "pax": 10}]},
         ...     {"name": "B", "action": "defend", "units": [{"name": "Guards", "pax": 10}]}]})
-        >>> sample = d100.sampler(battle)
-        >>> sample(SeededDice(3)) == d100.summarize(battle, d100.play(battle, SeededDice(3)))
+        >>> d100.play(battle, SeededDice(3)) == d100.play(battle, SeededDice(3))
         True
         """
+        recorder = KeepingRecorder()
+        state = run(self.process(scenario, recorder), dice)
+        return Played(state, tuple(recorder.notes))
 
-        def sample(dice: Dice) -> Summary:
-            return self.summarize(scenario, self.play(scenario, dice))
+    def summarize(self, scenario: ScenarioT, played: Played[StateT]) -> Summary:
+        """:meth:`metrics` of a play's final state."""
+        return self.metrics(scenario, played.state)
 
-        return sample
-
-    def process(self, scenario: ScenarioT) -> Process[Any] | None:
-        """The play as steps over hashable states, for exact odds that merge states.
-
-        A ruleset that returns a :class:`~fracas.core.evaluate.Process` here (and
-        implements :meth:`summarize_state`) gets exact odds from the core evaluator: the
-        same steps its :meth:`play` runs, so the rules exist once.
-        """
-        return None
-
-    def summarize_state(self, scenario: ScenarioT, state: Any) -> Summary:
-        """:meth:`summarize` of a finished state of :meth:`process`."""
-        raise UnsupportedError(f"ruleset {self.name!r} does not summarize states")
-
-    def exact(
-        self, scenario: ScenarioT, *, max_work: int, fractions: bool = True, tolerance: float = 0.0
-    ) -> ExactOdds:
-        """Exact distribution of :meth:`summarize` outcomes, within ``max_work`` step plays.
-
-        The default walks :meth:`process` with the core evaluator. Going past ``max_work``
-        raises :class:`~fracas.core.distribution.EnumerationBudgetError`. With floats, a
-        ``tolerance`` leaves out branches less likely than it and reports the mass left
-        out (:func:`~fracas.core.evaluate.exact_states`).
-        """
-        from fracas.core.evaluate import ExactOdds, exact_states, summarize_states
-
-        process = self.process(scenario)
-        if process is None:
-            raise UnsupportedError(f"ruleset {self.name!r} has no exact odds")
-        answer = exact_states(
-            process, budget=max_work, fractions=fractions, tolerance=0.0 if fractions else tolerance
-        )
-        order: tuple[str, ...] = ()
-
-        def summary(state: Any) -> tuple[tuple[str, Any], ...]:
-            nonlocal order
-            metrics = self.summarize_state(scenario, state)
-            order = order or tuple(metrics)
-            return tuple(metrics.items())
-
-        outcomes = summarize_states(answer, summary)
-        if answer.settled:
-            # Metrics handed over on the way are missing from some final states: their
-            # order is play's (odds find it from one seeded play).
-            order = ()
-        return ExactOdds(
-            outcomes,  # type: ignore[arg-type]
-            answer.work,
-            "step plays",
-            f"exact evaluation of {answer.steps} steps over merged states "
-            f"(at most {answer.peak:,} states at once)",
-            order,
-            answer.settled,
-            answer.dropped,
-        )
+    def resolve(self, scenario: ScenarioT, *, seed: int = 0) -> Report:
+        """Play with seeded dice and report. Deterministic rulesets record no seed."""
+        report = self.report(scenario, self.play(scenario, SeededDice(seed)))
+        return replace(report, seed=None if self.deterministic else seed, version=__version__)
 
     def _missing(self, what: str) -> UnsupportedError:
         can = ", ".join(self.capabilities())
         return UnsupportedError(f"ruleset {self.name!r} {what} (it offers: {can})")
 
-    def resolve(self, scenario: ScenarioT, *, seed: int = 0) -> Report:
-        """Play with seeded dice and report. Deterministic rulesets record no seed."""
-        result = self.play(scenario, SeededDice(seed))
-        report = self.report(scenario, result)
-        return replace(
-            report,
-            seed=None if self.deterministic else seed,
-            version=__version__,
-        )
-
-    # Optional hooks: a ruleset overrides those that make sense for it.
+    # Optional actions (ACTIONS): a ruleset overrides those that make sense for it -------
 
     def forecast(self, scenario: ScenarioT, attacker: str, target: str) -> Report:
         """Report one action without changing anything (a preview before committing)."""
@@ -283,7 +247,7 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, ResultT]):
 
     def plan(self, scenario: ScenarioT, side: str, *, width: int | None = None) -> Report:
         """Propose a whole turn of actions for ``side``; ``width`` sizes the search."""
-        raise UnsupportedError(f"ruleset {self.name!r} has no turn planner")
+        raise self._missing("has no turn planner")
 
     def picture(
         self, scenario: ScenarioT, *, attacker: str | None = None, target: str | None = None

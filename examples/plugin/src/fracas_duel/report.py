@@ -23,7 +23,7 @@ def build_report(duel: Duel, bout: Bout, ruleset: str) -> Report:
             "tie: no wound" if exchange.wounded is None else f"{names[exchange.wounded]} is wounded"
         )
         sections.append(Section(f"Exchange {number}", (table, Text(result))))
-    winner = winner_name(duel, bout)
+    winner = winner_name(duel, bout.fallen)
     verdict = (
         f"Both still stand after {len(bout.exchanges)} exchanges."
         if winner == "none"

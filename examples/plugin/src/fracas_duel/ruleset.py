@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from fracas.core.dice import Dice
 from fracas.core.headline import Headline
+from fracas.core.process import Played
+from fracas.core.record import Recorder
 from fracas.core.report import Report
 from fracas.rulesets.base import DeriveMetrics, Ruleset, Summary
 from fracas_duel.document import DuelDocument, DuelParams
 from fracas_duel.odds import HEADLINES, flawless
-from fracas_duel.play import Bout, play_bout, winner_name
+from fracas_duel.play import BoutProcess, BoutState, bout_of, winner_name
 from fracas_duel.report import build_report
 from fracas_duel.scenario import Duel, build_duel
 
 
-class DuelRuleset(Ruleset[DuelDocument, Duel, Bout]):
+class DuelRuleset(Ruleset[DuelDocument, Duel, BoutState]):
     """Two fighters trade opposed rolls (die + skill); the higher total wounds the other."""
 
     name: ClassVar[str] = "duel"
@@ -23,11 +24,6 @@ class DuelRuleset(Ruleset[DuelDocument, Duel, Bout]):
     title: ClassVar[str] = "Opposed-roll duel"
     summary: ClassVar[str] = "two fighters trade opposed rolls until one falls"
     deterministic: ClassVar[bool] = False
-    # A few exchanges of two small dice: enumerating every bout fits the default budget.
-    exact_odds: ClassVar[bool] = True
-    # The inherited exact method takes --exact-tolerance. With no step process of its own
-    # it hands over to the enumeration of every bout, which keeps every branch.
-    exact_tolerance: ClassVar[bool] = True
     headlines: ClassVar[tuple[Headline, ...]] = HEADLINES
     document_model = DuelDocument
     params_model = DuelParams
@@ -36,21 +32,21 @@ class DuelRuleset(Ruleset[DuelDocument, Duel, Bout]):
         """Check the fighters' names and freeze the duel."""
         return build_duel(document)
 
-    def play(self, scenario: Duel, dice: Dice) -> Bout:
-        """Fight the bout, asking ``dice`` for every roll."""
-        return play_bout(scenario, dice)
+    def process(self, scenario: Duel, recorder: Recorder) -> BoutProcess:
+        """The bout, one exchange a step; the rolls are stated through ``recorder``."""
+        return BoutProcess(scenario, recorder)
 
-    def report(self, scenario: Duel, result: Bout) -> Report:
+    def report(self, scenario: Duel, played: Played[BoutState]) -> Report:
         """Every exchange's rolls and the outcome."""
-        return build_report(scenario, result, self.name)
+        return build_report(scenario, bout_of(played.state, played.notes), self.name)
 
-    def summarize(self, scenario: Duel, result: Bout) -> Summary:
+    def metrics(self, scenario: Duel, state: BoutState) -> Summary:
         """``winner``, ``exchanges`` and ``wounds.<fighter>``."""
         metrics: dict[str, int | float | str | bool] = {
-            "winner": winner_name(scenario, result),
-            "exchanges": len(result.exchanges),
+            "winner": winner_name(scenario, state.fallen),
+            "exchanges": state.exchanges,
         }
-        for fighter, wounds in zip(scenario.fighters, result.wounds, strict=True):
+        for fighter, wounds in zip(scenario.fighters, state.wounds, strict=True):
             metrics[f"wounds.{fighter.name}"] = wounds
         return metrics
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import chain
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from fracas.core.dice import Dice
 from fracas.core.headline import Headline
+from fracas.core.process import Done, OneStep, Played
+from fracas.core.record import Recorder
 from fracas.core.report import Report
 from fracas.rulesets.base import Ruleset, Summary, deferred
 from fracas.rulesets.d100.odds import HEADLINES
@@ -19,7 +21,7 @@ if TYPE_CHECKING:  # the rules load with the first battle: listing rulesets need
     from fracas.rulesets.d100.scenario import Battle
 
 
-class D100Ruleset(Ruleset["D100Document", "Battle", "BattleResult"]):
+class D100Ruleset(Ruleset["D100Document", "Battle", "Done[Fought]"]):
     """Play-by-post battles with open-ended percentile dice, in the seed's seven steps.
 
     >>> D100Ruleset.name, D100Ruleset.deterministic
@@ -31,8 +33,6 @@ class D100Ruleset(Ruleset["D100Document", "Battle", "BattleResult"]):
     title: ClassVar[str] = "Play-by-post percentile battles"
     summary: ClassVar[str] = "open-ended d100 battles in seven steps, with a forum-ready log"
     deterministic: ClassVar[bool] = False
-    #: Open-ended percentile dice branch a hundred ways per roll: odds are sampled.
-    exact_odds: ClassVar[bool] = False
     headlines: ClassVar[tuple[Headline, ...]] = HEADLINES
     document_model = deferred("fracas.rulesets.d100.document", "D100Document")
     params_model = deferred("fracas.rulesets.d100.params", "D100Params")
@@ -43,46 +43,44 @@ class D100Ruleset(Ruleset["D100Document", "Battle", "BattleResult"]):
 
         return build_battle(document)
 
-    def play(self, scenario: Battle, dice: Dice) -> BattleResult:
-        """Play the seven steps with ``dice`` (see :func:`play_battle`)."""
-        from fracas.rulesets.d100.play import play_battle
+    def process(self, scenario: Battle, recorder: Recorder) -> OneStep[Fought]:
+        """The seven steps as one step (see :func:`play_battle`); a summing recorder plays
+        for the outcome alone, without the battle log."""
+        from fracas.rulesets.d100.play import play_battle, sampling_outcomes
 
-        return play_battle(scenario, dice)
+        if recorder.keeps:
+            return OneStep(lambda dice: play_battle(scenario, dice))
+        outcomes = sampling_outcomes(scenario)
 
-    def report(self, scenario: Battle, result: BattleResult) -> Report:
+        def outcome(dice: Dice) -> Fought:
+            winner, result, rounds, pax, fates, value = outcomes(dice)
+            return (winner, result, rounds, tuple(pax), fates, value)
+
+        return OneStep(outcome)
+
+    def report(self, scenario: Battle, played: Played[Done[Fought]]) -> Report:
         """The battle log, step by step, with every roll and its named bonuses."""
         from fracas.rulesets.d100.report import build_report
 
-        return build_report(scenario, result, self.name)
+        return build_report(scenario, cast("BattleResult", played.state.result), self.name)
 
-    def summarize(self, scenario: Battle, result: BattleResult) -> Summary:
+    def metrics(self, scenario: Battle, state: Done[Fought]) -> Summary:
         """``winner``, ``rounds``, ``pax.<unit>``, ``fate.<unit>`` and ``goods``."""
         from fracas.rulesets.d100.report import name_of_winner
 
-        outcome = (
-            name_of_winner(scenario, result.winner, result.outcome),
-            result.rounds,
-            result.pax,
-            result.fates,
-            result.goods_value,
-        )
+        fought = state.result
+        if isinstance(fought, tuple):
+            winner, result, rounds, pax, fates, value = fought
+        else:
+            winner, result, rounds = fought.winner, fought.outcome, fought.rounds
+            pax, fates, value = fought.pax, fought.fates, fought.goods_value
+        outcome = (name_of_winner(scenario, winner, result), rounds, pax, fates, value)
         return _summary(_metric_names(scenario), *outcome)
 
-    def sampler(self, scenario: Battle) -> Callable[[Dice], Summary]:
-        """Outcomes of plays without their battle logs (see :func:`sampling_outcomes`)."""
-        from fracas.rulesets.d100.play import sampling_outcomes
-        from fracas.rulesets.d100.report import name_of_winner
 
-        play = sampling_outcomes(scenario)
-        names = _metric_names(scenario)
-
-        def sample(dice: Dice) -> Summary:
-            winner, outcome, rounds, pax, fates, value = play(dice)
-            return _summary(
-                names, name_of_winner(scenario, winner, outcome), rounds, pax, fates, value
-            )
-
-        return sample
+#: What a played battle comes to: its full result (with a battle log), or the outcome alone
+#: (winner, outcome, rounds, PAX and fate per unit, value of goods).
+Fought = Any
 
 
 def _metric_names(battle: Battle) -> tuple[str, ...]:

@@ -33,12 +33,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from fracas.core.errors import ScenarioError
+from fracas.core.modifiers import to_fraction
 
-# The core's work hook (set by fracas.core.evaluate.watching_work), which a front end
+# The core's work hook (set by fracas.core.process.watching_work), which a front end
 # hangs its progress display on; exact walks tell it their step plays, the advisor and
 # the planner their attacks.
-from fracas.core.evaluate import work_watch
-from fracas.core.modifiers import to_fraction
+from fracas.core.process import work_watch
 from fracas.rulesets.hex.batch import (
     FIELDS,
     CombatResults,

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from fracas.core.dice import Dice
 from fracas.core.errors import IllegalActionError, ScenarioError
 from fracas.core.headline import Headline
 from fracas.core.limits import spend
+from fracas.core.process import Done, OneStep, Played
+from fracas.core.record import Recorder
 from fracas.core.report import Report
 from fracas.rulesets.base import Ruleset, Summary, deferred
 from fracas.rulesets.hex.odds import HEADLINES
@@ -18,7 +19,7 @@ if TYPE_CHECKING:  # the rules load when used: listing the rulesets needs none o
     from fracas.rulesets.hex.scenario import Board, HexScenario
 
 
-class HexRuleset(Ruleset["HexDocument", "HexScenario", "Turn"]):
+class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
     """Deterministic hex-grid combat: forecast, resolve a turn, advise, draw."""
 
     name: ClassVar[str] = "hex"
@@ -52,20 +53,22 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Turn"]):
         play_turn(board, orders, params)
         return HexScenario(board, tuple(orders), params, document.title, document.description)
 
-    def play(self, scenario: HexScenario, dice: Dice) -> Turn:
-        """Resolve the orders; ``dice`` is never asked (there is no chance in this ruleset)."""
+    def process(self, scenario: HexScenario, recorder: Recorder) -> OneStep[Turn]:
+        """The turn as one step: the orders resolved in order; no die is ever asked."""
         from fracas.rulesets.hex.play import play_turn
 
-        return play_turn(scenario.board, scenario.orders, scenario.params)
+        return OneStep(lambda dice: play_turn(scenario.board, scenario.orders, scenario.params))
 
-    def report(self, scenario: HexScenario, result: Turn) -> Report:
+    def report(self, scenario: HexScenario, played: Played[Done[Turn]]) -> Report:
         """Every combat of the turn, strike by strike, then the board after it."""
         from fracas.rulesets.hex.report import turn_report
 
-        return turn_report(result, scenario.title or "Hex combat", scenario.description)
+        title = scenario.title or "Hex combat"
+        return turn_report(played.state.result, title, scenario.description)
 
-    def summarize(self, scenario: HexScenario, result: Turn) -> Summary:
+    def metrics(self, scenario: HexScenario, state: Done[Turn]) -> Summary:
         """``losses.<id>``, ``strength.<id>``, ``level.<id>``, ``destroyed.<id>`` per unit."""
+        result = state.result
         metrics: dict[str, int | float | str | bool] = {}
         for unit in result.start.units:
             after = result.end.unit(unit.id) if result.end.has_unit(unit.id) else None

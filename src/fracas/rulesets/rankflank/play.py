@@ -1,10 +1,10 @@
 """Fighting the combat: rounds of strikes, the combat result, break tests and pursuit.
 
-The combat is written once, as a :class:`~fracas.core.evaluate.Process`: a
+The combat is written once, as a :class:`~fracas.core.process.Process`: a
 :class:`CombatProcess` moves a hashable :class:`Fight` on by one step at a time (one
 group of blows, the combat result, the break tests, one unit's flight). Seeded play runs
 the steps with seeded dice and keeps a log of every face for the report; exact odds run
-the very same steps through :func:`~fracas.core.evaluate.exact_states`, which merges equal
+the very same steps through :func:`~fracas.analysis.exact.exact_states`, which merges equal
 fights between steps and replaces each group of dice by its closed form.
 
 >>> from fracas.core.dice import SeededDice
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, TypeVar
 
 from fracas.core.dice import Dice, DiceGroup, draw
-from fracas.core.evaluate import run
+from fracas.core.process import run
 from fracas.rulesets.rankflank.breaktest import (
     BreakTest,
     BreakTests,
@@ -268,7 +268,7 @@ class _Log:
 
 
 class CombatProcess:
-    """The combat as steps over :class:`Fight` values (a :class:`~fracas.core.evaluate.Process`).
+    """The combat as steps over :class:`Fight` values (a :class:`~fracas.core.process.Process`).
 
     Each step rolls at most one group of dice per unit involved: one record's blows, the
     losers' break tests, or one broken unit's flight and the pursuit of it. With a log,
@@ -379,7 +379,7 @@ class CombatProcess:
 
     def branch(self, fight: Fight) -> tuple[DiceGroup[Any, Any], Callable[[Any], Fight]] | None:
         """A group of blows as one dice group and where each number of wounds leads
-        (a :class:`~fracas.core.evaluate.Branching` process); other steps replay."""
+        (a :class:`~fracas.core.process.Branching` process); other steps replay."""
         if self.log is not None:
             return None
         if fight.phase == "strike":

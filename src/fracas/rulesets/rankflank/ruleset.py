@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fracas.core.dice import Dice
+from fracas.core.process import Played
+from fracas.core.record import Recorder
 from fracas.core.report import Report
 from fracas.rulesets.base import Ruleset, Summary, deferred
 from fracas.rulesets.rankflank.odds import HEADLINES
@@ -14,12 +15,9 @@ from fracas.rulesets.rankflank.odds import HEADLINES
 if TYPE_CHECKING:  # the rules load with the first combat: listing rulesets needs none
     from fracas.rulesets.rankflank.document import RankflankDocument
     from fracas.rulesets.rankflank.formation import UnitStatus
-    from fracas.rulesets.rankflank.play import CombatOutcome, CombatProcess, Fight
+    from fracas.rulesets.rankflank.play import CombatProcess, Fight
     from fracas.rulesets.rankflank.scenario import Combat
 
-
-#: Final fights whose summary a sampler keeps (memory stays bounded past it).
-_ENDS_KEPT = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +28,7 @@ class RankflankScenario:
     title: str
 
 
-class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "CombatOutcome"]):
+class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "Fight"]):
     """Close combat of rank-and-flank fantasy regiments: blows, combat result, break test.
 
     >>> from fracas.core.dice import SeededDice
@@ -47,7 +45,6 @@ class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "CombatOu
     title = "Rank-and-flank close combat"
     summary = "fantasy regiments: blows, combat result, break test, pursuit"
     deterministic = False
-    exact_odds = True
     headlines = HEADLINES
     document_model = deferred("fracas.rulesets.rankflank.document", "RankflankDocument")
     params_model = deferred("fracas.rulesets.rankflank.document", "RankflankParams")
@@ -60,63 +57,31 @@ class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "CombatOu
         title = document.title or " vs ".join(combat.sides)
         return RankflankScenario(combat, title)
 
-    def play(self, scenario: RankflankScenario, dice: Dice) -> CombatOutcome:
-        """Fight the combat: rounds until a side breaks or is destroyed, or the limit."""
-        from fracas.rulesets.rankflank.play import play_combat
+    def process(self, scenario: RankflankScenario, recorder: Recorder) -> CombatProcess:
+        """The combat as steps over :class:`Fight` values; a keeping recorder is handed the
+        log the steps fill for the report."""
+        from fracas.rulesets.rankflank.play import CombatProcess
 
-        return play_combat(scenario.combat, dice)
+        process = CombatProcess(scenario.combat, log=recorder.keeps)
+        if process.log is not None:
+            recorder.note(process.log)
+        return process
 
-    def report(self, scenario: RankflankScenario, result: CombatOutcome) -> Report:
+    def report(self, scenario: RankflankScenario, played: Played[Fight]) -> Report:
         """Blows, combat-result tables, break tests and pursuit of every round."""
+        from fracas.rulesets.rankflank.formation import initial_state
+        from fracas.rulesets.rankflank.play import CombatOutcome
         from fracas.rulesets.rankflank.report import build_report
 
-        return build_report(scenario.combat, result, scenario.title)
+        combat, end = scenario.combat, played.state
+        (log,) = played.notes
+        names = (unit.name for unit in combat.units)
+        final = dict(zip(names, end.units, strict=True))
+        rounds = tuple(log.rounds)  # type: ignore[attr-defined]
+        outcome = CombatOutcome(rounds, initial_state(combat), final, end)
+        return build_report(combat, outcome, scenario.title)
 
-    def sampler(self, scenario: RankflankScenario) -> Callable[[Dice], Summary]:
-        """Monte Carlo plays: the combat's steps without a log, each group of blows drawn
-        at once from its law, each step met before followed from a cache
-        (:class:`~fracas.core.evaluate.StepCache`).
-
-        The outcomes follow the same law as :meth:`play`'s, which rolls die by die for the
-        report; a repetition is therefore not the same play as ``resolve`` with its seed.
-        What a final fight says of the units is worked out once per fight, whatever round
-        1 it came from.
-        """
-        from fracas.core.evaluate import StepCache
-        from fracas.rulesets.rankflank.formation import initial_state
-        from fracas.rulesets.rankflank.play import CombatProcess
-
-        combat = scenario.combat
-        start = initial_state(combat)
-        order = _metric_names(combat)
-        ends: dict[Fight, tuple[str, dict[str, Any]]] = {}
-
-        def summarize(state: Fight, settled: Mapping[str, Hashable]) -> Summary:
-            end = ends.get(state)
-            if end is None:
-                if len(ends) >= _ENDS_KEPT:
-                    ends.clear()
-                end = ends[state] = _ending(combat, start, state)
-            winner, fates = end
-            # What was handed over on the way (round 1, the fates of units gone from the
-            # combat) takes its place among the rest, in the order play gives them.
-            found = {"winner": winner, **_round_one(combat, state), **settled, **fates}
-            return {name: found[name] for name in order if name in found}
-
-        return StepCache(CombatProcess(combat), summarize).play
-
-    def process(self, scenario: RankflankScenario) -> CombatProcess:
-        """The combat as steps over :class:`Fight` values, for exact odds."""
-        from fracas.rulesets.rankflank.play import CombatProcess
-
-        return CombatProcess(scenario.combat)
-
-    def summarize(self, scenario: RankflankScenario, result: CombatOutcome) -> Summary:
-        """The metrics of a played combat: those of the fight it ended with."""
-        assert result.end is not None, "a played combat keeps its final fight"
-        return self.summarize_state(scenario, result.end)
-
-    def summarize_state(self, scenario: RankflankScenario, state: Fight) -> Summary:
+    def metrics(self, scenario: RankflankScenario, state: Fight) -> Summary:
         """Who won the combat and round 1, and what became of every unit.
 
         ``winner`` is the side still in the fight when the combat ends ("draw" when

@@ -11,6 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fracas.analysis.exact import exact_states
+from fracas.analysis.sample import StepCache
 from fracas.analysis.stats import wilson_interval
 from fracas.core.dice import (
     D6,
@@ -24,7 +26,7 @@ from fracas.core.dice import (
     draw,
 )
 from fracas.core.distribution import Distribution
-from fracas.core.evaluate import StepCache, exact_states, run
+from fracas.core.process import run
 
 
 class Hits(DiceGroup[int, None]):

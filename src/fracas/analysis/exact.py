@@ -1,15 +1,10 @@
-"""One definition of a ruleset's play, three uses: seeded play, exact odds, sampling.
+"""Exact odds of a process: a distribution over live states, walked step by step.
 
-A ruleset that wants exact odds beyond a few dice writes its play as a :class:`Process`:
-a start state, a ``step`` that moves a state on (asking the injected dice for every random
-event) and a test for the end. States are hashable values, so between two steps equal
-states *merge*: the exact evaluator keeps a distribution over states instead of a list of
-paths (the idea of icepool's ``map(repeat=…)`` and of absorbing Markov chains). Within one
-step it enumerates every path of the step's dice by replaying the step, branching once per
-face of a :class:`~fracas.core.dice.ChanceNode` and once per key of a
-:class:`~fracas.core.dice.DiceGroup` (whose closed form stands in for its many faces).
-
-Seeded play and Monte Carlo run the very same ``step`` with seeded dice (:func:`run`).
+Between two steps equal states *merge*: the walk keeps a distribution over states instead
+of a list of paths (the idea of icepool's ``map(repeat=…)`` and of absorbing Markov
+chains). Within one step it enumerates every path of the step's dice by replaying the
+step, branching once per face of a :class:`~fracas.core.dice.ChanceNode` and once per key
+of a :class:`~fracas.core.dice.DiceGroup` (whose closed form stands in for its many faces).
 
 >>> from fracas.core.dice import D6, Dice
 >>> class Race:
@@ -22,9 +17,6 @@ Seeded play and Monte Carlo run the very same ``step`` with seeded dice (:func:`
 Fraction(343, 1296)
 >>> sum(answer.states.values())
 Fraction(1, 1)
->>> from fracas.core.dice import SeededDice
->>> run(Race(), SeededDice(1)) >= 4
-True
 """
 
 from __future__ import annotations
@@ -43,67 +35,17 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import chain, compress, islice
-from typing import Any, BinaryIO, Generic, NamedTuple, NoReturn, Protocol, TypeVar
+from typing import Any, BinaryIO, Generic, NamedTuple, NoReturn, TypeVar
 
-from fracas.core.dice import (
-    OPEN,
-    ChanceNode,
-    Dice,
-    DiceGroup,
-    LawDice,
-    LawTable,
-    uniform_digits,
-)
+from fracas.core.dice import ChanceNode, Dice, DiceGroup
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.errors import FracasError
 from fracas.core.limits import Budget
+from fracas.core.process import Process, work_watch
 
 S = TypeVar("S", bound=Hashable)
 T = TypeVar("T")
 Probability = Fraction | float
-
-
-class Process(Protocol[S]):
-    """A ruleset's play as steps over hashable states."""
-
-    def start(self) -> S:
-        """The state before any die is rolled."""
-        ...
-
-    def step(self, state: S, dice: Dice) -> S:
-        """The next state; every random event is asked of ``dice``."""
-        ...
-
-    def finished(self, state: S) -> bool:
-        """True when nothing is left to play."""
-        ...
-
-
-class Settling(Process[S], Protocol[S]):
-    """A process whose states can hand over metrics that are already final.
-
-    ``settle(state)`` returns the state without them and the metrics, or ``None``. Exact
-    odds then count those metrics apart and merge the states that no longer differ; play
-    never calls it, so a played state keeps everything. A metric may be handed over on
-    some paths and left in the final states of others: its law is the sum of both. What
-    is handed over keeps each metric's own law, not its joint law with the others.
-    """
-
-    def settle(self, state: S) -> tuple[S, Mapping[str, Hashable]] | None: ...
-
-
-class Branching(Process[S], Protocol[S]):
-    """A process whose steps are often one dice group and what each of its keys leads to.
-
-    ``branch(state)`` returns ``(group, then)`` when the step from ``state`` draws
-    ``group`` and nothing else, going on to ``then(key)``; ``None`` for a step of any
-    other shape. Exact odds then take each key of the group's law at once instead of
-    replaying the step per key. ``step`` must draw that group and go on the same way
-    (a ruleset writes both from the same two halves), which the exact-odds tests check
-    by comparing with plain enumeration.
-    """
-
-    def branch(self, state: S) -> tuple[DiceGroup[Any, Any], Callable[[Any], S]] | None: ...
 
 
 class WorkBudget(Budget):
@@ -141,242 +83,6 @@ class CountingDice:
         return self._inner.roll(node)
 
 
-def run(process: Process[S], dice: Dice) -> S:
-    """Play ``process`` to its end with ``dice`` (seeded play, or one Monte Carlo run)."""
-    state = process.start()
-    while not process.finished(state):
-        state = process.step(state, dice)
-    return state
-
-
-class _Reached:
-    """A state met while sampling, with the tree of its step's random events once known."""
-
-    __slots__ = ("finished", "hand", "state", "summaries", "tree")
-
-    def __init__(self, state: Any, finished: bool) -> None:
-        self.state = state
-        self.finished = finished
-        self.tree: _Event | _Reached | None = None
-        #: A settling process's state goes on as another, handing over metrics.
-        self.hand: tuple[_Reached, tuple[tuple[str, Hashable], ...]] | None = None
-        #: Only final states get summaries: the dict is made with the first one.
-        self.summaries: dict[tuple[tuple[str, Hashable], ...], Any] | None = None
-
-
-class _Event:
-    """One random event of a step: a die (``node``) or a group (its ``table``), and where
-    each value drawn leads (the next event, or the state the step ends in). ``before`` is
-    the event of the same step that led here, by the value ``via`` (``None``: the first)."""
-
-    __slots__ = ("before", "follow", "node", "table", "then", "via")
-
-    def __init__(
-        self, node: ChanceNode | None, table: LawTable | None, before: _Event | None, via: Any
-    ) -> None:
-        self.node = node
-        self.table = table
-        self.then: dict[Any, _Event | _Reached] = {}
-        self.before = before
-        self.via = via
-        #: The rest of a step that is this one group (:class:`Branching`): key → state.
-        self.follow: Callable[[Any], Any] | None = None
-
-
-class _Recorder:
-    """Gives the values already drawn on a path again (``drawn``, the last first), then
-    draws and records new ones."""
-
-    __slots__ = ("dice", "drawn", "events")
-
-    def __init__(self, drawn: list[Any], dice: LawDice) -> None:
-        self.drawn = drawn
-        self.dice = dice
-        #: The events met after the values drawn: (node, table, value).
-        self.events: list[tuple[ChanceNode | None, LawTable | None, Any]] = []
-
-    def roll(self, node: ChanceNode) -> int:
-        drawn = self.drawn
-        if drawn:
-            face: int = drawn.pop()
-            return face
-        face = self.dice.roll(node)
-        self.events.append((node, None, face))
-        return face
-
-    def draw_group(self, group: DiceGroup[Hashable, object]) -> Hashable:
-        drawn = self.drawn
-        if drawn:
-            key: Hashable = drawn.pop()  # the law is known on this path: no look-up
-            return key
-        dice = self.dice
-        table = dice.table(group)
-        key = dice.pick(table)
-        self.events.append((None, table, key))
-        return key
-
-
-class StepCache(Generic[S, T]):
-    """Plays a process over and over (Monte Carlo), each step it has seen played only once.
-
-    Every step is a function of its state and of the values its random events take. The
-    cache keeps, for each state met, the tree of its step's events: which die or group
-    comes first, and for each value drawn the next event or the state reached. A later
-    play that reaches the same state draws the same events from its own dice and follows
-    the tree; only a value never drawn there before plays the step again (for a
-    :class:`Branching` step, its continuation goes on from that key instead, without
-    the step's set-up). Groups are drawn at once from their laws
-    (:class:`~fracas.core.dice.LawDice`). The dice are asked for exactly what an uncached
-    play would ask, in the same order, so every play is the
-    same function of its dice whatever the cache holds. A :class:`Settling` process's
-    states are settled as exact odds settle them (fewer distinct states to remember), and
-    ``summarize`` gets the final state with the metrics handed over on the way; it is
-    called once per such pair. Past ``limit`` states the cache starts afresh (memory stays
-    bounded).
-
-    >>> from fracas.core.dice import D6, Dice, SeededDice
-    >>> class Race:
-    ...     "Roll a D6 each step and add it; stop at 4 or more."
-    ...     def start(self) -> int: return 0
-    ...     def step(self, state: int, dice: Dice) -> int: return state + dice.roll(D6)
-    ...     def finished(self, state: int) -> bool: return state >= 4
-    >>> cache = StepCache(Race(), lambda total, settled: {"total": total})
-    >>> [cache.play(SeededDice(seed))["total"] for seed in range(3)] == [
-    ...     run(Race(), LawDice(SeededDice(seed))) for seed in range(3)]
-    True
-    """
-
-    def __init__(
-        self,
-        process: Process[S],
-        summarize: Callable[[S, Mapping[str, Hashable]], T],
-        *,
-        limit: int = 100_000,
-    ) -> None:
-        self.process = process
-        self.summarize = summarize
-        self.settle: Callable[[S], tuple[S, Mapping[str, Hashable]] | None] | None = getattr(
-            process, "settle", None
-        )
-        self.branch: Callable[[S], tuple[DiceGroup[Any, Any], Callable[[Any], S]] | None] | None = (
-            getattr(process, "branch", None)
-        )
-        self.limit = limit
-        self.tables: dict[Hashable, LawTable] = {}
-        self._states: dict[S, _Reached] = {}
-        self._start: _Reached | None = None
-
-    def play(self, dice: Dice) -> T:
-        """One play with ``dice``, summarized."""
-        # Most plays only follow the trees: the walk is written out here, in one frame,
-        # and a step is played (:meth:`_play`) only where the tree has no branch yet.
-        digit = uniform_digits(dice)
-        law_dice: LawDice | None = None  # made for the first step this play plays
-        at = self._start or self._begin()
-        settled: tuple[tuple[str, Hashable], ...] = ()
-        while True:
-            hand = at.hand
-            if hand is not None:
-                at, metrics = hand
-                settled += metrics
-            if at.finished:
-                break
-            tree = at.tree
-            if tree.__class__ is _Reached:  # a step without dice
-                at = tree
-                continue
-            event: _Event | None = None
-            value: Any = None
-            while tree.__class__ is _Event:
-                event = tree
-                table = event.table
-                if table is None:
-                    value = dice.roll(event.node)  # type: ignore[arg-type]
-                elif table.first is None:
-                    value = table.keys[0]
-                else:
-                    first = digit()
-                    value = table.keys[table.first[first]]
-                    if value is OPEN:  # the first digit left it open
-                        value = table.after(first, digit)
-                tree = event.then.get(value)
-            if tree is None:
-                if law_dice is None:
-                    law_dice = LawDice(dice, self.tables, digit=digit)
-                tree = self._play(at, event, value, law_dice)
-            at = tree  # type: ignore[assignment]  # the events end in a _Reached
-        summaries = at.summaries
-        if summaries is None:
-            summaries = at.summaries = {}
-        summary: T | None = summaries.get(settled)
-        if summary is None:
-            summary = summaries[settled] = self.summarize(at.state, dict(settled))
-        return summary
-
-    def _begin(self) -> _Reached:
-        start = self._start = self._reach(self.process.start())
-        return start
-
-    def _reach(self, state: S) -> _Reached:
-        reached = self._states.get(state)
-        if reached is None:
-            if len(self._states) >= self.limit:
-                self._states.clear()
-                self._start = None
-            reached = _Reached(state, self.process.finished(state))
-            self._states[state] = reached
-            handed = self.settle(state) if self.settle is not None else None
-            if handed is not None:
-                rest, metrics = handed
-                reached.hand = (self._reach(rest), tuple(metrics.items()))
-        return reached
-
-    def _play(self, at: _Reached, event: _Event | None, value: Any, dice: LawDice) -> _Reached:
-        """Play the step from ``at`` again, with the values that led to ``event`` and the
-        new ``value`` drawn there (no event: a step never played), and remember where it
-        goes."""
-        if event is not None and event.follow is not None:
-            # A step that is one group goes on from the key drawn: no replay.
-            after = event.then[value] = self._reach(event.follow(value))
-            return after
-        if event is None and self.branch is not None:
-            split = self.branch(at.state)
-            if split is not None:
-                group, follow = split
-                law = dice.table(group)
-                root = _Event(None, law, None, None)
-                root.follow = follow
-                at.tree = root
-                # Drawn as the step would draw it (the walk met no event here yet).
-                value = dice.pick(law)
-                after = root.then[value] = self._reach(follow(value))
-                return after
-        # The values of the path, last first, for the recorder to pop.
-        drawn: list[Any] = []
-        if event is not None:
-            drawn.append(value)
-            on = event
-            while on.before is not None:
-                drawn.append(on.via)
-                on = on.before
-        recorder = _Recorder(drawn, dice)
-        after = self._reach(self.process.step(at.state, recorder))
-        # The new events hang where the walk fell off, each below the one before.
-        previous, via = event, value
-        for node, table, drawn_value in recorder.events:
-            new = _Event(node, table, previous, via)
-            if previous is None:
-                at.tree = new
-            else:
-                previous.then[via] = new
-            previous, via = new, drawn_value
-        if previous is None:
-            at.tree = after
-        else:
-            previous.then[via] = after
-        return after
-
-
 @dataclass(frozen=True)
 class ExactStates(Generic[S]):
     """The final states of a process with their probabilities, and the work it took.
@@ -394,41 +100,6 @@ class ExactStates(Generic[S]):
     peak: int
     settled: Mapping[str, Mapping[Hashable, Probability]] = field(default_factory=dict)
     dropped: float = 0.0
-
-
-#: Told the work done so far after each step of an exact walk (see :func:`watching_work`).
-_WATCH: ContextVar[Callable[[int], None] | None] = ContextVar("fracas_work_watch", default=None)
-
-
-@contextmanager
-def watching_work(watch: Callable[[int], None] | None) -> Iterator[None]:
-    """Tell ``watch`` the step plays done so far after each step of every exact walk inside.
-
-    A progress display hangs on it; the walk itself knows nothing of displays.
-
-    >>> from fracas.core.dice import D6, Dice
-    >>> class Twice:
-    ...     "Roll a D6 twice; only the count of rolls is kept."
-    ...     def start(self) -> int: return 0
-    ...     def step(self, state: int, dice: Dice) -> int: return state + (dice.roll(D6) > 0)
-    ...     def finished(self, state: int) -> bool: return state == 2
-    >>> seen: list[int] = []
-    >>> with watching_work(seen.append):
-    ...     _ = exact_states(Twice(), budget=1_000, fractions=False)
-    >>> seen   # six faces from the start, six from the one state they merge into, the end
-    [6, 12, 12]
-    """
-    token = _WATCH.set(watch)
-    try:
-        yield
-    finally:
-        _WATCH.reset(token)
-
-
-def work_watch() -> Callable[[int], None] | None:
-    """The watcher :func:`watching_work` put in force, if any: for other counted work (a
-    ruleset's own search) to report to the same display."""
-    return _WATCH.get()
 
 
 #: Live states from which a step's second half goes to a helper process, when an exact walk
@@ -553,7 +224,7 @@ def exact_states(
     settled: dict[str, dict[Hashable, Probability]] = {}
     steps = peak = 0
     dropped = 0.0
-    watch = _WATCH.get()
+    watch = work_watch()
     sharing = _SHARING.get()
     may_fork = sharing.processes > 1
     helper: _Helper | None = None
