@@ -14,6 +14,8 @@ import fracas.rulesets as registry
 from fracas.core.dice import D6, Dice
 from fracas.core.errors import ScenarioError
 from fracas.core.modifiers import Breakdown
+from fracas.core.process import Done, OneStep, Played
+from fracas.core.record import Recorder
 from fracas.core.report import Report, Section, Table, Text, breakdown_data, breakdown_table
 from fracas.core.schema import Document, StrictModel
 from fracas.rulesets.base import Ruleset, Summary
@@ -43,7 +45,7 @@ class DuelResult:
     rolls: tuple[Breakdown, Breakdown]
 
 
-class DuelRuleset(Ruleset[DuelDocument, DuelDocument, DuelResult]):
+class DuelRuleset(Ruleset[DuelDocument, DuelDocument, Done[DuelResult]]):
     """Two fighters each roll a d6 plus a bonus; the higher wins, ties are draws."""
 
     name = "duel"
@@ -59,12 +61,15 @@ class DuelRuleset(Ruleset[DuelDocument, DuelDocument, DuelResult]):
             raise ScenarioError("fighters need different names", path=("fighters", 1, "name"))
         return document
 
-    def play(self, scenario: DuelDocument, dice: Dice) -> DuelResult:
-        rolls = tuple(
-            Breakdown.start(f.name, "d6", dice.roll(D6)).plus("bonus", f.bonus, source=f.name)
-            for f in scenario.fighters
-        )
-        return DuelResult((rolls[0], rolls[1]))
+    def process(self, scenario: DuelDocument, recorder: Recorder) -> OneStep[DuelResult]:
+        def duel(dice: Dice) -> DuelResult:
+            rolls = tuple(
+                Breakdown.start(f.name, "d6", dice.roll(D6)).plus("bonus", f.bonus, source=f.name)
+                for f in scenario.fighters
+            )
+            return DuelResult((rolls[0], rolls[1]))
+
+        return OneStep(duel)
 
     def winner(self, scenario: DuelDocument, result: DuelResult) -> str:
         a, b = (roll.total for roll in result.rolls)
@@ -72,7 +77,8 @@ class DuelRuleset(Ruleset[DuelDocument, DuelDocument, DuelResult]):
             return "draw"
         return scenario.fighters[0 if a > b else 1].name
 
-    def report(self, scenario: DuelDocument, result: DuelResult) -> Report:
+    def report(self, scenario: DuelDocument, played: Played[Done[DuelResult]]) -> Report:
+        result = played.state.result
         winner = self.winner(scenario, result)
         data: dict[str, Any] = {
             "winner": winner,
@@ -84,8 +90,8 @@ class DuelRuleset(Ruleset[DuelDocument, DuelDocument, DuelResult]):
         )
         return Report("duel", "A duel", (Section("Rolls", blocks),), data)
 
-    def summarize(self, scenario: DuelDocument, result: DuelResult) -> Summary:
-        return {"winner": self.winner(scenario, result)}
+    def metrics(self, scenario: DuelDocument, state: Done[DuelResult]) -> Summary:
+        return {"winner": self.winner(scenario, state.result)}
 
 
 @pytest.fixture

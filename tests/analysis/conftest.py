@@ -7,18 +7,17 @@ no save). Wounds at or above ``defender.models`` wipe the unit out.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 import pytest
 from pydantic import Field
 
 import fracas.rulesets as registry
-from fracas.analysis.exact import ExactOdds
-from fracas.core.dice import D6, Dice
-from fracas.core.distribution import Distribution, EnumerationBudgetError
-from fracas.core.errors import ScenarioError, UnsupportedError
+from fracas.core.dice import D6, Dice, draw
+from fracas.core.distribution import Successes
+from fracas.core.errors import ScenarioError
+from fracas.core.process import OneStep, Played, Process
+from fracas.core.record import Recorder
 from fracas.core.report import Report, Section, Text
 from fracas.core.schema import Document, StrictModel
 from fracas.rulesets.base import Ruleset, Summary
@@ -53,7 +52,29 @@ class Volley:
     models: int
 
 
-class VolleyRuleset(Ruleset[VolleyDocument, VolleyDocument, Volley]):
+class VolleyProcess:
+    """The volley in two steps: the hits (one group of shots), then the unsaved wounds
+    (one group of saves), each a binomial count whose closed form exact odds branch on."""
+
+    def __init__(self, scenario: VolleyDocument) -> None:
+        self.scenario = scenario
+
+    def start(self) -> tuple[int, ...]:
+        return ()
+
+    def finished(self, state: tuple[int, ...]) -> bool:
+        return len(state) == 2
+
+    def step(self, state: tuple[int, ...], dice: Dice) -> tuple[int, ...]:
+        attacker, defender = self.scenario.attacker, self.scenario.defender
+        if not state:
+            return (draw(dice, Successes(attacker.dice, attacker.hit_on))[0],)
+        (hits,) = state
+        saved = draw(dice, Successes(hits, defender.save))[0] if defender.save <= 6 else 0
+        return (hits, hits - saved)
+
+
+class VolleyRuleset(Ruleset[VolleyDocument, VolleyDocument, tuple[int, ...]]):
     """Shots hit on a D6, hits are saved on a D6; enough wounds wipe the target out."""
 
     name = "volley"
@@ -68,61 +89,54 @@ class VolleyRuleset(Ruleset[VolleyDocument, VolleyDocument, Volley]):
             raise ScenarioError("the target cannot shoot itself", path=("defender", "name"))
         return document
 
-    def play(self, scenario: VolleyDocument, dice: Dice) -> Volley:
-        hits = sum(dice.roll(D6) >= scenario.attacker.hit_on for _ in range(scenario.attacker.dice))
-        save = scenario.defender.save
-        saved = sum(dice.roll(D6) >= save for _ in range(hits)) if save <= 6 else 0
-        return Volley(hits, hits - saved, scenario.defender.models)
+    def process(self, scenario: VolleyDocument, recorder: Recorder) -> Process[tuple[int, ...]]:
+        return VolleyProcess(scenario)
 
-    def report(self, scenario: VolleyDocument, result: Volley) -> Report:
-        text = Text(f"{result.hits} hits, {result.wounds} wounds")
-        return Report("volley", "A volley", (Section("Volley", (text,)),), {"hits": result.hits})
+    def report(self, scenario: VolleyDocument, played: Played[tuple[int, ...]]) -> Report:
+        hits, wounds = played.state
+        text = Text(f"{hits} hits, {wounds} wounds")
+        return Report("volley", "A volley", (Section("Volley", (text,)),), {"hits": hits})
 
-    def summarize(self, scenario: VolleyDocument, result: Volley) -> Summary:
+    def metrics(self, scenario: VolleyDocument, state: tuple[int, ...]) -> Summary:
+        hits, wounds = state
         return {
-            "hits": result.hits,
-            "wounds": result.wounds,
-            "outcome": "wiped out" if result.wounds >= result.models else "holds",
+            "hits": hits,
+            "wounds": wounds,
+            "outcome": "wiped out" if wounds >= scenario.defender.models else "holds",
         }
 
-    def exact(
-        self,
-        scenario: VolleyDocument,
-        *,
-        max_work: int,
-        fractions: bool = True,
-        tolerance: float = 0.0,
-    ) -> ExactOdds:
-        """Hits are binomial; given the hits, unsaved wounds are binomial again."""
-        attacker, defender = scenario.attacker, scenario.defender
-        work = (attacker.dice + 1) * (attacker.dice + 2) // 2  # pairs (hits, wounds ≤ hits)
-        if work > max_work:
-            raise EnumerationBudgetError(f"the volley needs {work:,} steps", needed=work)
-        hit = Fraction(7 - attacker.hit_on, 6)
-        unsaved = Fraction(defender.save - 1, 6) if defender.save <= 6 else Fraction(1)
-        outcomes: dict[Any, Fraction] = {}
-        for hits, p_hits in Distribution.binomial(attacker.dice, hit).items():
-            for wounds, p_wounds in Distribution.binomial(hits, unsaved).items():
-                summary = self.summarize(scenario, Volley(hits, wounds, defender.models))
-                key = tuple(sorted(summary.items()))
-                outcomes[key] = outcomes.get(key, Fraction(0)) + p_hits * p_wounds
-        return ExactOdds(outcomes, len(outcomes), "outcomes", "volley exact method")
+
+def shoot(scenario: VolleyDocument, dice: Dice) -> tuple[int, ...]:
+    """The volley die by die, in one step: hits, then saves."""
+    hits = sum(dice.roll(D6) >= scenario.attacker.hit_on for _ in range(scenario.attacker.dice))
+    save = scenario.defender.save
+    saved = sum(dice.roll(D6) >= save for _ in range(hits)) if save <= 6 else 0
+    return (hits, hits - saved)
 
 
 class EnumeratedVolleyRuleset(VolleyRuleset):
-    """The volley without its exact method: odds come from enumerating every path."""
+    """The volley as one step rolled die by die: odds enumerate every path of its dice."""
 
     name = "volley-enumerated"
 
-    def exact(
-        self,
-        scenario: VolleyDocument,
-        *,
-        max_work: int,
-        fractions: bool = True,
-        tolerance: float = 0.0,
-    ) -> ExactOdds:
-        raise UnsupportedError("no exact method")
+    def process(self, scenario: VolleyDocument, recorder: Recorder) -> Process[tuple[int, ...]]:
+        return _Unwrapped(OneStep(lambda dice: shoot(scenario, dice)))
+
+
+class _Unwrapped:
+    """A one-step process whose final state is the play's result itself."""
+
+    def __init__(self, inner: OneStep[tuple[int, ...]]) -> None:
+        self.inner = inner
+
+    def start(self) -> tuple[int, ...]:
+        return ()
+
+    def finished(self, state: tuple[int, ...]) -> bool:
+        return len(state) == 2
+
+    def step(self, state: tuple[int, ...], dice: Dice) -> tuple[int, ...]:
+        return self.inner.play(dice)
 
 
 class StandRuleset(VolleyRuleset):
@@ -131,9 +145,9 @@ class StandRuleset(VolleyRuleset):
     name = "stand"
     deterministic = True
 
-    def play(self, scenario: VolleyDocument, dice: Dice) -> Volley:
+    def process(self, scenario: VolleyDocument, recorder: Recorder) -> Process[tuple[int, ...]]:
         shots = scenario.attacker.dice
-        return Volley(shots, shots, scenario.defender.models)
+        return _Unwrapped(OneStep(lambda dice: (shots, shots)))
 
 
 @pytest.fixture

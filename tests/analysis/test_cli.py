@@ -234,7 +234,8 @@ def test_unknown_unit_name_clash_is_a_scenario_error(toy: object, tmp_path: Path
 
 def test_huge_scenario_through_the_cli_stays_within_budget(toy: object, tmp_path: Path) -> None:
     file = tmp_path / "huge.yaml"
-    file.write_text(volley_yaml(dice=10_000, models=50), encoding="utf-8")
+    # Shot by shot: every one of the 10,000 dice counts against the sample budget.
+    file.write_text(volley_yaml(dice=10_000, models=50, ruleset="volley-enumerated"))
     # One worker: the toy ruleset is registered in this process only.
     args = ("--exact-budget", "20000", "--sample-budget", "100000", "--workers", "1")
     code, out, _ = run(file, *args)

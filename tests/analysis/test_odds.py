@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from fracas.analysis import odds, repetition_seed
 from fracas.analysis.odds import exact_outcomes
 from fracas.analysis.parallel import running
-from fracas.core.dice import ChanceNode, SeededDice
+from fracas.core.dice import ChanceNode, LawDice, SeededDice
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.errors import FracasError
 from fracas.core.limits import limits_in_force
@@ -131,8 +131,9 @@ def test_each_repetition_replays_as_an_ordinary_seeded_play() -> None:
     scenario = load(dice=5)
     ruleset = VolleyRuleset()
     one = odds(scenario, method="mc", runs=1, seed=9)
-    replay = ruleset.play(scenario.model, SeededDice(repetition_seed(9, 0)))
-    assert one.probability("hits", replay.hits) == 1.0
+    replay = ruleset.play(scenario.model, LawDice(SeededDice(repetition_seed(9, 0))))
+    hits, _ = replay.state
+    assert one.probability("hits", hits) == 1.0
 
 
 def test_precision_keeps_sampling_until_every_interval_is_narrow_enough() -> None:

@@ -7,8 +7,8 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fracas.analysis.odds import MetricOdds, OddsResult, ValueOdds
-from fracas.analysis.reporting import MAX_ROWS, bar, odds_report, percent
+from fracas.analysis.reporting import MAX_ROWS, odds_report
+from fracas.analysis.results import MetricOdds, OddsResult, ValueOdds, bar, percent
 from fracas.core.distribution import Distribution
 from fracas.core.report import Table
 

@@ -34,6 +34,7 @@ from fracas.core.budgets import EXACT_TOLERANCE
 from fracas.core.dice import D6, Dice, DiceGroup, die, draw
 from fracas.core.distribution import Distribution, EnumerationBudgetError
 from fracas.core.process import watching_work
+from fracas.core.record import SUMMING
 from fracas.io.scenario import load_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "rankflank"
@@ -237,8 +238,7 @@ def walk_example(name: str, rounds: int) -> Callable[[], ExactStates[Any]]:
     )
 
     def walk() -> ExactStates[Any]:
-        process = scenario.ruleset.process(scenario.model)
-        assert process is not None
+        process = scenario.ruleset.process(scenario.model, SUMMING)
         return exact_states(process, budget=10**7, fractions=False, tolerance=EXACT_TOLERANCE)
 
     return walk

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 
 from fracas.core.dice import ScriptedDice
+from fracas.core.process import Done, Played
 from fracas.core.report import Report, Table, Text
 from fracas.rulesets.d100 import Battle, D100Ruleset, play_battle
 
@@ -14,7 +15,7 @@ RULESET = D100Ruleset()
 
 
 def report_of(battle: Battle, faces: list[int]) -> Report:
-    return RULESET.report(battle, play_battle(battle, ScriptedDice(faces)))
+    return RULESET.report(battle, Played(Done(play_battle(battle, ScriptedDice(faces))), ()))
 
 
 def section_text(report: Report, title: str) -> str:

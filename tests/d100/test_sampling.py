@@ -17,7 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.analysis.odds import repetition_seed
+from fracas.analysis.sample import sampler
 from fracas.core.dice import SeededDice
+from fracas.core.process import Done
 from fracas.core.sampling import SamplingDice
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.d100 import D100Ruleset, play_battle
@@ -35,7 +37,7 @@ def test_sampling_play_gives_the_recorded_outcome(
 ) -> None:
     battle = RULESET.load(document)
     play = sampling_player(battle)
-    sample = RULESET.sampler(battle)
+    sample = sampler(RULESET, battle)
     for seed in seeds:
         full = play_battle(battle, SeededDice(seed))
         fast = play(SamplingDice(seed))
@@ -52,7 +54,7 @@ def test_sampling_play_gives_the_recorded_outcome(
             full.goods_value,
             full.loot,
         )
-        assert sample(SamplingDice(seed)) == RULESET.summarize(battle, full)
+        assert sample(SamplingDice(seed)) == RULESET.metrics(battle, Done(full))
 
 
 def test_sampling_dice_count_what_the_recorded_play_rolls() -> None:
@@ -71,12 +73,12 @@ def test_each_repetition_is_the_battle_resolve_gives_its_seed(path: Path) -> Non
     # Monte Carlo lends one generator to every play of a chunk and reads the d100s inline;
     # repetition i must still be `fracas resolve --seed <its seed>`, outcome and dice count.
     scenario = load_scenario(path)
-    sample = RULESET.sampler(scenario.model)
+    sample = sampler(RULESET, scenario.model)
     lent = random.Random()
     for index in range(40):
         seed = repetition_seed(3, index)
         fast, slow = SamplingDice(seed, rng=lent), SamplingDice(seed)
         outcome = sample(fast)
         full = play_battle(scenario.model, slow)
-        assert outcome == RULESET.summarize(scenario.model, full)
+        assert outcome == RULESET.metrics(scenario.model, Done(full))
         assert fast.used == slow.used

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from fracas.core.dice import ScriptedDice
+from fracas.core.process import Done
 from fracas.rulesets.d100 import Battle, D100Params, D100Ruleset, open_ended, play_battle
 from fracas.rulesets.d100.play import (
     AssessmentEvent,
@@ -594,7 +595,7 @@ def test_summarize_is_flat(battle_of: Factory) -> None:
     ruleset = D100Ruleset()
     battle = battle_of([idle("Scouts", dangerous_missions=6)], [idle("Guards")])
     result = play(battle, [90, 30])
-    assert ruleset.summarize(battle, result) == {
+    assert ruleset.metrics(battle, Done(result)) == {
         "winner": "Keep",
         "rounds": 0,
         "pax.Scouts": 10,

@@ -65,7 +65,7 @@ def test_play_never_rolls_a_die() -> None:
     assert isinstance(model, HexScenario)
     dice = ScriptedDice([])  # any roll would raise DiceExhaustedError
     turn = HexRuleset().play(model, dice)
-    assert len(turn.combats) == 1
+    assert len(turn.state.result.combats) == 1
 
 
 def test_summary_is_flat_per_unit_metrics() -> None:

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.core.dice import check_group
+from fracas.core.distribution import check_group
 from fracas.rulesets.rankflank.blows import (
     SLAY,
     Blow,

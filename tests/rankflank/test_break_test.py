@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from fracas.core.dice import ScriptedDice, check_group
+from fracas.core.dice import ScriptedDice
+from fracas.core.distribution import check_group
 from fracas.rulesets.rankflank.breaktest import (
     BreakStance,
     BreakTests,

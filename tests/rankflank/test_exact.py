@@ -21,13 +21,15 @@ import pytest
 
 from fracas.analysis import odds
 from fracas.analysis.exact import exact_states
+from fracas.analysis.odds import exact_outcomes
 from fracas.analysis.stats import wilson_interval
-from fracas.core.dice import SeededDice, check_group
-from fracas.core.distribution import enumerate_outcomes
+from fracas.core.dice import SeededDice
+from fracas.core.distribution import check_group, enumerate_outcomes
+from fracas.core.record import SUMMING
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.rankflank.blows import Blow
 from fracas.rulesets.rankflank.breaktest import ChaseRoll, LeadershipTest, MoveRoll
-from fracas.rulesets.rankflank.play import CombatProcess, Fight
+from fracas.rulesets.rankflank.play import CombatProcess, Fight, play_combat
 from fracas.rulesets.rankflank.ruleset import RankflankRuleset, RankflankScenario
 from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
 from fracas.rulesets.rankflank.strikes import StrikeDice, StrikeRecord
@@ -131,12 +133,12 @@ def tiny(**parameters: Any) -> RankflankScenario:
 def joint_and_settled(
     scenario: RankflankScenario, *, closed_forms: bool
 ) -> tuple[dict[Any, Fraction], dict[str, dict[Any, Fraction]]]:
-    process = RULESET.process(scenario)
+    process = RULESET.process(scenario, SUMMING)
     answer = exact_states(process, budget=5_000_000, closed_forms=closed_forms)
     joint: dict[Any, Fraction] = {}
     for state, p in answer.states.items():
         assert isinstance(p, Fraction)
-        key = tuple(RULESET.summarize_state(scenario, state).items())
+        key = tuple(RULESET.metrics(scenario, state).items())
         joint[key] = joint.get(key, Fraction(0)) + p
     settled = {
         m: {v: Fraction(p) for v, p in values.items()} for m, values in answer.settled.items()
@@ -234,7 +236,7 @@ def whole_summaries(
     assert not answer.settled
     joint: dict[tuple[tuple[str, Any], ...], Any] = {}
     for state, p in answer.states.items():
-        key = tuple(RULESET.summarize_state(scenario, state).items())
+        key = tuple(RULESET.metrics(scenario, state).items())
         joint[key] = joint.get(key, 0) + p
     return joint, answer.work
 
@@ -296,7 +298,7 @@ def test_fates_handed_over_on_the_way_keep_every_metrics_law() -> None:
     )
     scenario = RankflankScenario(combat, "two fights side by side")
     whole, work = whole_summaries(scenario, fractions=False)
-    handed = RULESET.exact(scenario, max_work=2_000_000, fractions=False)
+    handed, _ = exact_outcomes(RULESET, scenario, budget=2_000_000, fractions=False)
     assert set(handed.settled["caught.Goblins"]) == {True, False}  # caught or not, gone
     merged = odds(scenario, ruleset=RULESET, method="exact", exact_tolerance=0)
     assert merged.work < work  # the fights that differed only by it merged
@@ -336,7 +338,7 @@ def test_the_battle_standard_counts_exactly_while_its_bearer_stands() -> None:
     scenario = bearer_in_a_challenge()
     seen: Counter[bool] = Counter()
     for seed in range(200):
-        outcome = RULESET.play(scenario, SeededDice(seed))
+        outcome = play_combat(scenario.combat, SeededDice(seed))
         fought = outcome.rounds[0]
         standing = fought.state_after_blows["Guard"].character_wounds[0] > 0
         rows = [row.label for row in fought.result.scores["Empire"].rows]

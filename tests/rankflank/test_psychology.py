@@ -6,6 +6,7 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.core.dice import ScriptedDice, SeededDice
+from fracas.core.record import SUMMING
 from fracas.rulesets.rankflank.breaktest import LeadershipTest
 from fracas.rulesets.rankflank.formation import initial_state
 from fracas.rulesets.rankflank.play import CombatProcess, play_combat
@@ -174,11 +175,11 @@ def test_exact_odds_with_special_rules_equal_every_face_over_whole_combats() -> 
     laws = []
     for closed_forms in (True, False):
         answer = exact_states(
-            ruleset.process(scenario), budget=5_000_000, closed_forms=closed_forms
+            ruleset.process(scenario, SUMMING), budget=5_000_000, closed_forms=closed_forms
         )
         joint: dict[Any, Fraction] = {}
         for state, p in answer.states.items():
-            key = tuple(ruleset.summarize_state(scenario, state).items())
+            key = tuple(ruleset.metrics(scenario, state).items())
             joint[key] = joint.get(key, Fraction(0)) + Fraction(p)
         laws.append(joint)
     assert laws[0] == laws[1]

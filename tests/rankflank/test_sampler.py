@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from fracas.analysis.odds import repetition_seed
+from fracas.analysis.sample import sampler
 from fracas.core.dice import LawDice
 from fracas.core.process import run
 from fracas.core.sampling import SamplingDice
@@ -24,10 +25,10 @@ def test_sampled_summaries_are_those_of_the_plain_play(path: Path) -> None:
     # with the same values, in the same order (a tally counts them in that order).
     loaded = load_scenario(path)
     ruleset, scenario = loaded.ruleset, loaded.model
-    sample = ruleset.sampler(scenario)
+    sample = sampler(ruleset, scenario)
     for index in range(300):
         seed = repetition_seed(5, index)
         cached = sample(SamplingDice(seed))
         final = run(CombatProcess(scenario.combat), LawDice(SamplingDice(seed)))
-        plain = ruleset.summarize_state(scenario, final)
+        plain = ruleset.metrics(scenario, final)
         assert list(cached.items()) == list(plain.items()), (path.stem, index)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import fracas
 from fracas.analysis import odds
-from fracas.analysis.odds import MetricOdds, OddsResult, ValueOdds
+from fracas.analysis.results import MetricOdds, OddsResult, ValueOdds
 from fracas.core.report import Report, Section, Table, Text
 from fracas.io.html import odds_chart_svg, odds_html, render_html
 

@@ -5,16 +5,9 @@
 True
 """
 
-from fracas.analysis.odds import (
-    ExactAnswer,
-    MetricOdds,
-    OddsResult,
-    ValueOdds,
-    exact_outcomes,
-    odds,
-    repetition_seed,
-)
+from fracas.analysis.odds import ExactAnswer, exact_outcomes, odds, repetition_seed
 from fracas.analysis.reporting import odds_data, odds_report
+from fracas.analysis.results import MetricOdds, OddsResult, ValueOdds
 from fracas.analysis.solve import Goal, SolveResult, parse_goal, solve
 from fracas.analysis.stats import wilson_interval
 from fracas.analysis.views import HeadlineRow, headline, headline_rows

@@ -49,7 +49,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from fractions import Fraction
 from functools import partial
 from typing import Any, Literal, Protocol, cast
@@ -64,6 +64,16 @@ from fracas.analysis.exact import (
     summarize_states,
 )
 from fracas.analysis.parallel import Question, Tally
+from fracas.analysis.reporting import shown_rows
+from fracas.analysis.results import (
+    MetricOdds,
+    OddsResult,
+    Probability,
+    Value,
+    ValueOdds,
+    _is_number,
+    _sum,
+)
 from fracas.analysis.stats import mean_interval, wilson_interval
 from fracas.analysis.views import headline
 from fracas.core import limits
@@ -80,16 +90,12 @@ from fracas.core.budgets import (
 from fracas.core.dice import ChanceNode, DiceGroup, LawDice, SeededDice
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.errors import FracasError
-from fracas.core.headline import Headline
 from fracas.core.process import Process, run, watching_work
 from fracas.core.record import SUMMING
 from fracas.rulesets import AnyRuleset
 
-#: One metric's value in one outcome (``None`` when an outcome lacks the metric).
-Value = int | float | str | bool | None
 #: One outcome: the metrics of :meth:`Ruleset.summarize` as ``(name, value)`` pairs.
 Outcome = tuple[tuple[str, Value], ...]
-Probability = Fraction | float
 MethodName = Literal["auto", "exact", "mc"]
 #: Most local processes an exact walk uses: each step is cut in two halves.
 EXACT_PROCESSES = 2
@@ -107,117 +113,6 @@ class LoadedScenario(Protocol):
 
 #: What an exact method returns, whichever ran: the core's record of exact odds.
 ExactAnswer = ExactOdds
-
-
-@dataclass(frozen=True)
-class ValueOdds:
-    """One value of a metric: its probability and the interval around it.
-
-    For exact results ``low == high == probability`` and ``count`` is ``None``.
-    """
-
-    value: Value
-    probability: Probability
-    low: float
-    high: float
-    count: int | None = None
-
-
-@dataclass(frozen=True)
-class MetricOdds:
-    """The distribution of one metric, values in ascending order."""
-
-    name: str
-    numeric: bool
-    values: tuple[ValueOdds, ...]
-    mean: Probability | None = None
-    mean_low: float | None = None
-    mean_high: float | None = None
-
-    def probability(self, value: Value) -> Probability:
-        """P(metric == value); zero for a value never seen."""
-        for entry in self.values:
-            if entry.value == value and type(entry.value) is type(value):
-                return entry.probability
-        return Fraction(0) if self._exact_fractions() else 0.0
-
-    def at_least(self, threshold: float) -> Probability:
-        """P(metric ≥ threshold) for a numeric metric."""
-        hits = [e.probability for e in self.values if _is_number(e.value) and e.value >= threshold]  # type: ignore[operator]
-        return _sum(hits, exact=self._exact_fractions())
-
-    def _exact_fractions(self) -> bool:
-        return bool(self.values) and all(isinstance(e.probability, Fraction) for e in self.values)
-
-    def __repr__(self) -> str:
-        from fracas.analysis.reporting import metric_repr
-
-        return metric_repr(self)
-
-
-@dataclass(frozen=True)
-class OddsResult:
-    """The odds of a scenario and how they were obtained.
-
-    ``method`` is ``"exact"`` or ``"monte-carlo"``; ``work`` counts ``work_unit`` (paths,
-    runs, solver operations); ``dice_rolls`` counts every chance node decided;
-    ``error_bar`` is the largest half-width of any reported interval; when exact, the
-    probability a tolerance left out (0 when every branch was kept).
-    """
-
-    ruleset: str
-    method: Literal["exact", "monte-carlo"]
-    solver: str
-    work: int
-    work_unit: str
-    dice_rolls: int
-    metrics: tuple[MetricOdds, ...]
-    confidence: float | None = None
-    error_bar: float = 0.0
-    seed: int | None = None
-    runs: int | None = None
-    precision: float | None = None
-    stopped_by: str = ""
-    fallback: str = ""
-    budget: int = 0
-    #: The ruleset's headline questions, answered by :func:`fracas.analysis.views.headline`.
-    headlines: tuple[Headline, ...] = field(default=(), repr=False)
-
-    def metric(self, name: str) -> MetricOdds:
-        """The distribution of metric ``name``."""
-        for metric in self.metrics:
-            if metric.name == name:
-                return metric
-        known = ", ".join(m.name for m in self.metrics) or "none"
-        raise FracasError(f"no metric named {name!r} (known: {known})")
-
-    def __repr__(self) -> str:
-        from fracas.analysis.reporting import odds_repr
-
-        return odds_repr(self)
-
-    def has(self, name: str) -> bool:
-        return any(metric.name == name for metric in self.metrics)
-
-    def probability(self, name: str, value: Value) -> Probability:
-        """P(metric ``name`` == ``value``)."""
-        return self.metric(name).probability(value)
-
-    def interval(self, name: str, value: Value) -> tuple[float, float]:
-        """The confidence interval of P(``name`` == ``value``) (a point when exact)."""
-        for entry in self.metric(name).values:
-            if entry.value == value and type(entry.value) is type(value):
-                return (entry.low, entry.high)
-        if self.method == "exact":
-            return (0.0, 0.0)
-        return wilson_interval(0, self.runs or 0, self.confidence or 0.95)
-
-    @property
-    def exact(self) -> bool:
-        return self.method == "exact"
-
-
-# ── public entry point ─────────────────────────────────────────────────────────────────
 
 
 def odds(
@@ -374,9 +269,7 @@ def exact_outcomes(
     answer = exact_states(
         process, budget=budget, fractions=fractions, tolerance=0.0 if fractions else tolerance
     )
-    outcomes = summarize_states(
-        answer, lambda state: outcome_of(ruleset.metrics(model, state))
-    )
+    outcomes = summarize_states(answer, lambda state: outcome_of(ruleset.metrics(model, state)))
     found = ExactAnswer(
         outcomes,  # type: ignore[arg-type]
         answer.work,
@@ -529,9 +422,7 @@ def _estimated_first_step(process: Process[Any], budget: WorkBudget) -> tuple[fl
 def _natural_order(ruleset: AnyRuleset, model: Any, budget: int) -> tuple[str, ...]:
     """The metric order of ``summarize``, from one seeded play (sorted outcomes lose it)."""
     try:
-        played = ruleset.play(
-            model, CountingDice(SeededDice(0), WorkBudget(budget, "dice rolls"))
-        )
+        played = ruleset.play(model, CountingDice(SeededDice(0), WorkBudget(budget, "dice rolls")))
     except EnumerationBudgetError:
         return ()
     return tuple(ruleset.summarize(model, played))
@@ -716,9 +607,6 @@ def _sampled_result(ruleset: AnyRuleset, tally: Tally, confidence: float) -> Odd
 
 def _widest_reported(result: OddsResult) -> float:
     """The widest probability interval in the report: values, ranges, headline events."""
-    # Imported here: the report is built from this module's results.
-    from fracas.analysis.reporting import shown_rows
-
     widest = result.error_bar
     for metric in result.metrics:
         for shown in shown_rows(metric, result)[1]:
@@ -757,10 +645,6 @@ def _with_derived(
     return {**summary, **derive(summary)}
 
 
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float | Fraction) and not isinstance(value, bool)
-
-
 def _numeric(values: Iterable[Value]) -> bool:
     present = [v for v in values if v is not None]
     return bool(present) and all(_is_number(v) for v in present)
@@ -772,9 +656,3 @@ def _order_key(value: Value) -> tuple[int, Any]:
     if _is_number(value):
         return (0, value)
     return (1, repr(value))
-
-
-def _sum(values: Iterable[Probability], *, exact: bool) -> Probability:
-    if exact:
-        return sum((Fraction(v) for v in values), Fraction(0))
-    return float(sum(float(v) for v in values))

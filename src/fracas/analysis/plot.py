@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from fracas._version import __version__
-from fracas.analysis.odds import MetricOdds, OddsResult
-from fracas.analysis.reporting import number, percent
+from fracas.analysis.results import MetricOdds, OddsResult, number, percent
 from fracas.analysis.views import HeadlineRow, headline
 from fracas.core.errors import FracasError
 from fracas.core.escape import printable
@@ -89,7 +88,7 @@ def chart_metadata(kind: str, title: str, description: str) -> dict[str, Any]:
 def footer(result: OddsResult) -> str:
     """The chart's line of provenance when the caller has no report footer to give.
 
-    >>> from fracas.analysis.odds import OddsResult
+    >>> from fracas.analysis.results import OddsResult
     >>> footer(OddsResult("coin", "monte-carlo", "", 10, "runs", 10, (), seed=3))[:24]
     'ruleset coin · seed 3 · '
     """
@@ -106,7 +105,7 @@ def chart_bytes(result: OddsResult, kind: str, *, title: str = "", description: 
     The file's metadata holds ``description``: the report's footer, by default the
     ruleset, seed and version of ``result``.
 
-    >>> from fracas.analysis.odds import MetricOdds, OddsResult, ValueOdds
+    >>> from fracas.analysis.results import MetricOdds, OddsResult, ValueOdds
     >>> hits = MetricOdds("hits", True, (ValueOdds(0, 0.25, 0.25, 0.25),
     ...                                  ValueOdds(1, 0.75, 0.75, 0.75)), 0.75, 0.75, 0.75)
     >>> result = OddsResult("coin", "exact", "single play", 1, "play", 0, (hits,))

@@ -3,9 +3,6 @@
 The text shows probabilities as percentages with a bar of unicode blocks, so a terminal
 shows the shape of each distribution at a glance; the JSON ``data`` keeps full precision
 in a fixed key order (documented in ``docs/odds.md``, "JSON output").
-
->>> bar(0.5, width=8), bar(1 / 16, width=8), bar(0.0)
-('████', '▌', '')
 """
 
 from __future__ import annotations
@@ -16,111 +13,23 @@ from fractions import Fraction
 from typing import Any
 
 from fracas._version import __version__
-from fracas.analysis.odds import MetricOdds, OddsResult, Probability, Value, ValueOdds
+from fracas.analysis.results import (
+    MetricOdds,
+    OddsResult,
+    Probability,
+    ValueOdds,
+    bar,
+    number,
+    percent,
+)
 from fracas.analysis.stats import wilson_interval
 from fracas.analysis.views import HeadlineRow, headline
 from fracas.core.report import Report, Section, Table, Text
 
-BAR_WIDTH = 20
 #: Numeric metrics with more distinct values than this are shown in ranges (text only).
 MAX_ROWS = 16
 #: Each rare tail of such a metric, lumped into one row, holds less than this probability.
 TAIL = 0.001
-_EIGHTHS = ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")
-
-
-def bar(probability: float, *, width: int = BAR_WIDTH) -> str:
-    """A horizontal bar of ``probability × width`` cells, in eighths of a cell."""
-    eighths = round(max(0.0, min(1.0, probability)) * width * 8)
-    return "█" * (eighths // 8) + _EIGHTHS[eighths % 8]
-
-
-#: A fraction longer than this (in characters) is folded: numerator and denominator on
-#: lines of their own, each cut into lines of :data:`FOLD_DIGITS` digits from the right.
-SHORT_FRACTION = 24
-FOLD_DIGITS = 30
-
-
-def percent(probability: Probability, *, fractions: bool = False) -> str:
-    """A probability for people: ``83.33%``, ``<0.01%``; with ``fractions``, the exact
-    fraction beside the percentage (folded onto more lines when it is long).
-
-    >>> percent(Fraction(5, 6)), percent(0.00001), percent(Fraction(5, 36), fractions=True)
-    ('83.33%', '<0.01%', '13.89% = 5/36')
-    >>> print(percent(Fraction(10**40 + 1, 3 * 10**40), fractions=True))
-    33.33% =
-    10000000000
-    000000000000000000000000000001
-    / 30000000000
-    000000000000000000000000000000
-    """
-    if fractions and isinstance(probability, Fraction):
-        shown = percent(probability)
-        text = str(probability)
-        if len(text) <= SHORT_FRACTION:
-            return f"{shown} = {text}"
-        numerator = _fold(str(probability.numerator))
-        denominator = _fold(str(probability.denominator))
-        return f"{shown} =\n{numerator}\n/ {denominator}"
-    value = float(probability)
-    if 0 < value < 0.00005:
-        return "<0.01%"
-    if 0.99995 < value < 1:
-        return ">99.99%"
-    return f"{value * 100:.2f}%"
-
-
-def _fold(digits: str) -> str:
-    """Lines of :data:`FOLD_DIGITS` digits, counted from the right as a number is read."""
-    first = len(digits) % FOLD_DIGITS or FOLD_DIGITS
-    rest = range(first, len(digits), FOLD_DIGITS)
-    return "\n".join([digits[:first], *(digits[i : i + FOLD_DIGITS] for i in rest)])
-
-
-def number(value: Value | Fraction) -> str:
-    """A metric value for people: whole numbers plainly, others to three decimals."""
-    if value is None:
-        return "(none)"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float | Fraction):
-        if float(value).is_integer():
-            return str(int(value))
-        return f"{float(value):.3f}".rstrip("0").rstrip(".")
-    return str(value)
-
-
-def metric_repr(metric: MetricOdds, *, most: int = 4) -> str:
-    """A metric's odds in one short line: its likeliest values first.
-
-    >>> from fracas.analysis.odds import MetricOdds, ValueOdds
-    >>> coin = MetricOdds("side", False, (ValueOdds("heads", Fraction(1, 2), 0.5, 0.5),
-    ...                                   ValueOdds("tails", Fraction(1, 2), 0.5, 0.5)))
-    >>> coin
-    MetricOdds('side': heads 50.00%, tails 50.00%)
-    """
-    likeliest = sorted(metric.values, key=lambda entry: -float(entry.probability))
-    shown = [f"{number(entry.value)} {percent(entry.probability)}" for entry in likeliest[:most]]
-    if len(likeliest) > most:
-        shown.append(f"… {len(likeliest) - most} more")
-    mean = "" if metric.mean is None else f"; mean {number(metric.mean)}"
-    return f"MetricOdds({metric.name!r}: {', '.join(shown)}{mean})"
-
-
-def odds_repr(result: OddsResult, *, most: int = 3) -> str:
-    """The odds in one short line: method, work, the first headline numbers."""
-    how = "exact" if result.exact else f"Monte Carlo, {result.runs or 0:,} runs"
-    rows = headline(result)
-    shown = [
-        f"{row.label} {percent(row.value) if row.kind == 'probability' else number(row.value)}"
-        for row in rows[:most]
-    ]
-    if len(rows) > most:
-        shown.append(f"… {len(rows) - most} more")
-    told = f"; {', '.join(shown)}" if shown else ""
-    return f"OddsResult({result.ruleset}, {how}, {len(result.metrics)} metrics{told})"
 
 
 def method_lines(result: OddsResult) -> list[str]:

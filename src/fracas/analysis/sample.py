@@ -247,7 +247,6 @@ class StepCache(Generic[S, T]):
         return after
 
 
-
 #: Plays after which a cache that keeps missing gives way to plain play (see :func:`sampler`).
 PLAIN_AFTER = 256
 #: More new steps than this share of the plays, after :data:`PLAIN_AFTER` plays: the steps

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fracas.analysis.odds import LoadedScenario, OddsResult, Value, odds
+from fracas.analysis.odds import LoadedScenario, odds
+from fracas.analysis.results import OddsResult, Value
 from fracas.core.errors import FracasError, ScenarioError
 
 _GOAL = re.compile(r"^\s*([^<>=!]+?)\s*(>=|<=|==|=|>|<)\s*(.+?)\s*$")

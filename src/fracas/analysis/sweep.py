@@ -32,7 +32,8 @@ import yaml
 
 from fracas._version import __version__
 from fracas.analysis import parallel
-from fracas.analysis.odds import LoadedScenario, OddsResult, odds
+from fracas.analysis.odds import LoadedScenario, odds
+from fracas.analysis.results import OddsResult
 from fracas.analysis.solve import Goal, parse_goal
 from fracas.analysis.stats import wilson_interval
 from fracas.core.errors import FracasError, ScenarioError

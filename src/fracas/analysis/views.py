@@ -43,7 +43,7 @@ from fracas.analysis.stats import wilson_interval
 from fracas.core.headline import Headline
 
 if TYPE_CHECKING:
-    from fracas.analysis.odds import OddsResult, Value
+    from fracas.analysis.results import OddsResult, Value
 
 
 @dataclass(frozen=True)

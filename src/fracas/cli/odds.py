@@ -37,7 +37,7 @@ from fracas.core.limits import check, declare, limits_in_force
 from fracas.core.report import Section, Table, Text
 
 if TYPE_CHECKING:
-    from fracas.analysis.odds import OddsResult
+    from fracas.analysis.results import OddsResult
     from fracas.analysis.solve import SolveResult
     from fracas.io.scenario import Scenario
 

@@ -12,7 +12,7 @@ integer weights. A ruleset never draws a random number itself; it asks an inject
 Many dice rolled together for one number (ten blows, each hitting on a 4+) form a
 :class:`DiceGroup`: play rolls it die by die and logs every face, while exact odds use its
 closed form, the law of the number it yields. Both live in the same class, and
-:func:`check_group` proves that they agree.
+:func:`~fracas.core.distribution.check_group` proves that they agree.
 
 >>> dice = ScriptedDice([6, 1])
 >>> dice.roll(D6), dice.roll(D6)
@@ -176,6 +176,7 @@ class DiceGroup(ABC, Generic[K, D]):
     ...         return ((0, Fraction(4, 9)), (1, Fraction(4, 9)), (2, Fraction(1, 9)))
     >>> draw(ScriptedDice([6, 2]), AtLeast())
     (1, (6, 2))
+    >>> from fracas.core.distribution import check_group
     >>> check_group(AtLeast())
     True
     """
@@ -207,15 +208,6 @@ def draw(dice: Dice, group: DiceGroup[K, D]) -> tuple[K, D | None]:
         key: K = closed(group)
         return key, None
     return group.roll(dice)
-
-
-def check_group(group: DiceGroup[K, D], *, max_paths: int = 200_000) -> bool:
-    """True when enumerating every face of ``group.roll`` gives exactly ``group.law()``."""
-    # Imported here: distribution imports this module.
-    from fracas.core.distribution import Distribution, enumerate_outcomes
-
-    detailed = enumerate_outcomes(lambda dice: group.roll(dice)[0], max_paths=max_paths)
-    return detailed == Distribution(dict(group.law()))
 
 
 #: The die whose rolls are the digits (base 4,096) of the uniform number a dice group is

@@ -18,7 +18,7 @@ from fractions import Fraction
 from math import comb
 from typing import Any, Generic, TypeVar
 
-from fracas.core.dice import ChanceNode, Dice
+from fracas.core.dice import D6, ChanceNode, Dice, DiceGroup, die
 from fracas.core.errors import FracasError
 
 T = TypeVar("T", bound=Hashable)
@@ -224,3 +224,61 @@ def enumerate_outcomes(
         if depth < 0:
             return Distribution(results)
         prefix = [*choices[:depth], choices[depth] + 1]
+
+
+K = TypeVar("K", bound=Hashable)
+D = TypeVar("D")
+
+
+def check_group(group: DiceGroup[K, D], *, max_paths: int = 200_000) -> bool:
+    """True when enumerating every face of ``group.roll`` gives exactly ``group.law()``."""
+    detailed = enumerate_outcomes(lambda dice: group.roll(dice)[0], max_paths=max_paths)
+    return detailed == Distribution(dict(group.law()))
+
+
+class Successes(DiceGroup[int, tuple[int, ...]]):
+    """``count`` dice of ``sides`` sides, each a success on ``target`` or more: the number
+    of successes, rolled die by die for a log, with the binomial as its closed form.
+
+    >>> from fracas.core.dice import ScriptedDice, draw
+    >>> draw(ScriptedDice([6, 2, 4]), Successes(3, 4))
+    (2, (6, 2, 4))
+    >>> dict(Successes(2, 5).law())   # 4/9 none, 4/9 one, 1/9 both
+    {0: Fraction(4, 9), 1: Fraction(4, 9), 2: Fraction(1, 9)}
+    >>> check_group(Successes(3, 4))
+    True
+    """
+
+    __slots__ = ("count", "node", "target")
+
+    def __init__(self, count: int, target: int, sides: int = 6) -> None:
+        self.count, self.target = count, target
+        self.node = D6 if sides == 6 else die(sides)
+        self.label = f"{count} × {self.node.label}, {target}+"
+
+    def roll(self, dice: Dice) -> tuple[int, tuple[int, ...]]:
+        faces = tuple(dice.roll(self.node) for _ in range(self.count))
+        return sum(face >= self.target for face in faces), faces
+
+    @property
+    def chance(self) -> Fraction:
+        """One die's chance of a success."""
+        sides = len(self.node.outcomes)
+        return Fraction(max(0, min(sides, sides + 1 - self.target)), sides)
+
+    def law(self) -> tuple[tuple[int, Fraction], ...]:
+        return tuple(Distribution.binomial(self.count, self.chance).items())
+
+    def float_law(self) -> tuple[tuple[int, float], ...]:
+        # Thousands of dice: the fractions would take seconds, the logarithms do not.
+        return tuple(enumerate(Distribution.binomial_floats(self.count, self.chance)))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Successes) and (self.count, self.target, self.node) == (
+            other.count,
+            other.target,
+            other.node,
+        )
+
+    def __hash__(self) -> int:
+        return hash((Successes, self.count, self.target, self.node))

@@ -158,4 +158,3 @@ def work_watch() -> Callable[[int], None] | None:
     """The watcher :func:`watching_work` put in force, if any: for other counted work (a
     ruleset's own search) to report to the same display."""
     return _WATCH.get()
-

@@ -26,8 +26,8 @@ import math
 from collections.abc import Iterable
 from itertools import pairwise
 
-from fracas.analysis.odds import MetricOdds, OddsResult
-from fracas.analysis.reporting import number, odds_report, percent
+from fracas.analysis.reporting import odds_report
+from fracas.analysis.results import MetricOdds, OddsResult, number, percent
 from fracas.core.escape import escape_html as escape
 from fracas.core.report import Block, Report, Table, Text
 from fracas.io.render import numeric_columns
@@ -281,7 +281,7 @@ def odds_chart_svg(result: OddsResult, *, title: str = "") -> str:
     and, when numeric, the "at least" curve P(metric ≥ value). Hovering a bar or a point
     shows its number. Metrics with a single, certain value are left to the tables.
 
-    >>> from fracas.analysis.odds import MetricOdds, OddsResult, ValueOdds
+    >>> from fracas.analysis.results import MetricOdds, OddsResult, ValueOdds
     >>> hits = MetricOdds("hits", True, (ValueOdds(0, 0.25, 0.25, 0.25),
     ...                                  ValueOdds(1, 0.75, 0.75, 0.75)), 0.75, 0.75, 0.75)
     >>> svg = odds_chart_svg(OddsResult("coin", "exact", "single play", 1, "play", 0, (hits,)))

@@ -18,8 +18,9 @@ from typing import Any
 from urllib.parse import quote
 
 import fracas
-from fracas.analysis.odds import OddsResult, odds
+from fracas.analysis.odds import odds
 from fracas.analysis.reporting import odds_report
+from fracas.analysis.results import OddsResult
 from fracas.analysis.views import headline
 from fracas.core.budgets import (
     DEFAULT_MAX_RUNS,

@@ -19,7 +19,6 @@ if TYPE_CHECKING:  # the rules load with the first combat: listing rulesets need
     from fracas.rulesets.rankflank.scenario import Combat
 
 
-
 @dataclass(frozen=True, slots=True)
 class RankflankScenario:
     """A built combat with the title to put on its report."""
