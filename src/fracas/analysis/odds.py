@@ -33,7 +33,7 @@ halves, :func:`~fracas.analysis.exact.sharing_work`). The numbers are the same e
 ...         return Report("coin", "", ())
 ...     def metrics(self, scenario: int, state: Done[int]) -> dict[str, bool]:
 ...         return {"success": state.result >= scenario}
->>> result = odds(4, ruleset=Coin())
+>>> result = odds(4, ruleset=Coin(), exact_fractions=True)
 >>> result.method, result.work, result.probability("success", True)
 ('exact', 6, Fraction(1, 2))
 >>> sampled = odds(4, ruleset=Coin(), method="mc", runs=2000, seed=1)

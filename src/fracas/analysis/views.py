@@ -24,7 +24,7 @@ Nothing here knows a ruleset by name; a ruleset without headlines gets the gener
 ...         return Report("shot", "", ())
 ...     def metrics(self, scenario: int, state: Done[int]) -> dict[str, int]:
 ...         return {"roll": state.result}
->>> result = odds(0, ruleset=Shot())
+>>> result = odds(0, ruleset=Shot(), exact_fractions=True)
 >>> asked = (Headline("event", "roll", "P(hit on 5+)", values=(5, 6)),
 ...          Headline("mean", "roll", "expected roll"))
 >>> [(row.label, row.value) for row in headline_rows(result, asked)]
