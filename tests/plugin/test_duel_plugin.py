@@ -193,9 +193,22 @@ def test_sampled_odds_bracket_the_exact_ones(installed: Path, tmp_path: Path) ->
         assert row["low"] <= exact[row["label"]] <= row["high"], row
 
 
-def test_auto_odds_are_exact_as_the_ruleset_declares(installed: Path) -> None:
-    # exact_odds = True: a few exchanges of two d6 fit the default budget.
+def test_auto_odds_are_exact_within_the_default_budget(installed: Path) -> None:
     assert odds_json(installed, TOURNAMENT)["method"] == "exact"
+
+
+def test_exact_odds_walk_merged_states_from_the_process_alone(installed: Path) -> None:
+    # The plugin writes only its process; the walk merges bouts that reach the same
+    # wounds after the same exchanges. Its states: the start; after one exchange Gawain hit,
+    # Lancelot hit (Gawain falls: finished) or a tie — 2 live; after two, (G,G) finishes and
+    # (1,0) (from G then t, or t then G) and (0,0) (two ties) live, with Lancelot's hits
+    # finishing. Each live state plays its 36 pairs of faces once: 1 + 2 + 2 live states
+    # over three exchanges, 5 × 36 = 180 step plays, where the paths of three exchanges
+    # number up to 36³ = 46,656.
+    result = odds_json(installed, TOURNAMENT, "--method", "exact")
+    assert result["work"]["unit"] == "step plays"
+    assert result["work"]["amount"] == 5 * 36
+    assert "merged states" in result["solver"]
 
 
 def test_a_bad_scenario_is_one_line_naming_the_key(installed: Path, tmp_path: Path) -> None:
