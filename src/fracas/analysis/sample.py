@@ -132,8 +132,8 @@ class StepCache(Generic[S, T]):
         self.tables: dict[Hashable, LawTable] = {}
         self._states: dict[S, _Reached] = {}
         self._start: _Reached | None = None
-        #: Steps played afresh (a value never drawn before at that point of the tree).
-        self.misses = 0
+        #: Random events added to the trees: what the cache has had to remember so far.
+        self.events = 0
 
     def play(self, dice: Dice) -> T:
         """One play with ``dice``, summarized."""
@@ -204,7 +204,6 @@ class StepCache(Generic[S, T]):
         """Play the step from ``at`` again, with the values that led to ``event`` and the
         new ``value`` drawn there (no event: a step never played), and remember where it
         goes."""
-        self.misses += 1
         if event is not None and event.follow is not None:
             # A step that is one group goes on from the key drawn: no replay.
             after = event.then[value] = self._reach(event.follow(value))
@@ -233,6 +232,7 @@ class StepCache(Generic[S, T]):
         after = self._reach(self.process.step(at.state, recorder))
         # The new events hang where the walk fell off, each below the one before.
         previous, via = event, value
+        self.events += len(recorder.events)
         for node, table, drawn_value in recorder.events:
             new = _Event(node, table, previous, via)
             if previous is None:
@@ -247,23 +247,22 @@ class StepCache(Generic[S, T]):
         return after
 
 
-#: Plays after which a cache that keeps missing gives way to plain play (see :func:`sampler`).
-PLAIN_AFTER = 256
-#: More new steps than this share of the plays, after :data:`PLAIN_AFTER` plays: the steps
-#: of this process rarely repeat, and a cache only costs memory.
-MISSES_ALLOWED = 0.5
+#: Most random events in one step that a :class:`StepCache` is worth its memory for: a
+#: longer step (a battle of a hundred rolls in one step) rarely repeats its dice.
+CACHED_STEP_EVENTS = 64
 
 
 def sampler(ruleset: AnyRuleset, model: Any) -> Callable[[Dice], Summary]:
     """One Monte Carlo play of ``model`` per call, with the dice it is given: its metrics.
 
     Every ruleset is sampled the same way, from its process and a summing recorder (no
-    rows, no notes). Steps met before are followed from a :class:`StepCache`; a process
-    whose steps rarely repeat (one step of a hundred dice) is played plainly instead, once
-    the cache has missed on more than half of :data:`PLAIN_AFTER` plays. Both play the very
-    same steps with dice groups drawn from their laws, so a play is the same function of
-    its dice either way. Metrics handed over on the way (:class:`~fracas.core.process.Settling`)
-    take their place among the rest in the order of a seeded play's summary.
+    rows, no notes), dice groups drawn at once from their laws. Steps met before are
+    followed from a :class:`StepCache`, unless one seeded play (seed 0, the same in every
+    worker) shows a step of more than :data:`CACHED_STEP_EVENTS` random events: such steps
+    rarely repeat, and the process is played plainly. Both ways play the very same steps,
+    so a play is the same function of its dice either way. Metrics handed over on the way
+    (:class:`~fracas.core.process.Settling`) take their place among the rest in the order
+    of a seeded play's summary.
 
     >>> from fracas.core.dice import SeededDice
     >>> from fracas.io.scenario import load_scenario
@@ -284,15 +283,13 @@ def sampler(ruleset: AnyRuleset, model: Any) -> Callable[[Dice], Summary]:
 
     process = ruleset.process(model, SUMMING)
     cache = StepCache(process, summarize)
+    if _longest_step(process) <= CACHED_STEP_EVENTS:
+        return cache.play
     settle = getattr(process, "settle", None)
-    plays = 0
+    tables = cache.tables
 
     def play(dice: Dice) -> Summary:
-        nonlocal plays
-        plays += 1
-        if plays <= PLAIN_AFTER or cache.misses <= MISSES_ALLOWED * PLAIN_AFTER:
-            return cache.play(dice)
-        law_dice = LawDice(dice, cache.tables, digit=uniform_digits(dice))
+        law_dice = LawDice(dice, tables, digit=uniform_digits(dice))
         state = process.start()
         settled: dict[str, Hashable] = {}
         while True:
@@ -305,6 +302,38 @@ def sampler(ruleset: AnyRuleset, model: Any) -> Callable[[Dice], Summary]:
             state = process.step(state, law_dice)
 
     return play
+
+
+class _CountingLawDice(LawDice):
+    """Law dice that count the random events asked of them."""
+
+    __slots__ = ("asked",)
+
+    def __init__(self, inner: Dice) -> None:
+        super().__init__(inner)
+        self.asked = 0
+
+    def roll(self, node: ChanceNode) -> int:
+        self.asked += 1
+        return super().roll(node)
+
+    def draw_group(self, group: DiceGroup[Hashable, object]) -> Hashable:
+        self.asked += 1
+        return super().draw_group(group)
+
+
+def _longest_step(process: Process[Any]) -> int:
+    """The most random events one step asks for, in one play with seed 0."""
+    from fracas.core.dice import SeededDice
+
+    dice = _CountingLawDice(SeededDice(0))
+    longest = 0
+    state = process.start()
+    while not process.finished(state):
+        dice.asked = 0
+        state = process.step(state, dice)
+        longest = max(longest, dice.asked)
+    return longest
 
 
 def _metric_order(ruleset: AnyRuleset, model: Any) -> tuple[str, ...]:
