@@ -30,7 +30,7 @@ from fracas.rulesets.rankflank.breaktest import ChaseRoll, LeadershipTest, MoveR
 from fracas.rulesets.rankflank.play import CombatProcess, Fight
 from fracas.rulesets.rankflank.ruleset import RankflankRuleset, RankflankScenario
 from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
-from fracas.rulesets.rankflank.strikes import StrikeDice, StrikeRecord
+from fracas.rulesets.rankflank.strikes import StrikeRecord
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "rankflank"
 RULESET = RankflankRuleset()
@@ -48,10 +48,10 @@ def record(attacks: int, to_hit: int, to_wound: int | None, armour: int | None) 
 @pytest.mark.parametrize(
     "group",
     [
-        StrikeDice(record(2, 4, 4, 5)),
-        StrikeDice(record(3, 3, 5, None)),
-        StrikeDice(record(2, 4, 4, 6), cap=1),
-        StrikeDice(record(2, 2, None, None)),
+        record(2, 4, 4, 5).blows(left=2, duel=False),
+        record(3, 3, 5, None).blows(left=3, duel=True),
+        record(2, 4, 4, 6).blows(left=1, duel=False),
+        record(2, 2, None, None).blows(left=2, duel=False),
         LeadershipTest(7),
         LeadershipTest(-3),
         LeadershipTest(12),
@@ -73,10 +73,10 @@ def test_closed_form_equals_every_face(group: Any) -> None:
 def test_strike_dice_law_by_hand() -> None:
     # 2 blows, hit on 4+ (1/2), wound on 4+ (1/2), armour 5+ saves 1/3: each blow is an
     # unsaved wound with 1/2 × 1/2 × 2/3 = 1/6. Two: 1/36; none: 25/36; one: 10/36.
-    law = dict(StrikeDice(record(2, 4, 4, 5)).law())
+    law = dict(record(2, 4, 4, 5).blows(left=2, duel=False).law())
     assert law == {0: Fraction(25, 36), 1: Fraction(10, 36), 2: Fraction(1, 36)}
     # Capped at 1 (the target has one wound left): 1 or more is 11/36.
-    capped = dict(StrikeDice(record(2, 4, 4, 5), cap=1).law())
+    capped = dict(record(2, 4, 4, 5).blows(left=1, duel=False).law())
     assert capped == {0: Fraction(25, 36), 1: Fraction(11, 36)}
 
 

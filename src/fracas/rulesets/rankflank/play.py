@@ -22,6 +22,7 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 from fracas.core.dice import Dice, DiceGroup, draw
 from fracas.core.evaluate import run
+from fracas.rulesets.rankflank.blows import Rolled
 from fracas.rulesets.rankflank.breaktest import (
     BreakTest,
     BreakTests,
@@ -55,7 +56,6 @@ from fracas.rulesets.rankflank.result import (
 from fracas.rulesets.rankflank.scenario import Combat, Unit
 from fracas.rulesets.rankflank.strikes import (
     Conditions,
-    StrikeDice,
     StrikeRecord,
     StrikeRoll,
     challenge_opponent,
@@ -560,29 +560,20 @@ class CombatProcess:
         # Blows in a challenge count in full (overkill); others beyond what the target
         # can lose change nothing, which exact odds use to merge them.
         in_duel = any(duel.character == record.striker for duel in fight.duels)
-        cap = (
-            None
-            if in_duel
-            else self._wound(target, status, record.target_character, record.attacks)[1]
-        )
-        left = None
-        if not record.plain:
-            # A blow may remove several wounds: the law needs every wound the target has.
-            left = self._wound(target, status, record.target_character, 1 << 30)[1]
-            cap = None if in_duel else left
-        group = StrikeDice(record, cap, left)
+        left = self._wound(target, status, record.target_character, 1 << 30)[1]
+        group = record.blows(left=left, duel=in_duel)
         phase = "result" if not pending and not fight.initiatives else "strike"
         return record, pending, target, group, index, phase
 
     def _land(
-        self, fight: Fight, blows: tuple[Any, ...], unsaved: int, rolled: StrikeRoll | None
+        self, fight: Fight, blows: tuple[Any, ...], unsaved: int, rolled: Rolled | None
     ) -> Fight:
         """The fight once ``unsaved`` wounds of the record's blows have landed."""
         record, _, target, _, index, phase = blows
         if self.log is not None:
             taken = self._wound(target, fight.units[index], record.target_character, unsaved)[1]
             if rolled is not None:
-                self.log.blows.append(rolled)
+                self.log.blows.append(StrikeRoll(record, rolled))
                 credit = WoundCredit(record.side, record.striker, target.name, taken)
                 self.log.credits.append(credit)
             if phase == "result":

@@ -67,18 +67,18 @@ def _strike_row(roll: StrikeRoll) -> tuple[str, ...]:
         save += f" / {record.blow.ward}+"
     attacks = str(record.attacks)
     if record.auto_hits is not None:
-        attacks = f"{roll.hits} ({record.attacks}×{record.auto_hits})"
+        attacks = f"{roll.faces.hits} ({record.attacks}×{record.auto_hits})"
     return (
         _step(record.initiative),
         _striker(roll),
         target,
         attacks,
         "auto" if record.blow.to_hit is None else _target(record.blow.to_hit),
-        str(roll.hits),
+        str(roll.faces.hits),
         _target(record.blow.to_wound),
-        str(roll.wounds),
+        str(roll.faces.wounds),
         save,
-        str(roll.unsaved),
+        str(roll.faces.unsaved),
     )
 
 
@@ -91,17 +91,17 @@ def _faces_row(roll: StrikeRoll) -> tuple[str, ...]:
     saves = " / ".join(
         _with_rerolls(f, again)
         for f, again in (
-            (roll.armour_faces, roll.armour_rerolls),
-            (roll.ward_faces, roll.ward_rerolls),
+            (roll.faces.armour_faces, roll.faces.armour_rerolls),
+            (roll.faces.ward_faces, roll.faces.ward_rerolls),
         )
         if f
     )
-    hits = _with_rerolls(roll.hit_faces, roll.hit_rerolls)
-    if roll.count_faces:
-        hits = f"hits {'+'.join(map(str, roll.count_faces))}"
-    wounds = _with_rerolls(roll.wound_faces, roll.wound_rerolls)
-    if roll.multiple_faces:
-        saves = f"{saves or '-'}; multiple wounds {'+'.join(map(str, roll.multiple_faces))}"
+    hits = _with_rerolls(roll.faces.hit_faces, roll.faces.hit_rerolls)
+    if roll.faces.count_faces:
+        hits = f"hits {'+'.join(map(str, roll.faces.count_faces))}"
+    wounds = _with_rerolls(roll.faces.wound_faces, roll.faces.wound_rerolls)
+    if roll.faces.multiple_faces:
+        saves = f"{saves or '-'}; multiple wounds {'+'.join(map(str, roll.faces.multiple_faces))}"
     return (_striker(roll), hits, wounds, saves or "-")
 
 
@@ -237,20 +237,20 @@ def _roll_data(roll: StrikeRoll) -> dict[str, Any]:
         **record,
         **blow,
         "notes": list(roll.record.notes),
-        "count_faces": list(roll.count_faces),
-        "hit_rerolls": list(roll.hit_rerolls),
-        "wound_rerolls": list(roll.wound_rerolls),
-        "armour_rerolls": list(roll.armour_rerolls),
-        "ward_rerolls": list(roll.ward_rerolls),
-        "multiple_faces": list(roll.multiple_faces),
-        "slain": roll.slain,
-        "hit_faces": list(roll.hit_faces),
-        "wound_faces": list(roll.wound_faces),
-        "armour_faces": list(roll.armour_faces),
-        "ward_faces": list(roll.ward_faces),
-        "hits": roll.hits,
-        "wounds": roll.wounds,
-        "unsaved": roll.unsaved,
+        "count_faces": list(roll.faces.count_faces),
+        "hit_rerolls": list(roll.faces.hit_rerolls),
+        "wound_rerolls": list(roll.faces.wound_rerolls),
+        "armour_rerolls": list(roll.faces.armour_rerolls),
+        "ward_rerolls": list(roll.faces.ward_rerolls),
+        "multiple_faces": list(roll.faces.multiple_faces),
+        "slain": roll.faces.slain,
+        "hit_faces": list(roll.faces.hit_faces),
+        "wound_faces": list(roll.faces.wound_faces),
+        "armour_faces": list(roll.faces.armour_faces),
+        "ward_faces": list(roll.faces.ward_faces),
+        "hits": roll.faces.hits,
+        "wounds": roll.faces.wounds,
+        "unsaved": roll.faces.unsaved,
     }
 
 

@@ -2,10 +2,9 @@
 
 Phase one (:func:`initiative_steps`, :func:`strike_records`) reads the combat and its
 current state and returns :class:`StrikeRecord` values holding every number the dice need:
-how many attacks, and the D6 target of each roll. Phase two (:func:`roll_strike`) rolls
-from a record alone. The odds analysis uses the same records with
-:func:`unsaved_wound_chance`: the unsaved wounds of one record follow a binomial law of
-``record.attacks`` trials.
+how many attacks, and the D6 target of each roll. Phase two rolls from a record alone:
+:meth:`StrikeRecord.blows` is its dice as a :class:`~.blows.Blows` group, rolled die by die
+in play (:func:`roll_strike`) and read as a closed-form law by the odds.
 
 >>> record = StrikeRecord(round=1, initiative=3, side="a", attacker_unit="u", striker="u",
 ...     target_unit="v", target_character=None, attacks=10, weapon_skill=3,
@@ -14,28 +13,18 @@ from a record alone. The odds analysis uses the same records with
 >>> unsaved_wound_chance(record)
 Fraction(1, 6)
 >>> from fracas.core.dice import ScriptedDice
->>> roll_strike(record, ScriptedDice([6, 6, 1] + [1] * 7 + [4, 6] + [5, 2])).unsaved
+>>> roll_strike(record, ScriptedDice([6, 6, 1] + [1] * 7 + [4, 6] + [5, 2])).faces.unsaved
 1
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from fracas.core.dice import D6, Dice, DiceGroup
-from fracas.core.distribution import Distribution
-from fracas.rulesets.rankflank.blows import (
-    Blow,
-    blow_law,
-    blows_law,
-    count_law,
-    removed_by,
-    roll_blows,
-    roll_count,
-)
+from fracas.core.dice import Dice
+from fracas.rulesets.rankflank.blows import Blow, Blows, Rolled, unsaved_chance
 from fracas.rulesets.rankflank.formation import (
     State,
     characters_alive,
@@ -45,13 +34,7 @@ from fracas.rulesets.rankflank.formation import (
 )
 from fracas.rulesets.rankflank.scenario import Character, Combat, Kit, Unit
 from fracas.rulesets.rankflank.specials import MOUNTED, TWO_HANDED, edition_name
-from fracas.rulesets.rankflank.tables import (
-    armour_save_target,
-    d6_success,
-    passes,
-    to_hit_target,
-    to_wound_target,
-)
+from fracas.rulesets.rankflank.tables import armour_save_target, to_hit_target, to_wound_target
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,22 +69,6 @@ class StrikeRecord:
     #: Where each number comes from, for the report: "S 5 = 3 + 2 (great weapon)".
     notes: tuple[str, ...] = ()
 
-    @property
-    def plain(self) -> bool:
-        """No rule changes these dice: one roll per stage, a binomial of ``attacks``."""
-        blow = self.blow
-        return (
-            self.auto_hits is None
-            and blow.to_hit is not None
-            and not blow.poisoned
-            and not blow.killing_blow
-            and blow.multiple is None
-            and blow.hit_reroll is None
-            and blow.wound_reroll is None
-            and blow.armour_reroll is None
-            and blow.ward_reroll is None
-        )
-
     def __hash__(self) -> int:
         # Exact odds hash every fight with its records still to strike, thousands of
         # times a second: who strikes whom, when and how often tells records apart.
@@ -117,160 +84,37 @@ class StrikeRecord:
             )
         )
 
+    def blows(self, *, left: int, duel: bool) -> Blows:
+        """This record's dice on a target with ``left`` wounds (:class:`.blows.Blows`)."""
+        return Blows.on(
+            self.blow,
+            self.attacks,
+            left=left,
+            model_wounds=self.model_wounds,
+            auto_hits=self.auto_hits,
+            duel=duel,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class StrikeRoll:
-    """The faces rolled for one record and what came of them.
-
-    ``*_rerolls`` are the faces of the dice rolled again; ``count_faces`` the dice that
-    set a random number of automatic hits; ``multiple_faces`` the D3 / D6 of multiple
-    wounds; ``slain`` the unsaved killing blows; ``removed`` the wounds the target lost.
-    """
+    """One record's blows as play rolled them: the record, and every face
+    (:class:`.blows.Rolled`)."""
 
     record: StrikeRecord
-    hit_faces: tuple[int, ...]
-    wound_faces: tuple[int, ...]
-    armour_faces: tuple[int, ...]
-    ward_faces: tuple[int, ...]
-    hits: int
-    wounds: int
-    unsaved: int
-    hit_rerolls: tuple[int, ...] = ()
-    wound_rerolls: tuple[int, ...] = ()
-    armour_rerolls: tuple[int, ...] = ()
-    ward_rerolls: tuple[int, ...] = ()
-    count_faces: tuple[int, ...] = ()
-    multiple_faces: tuple[int, ...] = ()
-    slain: int = 0
+    faces: Rolled
 
 
 def unsaved_wound_chance(record: StrikeRecord) -> Fraction:
     """Chance that one attack of ``record`` gets through every save (a wound or more)."""
-    if not record.plain:
-        return sum((p for value, p in blow_law(record.blow) if value), Fraction(0))
-    blow = record.blow
-    return (
-        d6_success(blow.to_hit)
-        * d6_success(blow.to_wound)
-        * (1 - d6_success(blow.armour))
-        * (1 - d6_success(blow.ward))
-    )
-
-
-def _count(faces: tuple[int, ...], target: int | None) -> int:
-    return sum(1 for face in faces if passes(face, target))
-
-
-def _roll(dice: Dice, count: int) -> tuple[int, ...]:
-    return tuple(dice.roll(D6) for _ in range(count))
+    return unsaved_chance(record.blow)
 
 
 def roll_strike(record: StrikeRecord, dice: Dice) -> StrikeRoll:
-    """Roll to hit, to wound, armour and ward saves for one record, in that order."""
-    blow = record.blow
-    hit_faces = _roll(dice, record.attacks)
-    hits = _count(hit_faces, blow.to_hit)
-    wound_faces = _roll(dice, hits) if blow.to_wound is not None else ()
-    wounds = _count(wound_faces, blow.to_wound)
-    armour_faces = _roll(dice, wounds) if blow.armour is not None else ()
-    failed_armour = wounds - _count(armour_faces, blow.armour)
-    ward_faces = _roll(dice, failed_armour) if blow.ward is not None else ()
-    unsaved = failed_armour - _count(ward_faces, blow.ward)
-    return StrikeRoll(
-        record, hit_faces, wound_faces, armour_faces, ward_faces, hits, wounds, unsaved
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class StrikeDice(DiceGroup[int, StrikeRoll]):
-    """The dice of one record: rolled face by face in play, a binomial for exact odds.
-
-    >>> record = StrikeRecord(round=1, initiative=3, side="a", attacker_unit="u",
-    ...     striker="u", target_unit="v", target_character=None, attacks=2, weapon_skill=3,
-    ...     target_weapon_skill=3, strength=3, toughness=3,
-    ...     blow=Blow(to_hit=4, to_wound=4, armour=None, ward=None))
-    >>> dict(StrikeDice(record).law())[2]   # both blows hit (1/2) and wound (1/2)
-    Fraction(1, 16)
-    """
-
-    record: StrikeRecord
-    #: Unsaved wounds beyond this many change nothing (the target has no more to lose),
-    #: so exact odds count them as this many; ``None`` for no such limit (a challenge,
-    #: where every wound counts).
-    cap: int | None = None
-    #: The wounds the target has left (default: ``cap``); where a blow can remove more
-    #: than one wound, the key is the wounds removed, blow after blow, as play takes them.
-    left: int | None = None
-    label = "blows"
-
-    def _left(self) -> int:
-        if self.left is not None:
-            return self.left
-        return self.cap if self.cap is not None else self.record.model_wounds
-
-    def roll(self, dice: Dice) -> tuple[int, StrikeRoll]:
-        record = self.record
-        if record.plain:
-            rolled = roll_strike(record, dice)
-            key = rolled.unsaved if self.cap is None else min(rolled.unsaved, self.cap)
-            return key, rolled
-        blows, count_faces = roll_count(dice, record.auto_hits, record.attacks)
-        faces = roll_blows(record.blow, blows, dice, count_faces)
-        key = removed_by(
-            faces.values, left=self._left(), model_wounds=record.model_wounds, duel=self.cap is None
-        )
-        if self.cap is not None:
-            key = min(key, self.cap)
-        return key, StrikeRoll(
-            record,
-            faces.hit_faces,
-            faces.wound_faces,
-            faces.armour_faces,
-            faces.ward_faces,
-            faces.hits,
-            faces.wounds,
-            faces.unsaved,
-            faces.hit_rerolls,
-            faces.wound_rerolls,
-            faces.armour_rerolls,
-            faces.ward_rerolls,
-            faces.count_faces,
-            faces.multiple_faces,
-            faces.slain,
-        )
-
-    def _special_law(self) -> tuple[tuple[int, Fraction], ...]:
-        record = self.record
-        law = blows_law(
-            record.blow,
-            count=count_law(record.auto_hits, record.attacks),
-            left=self._left(),
-            model_wounds=record.model_wounds,
-            duel=self.cap is None,
-        )
-        if self.cap is None:
-            return law
-        capped: dict[int, Fraction] = {}
-        for key, p in law:
-            capped[min(key, self.cap)] = capped.get(min(key, self.cap), Fraction(0)) + p
-        return tuple(sorted(capped.items()))
-
-    def law(self) -> tuple[tuple[int, Fraction], ...]:
-        if not self.record.plain:
-            return self._special_law()
-        law = Distribution.binomial(self.record.attacks, unsaved_wound_chance(self.record))
-        if self.cap is None or self.cap >= self.record.attacks:
-            return tuple(law.items())
-        kept = [(k, p) for k, p in law.items() if k < self.cap]
-        return (*kept, (self.cap, law.probability(lambda k: k >= self.cap)))  # type: ignore[operator]
-
-    def float_law(self) -> tuple[tuple[int, float], ...]:
-        if not self.record.plain:
-            return tuple((key, float(p)) for key, p in self._special_law())
-        terms = Distribution.binomial_floats(self.record.attacks, unsaved_wound_chance(self.record))
-        if self.cap is None or self.cap >= self.record.attacks:
-            return tuple(enumerate(terms))
-        return (*enumerate(terms[: self.cap]), (self.cap, math.fsum(terms[self.cap :])))
+    """Roll every die of ``record``'s blows, stage by stage (the faces do not depend on
+    the wounds the target has left, only what they remove does)."""
+    _, faces = record.blows(left=1, duel=False).roll(dice)
+    return StrikeRoll(record, faces)
 
 
 @dataclass(frozen=True, slots=True)
