@@ -32,9 +32,15 @@ from fracas.rulesets.rankflank.blows import (
     rerolled,
 )
 from fracas.rulesets.rankflank.formation import initial_state
+from fracas.rulesets.rankflank.report import explanation_text
 from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
 from fracas.rulesets.rankflank.strikes import StrikeRecord, strike_records
 from fracas.rulesets.rankflank.tables import passes
+
+
+def notes(record: StrikeRecord) -> tuple[str, ...]:
+    """The record's explanations as the report prints them."""
+    return tuple(map(explanation_text, record.explained))
 
 
 def law(blow: Blow) -> dict[int, Fraction]:
@@ -92,8 +98,8 @@ def test_a_unit_reroll_is_on_the_record_with_its_source() -> None:
         unit_doc("Foe", "B", rerolls=[{"roll": "armour", "source": "Blessing"}], armour=5),
     )
     assert (record.blow.wound_reroll, record.blow.armour_reroll) == ("ones", "failed")
-    assert "re-rolled 1s to wound (Icon)" in record.notes
-    assert "re-rolled failed armour saves (Blessing)" in record.notes
+    assert "re-rolled 1s to wound (Icon)" in notes(record)
+    assert "re-rolled failed armour saves (Blessing)" in notes(record)
 
 
 def test_hatred_rerolls_misses_in_the_first_round_only() -> None:
@@ -106,7 +112,7 @@ def test_hatred_rerolls_misses_in_the_first_round_only() -> None:
     first = next(r for r in strike_records(combat, initial_state(combat), 1) if r.side == "A")
     second = next(r for r in strike_records(combat, initial_state(combat), 2) if r.side == "A")
     assert (first.blow.hit_reroll, second.blow.hit_reroll) == ("failed", None)
-    assert "re-rolled failed to hit (hatred, first round)" in first.notes
+    assert "re-rolled failed to hit (hatred, first round)" in notes(first)
 
 
 # Poisoned attacks, killing blow, armour piercing ---------------------------------------
@@ -260,7 +266,7 @@ def test_flaming_attacks_stop_regeneration_and_the_better_save_counts() -> None:
     # Flaming attacks: no regeneration, the 5+ ward is left.
     burning = record_of(unit_doc("Foe", "A", rules=["flaming attacks"]), trolls)
     assert burning.blow.ward == 5
-    assert "no regeneration against flaming attacks" in burning.notes
+    assert "no regeneration against flaming attacks" in notes(burning)
 
 
 # Brute force --------------------------------------------------------------------------

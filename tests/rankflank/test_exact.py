@@ -24,6 +24,8 @@ from fracas.analysis.stats import wilson_interval
 from fracas.core.dice import SeededDice, check_group
 from fracas.core.distribution import enumerate_outcomes
 from fracas.core.evaluate import exact_states
+from fracas.core.modifiers import Breakdown
+from fracas.core.record import SUMMING
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.rankflank.blows import Blow
 from fracas.rulesets.rankflank.breaktest import ChaseRoll, LeadershipTest, MoveRoll
@@ -221,7 +223,7 @@ class Unsettled:
     every metric, so the walk gives the joint law of the whole summary."""
 
     def __init__(self, combat: Any) -> None:
-        self.process = CombatProcess(combat)
+        self.process = CombatProcess(combat, SUMMING)
         self.start, self.step = self.process.start, self.process.step
         self.finished, self.branch = self.process.finished, self.process.branch
 
@@ -372,8 +374,25 @@ def test_steps_taken_as_one_group_give_what_replaying_them_gives(example: str) -
     # (two rounds: several units flee and are chased in these examples).
     scenario = load_scenario(EXAMPLES / f"{example}.yaml").model
     combat = replace(scenario.combat, options=replace(scenario.combat.options, max_rounds=2))
-    grouped = exact_states(CombatProcess(combat), budget=2_000_000, fractions=False, tolerance=1e-9)
-    replayed = exact_states(Replaying(combat), budget=2_000_000, fractions=False, tolerance=1e-9)
+    grouped = exact_states(
+        CombatProcess(combat, SUMMING), budget=2_000_000, fractions=False, tolerance=1e-9
+    )
+    replayed = exact_states(
+        Replaying(combat, SUMMING), budget=2_000_000, fractions=False, tolerance=1e-9
+    )
     assert grouped.states == replayed.states
     assert grouped.settled == replayed.settled
     assert grouped.work == replayed.work
+
+
+def test_exact_odds_build_no_breakdown_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Exact odds hand the combat a summing recorder: no combat result, strike or round
+    # may build a single explained row (they cost most of a one-round question once).
+    combat = load_scenario(EXAMPLES / "flank_charge.yaml").model.combat
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a row was built for exact odds")
+
+    monkeypatch.setattr(Breakdown, "__init__", refuse)
+    walked = exact_states(RULESET.process(RankflankScenario(combat, "")), budget=2_000_000)
+    assert sum(walked.states.values()) == 1  # every way the combat ends, exactly

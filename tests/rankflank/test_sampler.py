@@ -9,6 +9,7 @@ import pytest
 from fracas.analysis.odds import repetition_seed
 from fracas.core.dice import LawDice
 from fracas.core.evaluate import run
+from fracas.core.record import SUMMING
 from fracas.core.sampling import SamplingDice
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.rankflank.play import CombatProcess
@@ -28,6 +29,6 @@ def test_sampled_summaries_are_those_of_the_plain_play(path: Path) -> None:
     for index in range(300):
         seed = repetition_seed(5, index)
         cached = sample(SamplingDice(seed))
-        final = run(CombatProcess(scenario.combat), LawDice(SamplingDice(seed)))
+        final = run(CombatProcess(scenario.combat, SUMMING), LawDice(SamplingDice(seed)))
         plain = ruleset.summarize_state(scenario, final)
         assert list(cached.items()) == list(plain.items()), (path.stem, index)

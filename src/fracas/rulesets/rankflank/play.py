@@ -22,6 +22,7 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 from fracas.core.dice import Dice, DiceGroup, draw
 from fracas.core.evaluate import run
+from fracas.core.record import SUMMING, KeepingRecorder, Recorder
 from fracas.rulesets.rankflank.blows import Rolled
 from fracas.rulesets.rankflank.breaktest import (
     BreakTest,
@@ -259,7 +260,6 @@ class _Log:
     after_blows: Mapping[str, UnitStatus] = field(default_factory=dict)
     #: The faces of each pursuer's one roll this round, shown again for every unit it chases.
     chase_faces: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict)
-    rounds: list[Round] = field(default_factory=list)
 
     def close_step(self) -> None:
         if self.blows and self.initiative is not None:
@@ -281,7 +281,7 @@ class CombatProcess:
     computed once per such key and kept (:meth:`_once`).
     """
 
-    def __init__(self, combat: Combat, *, log: bool = False) -> None:
+    def __init__(self, combat: Combat, recorder: Recorder) -> None:
         self.combat = combat
         self.names = tuple(unit.name for unit in combat.units)
         self._index = {name: index for index, name in enumerate(self.names)}
@@ -292,7 +292,10 @@ class CombatProcess:
         )
         #: The frenzied units of each side, who lose their frenzy when their side loses.
         self._frenzied = {side: lose_frenzy(combat, side) for side in combat.sides}
-        self.log: _Log | None = _Log() if log else None
+        #: States every explained number and event: a keeping recorder gets each round
+        #: (:class:`Round`) as a note; the summing one gets nothing built at all.
+        self.recorder = recorder
+        self.log: _Log | None = _Log() if recorder.keeps else None
         #: Fixed for the combat: without a fear-causing model, no round looks for testers.
         self.fear = any(
             "fear" in unit.kit.rules or any("fear" in c.kit.rules for c in unit.characters)
@@ -534,7 +537,7 @@ class CombatProcess:
             records = self._once(
                 ("records", fight.units, fight.round, initiative, conditions),
                 lambda at=initiative: strike_records(  # type: ignore[misc]
-                    combat, self.state(fight), fight.round, at, conditions
+                    combat, self.state(fight), fight.round, at, conditions, self.recorder
                 ),
             )
             if records:
@@ -664,7 +667,12 @@ class CombatProcess:
         if self.log is not None:
             state = self.state(fight)
             result = combat_result(
-                combat, state, self.log.credits, round_number=fight.round, overkill=overkill
+                combat,
+                state,
+                self.log.credits,
+                round_number=fight.round,
+                overkill=overkill,
+                record=self.recorder,
             )
             totals = {side: result.score(side) for side in combat.sides}
             return result, totals, result.wiped_out, self._testers(state)
@@ -672,7 +680,9 @@ class CombatProcess:
         kept = self._bonuses.get(key)
         if kept is None:
             state = self.state(fight)
-            plain = combat_result(combat, state, (), round_number=fight.round, overkill=overkill)
+            plain = combat_result(
+                combat, state, (), round_number=fight.round, overkill=overkill, record=SUMMING
+            )
             kept = (
                 {side: plain.score(side) for side in combat.sides},
                 plain.wiped_out,
@@ -1009,7 +1019,7 @@ class CombatProcess:
                 aftermath.append(f"{test.unit} holds.")
             else:
                 aftermath.append(f"{test.unit} breaks and {pursuits[test.unit].fate}.")
-        log.rounds.append(
+        self.recorder.note(
             Round(
                 fight.round,
                 tuple(log.steps),
@@ -1024,8 +1034,7 @@ class CombatProcess:
                 tuple(log.fear),
             )
         )
-        rounds = log.rounds
-        self.log = _Log(rounds=rounds)
+        self.log = _Log()
 
 
 def fight_round(combat: Combat, state: State, number: int, dice: Dice) -> Round:
@@ -1040,18 +1049,20 @@ def fight_round(combat: Combat, state: State, number: int, dice: Dice) -> Round:
     >>> fought.result.winner, fought.aftermath
     ('Greenskins', ('Spearmen breaks and flees.',))
     """
-    process = CombatProcess(combat, log=True)
+    recorder = KeepingRecorder()
+    process = CombatProcess(combat, recorder)
     fight = Fight(process.key(state), round=number - 1, phase="begin")
-    while True:
+    while not recorder.notes:
         fight = process.step(fight, dice)
-        assert process.log is not None
-        if process.log.rounds:
-            return process.log.rounds[0]
+    fought = recorder.notes[0]
+    assert isinstance(fought, Round)
+    return fought
 
 
 def play_combat(combat: Combat, dice: Dice) -> CombatOutcome:
     """Fight rounds until one side breaks or is destroyed, or the round limit is reached."""
-    process = CombatProcess(combat, log=True)
+    recorder = KeepingRecorder()
+    process = CombatProcess(combat, recorder)
     end = run(process, dice)
-    assert process.log is not None
-    return CombatOutcome(tuple(process.log.rounds), initial_state(combat), process.state(end), end)
+    rounds = tuple(note for note in recorder.notes if isinstance(note, Round))
+    return CombatOutcome(rounds, initial_state(combat), process.state(end), end)

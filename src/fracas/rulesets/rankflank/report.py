@@ -10,7 +10,18 @@ from collections import Counter
 from dataclasses import asdict
 from typing import Any
 
-from fracas.core.report import Block, Report, Section, Table, Text, breakdown_data, breakdown_table
+from fracas.core.modifiers import Breakdown, Op
+from fracas.core.record import Explained
+from fracas.core.report import (
+    Block,
+    Report,
+    Section,
+    Table,
+    Text,
+    breakdown_data,
+    breakdown_table,
+    fmt,
+)
 from fracas.rulesets.rankflank.formation import models_alive
 from fracas.rulesets.rankflank.play import CombatOutcome, Round, fighting_pairs
 from fracas.rulesets.rankflank.scenario import Combat
@@ -51,6 +62,34 @@ def casualties(combat: Combat, outcome: CombatOutcome, name: str) -> int:
 def _striker(roll: StrikeRoll) -> str:
     record = roll.record
     return record.striker if record.kind == "blows" else f"{record.striker} ({record.kind})"
+
+
+def explanation_text(item: Breakdown | str) -> str:
+    """One line of a strike's "Weapons and special rules": a rule, or a number's breakdown.
+
+    A number with bonuses reads as its sum, one replaced as its new value and why:
+
+    >>> from fracas.core.modifiers import Modifier, Op
+    >>> s = Breakdown.start("S", "S", 3).plus("great weapon", 2)
+    >>> explanation_text(s), explanation_text("multiple wounds (D3)")
+    ('S 5 = 3 + 2 (great weapon)', 'multiple wounds (D3)')
+    >>> explanation_text(Breakdown.start("WS", "WS", 4).then(Modifier("afraid", Op.BASE, 1)))
+    'WS 1 (afraid)'
+    """
+    if isinstance(item, str):
+        return item
+    base, *rows = item.rows
+    total = fmt(item.total)
+    if rows and rows[-1].op is Op.BASE:
+        return f"{item.label} {total} ({rows[-1].label})"
+    parts = " + ".join(f"{fmt(row.value)} ({row.label})" for row in rows)
+    return f"{item.label} {total} = {fmt(base.value)} + {parts}"
+
+
+def _kept(score: Explained) -> Breakdown:
+    """A score of a played round: play keeps every row, so it is a full breakdown."""
+    assert isinstance(score, Breakdown), "a played round's scores keep their rows"
+    return score
 
 
 def _step(initiative: int) -> str:
@@ -145,7 +184,7 @@ def _round_sections(combat: Combat, fought: Round) -> list[Section]:
         (_striker(roll), note)
         for step in fought.steps
         for roll in step.rolls
-        for note in roll.record.notes
+        for note in map(explanation_text, roll.record.explained)
     )
     if rules:
         blocks.append(Table(("striker", "rule"), rules, title="Weapons and special rules"))
@@ -162,7 +201,7 @@ def _round_sections(combat: Combat, fought: Round) -> list[Section]:
         blocks.insert(0, Table(("unit", "Ld", "roll", "result"), fear_rows, title="Fear tests"))
     sections = [Section(f"Round {fought.number}: blows", tuple(blocks))]
     tables: list[Block] = [
-        breakdown_table(fought.result.scores[side], title=side) for side in combat.sides
+        breakdown_table(_kept(fought.result.scores[side]), title=side) for side in combat.sides
     ]
     tables.append(Text(_headline(combat, fought), strong=True))
     sections.append(Section(f"Round {fought.number}: combat result", tuple(tables)))
@@ -227,6 +266,7 @@ def _round_sections(combat: Combat, fought: Round) -> list[Section]:
 
 def _roll_data(roll: StrikeRoll) -> dict[str, Any]:
     record = asdict(roll.record)
+    del record["explained"]
     # The blow's targets and rules sit beside the record's other numbers, as players
     # read them ("multiple_wounds" names the blow's ``multiple``).
     blow = {
@@ -235,8 +275,8 @@ def _roll_data(roll: StrikeRoll) -> dict[str, Any]:
     }
     return {
         **record,
+        "notes": [explanation_text(item) for item in roll.record.explained],
         **blow,
-        "notes": list(roll.record.notes),
         "count_faces": list(roll.faces.count_faces),
         "hit_rerolls": list(roll.faces.hit_rerolls),
         "wound_rerolls": list(roll.faces.wound_rerolls),
@@ -262,7 +302,9 @@ def _round_data(fought: Round) -> dict[str, Any]:
             {"initiative": step.initiative, "strikes": [_roll_data(r) for r in step.rolls]}
             for step in fought.steps
         ],
-        "combat_result": {side: breakdown_data(score) for side, score in result.scores.items()},
+        "combat_result": {
+            side: breakdown_data(_kept(score)) for side, score in result.scores.items()
+        },
         "winner": result.winner or "draw",
         "difference": result.difference,
         "wiped_out": list(result.wiped_out),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from fracas.core.modifiers import Breakdown
+from fracas.core.record import Explained, KeepingRecorder, Recorder
 from fracas.rulesets.rankflank.formation import (
     State,
     UnitStatus,
@@ -51,7 +51,8 @@ class OverkillCredit:
 class CombatResult:
     """Both sides' scores, the winner (``None`` on a draw) and the gap between them."""
 
-    scores: Mapping[str, Breakdown]
+    #: Each side's score: a full breakdown when a keeping recorder built it, else its sum.
+    scores: Mapping[str, Explained]
     winner: str | None
     difference: int
     wiped_out: tuple[str, ...]
@@ -105,8 +106,8 @@ def _effective_height(unit: Unit, round_number: int) -> int:
 
 
 def _wounds(
-    score: Breakdown, combat: Combat, side: str, credits: Iterable[WoundCredit]
-) -> Breakdown:
+    score: Explained, combat: Combat, side: str, credits: Iterable[WoundCredit]
+) -> Explained:
     totals: dict[tuple[str, str], int] = {}
     for credit in credits:
         if credit.side == side:
@@ -161,7 +162,7 @@ def _best_assignment(groups: list[list[str]], bonus: Mapping[str, int]) -> tuple
     return tuple(holder)
 
 
-def _ranks(score: Breakdown, combat: Combat, state: State, units: tuple[Unit, ...]) -> Breakdown:
+def _ranks(score: Explained, combat: Combat, state: State, units: tuple[Unit, ...]) -> Explained:
     options = combat.options
     groups: dict[tuple[str, str], list[str]] = {}
     for unit in units:
@@ -200,8 +201,8 @@ def _ranks(score: Breakdown, combat: Combat, state: State, units: tuple[Unit, ..
 
 
 def _flank_and_rear(
-    score: Breakdown, combat: Combat, units: tuple[Unit, ...], enemy_units: tuple[Unit, ...]
-) -> Breakdown:
+    score: Explained, combat: Combat, units: tuple[Unit, ...], enemy_units: tuple[Unit, ...]
+) -> Explained:
     per_unit = combat.options.flank_and_rear_per == "unit"
     for enemy in enemy_units:
         arcs: dict[str, list[str]] = {}
@@ -224,8 +225,8 @@ def _flank_and_rear(
 
 
 def _per_unit_flank_and_rear(
-    score: Breakdown, enemy: Unit, arcs: dict[str, list[str]]
-) -> Breakdown:
+    score: Explained, enemy: Unit, arcs: dict[str, list[str]]
+) -> Explained:
     """``flank_and_rear_per: unit``: every unit in a flank of ``enemy`` adds +1, in its rear +2."""
     for arc in (*FLANKS, "rear"):
         for name in arcs.get(arc, ()):
@@ -255,10 +256,12 @@ def side_score(
     round_number: int = 1,
     overkill: Iterable[OverkillCredit] = (),
     fighting: Mapping[str, tuple[Unit, ...]] | None = None,
-) -> Breakdown:
+    record: Recorder | None = None,
+) -> Explained:
     """One side's combat result, row by row, on the state after the round's casualties.
 
     ``fighting`` holds :func:`fighting_units` of both sides when the caller has them.
+    ``record`` builds the score (default: a keeping recorder, every row kept).
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
     >>> from fracas.rulesets.rankflank.samples import two_blocks
@@ -273,7 +276,7 @@ def side_score(
     if fighting is None:
         fighting = {s: fighting_units(combat, state, s) for s in (side, enemy)}
     units, enemy_units = fighting[side], fighting[enemy]
-    score = Breakdown.start(f"Combat result of {side}", "Start", 0)
+    score = (record or KeepingRecorder()).start(f"Combat result of {side}", "Start", 0)
     score = _wounds(score, combat, side, credits)
     if round_number == 1:
         for unit in units:
@@ -318,11 +321,13 @@ def combat_result(
     *,
     round_number: int = 1,
     overkill: Iterable[OverkillCredit] = (),
+    record: Recorder | None = None,
 ) -> CombatResult:
     """Score both sides and name the winner; a side wiped out loses whatever the scores.
 
     ``state`` is the combat after the round's casualties; ``credits`` the unsaved wounds
     each side inflicted (wounds on a side's own models are shown but never counted).
+    ``record`` builds the scores: every row for a report (the default), or bare sums.
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
     >>> from fracas.rulesets.rankflank.samples import two_blocks
@@ -347,6 +352,7 @@ def combat_result(
             round_number=round_number,
             overkill=overkill,
             fighting=fighting,
+            record=record,
         )
         for side in combat.sides
     }

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fracas.core.dice import Dice
+from fracas.core.record import SUMMING, Recorder
 from fracas.core.report import Report
 from fracas.rulesets.base import Ruleset, Summary, deferred
 from fracas.rulesets.rankflank.odds import HEADLINES
@@ -103,13 +104,14 @@ class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "CombatOu
             found = {"winner": winner, **_round_one(combat, state), **settled, **fates}
             return {name: found[name] for name in order if name in found}
 
-        return StepCache(CombatProcess(combat), summarize).play
+        return StepCache(CombatProcess(combat, SUMMING), summarize).play
 
-    def process(self, scenario: RankflankScenario) -> CombatProcess:
-        """The combat as steps over :class:`Fight` values, for exact odds."""
+    def process(self, scenario: RankflankScenario, recorder: Recorder = SUMMING) -> CombatProcess:
+        """The combat as steps over :class:`Fight` values, stating what it explains
+        through ``recorder`` (exact odds: the summing one, which builds nothing)."""
         from fracas.rulesets.rankflank.play import CombatProcess
 
-        return CombatProcess(scenario.combat)
+        return CombatProcess(scenario.combat, recorder)
 
     def summarize(self, scenario: RankflankScenario, result: CombatOutcome) -> Summary:
         """The metrics of a played combat: those of the fight it ended with."""

@@ -20,10 +20,12 @@ Fraction(1, 6)
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from fracas.core.dice import Dice
+from fracas.core.modifiers import Breakdown, Modifier, Op
+from fracas.core.record import SUMMING, Explained, KeepingRecorder, Recorder
 from fracas.rulesets.rankflank.blows import Blow, Blows, Rolled, unsaved_chance
 from fracas.rulesets.rankflank.formation import (
     State,
@@ -66,8 +68,10 @@ class StrikeRecord:
     auto_hits: str | None = None
     #: Wounds of one model of the target (a multiple-wounds blow never spills over).
     model_wounds: int = 1
-    #: Where each number comes from, for the report: "S 5 = 3 + 2 (great weapon)".
-    notes: tuple[str, ...] = ()
+    #: Where the numbers come from, for the report, in the order the rules apply: the
+    #: breakdown of each number a rule changed (S, A, WS: its total is the number above)
+    #: and the rules that change the dice. Empty unless a keeping recorder gathered it.
+    explained: tuple[Breakdown | str, ...] = field(default=(), compare=False)
 
     def __hash__(self) -> int:
         # Exact odds hash every fight with its records still to strike, thousands of
@@ -269,18 +273,32 @@ def _better(rerolls: list[tuple[str, str]]) -> tuple[str | None, str | None]:
     return None, None
 
 
-def _reroll_note(roll: str, which: str | None, source: str | None) -> list[str]:
-    if which is None:
-        return []
-    dice = "failed" if which == "failed" else "1s"
-    return [f"re-rolled {dice} {roll} ({source})"]
+def _reroll_note(explain: Recorder, roll: str, which: str | None, source: str | None) -> None:
+    if which is not None:
+        dice = "failed" if which == "failed" else "1s"
+        explain.note(f"re-rolled {dice} {roll} ({source})")
 
 
-def _sum_note(name: str, base: int, bonuses: list[tuple[int, str]]) -> list[str]:
-    if not bonuses:
-        return []
-    parts = " + ".join(f"{amount} ({why})" for amount, why in bonuses)
-    return [f"{name} {base + sum(a for a, _ in bonuses)} = {base} + {parts}"]
+def _summed(
+    explain: Recorder, name: str, base: int, bonuses: list[tuple[int, str]], rule: str
+) -> int:
+    """``base`` plus each bonus, as a breakdown the report shows when any bonus applies:
+    the number the rules go on with is its total."""
+    number: Explained = explain.start(name, name, base, rule="profile")
+    for amount, why in bonuses:
+        number = number.plus(why, amount, rule=rule)
+    if bonuses:
+        explain.note(number)
+    return int(number)
+
+
+def _set(explain: Recorder, name: str, base: int, value: int, why: str) -> int:
+    """``base`` replaced by ``value`` for the reason ``why``, as a breakdown."""
+    number = explain.start(name, name, base, rule="profile").then(
+        Modifier(why, Op.BASE, Fraction(value), rule="fear")
+    )
+    explain.note(number)
+    return int(number)
 
 
 def _from_front(combat: Combat, target: Unit, attacker: Unit) -> bool:
@@ -294,7 +312,8 @@ def _record(
     state: State,
     striker: _Striker,
     round_number: int,
-    conditions: Conditions | None = None,
+    conditions: Conditions | None,
+    record: Recorder,
 ) -> StrikeRecord | None:
     conditions = conditions or Conditions()
     options = combat.options
@@ -318,7 +337,9 @@ def _record(
     if kind == "stomp" and target_kit.troop_type != "infantry":
         return None
     charging = unit.charged and round_number == 1
-    notes: list[str] = []
+    # The record's own recorder: what it keeps explains this record alone.
+    keeping = KeepingRecorder() if record.keeps else None
+    explain: Recorder = keeping or SUMMING
     models = 1
     if character is None:
         fighting, supporting = fighting_models(combat, state, unit, round_number)
@@ -326,7 +347,7 @@ def _record(
     strength = profile.S
     if kind != "blows":
         attacks = models
-        notes.append(f"{kind} ({kit.value(kind.replace(' ', '_'))}) per model, at S {strength}")
+        explain.note(f"{kind} ({kit.value(kind.replace(' ', '_'))}) per model, at S {strength}")
     else:
         bonuses: list[tuple[int, str]] = []
         weapon = kit.weapon
@@ -340,8 +361,7 @@ def _record(
             bonuses.append((2, "lance, on the charge"))
         elif weapon == "spear" and kit.troop_type in MOUNTED and charging:
             bonuses.append((1, "spear, on the charge"))
-        strength += sum(amount for amount, _ in bonuses)
-        notes += _sum_note("S", profile.S, bonuses)
+        strength = _summed(explain, "S", profile.S, bonuses, "weapon")
         more: list[tuple[int, str]] = []
         if weapon == "paired_weapons":
             more.append((1, edition_name(edition, "paired_weapons")))
@@ -349,21 +369,26 @@ def _record(
             more.append((1, "frenzy"))
         if "devastating_charge" in kit.rules and charging:
             more.append((int(kit.value("devastating_charge") or 1), "devastating charge"))
-        per_model = profile.A + sum(amount for amount, _ in more)
-        notes += _sum_note("A", profile.A, more)
+        per_model = _summed(explain, "A", profile.A, more, "attacks")
         if character is None:
             attacks = fighting * per_model + supporting * options.supporting_attacks
             if weapon == "spear" and kit.troop_type not in MOUNTED and supporting > unit.files:
-                notes.append(f"{supporting} supporting attacks (spear, an extra rank)")
+                explain.note(f"{supporting} supporting attacks (spear, an extra rank)")
         else:
             attacks = per_model
     weapon_skill, target_weapon_skill = profile.WS, defence.WS
     if unit.name in conditions.afraid and kind == "blows":
-        weapon_skill = options.fear_weapon_skill
-        notes.append(f"WS {weapon_skill} (failed its fear test)")
+        weapon_skill = _set(
+            explain, "WS", weapon_skill, options.fear_weapon_skill, "failed its fear test"
+        )
     if target.name in conditions.afraid and kind == "blows":
-        target_weapon_skill = options.fear_weapon_skill
-        notes.append(f"target WS {target_weapon_skill} (it failed its fear test)")
+        target_weapon_skill = _set(
+            explain,
+            "target WS",
+            target_weapon_skill,
+            options.fear_weapon_skill,
+            "it failed its fear test",
+        )
     to_hit: int | None = None
     hit_reroll: str | None = None
     if kind == "blows":
@@ -383,38 +408,38 @@ def _record(
         if striking_first:
             candidates.append(("failed", "always strikes first, higher Initiative"))
         hit_reroll, source = _better(candidates)
-        notes += _reroll_note("to hit", hit_reroll, source)
+        _reroll_note(explain, "to hit", hit_reroll, source)
     to_wound = to_wound_target(strength, defence.T)
     wound_reroll: str | None = None
     poisoned = killing_blow = False
     multiple: str | None = None
     if kind == "blows":
         wound_reroll, source = _better([r] if (r := kit.reroll("to_wound")) else [])
-        notes += _reroll_note("to wound", wound_reroll, source)
+        _reroll_note(explain, "to wound", wound_reroll, source)
         poisoned = "poisoned_attacks" in kit.rules
         if poisoned:
-            notes.append(f"a natural 6 to hit wounds ({edition_name(edition, 'poisoned_attacks')})")
+            explain.note(f"a natural 6 to hit wounds ({edition_name(edition, 'poisoned_attacks')})")
         slays = target_kit.troop_type in ("infantry", "cavalry")
         killing_blow = ("killing_blow" in kit.rules and slays) or (
             "heroic_killing_blow" in kit.rules
         )
         if killing_blow:
-            notes.append(f"a natural 6 to wound slays ({edition_name(edition, 'killing_blow')})")
+            explain.note(f"a natural 6 to wound slays ({edition_name(edition, 'killing_blow')})")
         multiple = kit.value("multiple_wounds")
         if multiple is not None:
-            notes.append(f"multiple wounds ({multiple})")
+            explain.note(f"multiple wounds ({multiple})")
     base_armour = target.armour if victim is None else victim.armour
     save = base_armour
     if target_kit.shield and target_kit.weapon not in TWO_HANDED:
         save = (7 if base_armour is None else base_armour) - 1
-        notes.append(f"save {save}+ with the target's shield")
+        explain.note(f"save {save}+ with the target's shield")
     armour = armour_save_target(save, strength)
     piercing = int(kit.value("armour_piercing") or 0)
     if armour is not None and piercing:
         armour = armour + piercing if armour + piercing <= 6 else None
-        notes.append(f"armour piercing ({piercing})")
+        explain.note(f"armour piercing ({piercing})")
     armour_reroll, source = _better([r] if (r := target_kit.reroll("armour")) else [])
-    notes += _reroll_note("armour saves", armour_reroll, source)
+    _reroll_note(explain, "armour saves", armour_reroll, source)
     wards: list[int] = []
     ward = target.ward if victim is None else victim.ward
     if ward is not None:
@@ -422,7 +447,7 @@ def _record(
     regeneration = target_kit.value("regeneration")
     if regeneration is not None:
         if "flaming_attacks" in kit.rules:
-            notes.append("no regeneration against flaming attacks")
+            explain.note("no regeneration against flaming attacks")
         else:
             wards.append(int(regeneration.rstrip("+")))
     if (
@@ -435,9 +460,9 @@ def _record(
     ):
         wards.append(6)
         if min(wards) == 6:
-            notes.append("6+ parry (hand weapon and shield, from the front)")
+            explain.note("6+ parry (hand weapon and shield, from the front)")
     ward_reroll, source = _better([r] if (r := target_kit.reroll("ward")) else [])
-    notes += _reroll_note("ward saves", ward_reroll, source)
+    _reroll_note(explain, "ward saves", ward_reroll, source)
     return StrikeRecord(
         round=round_number,
         initiative=striker.initiative,
@@ -467,7 +492,9 @@ def _record(
         kind=kind,
         auto_hits=None if kind == "blows" else kit.value(kind.replace(" ", "_")),
         model_wounds=defence.W,
-        notes=tuple(notes),
+        explained=()
+        if keeping is None
+        else tuple(n for n in keeping.notes if isinstance(n, Breakdown | str)),
     )
 
 
@@ -477,10 +504,13 @@ def strike_records(
     round_number: int,
     initiative: int | None = None,
     conditions: Conditions | None = None,
+    record: Recorder | None = None,
 ) -> tuple[StrikeRecord, ...]:
     """Records of every group that strikes now (at ``initiative``, or at every step).
 
-    Counts come from ``state``: models slain at an earlier step do not strike.
+    Counts come from ``state``: models slain at an earlier step do not strike. Each record
+    explains its numbers (:attr:`StrikeRecord.explained`) unless ``record`` is a summing
+    recorder (default: a keeping one).
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
     >>> from fracas.rulesets.rankflank.samples import two_blocks
@@ -490,10 +520,11 @@ def strike_records(
     [('Spearmen', 3, 10, 4, 5, 6), ('Orcs', 3, 10, 4, 4, 5)]
     """
     records = []
+    record = record or KeepingRecorder()
     for striker in _strikers(combat, state, round_number):
         if initiative is not None and striker.initiative != initiative:
             continue
-        record = _record(combat, state, striker, round_number, conditions)
-        if record is not None and record.attacks > 0:
-            records.append(record)
+        found = _record(combat, state, striker, round_number, conditions, record)
+        if found is not None and found.attacks > 0:
+            records.append(found)
     return tuple(records)
