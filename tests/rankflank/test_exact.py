@@ -29,7 +29,8 @@ from fracas.core.record import SUMMING
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.rankflank.blows import Blow
 from fracas.rulesets.rankflank.breaktest import ChaseRoll, LeadershipTest, MoveRoll
-from fracas.rulesets.rankflank.play import CombatProcess, Fight
+from fracas.rulesets.rankflank.fight import Fight
+from fracas.rulesets.rankflank.play import CombatProcess
 from fracas.rulesets.rankflank.ruleset import RankflankRuleset, RankflankScenario
 from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
 from fracas.rulesets.rankflank.strikes import StrikeRecord

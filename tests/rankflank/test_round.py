@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from fracas.core.dice import ScriptedDice
+from fracas.rulesets.rankflank.fight import apply_wounds
 from fracas.rulesets.rankflank.formation import (
     initial_state,
     models_alive,
@@ -15,7 +16,7 @@ from fracas.rulesets.rankflank.formation import (
     unit_rows,
     unit_strength,
 )
-from fracas.rulesets.rankflank.play import apply_wounds, fight_round, play_combat
+from fracas.rulesets.rankflank.play import fight_round, play_combat
 from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
 from fracas.rulesets.rankflank.scenario import Combat
 from fracas.rulesets.rankflank.strikes import (

@@ -22,8 +22,8 @@ from fracas.core.report import (
     breakdown_table,
     fmt,
 )
+from fracas.rulesets.rankflank.fight import CombatOutcome, Round, fighting_pairs
 from fracas.rulesets.rankflank.formation import models_alive
-from fracas.rulesets.rankflank.play import CombatOutcome, Round, fighting_pairs
 from fracas.rulesets.rankflank.scenario import Combat
 from fracas.rulesets.rankflank.strikes import IMPACT_STEP, StrikeRoll
 

@@ -14,8 +14,9 @@ from fracas.rulesets.rankflank.odds import HEADLINES
 
 if TYPE_CHECKING:  # the rules load with the first combat: listing rulesets needs none
     from fracas.rulesets.rankflank.document import RankflankDocument
+    from fracas.rulesets.rankflank.fight import CombatOutcome, Fight
     from fracas.rulesets.rankflank.formation import UnitStatus
-    from fracas.rulesets.rankflank.play import CombatOutcome, CombatProcess, Fight
+    from fracas.rulesets.rankflank.play import CombatProcess
     from fracas.rulesets.rankflank.scenario import Combat
 
 
@@ -136,8 +137,8 @@ class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "CombatOu
 def _metric_names(combat: Combat) -> tuple[str, ...]:
     """Every metric of a summary, in the order :meth:`RankflankRuleset.summarize_state`
     gives them."""
+    from fracas.rulesets.rankflank.fight import round_one_metrics, unit_fate
     from fracas.rulesets.rankflank.formation import initial_state
-    from fracas.rulesets.rankflank.play import round_one_metrics, unit_fate
 
     start = initial_state(combat)
     first = round_one_metrics(combat, ("draw", tuple(0 for _ in combat.sides), 0))
@@ -148,7 +149,7 @@ def _metric_names(combat: Combat) -> tuple[str, ...]:
 def _round_one(combat: Combat, state: Fight) -> Mapping[str, Hashable]:
     """Round 1's winner and scores, unless exact odds handed them over on the way
     (:meth:`~fracas.rulesets.rankflank.play.CombatProcess.settle`)."""
-    from fracas.rulesets.rankflank.play import round_one_metrics
+    from fracas.rulesets.rankflank.fight import round_one_metrics
 
     if state.first == ():
         return {}
@@ -160,7 +161,7 @@ def _ending(
 ) -> tuple[str, dict[str, Any]]:
     """The combat's winner, what became of every unit since ``start`` (but those whose
     fates exact odds handed over on the way), and the rounds."""
-    from fracas.rulesets.rankflank.play import unit_fate
+    from fracas.rulesets.rankflank.fight import unit_fate
 
     final = dict(zip((unit.name for unit in combat.units), state.units, strict=True))
     fates: dict[str, Any] = {}

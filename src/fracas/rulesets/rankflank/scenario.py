@@ -20,12 +20,7 @@ from fracas.rulesets.rankflank.document import (
     RerollSpec,
     UnitSpec,
 )
-from fracas.rulesets.rankflank.specials import (
-    LANCE_BEARERS,
-    MISSING_RULES,
-    NO_WEAPONS,
-    parse_rule,
-)
+from fracas.rulesets.rankflank.specials import LANCE_BEARERS, MISSING_RULES, NO_WEAPONS, parse_rule
 
 #: Unit Strength per model by troop type; ``None`` means "its starting Wounds".
 UNIT_STRENGTH_BY_TYPE: Mapping[str, int | None] = {
