@@ -452,13 +452,17 @@ class Blows(DiceGroup[int, Rolled]):
 
         Outside a challenge no blow removes more than one model's wounds, so beyond the
         most the blows can remove only the wounds of the front model matter (``left``
-        modulo ``model_wounds``): groups on larger targets share one law.
+        modulo ``model_wounds``): groups on larger targets share one law. In a challenge
+        every wound counts, and ``left`` matters only to a killing blow.
 
         >>> blow = Blow(to_hit=4, to_wound=4, armour=None, ward=None)
         >>> Blows.on(blow, 2, left=20).left, Blows.on(blow, 2, left=7, model_wounds=2).left
         (2, 5)
         """
-        if not duel:
+        if duel:
+            # In a challenge only a killing blow asks what the rival has left.
+            left = left if blow.killing_blow else 1
+        else:
             most = max(n for n, _ in count_law(auto_hits, attacks)) * model_wounds
             if left > most:
                 left -= (left - most) // model_wounds * model_wounds

@@ -99,13 +99,14 @@ class CombatProcess(Striking, Scoring, Fleeing):
         return fight, metrics
 
     def step(self, fight: Fight, dice: Dice) -> Fight:
-        return self._ready(self._step(fight, dice))
+        return self._ready(self._step(self._ready(fight), dice))
 
     def branch(self, fight: Fight) -> tuple[DiceGroup[Any, Any], Callable[[Any], Fight]] | None:
         """A group of blows as one dice group and where each number of wounds leads
         (a :class:`~fracas.core.evaluate.Branching` process); other steps replay."""
         if self.log is not None:
             return None
+        fight = self._ready(fight)
         if fight.phase == "strike":
             blows = self._blows_for(fight)
             return blows[3], self._landing(fight, blows)
@@ -122,9 +123,9 @@ class CombatProcess(Striking, Scoring, Fleeing):
         return None
 
     def _ready(self, after: Fight) -> Fight:
+        """``after`` with the records of its next initiative step gathered (no dice),
+        when it has none left to roll."""
         if after.phase == "strike" and not after.pending:
-            # The next initiative step's records are gathered at once (no dice), so that
-            # the fight waits between steps with its blows ready to roll.
             return self._gather(after)
         return after
 

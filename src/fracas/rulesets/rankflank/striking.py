@@ -106,7 +106,11 @@ class Striking(Steps):
         return lambda unsaved: self._landed(fight, blows, unsaved)
 
     def _landed(self, fight: Fight, blows: tuple[Any, ...], unsaved: int) -> Fight:
-        """The fight once ``unsaved`` wounds have landed, the next step's records gathered."""
+        """The fight once ``unsaved`` wounds have landed.
+
+        The next initiative step's records are gathered when the fight takes its next
+        step (:meth:`~.play.CombatProcess._ready`): exact odds merge the fights first, so
+        fights that landed alike gather once."""
         record, pending, target, _, index, phase = blows
         values = list(fight)
         values[PHASE], values[PENDING] = phase, pending
@@ -123,8 +127,7 @@ class Striking(Steps):
                     else duel
                     for duel in fight.duels
                 )
-        landed = tuple.__new__(Fight, values)
-        return self._gather(landed) if phase == "strike" and not pending else landed
+        return tuple.__new__(Fight, values)
 
     def _credit(
         self,
