@@ -130,11 +130,6 @@ def engaged_enemies(combat: Combat, state: State, unit: Unit) -> tuple[Unit, ...
     return tuple(found)
 
 
-def is_disrupted(combat: Combat, state: State, unit: Unit) -> bool:
-    """True while an enemy able to disrupt it fights its flank or rear."""
-    return disrupting_enemy(combat, state, unit) is not None
-
-
 def disrupting_enemy(combat: Combat, state: State, unit: Unit) -> str | None:
     """The first enemy in the unit's flank or rear that disrupts it, if any."""
     options = combat.options
