@@ -61,7 +61,9 @@ def characters_alive(unit: Unit, status: UnitStatus) -> tuple[Character, ...]:
 
 def models_alive(unit: Unit, status: UnitStatus) -> int:
     """Rank-and-file plus characters standing."""
-    standing = sum(1 for wounds in status.character_wounds if wounds)
+    characters = status.character_wounds
+    # Counted in C: exact odds ask this of every unit of every fight they meet.
+    standing = len(characters) - characters.count(0)
     return -(-status.rank_and_file_wounds // unit.profile.W) + standing
 
 
