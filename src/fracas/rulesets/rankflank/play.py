@@ -29,6 +29,7 @@ from fracas.rulesets.rankflank.fight import (
     CombatOutcome,
     Duel,
     Fight,
+    Phase,
     Round,
     apply_wounds,
     fighting_pairs,
@@ -58,7 +59,8 @@ class CombatProcess(Striking, Scoring, Fleeing):
 
     def start(self) -> Fight:
         state = initial_state(self.combat)
-        return self._next_round(Fight(self.key(state)), state)
+        units = self.key(state)
+        return Fight(units, phase=self._next_phase(0, units, state))
 
     def finished(self, fight: Fight) -> bool:
         return fight.phase == "over"
@@ -147,12 +149,13 @@ class CombatProcess(Striking, Scoring, Fleeing):
             return self._flee(fight, dice)
         return self._end(fight)
 
-    def _next_round(self, fight: Fight, state: State) -> Fight:
-        if fight.round >= self.combat.options.max_rounds or not self._once(
-            ("pairs", fight.units), lambda: fighting_pairs(self.combat, state)
+    def _next_phase(self, fought: int, units: tuple[UnitStatus, ...], state: State) -> Phase:
+        """After ``fought`` rounds: another begins while enemies still fight, or it is over."""
+        if fought >= self.combat.options.max_rounds or not self._once(
+            ("pairs", units), lambda: fighting_pairs(self.combat, state)
         ):
-            return moved(fight, phase="over")
-        return moved(fight, phase="begin")
+            return "over"
+        return "begin"
 
     def _begin(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
         combat = self.combat
@@ -213,21 +216,17 @@ class CombatProcess(Striking, Scoring, Fleeing):
 
     def _following(self, fight: Fight, state: dict[str, UnitStatus]) -> Fight:
         """The fight once the round is over: the next round begun, or the combat over."""
-        ended = moved(
-            fight,
-            winner=None,
-            difference=0,
-            testers=(),
-            fleeing=(),
-            chases=(),
-            afraid=frozenset(),
-            initiatives=(),
-            pending=(),
-            credits=(),
-            duels=(),
-            phase="end",
+        # Only what outlasts the round is kept (the fields of ``_end``'s key).
+        following = Fight(
+            fight.units,
+            fight.round,
+            self._next_phase(fight.round, fight.units, state),
+            first=fight.first,
+            caught=fight.caught,
+            calmed=fight.calmed,
+            leaving=fight.leaving,
+            gone=fight.gone,
         )
-        following = self._next_round(ended, state)
         return self._begin(following, state) if following.phase == "begin" else following
 
     def _close_round(self, fight: Fight, state: State) -> None:

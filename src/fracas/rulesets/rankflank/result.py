@@ -87,15 +87,20 @@ def standing_units(combat: Combat, state: State, side: str) -> tuple[Unit, ...]:
     return tuple(u for u in combat.side_units(side) if in_combat(u, state[u.name]))
 
 
-def fighting_units(combat: Combat, state: State, side: str) -> tuple[Unit, ...]:
+def fighting_units(
+    combat: Combat, state: State, side: str, standing: tuple[Unit, ...] | None = None
+) -> tuple[Unit, ...]:
     """Units of ``side`` still in the combat and in contact with an enemy that has not fled.
 
     An enemy slain to the last model still counts as the one the unit fought; a unit whose
     enemies have all fled (or that pursued them) adds nothing to its side's result.
+    ``standing`` is :func:`standing_units` of ``side`` when the caller has it.
     """
+    if standing is None:
+        standing = standing_units(combat, state, side)
     return tuple(
         unit
-        for unit in standing_units(combat, state, side)
+        for unit in standing
         if any(not state[c.enemy].fled for c in combat.contacts[unit.name])
     )
 
@@ -140,6 +145,10 @@ def _best_assignment(groups: list[list[str]], bonus: Mapping[str, int]) -> tuple
     >>> _best_assignment([["Three", "Four"]], {"Three": 2, "Four": 3})
     ('Four',)
     """
+    if all(len(members) == 1 for members in groups) and len(groups) == len(
+        {members[0] for members in groups}
+    ):
+        return tuple(members[0] for members in groups)  # one unit an arc, each in one arc
     arcs_of: dict[str, list[int]] = {name: [] for name in bonus}
     for index, members in enumerate(groups):
         for name in members:
@@ -342,7 +351,8 @@ def combat_result(
     """
     credits = tuple(credits)
     overkill = tuple(overkill)
-    fighting = {side: fighting_units(combat, state, side) for side in combat.sides}
+    standing = {side: standing_units(combat, state, side) for side in combat.sides}
+    fighting = {side: fighting_units(combat, state, side, standing[side]) for side in standing}
     scores = {
         side: side_score(
             combat,
@@ -356,7 +366,7 @@ def combat_result(
         )
         for side in combat.sides
     }
-    wiped = tuple(side for side in combat.sides if not standing_units(combat, state, side))
+    wiped = tuple(side for side in combat.sides if not standing[side])
     totals = {side: int(score) for side, score in scores.items()}
     winner, difference = decide(combat, totals, wiped)
     return CombatResult(scores, winner, difference, wiped)
