@@ -37,7 +37,7 @@ def load_enumerated(**kwargs: Any) -> Scenario:
 def test_exact_wounds_are_binomial_worked_by_hand() -> None:
     # A shot wounds when it hits (4+: 1/2) and the 5+ save fails (1 − 2/6 = 2/3): 1/3.
     # Two shots: P(0) = (2/3)² = 4/9, P(1) = 2·(1/3)(2/3) = 4/9, P(2) = (1/3)² = 1/9.
-    result = odds(load(dice=2, hit_on=4, save=5))
+    result = odds(load(dice=2, hit_on=4, save=5), exact_fractions=True)
     assert result.method == "exact"
     wounds = result.metric("wounds")
     assert [(e.value, e.probability) for e in wounds.values] == [
@@ -49,7 +49,8 @@ def test_exact_wounds_are_binomial_worked_by_hand() -> None:
     # One model: wiped out on at least one wound, 1 − 4/9 = 5/9.
     assert result.probability("outcome", "wiped out") == Fraction(5, 9)
     assert result.error_bar == 0.0
-    assert result.solver == "volley exact method"
+    # Two steps (the hits, then the saves), each one binomial group of the process.
+    assert "over merged states" in result.solver
 
 
 @settings(max_examples=20)
@@ -57,22 +58,31 @@ def test_exact_wounds_are_binomial_worked_by_hand() -> None:
 def test_ruleset_exact_method_equals_enumeration_of_every_path(
     dice: int, hit_on: int, models: int, save: int
 ) -> None:
-    fast = odds(load(dice=dice, hit_on=hit_on, models=models, save=save), method="exact")
-    plain = odds(
-        load_enumerated(dice=dice, hit_on=hit_on, models=models, save=save), method="exact"
+    fast = odds(
+        load(dice=dice, hit_on=hit_on, models=models, save=save),
+        method="exact",
+        exact_fractions=True,
     )
-    assert plain.solver == "enumeration of every path"
+    plain = odds(
+        load_enumerated(dice=dice, hit_on=hit_on, models=models, save=save),
+        method="exact",
+        exact_fractions=True,
+    )
+    # The volley rolled die by die in one step: the walk enumerates every path of it.
+    assert "over merged states" in plain.solver
     assert fast.metrics == plain.metrics
 
 
 def test_exact_counts_its_paths_and_rolls() -> None:
     # Two hit dice (6 × 6 paths); on each path one save die per hit (4+: faces 4, 5, 6).
-    # Paths: 3·3 no hit + 2·3·3·6 one hit + 3·3·36 two hits = 9 + 108 + 324 = 441.
+    # Paths: 3·3 no hit + 2·3·3·6 one hit + 3·3·36 two hits = 9 + 108 + 324 = 441, each a
+    # play of the one step from the one start.
     result = odds(load_enumerated(dice=2, hit_on=4))
     assert result.work == 441
-    assert result.work_unit == "paths"
-    # Rolls: 2 per path plus one per hit: 9·2 + 108·3 + 324·4 = 18 + 324 + 1296 = 1638.
-    assert result.dice_rolls == 1638
+    assert result.work_unit == "step plays"
+    # The same volley as two binomial groups: the start branches into 3 hit counts (one
+    # play each), then 0, 1 and 2 hits into 1, 2 and 3 save counts: 3 + 6 = 9 step plays.
+    assert odds(load(dice=2, hit_on=4)).work == 9
 
 
 def test_metric_order_follows_the_ruleset() -> None:
@@ -85,7 +95,7 @@ def test_metric_order_follows_the_ruleset() -> None:
 @settings(max_examples=25)
 @given(st.integers(0, 3), st.integers(2, 6), st.integers(1, 3), st.integers(2, 7))
 def test_exact_probabilities_sum_to_one(dice: int, hit_on: int, models: int, save: int) -> None:
-    result = odds(load(dice=dice, hit_on=hit_on, models=models, save=save))
+    result = odds(load(dice=dice, hit_on=hit_on, models=models, save=save), exact_fractions=True)
     for metric in result.metrics:
         assert sum(entry.probability for entry in metric.values) == 1
 
@@ -192,13 +202,13 @@ def test_the_budget_suggested_for_an_enumeration_is_enough() -> None:
 
 
 def test_no_budget_is_suggested_where_none_could_do() -> None:
-    # 10,000 shots, each hit saved or not: (10,001 × 10,002) / 2 = 50,015,001 steps, beyond
-    # the most --exact-budget may allow once that limit is lowered to 10,000,000.
+    # 10,000 shots rolled die by die in one step: 6^10,000 paths and more, beyond the most
+    # --exact-budget may allow once that limit is lowered to 10,000,000.
     with (
         limits_in_force({"odds.exact_budget": 10_000_000}),
         pytest.raises(EnumerationBudgetError) as refused,
     ):
-        odds(load(dice=10_000, models=50), method="exact", exact_budget=1_000)
+        odds(load_enumerated(dice=10_000, models=50), method="exact", exact_budget=1_000)
     assert "raise --exact-budget" not in str(refused.value)
     assert "no --exact-budget can reach it" in str(refused.value)
     assert "--method mc" in str(refused.value)
@@ -222,7 +232,7 @@ def test_a_walk_over_states_out_of_budget_says_what_a_larger_one_may_cost() -> N
 def test_huge_input_returns_within_its_counted_budget() -> None:
     # 10,000 shots: exact enumeration gives up after its budget, Monte Carlo stops when the
     # dice budget is spent. The work done is counted, never timed.
-    scenario = load(dice=10_000, models=50)
+    scenario = load_enumerated(dice=10_000, models=50)  # shot by shot: every die counts
     result = odds(scenario, exact_budget=50_000, sample_budget=200_000)
     assert result.method == "monte-carlo"
     assert result.stopped_by == "work budget"
@@ -233,7 +243,7 @@ def test_huge_input_returns_within_its_counted_budget() -> None:
 
 def test_a_single_play_over_the_sample_budget_is_a_clear_error() -> None:
     with pytest.raises(FracasError, match="single play needs more than 5,000 dice rolls"):
-        odds(load(dice=10_000), method="mc", sample_budget=5_000)
+        odds(load_enumerated(dice=10_000), method="mc", sample_budget=5_000)
 
 
 @pytest.mark.parametrize(
@@ -255,7 +265,7 @@ def test_exact_outcomes_keep_fractions() -> None:
     answer, rolls = exact_outcomes(EnumeratedVolleyRuleset(), load_enumerated(dice=1, save=7).model)
     # One shot, no save: wounds 1 with P 1/2 (4+), else 0.
     assert sorted(answer.outcomes.values()) == [Fraction(1, 2), Fraction(1, 2)]
-    assert rolls == 6
+    assert rolls == 0  # only a deterministic play counts its rolls
 
 
 def test_unknown_metric_names_the_known_ones() -> None:

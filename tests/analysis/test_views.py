@@ -45,11 +45,6 @@ class WipedVolley(VolleyRuleset):
         return derive
 
 
-class SampledVolley(VolleyRuleset):
-    name = "volley"
-    exact_odds = False
-
-
 def test_each_kind_of_question_answered_by_hand(toy: type[VolleyRuleset]) -> None:
     result = odds(parse_scenario(volley_yaml()), method="exact", exact_fractions=True)
     asked = (
@@ -88,7 +83,7 @@ def test_a_registered_ruleset_gets_its_headlines_and_derived_metrics(
     ]
     expected = [5 / 9, 4 / 9, 0, 1, 2 / 3]
     for row, value in zip(rows, expected, strict=True):
-        assert row.low <= value <= row.high, row
+        assert row.low - 1e-15 <= value <= row.high + 1e-15, row  # floats: a rounding error
     if method == "exact":
         assert [float(row.value) for row in rows] == pytest.approx(expected)
 
@@ -107,21 +102,8 @@ def _volley() -> dict[str, Any]:
     return {"attacker": {"dice": 2}, "defender": {"models": 1, "save": 5}}
 
 
-def test_exact_odds_false_samples_in_auto_mode_and_exact_still_tries(
-    toy: type[VolleyRuleset],
-) -> None:
-    model = SampledVolley().load({"fracas": 1, "ruleset": "volley", **_volley()})
-    auto = odds(model, ruleset=SampledVolley(), runs=500)
-    assert auto.method == "monte-carlo"
-    assert "exact_odds" in auto.fallback
-    assert auto.dice_rolls < 500 * 6  # no exact attempt spent its budget first
-    exact = odds(model, ruleset=SampledVolley(), method="exact", exact_fractions=True)
-    assert exact.probability("outcome", "wiped out") == Fraction(5, 9)
-
-
 def test_capabilities_are_read_from_the_class() -> None:
     assert VolleyRuleset.capabilities() == ("resolve", "dice", "odds", "exact odds")
-    assert SampledVolley.capabilities() == ("resolve", "dice", "odds")
     assert WipedVolley.capabilities() == ("resolve", "dice", "odds", "exact odds", "headline odds")
     assert StandRuleset.capabilities()[:2] == ("resolve", "deterministic")
     assert not VolleyRuleset.implements("forecast")

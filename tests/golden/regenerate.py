@@ -9,8 +9,11 @@ the reason in the commit (``tests/golden/test_golden.py`` compares byte for byte
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -39,11 +42,25 @@ def golden_name(example: Path, seed: int, fmt: str) -> str:
     return f"{example.parent.name}/{example.stem}.seed{seed}.{FORMATS[fmt]}"
 
 
+@contextmanager
+def in_checkout() -> Iterator[None]:
+    """Run from the checkout's root, so a report names its file as ``examples/…`` wherever
+    the checkout is."""
+    before = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
 def resolve_bytes(example: Path, seed: int, fmt: str) -> bytes:
-    """What ``fracas resolve EXAMPLE --seed SEED -f FMT -o FILE`` writes into FILE."""
-    with tempfile.TemporaryDirectory() as folder:
+    """What ``fracas resolve examples/… --seed SEED -f FMT -o FILE``, run from the
+    checkout's root, writes into FILE."""
+    with tempfile.TemporaryDirectory() as folder, in_checkout():
         out = Path(folder) / "out"
-        args = ["resolve", str(example), "--seed", str(seed), "-f", fmt, "-o", str(out)]
+        name = str(example.relative_to(ROOT))
+        args = ["resolve", name, "--seed", str(seed), "-f", fmt, "-o", str(out)]
         result = CliRunner().invoke(app, args)
         if result.exit_code != 0:
             raise RuntimeError(f"{args}: exit {result.exit_code}: {result.output}")
@@ -55,10 +72,19 @@ def sealed_post(example: Path, folder: Path) -> bytes:
     secret = folder / "gm.secret"
     secret.write_text(SECRET + "\n")
     out = folder / "post.txt"
-    args = ["resolve", str(example), "--secret-file", str(secret), "-f", "bbcode", "--fold"]
+    args = [
+        "resolve",
+        str(example.relative_to(ROOT)),
+        "--secret-file",
+        str(secret),
+        "-f",
+        "bbcode",
+        "--fold",
+    ]
     for nonce in NONCES:
         args += ["--nonce", nonce]
-    result = CliRunner().invoke(app, [*args, "-o", str(out)])
+    with in_checkout():
+        result = CliRunner().invoke(app, [*args, "-o", str(out)])
     if result.exit_code != 0:
         raise RuntimeError(f"{args}: exit {result.exit_code}: {result.output}")
     return out.read_bytes()

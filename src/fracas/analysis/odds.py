@@ -274,7 +274,8 @@ def exact_outcomes(
         outcomes,  # type: ignore[arg-type]
         answer.work,
         "step plays",
-        f"exact evaluation of {answer.steps} steps over merged states "
+        f"exact evaluation of {answer.steps} step{'' if answer.steps == 1 else 's'} "
+        "over merged states "
         f"(at most {answer.peak:,} states at once)",
         _natural_order(ruleset, model, budget),
         answer.settled,
