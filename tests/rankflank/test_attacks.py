@@ -5,7 +5,7 @@ Three independent checks of every rule's dice:
 * a number worked out by hand (the arithmetic is in each test);
 * one blow's law (:func:`blow_law`, written with closed-form chances) against icepool's
   enumeration of every face of every die the blow rolls (``icepool.map``);
-* many blows (:class:`StrikeDice`'s law, a chain over wounds removed) against
+* many blows (:class:`Blows`' law, a chain over wounds removed) against
   :func:`check_group`, which enumerates every face play rolls die by die.
 """
 
@@ -24,16 +24,23 @@ from fracas.core.distribution import check_group
 from fracas.rulesets.rankflank.blows import (
     SLAY,
     Blow,
+    Blows,
     blow_law,
     blows_law,
     count_law,
-    passes,
     removed_by,
     rerolled,
 )
 from fracas.rulesets.rankflank.formation import initial_state
+from fracas.rulesets.rankflank.report import explanation_text
 from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
-from fracas.rulesets.rankflank.strikes import StrikeDice, StrikeRecord, strike_records
+from fracas.rulesets.rankflank.strikes import StrikeRecord, strike_records
+from fracas.rulesets.rankflank.tables import passes
+
+
+def notes(record: StrikeRecord) -> tuple[str, ...]:
+    """The record's explanations as the report prints them."""
+    return tuple(map(explanation_text, record.explained))
 
 
 def law(blow: Blow) -> dict[int, Fraction]:
@@ -42,6 +49,13 @@ def law(blow: Blow) -> dict[int, Fraction]:
 
 def unsaved(blow: Blow) -> Fraction:
     return sum((p for v, p in blow_law(blow) if v), Fraction(0))
+
+
+def dice_of(record: StrikeRecord, cap: int | None, left: int) -> Blows:
+    """The record's blows on a target of ``left`` wounds; ``cap`` ``None``: a challenge."""
+    return Blows(
+        record.blow, record.attacks, left, record.model_wounds, record.auto_hits, cap is None
+    )
 
 
 def plain(**changes: Any) -> Blow:
@@ -84,8 +98,8 @@ def test_a_unit_reroll_is_on_the_record_with_its_source() -> None:
         unit_doc("Foe", "B", rerolls=[{"roll": "armour", "source": "Blessing"}], armour=5),
     )
     assert (record.blow.wound_reroll, record.blow.armour_reroll) == ("ones", "failed")
-    assert "re-rolled 1s to wound (Icon)" in record.notes
-    assert "re-rolled failed armour saves (Blessing)" in record.notes
+    assert "re-rolled 1s to wound (Icon)" in notes(record)
+    assert "re-rolled failed armour saves (Blessing)" in notes(record)
 
 
 def test_hatred_rerolls_misses_in_the_first_round_only() -> None:
@@ -98,7 +112,7 @@ def test_hatred_rerolls_misses_in_the_first_round_only() -> None:
     first = next(r for r in strike_records(combat, initial_state(combat), 1) if r.side == "A")
     second = next(r for r in strike_records(combat, initial_state(combat), 2) if r.side == "A")
     assert (first.blow.hit_reroll, second.blow.hit_reroll) == ("failed", None)
-    assert "re-rolled failed to hit (hatred, first round)" in first.notes
+    assert "re-rolled failed to hit (hatred, first round)" in notes(first)
 
 
 # Poisoned attacks, killing blow, armour piercing ---------------------------------------
@@ -219,7 +233,7 @@ def test_impact_hits_d3_at_the_models_strength_before_any_blow() -> None:
     )
     # D3 hits, each wounding on 2+ (5/6), no armour: no wound at all has chance
     # 1/3 × (1/6 + 1/36 + 1/216) = 1/3 × 43/216 = 43/648.
-    assert dict(StrikeDice(impact, 20, 20).law())[0] == Fraction(43, 648)
+    assert dict(dice_of(impact, 20, 20).law())[0] == Fraction(43, 648)
     # Round 2: no charge, no impact hits.
     assert all(r.kind != "impact hits" for r in strike_records(combat, initial_state(combat), 2))
 
@@ -252,7 +266,7 @@ def test_flaming_attacks_stop_regeneration_and_the_better_save_counts() -> None:
     # Flaming attacks: no regeneration, the 5+ ward is left.
     burning = record_of(unit_doc("Foe", "A", rules=["flaming attacks"]), trolls)
     assert burning.blow.ward == 5
-    assert "no regeneration against flaming attacks" in burning.notes
+    assert "no regeneration against flaming attacks" in notes(burning)
 
 
 # Brute force --------------------------------------------------------------------------
@@ -328,18 +342,18 @@ def special(blow: Blow, attacks: int, model_wounds: int, **changes: Any) -> Stri
 @pytest.mark.parametrize(
     "group",
     [
-        StrikeDice(special(plain(hit_reroll="failed"), 2, 1), 2, 2),
-        StrikeDice(special(plain(multiple="D3"), 2, 2), 3, 3),
-        StrikeDice(special(plain(multiple="D3"), 2, 3), None, 3),
-        StrikeDice(special(plain(killing_blow=True, armour=4), 2, 3), 5, 5),
-        StrikeDice(special(plain(killing_blow=True, armour=4), 2, 3), None, 2),
-        StrikeDice(special(plain(poisoned=True, to_wound=6, ward=5), 2, 1), 1, 1),
-        StrikeDice(special(plain(to_hit=None), 1, 1, kind="impact hits", auto_hits="D3"), 2, 2),
-        StrikeDice(special(plain(to_hit=None, multiple="2"), 2, 2, auto_hits="1"), 4, 4),
+        dice_of(special(plain(hit_reroll="failed"), 2, 1), 2, 2),
+        dice_of(special(plain(multiple="D3"), 2, 2), 3, 3),
+        dice_of(special(plain(multiple="D3"), 2, 3), None, 3),
+        dice_of(special(plain(killing_blow=True, armour=4), 2, 3), 5, 5),
+        dice_of(special(plain(killing_blow=True, armour=4), 2, 3), None, 2),
+        dice_of(special(plain(poisoned=True, to_wound=6, ward=5), 2, 1), 1, 1),
+        dice_of(special(plain(to_hit=None), 1, 1, kind="impact hits", auto_hits="D3"), 2, 2),
+        dice_of(special(plain(to_hit=None, multiple="2"), 2, 2, auto_hits="1"), 4, 4),
     ],
     ids=repr,
 )
-def test_many_blows_law_equals_every_face_rolled(group: StrikeDice) -> None:
+def test_many_blows_law_equals_every_face_rolled(group: Blows) -> None:
     assert check_group(group)
 
 
@@ -357,7 +371,7 @@ rerolls = st.sampled_from([None, "failed", "ones"])
 
 
 @st.composite
-def small_groups(draw: st.DrawFn) -> StrikeDice:
+def small_groups(draw: st.DrawFn) -> Blows:
     blow = Blow(
         to_hit=draw(st.one_of(st.none(), st.integers(2, 6))),
         to_wound=draw(targets),
@@ -380,16 +394,16 @@ def small_groups(draw: st.DrawFn) -> StrikeDice:
     left = draw(st.integers(1, 2 * model_wounds))
     duel = draw(st.booleans())
     record = special(blow, attacks, model_wounds)
-    return StrikeDice(record, None if duel else left, left)
+    return dice_of(record, None if duel else left, left)
 
 
 @settings(max_examples=40, deadline=None)
 @given(small_groups())
-def test_any_blow_law_equals_every_face_and_sums_to_one(group: StrikeDice) -> None:
+def test_any_blow_law_equals_every_face_and_sums_to_one(group: Blows) -> None:
     # Whatever the rules, targets, re-rolls and wounds left, the law built blow by blow
     # is the enumeration of every face play rolls, and never removes more than is left.
     law = dict(group.law())
     assert sum(law.values()) == 1
-    if group.cap is not None:
-        assert max(law) <= group.cap
+    if not group.duel:
+        assert max(law) <= group.left
     assert check_group(group)

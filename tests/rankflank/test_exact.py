@@ -25,14 +25,16 @@ from fracas.analysis.odds import exact_outcomes
 from fracas.analysis.stats import wilson_interval
 from fracas.core.dice import SeededDice
 from fracas.core.distribution import check_group, enumerate_outcomes
+from fracas.core.modifiers import Breakdown
 from fracas.core.record import SUMMING
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.rankflank.blows import Blow
 from fracas.rulesets.rankflank.breaktest import ChaseRoll, LeadershipTest, MoveRoll
-from fracas.rulesets.rankflank.play import CombatProcess, Fight, play_combat
+from fracas.rulesets.rankflank.fight import Fight
+from fracas.rulesets.rankflank.play import CombatProcess, play_combat
 from fracas.rulesets.rankflank.ruleset import RankflankRuleset, RankflankScenario
 from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
-from fracas.rulesets.rankflank.strikes import StrikeDice, StrikeRecord
+from fracas.rulesets.rankflank.strikes import StrikeRecord
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "rankflank"
 RULESET = RankflankRuleset()
@@ -50,10 +52,10 @@ def record(attacks: int, to_hit: int, to_wound: int | None, armour: int | None) 
 @pytest.mark.parametrize(
     "group",
     [
-        StrikeDice(record(2, 4, 4, 5)),
-        StrikeDice(record(3, 3, 5, None)),
-        StrikeDice(record(2, 4, 4, 6), cap=1),
-        StrikeDice(record(2, 2, None, None)),
+        record(2, 4, 4, 5).blows(left=2, duel=False),
+        record(3, 3, 5, None).blows(left=3, duel=True),
+        record(2, 4, 4, 6).blows(left=1, duel=False),
+        record(2, 2, None, None).blows(left=2, duel=False),
         LeadershipTest(7),
         LeadershipTest(-3),
         LeadershipTest(12),
@@ -75,10 +77,10 @@ def test_closed_form_equals_every_face(group: Any) -> None:
 def test_strike_dice_law_by_hand() -> None:
     # 2 blows, hit on 4+ (1/2), wound on 4+ (1/2), armour 5+ saves 1/3: each blow is an
     # unsaved wound with 1/2 × 1/2 × 2/3 = 1/6. Two: 1/36; none: 25/36; one: 10/36.
-    law = dict(StrikeDice(record(2, 4, 4, 5)).law())
+    law = dict(record(2, 4, 4, 5).blows(left=2, duel=False).law())
     assert law == {0: Fraction(25, 36), 1: Fraction(10, 36), 2: Fraction(1, 36)}
     # Capped at 1 (the target has one wound left): 1 or more is 11/36.
-    capped = dict(StrikeDice(record(2, 4, 4, 5), cap=1).law())
+    capped = dict(record(2, 4, 4, 5).blows(left=1, duel=False).law())
     assert capped == {0: Fraction(25, 36), 1: Fraction(11, 36)}
 
 
@@ -223,7 +225,7 @@ class Unsettled:
     every metric, so the walk gives the joint law of the whole summary."""
 
     def __init__(self, combat: Any) -> None:
-        self.process = CombatProcess(combat)
+        self.process = CombatProcess(combat, SUMMING)
         self.start, self.step = self.process.start, self.process.step
         self.finished, self.branch = self.process.finished, self.process.branch
 
@@ -374,8 +376,25 @@ def test_steps_taken_as_one_group_give_what_replaying_them_gives(example: str) -
     # (two rounds: several units flee and are chased in these examples).
     scenario = load_scenario(EXAMPLES / f"{example}.yaml").model
     combat = replace(scenario.combat, options=replace(scenario.combat.options, max_rounds=2))
-    grouped = exact_states(CombatProcess(combat), budget=2_000_000, fractions=False, tolerance=1e-9)
-    replayed = exact_states(Replaying(combat), budget=2_000_000, fractions=False, tolerance=1e-9)
+    grouped = exact_states(
+        CombatProcess(combat, SUMMING), budget=2_000_000, fractions=False, tolerance=1e-9
+    )
+    replayed = exact_states(
+        Replaying(combat, SUMMING), budget=2_000_000, fractions=False, tolerance=1e-9
+    )
     assert grouped.states == replayed.states
     assert grouped.settled == replayed.settled
     assert grouped.work == replayed.work
+
+
+def test_exact_odds_build_no_breakdown_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Exact odds hand the combat a summing recorder: no combat result, strike or round
+    # may build a single explained row (they cost most of a one-round question once).
+    combat = load_scenario(EXAMPLES / "flank_charge.yaml").model.combat
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a row was built for exact odds")
+
+    monkeypatch.setattr(Breakdown, "__init__", refuse)
+    walked = exact_states(RULESET.process(RankflankScenario(combat, ""), SUMMING), budget=2_000_000)
+    assert sum(walked.states.values()) == 1  # every way the combat ends, exactly

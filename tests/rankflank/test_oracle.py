@@ -48,13 +48,13 @@ def test_unsaved_wounds_are_binomial(
     attacks: int, to_hit: int, to_wound: int | None, armour: int | None, ward: int | None
 ) -> None:
     strike = record(attacks, to_hit, to_wound, armour, ward)
-    rolled = enumerate_outcomes(lambda dice: roll_strike(strike, dice).unsaved)
+    rolled = enumerate_outcomes(lambda dice: roll_strike(strike, dice).faces.unsaved)
     assert rolled == Distribution.binomial(attacks, unsaved_wound_chance(strike))
 
 
 def test_two_attacks_are_binomial() -> None:
     strike = record(2, 4, 3, 5, None)
-    rolled = enumerate_outcomes(lambda dice: roll_strike(strike, dice).unsaved)
+    rolled = enumerate_outcomes(lambda dice: roll_strike(strike, dice).faces.unsaved)
     assert rolled == Distribution.binomial(2, unsaved_wound_chance(strike))
 
 

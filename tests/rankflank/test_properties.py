@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.core.dice import SeededDice
+from fracas.core.modifiers import Breakdown
 from fracas.rulesets.rankflank.formation import models_alive
 from fracas.rulesets.rankflank.play import play_combat
 from fracas.rulesets.rankflank.samples import combat_from
@@ -114,7 +115,10 @@ def test_combat_result_is_never_negative(document: dict[str, Any], seed: int) ->
     for fought in play_combat(combat, SeededDice(seed)).rounds:
         for side in combat.sides:
             assert fought.result.score(side) >= 0
-            assert all(step.running >= 0 for step in fought.result.scores[side].steps())
+            assert all(
+                step.running >= 0
+                for step in Breakdown("score", fought.result.scores[side].rows).steps()
+            )
 
 
 @settings(max_examples=60)

@@ -11,9 +11,15 @@ from fracas.rulesets.rankflank.breaktest import LeadershipTest
 from fracas.rulesets.rankflank.formation import initial_state
 from fracas.rulesets.rankflank.play import CombatProcess, play_combat
 from fracas.rulesets.rankflank.psychology import fear_testers
+from fracas.rulesets.rankflank.report import explanation_text
 from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
 from fracas.rulesets.rankflank.scenario import Combat
-from fracas.rulesets.rankflank.strikes import Conditions, strike_records
+from fracas.rulesets.rankflank.strikes import Conditions, StrikeRecord, strike_records
+
+
+def notes(record: StrikeRecord) -> tuple[str, ...]:
+    """The record's explanations as the report prints them."""
+    return tuple(map(explanation_text, record.explained))
 
 
 def pair(first: dict[str, Any], second: dict[str, Any], **parameters: Any) -> Combat:
@@ -51,7 +57,7 @@ def _start(combat: Combat) -> tuple[Combat, dict[str, Any]]:
 
 def test_a_failed_fear_test_means_weapon_skill_one_both_ways() -> None:
     combat = pair(unit_doc("Guard", "A"), unit_doc("Ghosts", "B", rules=["fear"]))
-    process = CombatProcess(combat)
+    process = CombatProcess(combat, SUMMING)
     fight = process.start()
     assert fight.phase == "begin"
     fight = process.step(fight, ScriptedDice([]))
@@ -64,7 +70,7 @@ def test_a_failed_fear_test_means_weapon_skill_one_both_ways() -> None:
     # Guard at WS 1 against WS 3: 3 > 2 × 1, so 5+ to hit; the ghosts' WS 3 > 1: 3+.
     assert (by_unit["Guard"].weapon_skill, by_unit["Guard"].blow.to_hit) == (1, 5)
     assert (by_unit["Ghosts"].target_weapon_skill, by_unit["Ghosts"].blow.to_hit) == (1, 3)
-    assert "WS 1 (failed its fear test)" in by_unit["Guard"].notes
+    assert "WS 1 (failed its fear test)" in notes(by_unit["Guard"])
 
 
 def test_fear_is_forgotten_when_the_round_ends() -> None:
@@ -83,7 +89,7 @@ def test_exact_odds_branch_on_the_fear_test() -> None:
     # Exact odds answer the fear test as one group: failing 2D6 > Ld 7 has chance
     # (1 + 2 + 3 + 4 + 5) / 36 = 15/36, and only the failing branch is afraid.
     combat = pair(unit_doc("Guard", "A"), unit_doc("Ghosts", "B", rules=["fear"]), max_rounds=1)
-    process = CombatProcess(combat)
+    process = CombatProcess(combat, SUMMING)
     fight = process.step(process.start(), ScriptedDice([]))
     law: dict[bool, Fraction] = {}
     for passed, p in LeadershipTest(7).law():

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from fracas.core.dice import ScriptedDice
+from fracas.rulesets.rankflank.fight import apply_wounds
 from fracas.rulesets.rankflank.formation import (
     initial_state,
     models_alive,
@@ -15,7 +16,7 @@ from fracas.rulesets.rankflank.formation import (
     unit_rows,
     unit_strength,
 )
-from fracas.rulesets.rankflank.play import apply_wounds, fight_round, play_combat
+from fracas.rulesets.rankflank.play import fight_round, play_combat
 from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
 from fracas.rulesets.rankflank.scenario import Combat
 from fracas.rulesets.rankflank.strikes import (
@@ -256,7 +257,7 @@ def test_records_then_dice_from_the_records_only() -> None:
     dice = ScriptedDice([4] * 10 + [3] * 10 + [4] * 10 + [5] * 10)
     roll = roll_strike(record, dice)
     # Every hit, every wound, every armour save failed (4 < 5), every ward failed (5 < 6).
-    assert (roll.hits, roll.wounds, roll.unsaved) == (10, 10, 10)
+    assert (roll.faces.hits, roll.faces.wounds, roll.faces.unsaved) == (10, 10, 10)
 
 
 def test_cannot_wound_rolls_no_wound_dice() -> None:
@@ -273,7 +274,7 @@ def test_cannot_wound_rolls_no_wound_dice() -> None:
     # S1 vs T6: 5 below → cannot wound; only the to-hit dice are rolled.
     assert record.blow.to_wound is None
     roll = roll_strike(record, ScriptedDice([6, 6, 6]))
-    assert (roll.hits, roll.wound_faces, roll.unsaved) == (3, (), 0)
+    assert (roll.faces.hits, roll.faces.wound_faces, roll.faces.unsaved) == (3, (), 0)
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from fracas.analysis.odds import repetition_seed
 from fracas.analysis.sample import sampler
 from fracas.core.dice import LawDice
 from fracas.core.process import run
+from fracas.core.record import SUMMING
 from fracas.core.sampling import SamplingDice
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.rankflank.play import CombatProcess
@@ -29,6 +30,6 @@ def test_sampled_summaries_are_those_of_the_plain_play(path: Path) -> None:
     for index in range(300):
         seed = repetition_seed(5, index)
         cached = sample(SamplingDice(seed))
-        final = run(CombatProcess(scenario.combat), LawDice(SamplingDice(seed)))
+        final = run(CombatProcess(scenario.combat, SUMMING), LawDice(SamplingDice(seed)))
         plain = ruleset.metrics(scenario, final)
         assert list(cached.items()) == list(plain.items()), (path.stem, index)

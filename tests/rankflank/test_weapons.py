@@ -5,7 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from fracas.core.modifiers import Breakdown
+from fracas.core.record import SUMMING
 from fracas.rulesets.rankflank.formation import initial_state
+from fracas.rulesets.rankflank.report import explanation_text
 from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
 from fracas.rulesets.rankflank.scenario import Combat
 from fracas.rulesets.rankflank.strikes import (
@@ -14,6 +17,11 @@ from fracas.rulesets.rankflank.strikes import (
     strike_records,
     unsaved_wound_chance,
 )
+
+
+def notes(record: StrikeRecord) -> tuple[str, ...]:
+    """The record's explanations as the report prints them."""
+    return tuple(map(explanation_text, record.explained))
 
 
 def duel_of(attacker: dict[str, Any], defender: dict[str, Any], **parameters: Any) -> Combat:
@@ -39,10 +47,34 @@ def test_great_weapon_adds_two_strength_and_strikes_last() -> None:
     record = records(combat)["Greatswords"]
     # S 3 + 2 = 5 against T 3: 2+ to wound; armour 4+ worsened by 5 - 3 = 2: 6+.
     assert (record.strength, record.blow.to_wound, record.blow.armour) == (5, 2, 6)
-    assert "S 5 = 3 + 2 (great weapon)" in record.notes
+    assert "S 5 = 3 + 2 (great weapon)" in notes(record)
     # I 3 + 1 for the charge would be 4, but a great weapon strikes last: step 0.
     assert record.initiative == 0
     assert initiative_steps(combat, initial_state(combat), 1) == (3, 0)
+
+
+def test_the_breakdowns_a_record_explains_are_the_numbers_its_dice_use() -> None:
+    combat = duel_of(
+        unit_doc("Berserkers", "A", weapon="great weapon", rules=["frenzy"]),
+        unit_doc("Foe", "B"),
+    )
+    record = records(combat)["Berserkers"]
+    strength, attacks = (b for b in record.explained if isinstance(b, Breakdown))
+    # S 3 + 2 (great weapon) = 5; A 1 + 1 (frenzy) = 2: each total is the number the
+    # rules go on with: 5 fighting × 2 A + 5 supporting × 1 = 15 attacks, and S 5 against
+    # T 3 wounds on 2+.
+    assert [(row.label, int(row.value)) for row in strength.rows] == [("S", 3), ("great weapon", 2)]
+    assert int(strength.total) == record.strength == 5
+    assert record.blow.to_wound == 2
+    assert [(row.label, int(row.value)) for row in attacks.rows] == [("A", 1), ("frenzy", 1)]
+    assert int(attacks.total) == 2
+    assert record.attacks == 5 * int(attacks.total) + 5 * 1 == 15
+    assert notes(record) == ("S 5 = 3 + 2 (great weapon)", "A 2 = 1 + 1 (frenzy)")
+    # Exact odds gather the same records with a summing recorder: the same numbers, and
+    # no row built at all.
+    (summed,) = (r for r in strike_records(combat, initial_state(combat), 1, record=SUMMING)
+                 if r.striker == "Berserkers")  # fmt: skip
+    assert (summed.strength, summed.attacks, summed.explained) == (5, 15, ())
 
 
 def test_halberd_adds_one_strength() -> None:
@@ -50,7 +82,7 @@ def test_halberd_adds_one_strength() -> None:
     record = records(combat)["Halberdiers"]
     # S 3 + 1 = 4 against T 3: 3+ to wound; it strikes at its own I 3.
     assert (record.strength, record.blow.to_wound, record.initiative) == (4, 3, 3)
-    assert record.notes == ("S 4 = 3 + 1 (halberd)",)
+    assert notes(record) == ("S 4 = 3 + 1 (halberd)",)
 
 
 def test_infantry_spears_fight_in_an_extra_rank_unless_charging() -> None:
@@ -73,7 +105,7 @@ def test_cavalry_spear_and_lance_only_on_the_charge() -> None:
     assert records(spear)["Riders"].strength == 4  # 3 + 1 (spear, on the charge)
     lance = duel_of(unit_doc("Knights", "A", weapon="lance", **rider), unit_doc("Foe", "B"))
     assert records(lance)["Knights"].strength == 5  # 3 + 2 (lance, on the charge)
-    assert records(lance)["Knights"].notes == ("S 5 = 3 + 2 (lance, on the charge)",)
+    assert notes(records(lance)["Knights"]) == ("S 5 = 3 + 2 (lance, on the charge)",)
     # Round 2: no charge any more, plain S 3.
     assert records(lance, 2)["Knights"].strength == 3
 
@@ -89,12 +121,12 @@ def test_paired_weapons_add_an_attack_to_the_fighting_rank() -> None:
     record = records(combat)["Pairs"]
     # 5 fighting × (1 + 1) A + 5 supporting × 1 = 15.
     assert record.attacks == 15
-    assert record.notes == ("A 2 = 1 + 1 (paired weapons)",)
+    assert notes(record) == ("A 2 = 1 + 1 (paired weapons)",)
     eighth = duel_of(
         unit_doc("Pairs", "A", weapon="additional hand weapon"), unit_doc("Foe", "B"),
         edition="eighth",
     )  # fmt: skip
-    assert records(eighth)["Pairs"].notes == ("A 2 = 1 + 1 (additional hand weapon)",)
+    assert notes(records(eighth)["Pairs"]) == ("A 2 = 1 + 1 (additional hand weapon)",)
 
 
 def test_shield_improves_the_save_and_parries_blows_from_the_front() -> None:

@@ -25,15 +25,9 @@ if TYPE_CHECKING:
         passes_break_test,
     )
     from fracas.rulesets.rankflank.document import RankflankDocument, RankflankParams
+    from fracas.rulesets.rankflank.fight import CombatOutcome, Round, Step, apply_wounds
     from fracas.rulesets.rankflank.formation import UnitStatus, initial_state
-    from fracas.rulesets.rankflank.play import (
-        CombatOutcome,
-        Round,
-        Step,
-        apply_wounds,
-        fight_round,
-        play_combat,
-    )
+    from fracas.rulesets.rankflank.play import fight_round, play_combat
     from fracas.rulesets.rankflank.result import (
         CombatResult,
         OverkillCredit,
@@ -62,7 +56,7 @@ if TYPE_CHECKING:
 _HOMES = {
     "BreakTest": "fracas.rulesets.rankflank.breaktest",
     "Combat": "fracas.rulesets.rankflank.scenario",
-    "CombatOutcome": "fracas.rulesets.rankflank.play",
+    "CombatOutcome": "fracas.rulesets.rankflank.fight",
     "CombatResult": "fracas.rulesets.rankflank.result",
     "EDITIONS": "fracas.rulesets.rankflank.scenario",
     "Options": "fracas.rulesets.rankflank.scenario",
@@ -72,14 +66,14 @@ _HOMES = {
     "RankflankParams": "fracas.rulesets.rankflank.document",
     "RankflankRuleset": "fracas.rulesets.rankflank.ruleset",
     "RankflankScenario": "fracas.rulesets.rankflank.ruleset",
-    "Round": "fracas.rulesets.rankflank.play",
-    "Step": "fracas.rulesets.rankflank.play",
+    "Round": "fracas.rulesets.rankflank.fight",
+    "Step": "fracas.rulesets.rankflank.fight",
     "StrikeRecord": "fracas.rulesets.rankflank.strikes",
     "StrikeRoll": "fracas.rulesets.rankflank.strikes",
     "Unit": "fracas.rulesets.rankflank.scenario",
     "UnitStatus": "fracas.rulesets.rankflank.formation",
     "WoundCredit": "fracas.rulesets.rankflank.result",
-    "apply_wounds": "fracas.rulesets.rankflank.play",
+    "apply_wounds": "fracas.rulesets.rankflank.fight",
     "armour_save_target": "fracas.rulesets.rankflank.tables",
     "break_test": "fracas.rulesets.rankflank.breaktest",
     "break_test_target": "fracas.rulesets.rankflank.breaktest",

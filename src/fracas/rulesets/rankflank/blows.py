@@ -1,31 +1,44 @@
-"""One blow's dice as a small law, and many blows on a target with wounds to lose.
+"""The dice of a group of blows, written once: rolled die by die, with their exact law.
 
 A blow goes through to hit (with its re-roll) → poisoned check on the natural to-hit face
 → to wound (re-roll) → killing blow check on the natural to-wound face → armour save
-(re-roll) → ward or regeneration (re-roll) → multiple wounds. :func:`blow_law` gives the
-law of what one blow does: 0 (nothing), ``n`` wounds, or :data:`SLAY` (a killing blow).
-:func:`blows_law` then lays N such blows on the target one after the other, as play
-removes them: each blow's wounds fall on the model in front of the pool, and what a model
-cannot take is lost (a multiple-wounds blow never spills onto the next model).
+(re-roll) → ward or regeneration (re-roll) → multiple wounds. :class:`Blows` is the one
+definition of a group of such blows on one target, as a
+:class:`~fracas.core.dice.DiceGroup`: :meth:`Blows.roll` rolls every die, stage by stage
+as players do (seeded play shows each face), and :meth:`Blows.law` is the closed form of
+the wounds they remove (exact odds branch on it, sampling draws from it).
+:func:`~fracas.core.dice.check_group` proves the two agree.
+
+The law is built from :func:`blow_law`, what one blow does: 0 (nothing), ``n`` wounds, or
+:data:`SLAY` (a killing blow). N such blows are laid on the target one after the other,
+as play removes them: each blow's wounds fall on the model in front of the pool, and what
+a model cannot take is lost (a multiple-wounds blow never spills onto the next model).
 
 >>> from fractions import Fraction
+>>> from fracas.core.dice import ScriptedDice
+>>> from fracas.core.distribution import check_group
 >>> blow = Blow(to_hit=4, to_wound=4, armour=None, ward=None)
 >>> dict(blow_law(blow))[1]
 Fraction(1, 4)
->>> dict(blows_law(blow, count=((2, Fraction(1)),), left=5, model_wounds=1, duel=False))[2]
+>>> two = Blows(blow, attacks=2, left=5)
+>>> dict(two.law())[2]
 Fraction(1, 16)
+>>> two.roll(ScriptedDice([6, 2, 5]))[0], check_group(two)
+(1, True)
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from fracas.core.dice import D6, Dice, die
+from fracas.core.dice import D6, Dice, DiceGroup, die
 from fracas.core.distribution import Distribution
 from fracas.rulesets.rankflank.specials import amount_law
+from fracas.rulesets.rankflank.tables import passes
 
 #: A killing blow: the model it strikes is slain whatever its wounds.
 SLAY = -1
@@ -56,11 +69,6 @@ class Blow:
     multiple: str | None = None
 
 
-def passes(face: int, target: int | None) -> bool:
-    """A D6 ``face`` meets ``target``; a natural 1 always fails."""
-    return target is not None and face != 1 and face >= target
-
-
 def rerolled(face: int, target: int | None, reroll: str | None) -> bool:
     """Whether ``face`` is re-rolled: a failed die, or a natural 1, under ``reroll``.
 
@@ -73,141 +81,17 @@ def rerolled(face: int, target: int | None, reroll: str | None) -> bool:
     return not passes(face, target)
 
 
-@cache
-def face_law(target: int | None, reroll: str | None) -> tuple[Fraction, ...]:
-    """Chance of each final natural face 1..6 after the re-roll (index 0 is face 1).
-
-    >>> face_law(4, "failed")[5]   # a 6 at once (1/6), or a miss re-rolled into a 6
-    Fraction(1, 4)
-    """
-    law = [Fraction(0)] * 6
-    for face in range(1, 7):
-        if rerolled(face, target, reroll):
-            for again in range(6):
-                law[again] += _SIXTH * _SIXTH
-        else:
-            law[face - 1] += _SIXTH
-    return tuple(law)
-
-
-def _success(target: int | None, reroll: str | None) -> Fraction:
-    law = face_law(target, reroll)
-    return sum((law[f - 1] for f in range(1, 7) if passes(f, target)), Fraction(0))
-
-
-@cache
-def blow_law(blow: Blow) -> tuple[tuple[int, Fraction], ...]:
-    """What one blow does: each value (0, wounds, :data:`SLAY`) with its exact chance."""
-    if blow.to_hit is None:
-        hit, poison_six = Fraction(1), Fraction(0)
-    else:
-        hit_faces = face_law(blow.to_hit, blow.hit_reroll)
-        poison_six = hit_faces[5] if blow.poisoned and passes(6, blow.to_hit) else Fraction(0)
-        hit = _success(blow.to_hit, blow.hit_reroll) - poison_six
-    wound_faces = face_law(blow.to_wound, blow.wound_reroll)
-    slay_face = wound_faces[5] if blow.killing_blow and passes(6, blow.to_wound) else Fraction(0)
-    wound = _success(blow.to_wound, blow.wound_reroll) - slay_face
-    unsaved_armour = 1 - _success(blow.armour, blow.armour_reroll)
-    unsaved_ward = 1 - _success(blow.ward, blow.ward_reroll)
-    wounded = (hit * wound + poison_six) * unsaved_armour * unsaved_ward
-    slain = hit * slay_face * unsaved_ward
-    law: dict[int, Fraction] = {}
-    if slain:
-        law[SLAY] = slain
-    for value, weight in amount_law(blow.multiple or "1"):
-        if wounded:
-            law[value] = law.get(value, Fraction(0)) + wounded * Fraction(weight, 6)
-    law[0] = 1 - slain - wounded
-    return tuple(sorted((v, p) for v, p in law.items() if p))
-
-
-def take(removed: int, value: int, *, left: int, model_wounds: int, duel: bool) -> int:
-    """Wounds removed after one more blow of ``value``, ``removed`` already gone.
-
-    Outside a challenge a blow's wounds fall on the front model of the pool and what it
-    cannot take is lost; a killing blow takes all it has. In a challenge every wound counts
-    (overkill), and a killing blow counts the wounds the rival had left, at least 1.
-
-    >>> take(0, 3, left=4, model_wounds=2, duel=False)   # 2 models of W2: one slain, 1 lost
-    2
-    >>> take(1, SLAY, left=6, model_wounds=3, duel=False)   # the front model had 2 left
-    3
-    """
-    if duel:
-        return removed + (max(1, left - removed) if value == SLAY else value)
-    pool = left - removed
-    if pool <= 0:
-        return removed
-    front = (pool - 1) % model_wounds + 1
-    return removed + (front if value == SLAY else min(value, front))
-
-
-N = TypeVar("N", Fraction, float)
-
-
-def _chain(
-    law: tuple[tuple[int, N], ...], blows: int, left: int, model_wounds: int, duel: bool
-) -> dict[int, N]:
-    states: dict[int, N] = {0: law[0][1] * 0 + 1}
-    for _ in range(blows):
-        following: dict[int, N] = {}
-        for removed, chance in states.items():
-            for value, p in law:
-                key = (
-                    removed
-                    if value == 0
-                    else take(removed, value, left=left, model_wounds=model_wounds, duel=duel)
-                )
-                following[key] = following.get(key, chance * 0) + chance * p
-        states = following
-    return states
-
-
-def _simple(law: tuple[tuple[int, Fraction], ...], model_wounds: int, duel: bool) -> bool:
-    """True when every blow removes 0 or 1 wound: a binomial, capped by the wounds left."""
-    values = {v for v, _ in law} - {0}
-    if not values:
-        return True
-    if duel:
-        return values == {1}
-    return model_wounds == 1 or values == {1}
-
-
-@cache
-def blows_law(
-    blow: Blow,
-    *,
-    count: tuple[tuple[int, Fraction], ...],
-    left: int,
-    model_wounds: int,
-    duel: bool,
-) -> tuple[tuple[int, Fraction], ...]:
-    """Wounds removed by a random number of identical blows (``count``: blows → chance).
-
-    Outside a challenge the result never exceeds ``left``; in a challenge it counts every
-    wound scored.
-    """
-    law = blow_law(blow)
-    simple = _simple(law, model_wounds, duel)
-    total: dict[int, Fraction] = {}
-    for blows, weight in count:
-        if simple:
-            p = sum((q for v, q in law if v), Fraction(0))
-            for k, q in Distribution.binomial(blows, p).items():
-                key = k if duel else min(k, left)
-                total[key] = total.get(key, Fraction(0)) + weight * q
-        else:
-            for key, q in _chain(law, blows, left, model_wounds, duel).items():
-                total[key] = total.get(key, Fraction(0)) + weight * q
-    return tuple(sorted((k, q) for k, q in total.items() if q))
-
-
 # Rolling die by die -----------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class Rolled:
-    """Every face one group of blows rolled, in the order play rolled them."""
+    """Every face one group of blows rolled, in the order play rolled them.
+
+    ``*_faces`` are the first dice of each stage, ``*_rerolls`` the faces of the dice
+    rolled again; ``count_faces`` the dice that set a random number of automatic hits;
+    ``multiple_faces`` the D3 / D6 of multiple wounds; ``slain`` the unsaved killing blows.
+    """
 
     count_faces: tuple[int, ...]
     hit_faces: tuple[int, ...]
@@ -253,27 +137,6 @@ def roll_count(dice: Dice, amount: str | None, models: int) -> tuple[int, tuple[
         faces = tuple(dice.roll(die(3 if amount == "D3" else 6)) for _ in range(models))
         return sum(faces), faces
     return int(amount) * models, ()
-
-
-def count_law(amount: str | None, models: int) -> tuple[tuple[int, Fraction], ...]:
-    """The law of :func:`roll_count`'s number of blows.
-
-    >>> count_law("D3", 2)[0]
-    (2, Fraction(1, 9))
-    """
-    if amount is None:
-        return ((models, Fraction(1)),)
-    if amount not in ("D3", "D6"):
-        return ((int(amount) * models, Fraction(1)),)
-    sides = 3 if amount == "D3" else 6
-    law: dict[int, Fraction] = {0: Fraction(1)}
-    for _ in range(models):
-        following: dict[int, Fraction] = {}
-        for total, p in law.items():
-            for face in range(1, sides + 1):
-                following[total + face] = following.get(total + face, Fraction(0)) + p / sides
-        law = following
-    return tuple(sorted(law.items()))
 
 
 def roll_blows(blow: Blow, blows: int, dice: Dice, count_faces: tuple[int, ...] = ()) -> Rolled:
@@ -353,6 +216,27 @@ def roll_blows(blow: Blow, blows: int, dice: Dice, count_faces: tuple[int, ...] 
     )
 
 
+def take(removed: int, value: int, *, left: int, model_wounds: int, duel: bool) -> int:
+    """Wounds removed after one more blow of ``value``, ``removed`` already gone.
+
+    Outside a challenge a blow's wounds fall on the front model of the pool and what it
+    cannot take is lost; a killing blow takes all it has. In a challenge every wound counts
+    (overkill), and a killing blow counts the wounds the rival had left, at least 1.
+
+    >>> take(0, 3, left=4, model_wounds=2, duel=False)   # 2 models of W2: one slain, 1 lost
+    2
+    >>> take(1, SLAY, left=6, model_wounds=3, duel=False)   # the front model had 2 left
+    3
+    """
+    if duel:
+        return removed + (max(1, left - removed) if value == SLAY else value)
+    pool = left - removed
+    if pool <= 0:
+        return removed
+    front = (pool - 1) % model_wounds + 1
+    return removed + (front if value == SLAY else min(value, front))
+
+
 def removed_by(values: tuple[int, ...], *, left: int, model_wounds: int, duel: bool) -> int:
     """Wounds that ``values`` remove, blow after blow (:func:`take`)."""
     removed = 0
@@ -360,3 +244,248 @@ def removed_by(values: tuple[int, ...], *, left: int, model_wounds: int, duel: b
         if value:
             removed = take(removed, value, left=left, model_wounds=model_wounds, duel=duel)
     return removed
+
+
+# The closed form ----------------------------------------------------------------------
+
+
+@cache
+def face_law(target: int | None, reroll: str | None) -> tuple[Fraction, ...]:
+    """Chance of each final natural face 1..6 after the re-roll (index 0 is face 1).
+
+    >>> face_law(4, "failed")[5]   # a 6 at once (1/6), or a miss re-rolled into a 6
+    Fraction(1, 4)
+    """
+    law = [Fraction(0)] * 6
+    for face in range(1, 7):
+        if rerolled(face, target, reroll):
+            for again in range(6):
+                law[again] += _SIXTH * _SIXTH
+        else:
+            law[face - 1] += _SIXTH
+    return tuple(law)
+
+
+def _success(target: int | None, reroll: str | None) -> Fraction:
+    law = face_law(target, reroll)
+    return sum((law[f - 1] for f in range(1, 7) if passes(f, target)), Fraction(0))
+
+
+@cache
+def blow_law(blow: Blow) -> tuple[tuple[int, Fraction], ...]:
+    """What one blow does: each value (0, wounds, :data:`SLAY`) with its exact chance."""
+    if blow.to_hit is None:
+        hit, poison_six = Fraction(1), Fraction(0)
+    else:
+        hit_faces = face_law(blow.to_hit, blow.hit_reroll)
+        poison_six = hit_faces[5] if blow.poisoned and passes(6, blow.to_hit) else Fraction(0)
+        hit = _success(blow.to_hit, blow.hit_reroll) - poison_six
+    wound_faces = face_law(blow.to_wound, blow.wound_reroll)
+    slay_face = wound_faces[5] if blow.killing_blow and passes(6, blow.to_wound) else Fraction(0)
+    wound = _success(blow.to_wound, blow.wound_reroll) - slay_face
+    unsaved_armour = 1 - _success(blow.armour, blow.armour_reroll)
+    unsaved_ward = 1 - _success(blow.ward, blow.ward_reroll)
+    wounded = (hit * wound + poison_six) * unsaved_armour * unsaved_ward
+    slain = hit * slay_face * unsaved_ward
+    law: dict[int, Fraction] = {}
+    if slain:
+        law[SLAY] = slain
+    for value, weight in amount_law(blow.multiple or "1"):
+        if wounded:
+            law[value] = law.get(value, Fraction(0)) + wounded * Fraction(weight, 6)
+    law[0] = 1 - slain - wounded
+    return tuple(sorted((v, p) for v, p in law.items() if p))
+
+
+def unsaved_chance(blow: Blow) -> Fraction:
+    """Chance that one blow gets through every save (a wound or more, or a killing blow).
+
+    >>> unsaved_chance(Blow(to_hit=4, to_wound=4, armour=5, ward=None))  # 1/2 × 1/2 × 2/3
+    Fraction(1, 6)
+    """
+    return sum((p for value, p in blow_law(blow) if value), Fraction(0))
+
+
+@cache
+def count_law(amount: str | None, models: int) -> tuple[tuple[int, Fraction], ...]:
+    """The law of :func:`roll_count`'s number of blows.
+
+    >>> count_law("D3", 2)[0]
+    (2, Fraction(1, 9))
+    """
+    if amount is None:
+        return ((models, Fraction(1)),)
+    if amount not in ("D3", "D6"):
+        return ((int(amount) * models, Fraction(1)),)
+    sides = 3 if amount == "D3" else 6
+    law: dict[int, Fraction] = {0: Fraction(1)}
+    for _ in range(models):
+        following: dict[int, Fraction] = {}
+        for total, p in law.items():
+            for face in range(1, sides + 1):
+                following[total + face] = following.get(total + face, Fraction(0)) + p / sides
+        law = following
+    return tuple(sorted(law.items()))
+
+
+N = TypeVar("N", Fraction, float)
+
+
+def _chain(
+    law: tuple[tuple[int, N], ...], blows: int, left: int, model_wounds: int, duel: bool
+) -> dict[int, N]:
+    states: dict[int, N] = {0: law[0][1] * 0 + 1}
+    for _ in range(blows):
+        following: dict[int, N] = {}
+        for removed, chance in states.items():
+            for value, p in law:
+                key = (
+                    removed
+                    if value == 0
+                    else take(removed, value, left=left, model_wounds=model_wounds, duel=duel)
+                )
+                following[key] = following.get(key, chance * 0) + chance * p
+        states = following
+    return states
+
+
+def _simple(law: tuple[tuple[int, Fraction], ...], model_wounds: int, duel: bool) -> bool:
+    """True when every blow removes 0 or 1 wound: a binomial, capped by the wounds left."""
+    values = {v for v, _ in law} - {0}
+    if not values:
+        return True
+    if duel:
+        return values == {1}
+    return model_wounds == 1 or values == {1}
+
+
+def _binomial(blows: int, p: Fraction, floats: bool) -> Iterable[tuple[int, Any]]:
+    if floats:
+        return enumerate(Distribution.binomial_floats(blows, p))
+    return Distribution.binomial(blows, p).items()
+
+
+@cache
+def _blows_law(
+    blow: Blow,
+    count: tuple[tuple[int, Fraction], ...],
+    left: int,
+    model_wounds: int,
+    duel: bool,
+    floats: bool,
+) -> tuple[tuple[int, Any], ...]:
+    law = blow_law(blow)
+    simple = _simple(law, model_wounds, duel)
+    # Fractions, or floats for exact odds in floats: the same arithmetic on either.
+    one: tuple[tuple[int, Any], ...] = tuple((v, float(p)) for v, p in law) if floats else law
+    total: dict[int, Any] = {}
+    for blows, weight in count:
+        scale: Any = float(weight) if floats else weight
+        terms: Iterable[tuple[int, Any]]
+        if simple:
+            # Each blow through removes one wound while any is left: a binomial.
+            p = sum((q for v, q in law if v), Fraction(0))
+            terms = ((k if duel else min(k, left), q) for k, q in _binomial(blows, p, floats))
+        else:
+            terms = _chain(one, blows, left, model_wounds, duel).items()
+        for key, q in terms:
+            total[key] = total.get(key, 0) + scale * q
+    if floats:
+        return tuple(sorted(total.items()))
+    return tuple(sorted((k, q) for k, q in total.items() if q))
+
+
+def blows_law(
+    blow: Blow,
+    *,
+    count: tuple[tuple[int, Fraction], ...],
+    left: int,
+    model_wounds: int,
+    duel: bool,
+) -> tuple[tuple[int, Fraction], ...]:
+    """Wounds removed by a random number of identical blows (``count``: blows → chance).
+
+    Outside a challenge the result never exceeds ``left``; in a challenge it counts every
+    wound scored.
+
+    >>> blow = Blow(to_hit=4, to_wound=4, armour=None, ward=None)
+    >>> dict(blows_law(blow, count=((2, Fraction(1)),), left=5, model_wounds=1, duel=False))[2]
+    Fraction(1, 16)
+    """
+    law: tuple[tuple[int, Fraction], ...] = _blows_law(blow, count, left, model_wounds, duel, False)
+    return law
+
+
+@dataclass(frozen=True, slots=True)
+class Blows(DiceGroup[int, Rolled]):
+    """One group of blows on one target: the number it yields is the wounds removed.
+
+    ``attacks`` blows (or, with ``auto_hits`` N / D3 / D6, that many automatic hits per
+    model of ``attacks`` models) land on a target of ``left`` wounds whose models have
+    ``model_wounds`` each. In a challenge (``duel``) every wound counts, overkill included;
+    otherwise no more than ``left`` can be removed.
+
+    >>> blows = Blows(Blow(to_hit=4, to_wound=4, armour=None, ward=None), attacks=2, left=1)
+    >>> blows.law()   # nothing (3/4 each blow, 9/16), or the one wound left (7/16)
+    ((0, Fraction(9, 16)), (1, Fraction(7, 16)))
+    """
+
+    blow: Blow
+    attacks: int
+    left: int
+    model_wounds: int = 1
+    auto_hits: str | None = None
+    duel: bool = False
+    label = "blows"
+
+    @classmethod
+    def on(
+        cls,
+        blow: Blow,
+        attacks: int,
+        *,
+        left: int,
+        model_wounds: int = 1,
+        auto_hits: str | None = None,
+        duel: bool = False,
+    ) -> Blows:
+        """The group, its ``left`` reduced to what the blows could ever tell apart.
+
+        Outside a challenge no blow removes more than one model's wounds, so beyond the
+        most the blows can remove only the wounds of the front model matter (``left``
+        modulo ``model_wounds``): groups on larger targets share one law. In a challenge
+        every wound counts, and ``left`` matters only to a killing blow.
+
+        >>> blow = Blow(to_hit=4, to_wound=4, armour=None, ward=None)
+        >>> Blows.on(blow, 2, left=20).left, Blows.on(blow, 2, left=7, model_wounds=2).left
+        (2, 5)
+        """
+        if duel:
+            # In a challenge only a killing blow asks what the rival has left.
+            left = left if blow.killing_blow else 1
+        else:
+            most = max(n for n, _ in count_law(auto_hits, attacks)) * model_wounds
+            if left > most:
+                left -= (left - most) // model_wounds * model_wounds
+        return cls(blow, attacks, left, model_wounds, auto_hits, duel)
+
+    def roll(self, dice: Dice) -> tuple[int, Rolled]:
+        """Every die, stage by stage, and the wounds the blows removed, one after the other."""
+        blows, count_faces = roll_count(dice, self.auto_hits, self.attacks)
+        rolled = roll_blows(self.blow, blows, dice, count_faces)
+        removed = removed_by(
+            rolled.values, left=self.left, model_wounds=self.model_wounds, duel=self.duel
+        )
+        return removed, rolled
+
+    def _law(self, floats: bool) -> tuple[tuple[int, Any], ...]:
+        count = count_law(self.auto_hits, self.attacks)
+        return _blows_law(self.blow, count, self.left, self.model_wounds, self.duel, floats)
+
+    def law(self) -> tuple[tuple[int, Fraction], ...]:
+        law: tuple[tuple[int, Fraction], ...] = self._law(False)
+        return law
+
+    def float_law(self) -> tuple[tuple[int, float], ...]:
+        law: tuple[tuple[int, float], ...] = self._law(True)
+        return law

@@ -61,7 +61,9 @@ def characters_alive(unit: Unit, status: UnitStatus) -> tuple[Character, ...]:
 
 def models_alive(unit: Unit, status: UnitStatus) -> int:
     """Rank-and-file plus characters standing."""
-    standing = sum(1 for wounds in status.character_wounds if wounds)
+    characters = status.character_wounds
+    # Counted in C: exact odds ask this of every unit of every fight they meet.
+    standing = len(characters) - characters.count(0)
     return -(-status.rank_and_file_wounds // unit.profile.W) + standing
 
 
@@ -128,11 +130,6 @@ def engaged_enemies(combat: Combat, state: State, unit: Unit) -> tuple[Unit, ...
         if in_combat(enemy, state[enemy.name]):
             found.append(enemy)
     return tuple(found)
-
-
-def is_disrupted(combat: Combat, state: State, unit: Unit) -> bool:
-    """True while an enemy able to disrupt it fights its flank or rear."""
-    return disrupting_enemy(combat, state, unit) is not None
 
 
 def disrupting_enemy(combat: Combat, state: State, unit: Unit) -> str | None:

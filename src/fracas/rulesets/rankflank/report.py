@@ -10,9 +10,20 @@ from collections import Counter
 from dataclasses import asdict
 from typing import Any
 
-from fracas.core.report import Block, Report, Section, Table, Text, breakdown_data, breakdown_table
+from fracas.core.modifiers import Breakdown, Op
+from fracas.core.record import Explained
+from fracas.core.report import (
+    Block,
+    Report,
+    Section,
+    Table,
+    Text,
+    breakdown_data,
+    breakdown_table,
+    fmt,
+)
+from fracas.rulesets.rankflank.fight import CombatOutcome, Round, fighting_pairs
 from fracas.rulesets.rankflank.formation import models_alive
-from fracas.rulesets.rankflank.play import CombatOutcome, Round, fighting_pairs
 from fracas.rulesets.rankflank.scenario import Combat
 from fracas.rulesets.rankflank.strikes import IMPACT_STEP, StrikeRoll
 
@@ -53,6 +64,34 @@ def _striker(roll: StrikeRoll) -> str:
     return record.striker if record.kind == "blows" else f"{record.striker} ({record.kind})"
 
 
+def explanation_text(item: Breakdown | str) -> str:
+    """One line of a strike's "Weapons and special rules": a rule, or a number's breakdown.
+
+    A number with bonuses reads as its sum, one replaced as its new value and why:
+
+    >>> from fracas.core.modifiers import Modifier, Op
+    >>> s = Breakdown.start("S", "S", 3).plus("great weapon", 2)
+    >>> explanation_text(s), explanation_text("multiple wounds (D3)")
+    ('S 5 = 3 + 2 (great weapon)', 'multiple wounds (D3)')
+    >>> explanation_text(Breakdown.start("WS", "WS", 4).then(Modifier("afraid", Op.BASE, 1)))
+    'WS 1 (afraid)'
+    """
+    if isinstance(item, str):
+        return item
+    base, *rows = item.rows
+    total = fmt(item.total)
+    if rows and rows[-1].op is Op.BASE:
+        return f"{item.label} {total} ({rows[-1].label})"
+    parts = " + ".join(f"{fmt(row.value)} ({row.label})" for row in rows)
+    return f"{item.label} {total} = {fmt(base.value)} + {parts}"
+
+
+def _kept(score: Explained) -> Breakdown:
+    """A score of a played round: play keeps every row, so it is a full breakdown."""
+    assert isinstance(score, Breakdown), "a played round's scores keep their rows"
+    return score
+
+
 def _step(initiative: int) -> str:
     return "impact" if initiative == IMPACT_STEP else str(initiative)
 
@@ -67,18 +106,18 @@ def _strike_row(roll: StrikeRoll) -> tuple[str, ...]:
         save += f" / {record.blow.ward}+"
     attacks = str(record.attacks)
     if record.auto_hits is not None:
-        attacks = f"{roll.hits} ({record.attacks}×{record.auto_hits})"
+        attacks = f"{roll.faces.hits} ({record.attacks}×{record.auto_hits})"
     return (
         _step(record.initiative),
         _striker(roll),
         target,
         attacks,
         "auto" if record.blow.to_hit is None else _target(record.blow.to_hit),
-        str(roll.hits),
+        str(roll.faces.hits),
         _target(record.blow.to_wound),
-        str(roll.wounds),
+        str(roll.faces.wounds),
         save,
-        str(roll.unsaved),
+        str(roll.faces.unsaved),
     )
 
 
@@ -91,17 +130,17 @@ def _faces_row(roll: StrikeRoll) -> tuple[str, ...]:
     saves = " / ".join(
         _with_rerolls(f, again)
         for f, again in (
-            (roll.armour_faces, roll.armour_rerolls),
-            (roll.ward_faces, roll.ward_rerolls),
+            (roll.faces.armour_faces, roll.faces.armour_rerolls),
+            (roll.faces.ward_faces, roll.faces.ward_rerolls),
         )
         if f
     )
-    hits = _with_rerolls(roll.hit_faces, roll.hit_rerolls)
-    if roll.count_faces:
-        hits = f"hits {'+'.join(map(str, roll.count_faces))}"
-    wounds = _with_rerolls(roll.wound_faces, roll.wound_rerolls)
-    if roll.multiple_faces:
-        saves = f"{saves or '-'}; multiple wounds {'+'.join(map(str, roll.multiple_faces))}"
+    hits = _with_rerolls(roll.faces.hit_faces, roll.faces.hit_rerolls)
+    if roll.faces.count_faces:
+        hits = f"hits {'+'.join(map(str, roll.faces.count_faces))}"
+    wounds = _with_rerolls(roll.faces.wound_faces, roll.faces.wound_rerolls)
+    if roll.faces.multiple_faces:
+        saves = f"{saves or '-'}; multiple wounds {'+'.join(map(str, roll.faces.multiple_faces))}"
     return (_striker(roll), hits, wounds, saves or "-")
 
 
@@ -145,7 +184,7 @@ def _round_sections(combat: Combat, fought: Round) -> list[Section]:
         (_striker(roll), note)
         for step in fought.steps
         for roll in step.rolls
-        for note in roll.record.notes
+        for note in map(explanation_text, roll.record.explained)
     )
     if rules:
         blocks.append(Table(("striker", "rule"), rules, title="Weapons and special rules"))
@@ -162,7 +201,7 @@ def _round_sections(combat: Combat, fought: Round) -> list[Section]:
         blocks.insert(0, Table(("unit", "Ld", "roll", "result"), fear_rows, title="Fear tests"))
     sections = [Section(f"Round {fought.number}: blows", tuple(blocks))]
     tables: list[Block] = [
-        breakdown_table(fought.result.scores[side], title=side) for side in combat.sides
+        breakdown_table(_kept(fought.result.scores[side]), title=side) for side in combat.sides
     ]
     tables.append(Text(_headline(combat, fought), strong=True))
     sections.append(Section(f"Round {fought.number}: combat result", tuple(tables)))
@@ -227,6 +266,7 @@ def _round_sections(combat: Combat, fought: Round) -> list[Section]:
 
 def _roll_data(roll: StrikeRoll) -> dict[str, Any]:
     record = asdict(roll.record)
+    del record["explained"]
     # The blow's targets and rules sit beside the record's other numbers, as players
     # read them ("multiple_wounds" names the blow's ``multiple``).
     blow = {
@@ -235,22 +275,22 @@ def _roll_data(roll: StrikeRoll) -> dict[str, Any]:
     }
     return {
         **record,
+        "notes": [explanation_text(item) for item in roll.record.explained],
         **blow,
-        "notes": list(roll.record.notes),
-        "count_faces": list(roll.count_faces),
-        "hit_rerolls": list(roll.hit_rerolls),
-        "wound_rerolls": list(roll.wound_rerolls),
-        "armour_rerolls": list(roll.armour_rerolls),
-        "ward_rerolls": list(roll.ward_rerolls),
-        "multiple_faces": list(roll.multiple_faces),
-        "slain": roll.slain,
-        "hit_faces": list(roll.hit_faces),
-        "wound_faces": list(roll.wound_faces),
-        "armour_faces": list(roll.armour_faces),
-        "ward_faces": list(roll.ward_faces),
-        "hits": roll.hits,
-        "wounds": roll.wounds,
-        "unsaved": roll.unsaved,
+        "count_faces": list(roll.faces.count_faces),
+        "hit_rerolls": list(roll.faces.hit_rerolls),
+        "wound_rerolls": list(roll.faces.wound_rerolls),
+        "armour_rerolls": list(roll.faces.armour_rerolls),
+        "ward_rerolls": list(roll.faces.ward_rerolls),
+        "multiple_faces": list(roll.faces.multiple_faces),
+        "slain": roll.faces.slain,
+        "hit_faces": list(roll.faces.hit_faces),
+        "wound_faces": list(roll.faces.wound_faces),
+        "armour_faces": list(roll.faces.armour_faces),
+        "ward_faces": list(roll.faces.ward_faces),
+        "hits": roll.faces.hits,
+        "wounds": roll.faces.wounds,
+        "unsaved": roll.faces.unsaved,
     }
 
 
@@ -262,7 +302,9 @@ def _round_data(fought: Round) -> dict[str, Any]:
             {"initiative": step.initiative, "strikes": [_roll_data(r) for r in step.rolls]}
             for step in fought.steps
         ],
-        "combat_result": {side: breakdown_data(score) for side, score in result.scores.items()},
+        "combat_result": {
+            side: breakdown_data(_kept(score)) for side, score in result.scores.items()
+        },
         "winner": result.winner or "draw",
         "difference": result.difference,
         "wiped_out": list(result.wiped_out),

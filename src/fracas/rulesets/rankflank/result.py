@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from fracas.core.modifiers import Breakdown
+from fracas.core.record import Explained, KeepingRecorder, Recorder
 from fracas.rulesets.rankflank.formation import (
     State,
     UnitStatus,
@@ -51,7 +51,8 @@ class OverkillCredit:
 class CombatResult:
     """Both sides' scores, the winner (``None`` on a draw) and the gap between them."""
 
-    scores: Mapping[str, Breakdown]
+    #: Each side's score: a full breakdown when a keeping recorder built it, else its sum.
+    scores: Mapping[str, Explained]
     winner: str | None
     difference: int
     wiped_out: tuple[str, ...]
@@ -86,15 +87,20 @@ def standing_units(combat: Combat, state: State, side: str) -> tuple[Unit, ...]:
     return tuple(u for u in combat.side_units(side) if in_combat(u, state[u.name]))
 
 
-def fighting_units(combat: Combat, state: State, side: str) -> tuple[Unit, ...]:
+def fighting_units(
+    combat: Combat, state: State, side: str, standing: tuple[Unit, ...] | None = None
+) -> tuple[Unit, ...]:
     """Units of ``side`` still in the combat and in contact with an enemy that has not fled.
 
     An enemy slain to the last model still counts as the one the unit fought; a unit whose
     enemies have all fled (or that pursued them) adds nothing to its side's result.
+    ``standing`` is :func:`standing_units` of ``side`` when the caller has it.
     """
+    if standing is None:
+        standing = standing_units(combat, state, side)
     return tuple(
         unit
-        for unit in standing_units(combat, state, side)
+        for unit in standing
         if any(not state[c.enemy].fled for c in combat.contacts[unit.name])
     )
 
@@ -105,8 +111,8 @@ def _effective_height(unit: Unit, round_number: int) -> int:
 
 
 def _wounds(
-    score: Breakdown, combat: Combat, side: str, credits: Iterable[WoundCredit]
-) -> Breakdown:
+    score: Explained, combat: Combat, side: str, credits: Iterable[WoundCredit]
+) -> Explained:
     totals: dict[tuple[str, str], int] = {}
     for credit in credits:
         if credit.side == side:
@@ -139,6 +145,10 @@ def _best_assignment(groups: list[list[str]], bonus: Mapping[str, int]) -> tuple
     >>> _best_assignment([["Three", "Four"]], {"Three": 2, "Four": 3})
     ('Four',)
     """
+    if all(len(members) == 1 for members in groups) and len(groups) == len(
+        {members[0] for members in groups}
+    ):
+        return tuple(members[0] for members in groups)  # one unit an arc, each in one arc
     arcs_of: dict[str, list[int]] = {name: [] for name in bonus}
     for index, members in enumerate(groups):
         for name in members:
@@ -161,7 +171,7 @@ def _best_assignment(groups: list[list[str]], bonus: Mapping[str, int]) -> tuple
     return tuple(holder)
 
 
-def _ranks(score: Breakdown, combat: Combat, state: State, units: tuple[Unit, ...]) -> Breakdown:
+def _ranks(score: Explained, combat: Combat, state: State, units: tuple[Unit, ...]) -> Explained:
     options = combat.options
     groups: dict[tuple[str, str], list[str]] = {}
     for unit in units:
@@ -200,8 +210,8 @@ def _ranks(score: Breakdown, combat: Combat, state: State, units: tuple[Unit, ..
 
 
 def _flank_and_rear(
-    score: Breakdown, combat: Combat, units: tuple[Unit, ...], enemy_units: tuple[Unit, ...]
-) -> Breakdown:
+    score: Explained, combat: Combat, units: tuple[Unit, ...], enemy_units: tuple[Unit, ...]
+) -> Explained:
     per_unit = combat.options.flank_and_rear_per == "unit"
     for enemy in enemy_units:
         arcs: dict[str, list[str]] = {}
@@ -224,8 +234,8 @@ def _flank_and_rear(
 
 
 def _per_unit_flank_and_rear(
-    score: Breakdown, enemy: Unit, arcs: dict[str, list[str]]
-) -> Breakdown:
+    score: Explained, enemy: Unit, arcs: dict[str, list[str]]
+) -> Explained:
     """``flank_and_rear_per: unit``: every unit in a flank of ``enemy`` adds +1, in its rear +2."""
     for arc in (*FLANKS, "rear"):
         for name in arcs.get(arc, ()):
@@ -255,10 +265,12 @@ def side_score(
     round_number: int = 1,
     overkill: Iterable[OverkillCredit] = (),
     fighting: Mapping[str, tuple[Unit, ...]] | None = None,
-) -> Breakdown:
+    record: Recorder | None = None,
+) -> Explained:
     """One side's combat result, row by row, on the state after the round's casualties.
 
     ``fighting`` holds :func:`fighting_units` of both sides when the caller has them.
+    ``record`` builds the score (default: a keeping recorder, every row kept).
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
     >>> from fracas.rulesets.rankflank.samples import two_blocks
@@ -273,7 +285,7 @@ def side_score(
     if fighting is None:
         fighting = {s: fighting_units(combat, state, s) for s in (side, enemy)}
     units, enemy_units = fighting[side], fighting[enemy]
-    score = Breakdown.start(f"Combat result of {side}", "Start", 0)
+    score = (record or KeepingRecorder()).start(f"Combat result of {side}", "Start", 0)
     score = _wounds(score, combat, side, credits)
     if round_number == 1:
         for unit in units:
@@ -318,11 +330,13 @@ def combat_result(
     *,
     round_number: int = 1,
     overkill: Iterable[OverkillCredit] = (),
+    record: Recorder | None = None,
 ) -> CombatResult:
     """Score both sides and name the winner; a side wiped out loses whatever the scores.
 
     ``state`` is the combat after the round's casualties; ``credits`` the unsaved wounds
     each side inflicted (wounds on a side's own models are shown but never counted).
+    ``record`` builds the scores: every row for a report (the default), or bare sums.
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
     >>> from fracas.rulesets.rankflank.samples import two_blocks
@@ -337,7 +351,8 @@ def combat_result(
     """
     credits = tuple(credits)
     overkill = tuple(overkill)
-    fighting = {side: fighting_units(combat, state, side) for side in combat.sides}
+    standing = {side: standing_units(combat, state, side) for side in combat.sides}
+    fighting = {side: fighting_units(combat, state, side, standing[side]) for side in standing}
     scores = {
         side: side_score(
             combat,
@@ -347,10 +362,11 @@ def combat_result(
             round_number=round_number,
             overkill=overkill,
             fighting=fighting,
+            record=record,
         )
         for side in combat.sides
     }
-    wiped = tuple(side for side in combat.sides if not standing_units(combat, state, side))
+    wiped = tuple(side for side in combat.sides if not standing[side])
     totals = {side: int(score) for side, score in scores.items()}
     winner, difference = decide(combat, totals, wiped)
     return CombatResult(scores, winner, difference, wiped)

@@ -14,8 +14,9 @@ from fracas.rulesets.rankflank.odds import HEADLINES
 
 if TYPE_CHECKING:  # the rules load with the first combat: listing rulesets needs none
     from fracas.rulesets.rankflank.document import RankflankDocument
+    from fracas.rulesets.rankflank.fight import Fight
     from fracas.rulesets.rankflank.formation import UnitStatus
-    from fracas.rulesets.rankflank.play import CombatProcess, Fight
+    from fracas.rulesets.rankflank.play import CombatProcess
     from fracas.rulesets.rankflank.scenario import Combat
 
 
@@ -57,26 +58,23 @@ class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "Fight"])
         return RankflankScenario(combat, title)
 
     def process(self, scenario: RankflankScenario, recorder: Recorder) -> CombatProcess:
-        """The combat as steps over :class:`Fight` values; a keeping recorder is handed the
-        log the steps fill for the report."""
+        """The combat as steps over :class:`Fight` values, stating what it explains through
+        ``recorder``: a keeping one is handed every round, with every face, for the report;
+        the summing one of exact odds and sampling builds nothing."""
         from fracas.rulesets.rankflank.play import CombatProcess
 
-        process = CombatProcess(scenario.combat, log=recorder.keeps)
-        if process.log is not None:
-            recorder.note(process.log)
-        return process
+        return CombatProcess(scenario.combat, recorder)
 
     def report(self, scenario: RankflankScenario, played: Played[Fight]) -> Report:
         """Blows, combat-result tables, break tests and pursuit of every round."""
+        from fracas.rulesets.rankflank.fight import CombatOutcome, Round
         from fracas.rulesets.rankflank.formation import initial_state
-        from fracas.rulesets.rankflank.play import CombatOutcome
         from fracas.rulesets.rankflank.report import build_report
 
         combat, end = scenario.combat, played.state
-        (log,) = played.notes
         names = (unit.name for unit in combat.units)
         final = dict(zip(names, end.units, strict=True))
-        rounds = tuple(log.rounds)  # type: ignore[attr-defined]
+        rounds = tuple(note for note in played.notes if isinstance(note, Round))
         outcome = CombatOutcome(rounds, initial_state(combat), final, end)
         return build_report(combat, outcome, scenario.title)
 
@@ -96,10 +94,10 @@ class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "Fight"])
 
 
 def _metric_names(combat: Combat) -> tuple[str, ...]:
-    """Every metric of a summary, in the order :meth:`RankflankRuleset.summarize_state`
+    """Every metric of a summary, in the order :meth:`RankflankRuleset.metrics`
     gives them."""
+    from fracas.rulesets.rankflank.fight import round_one_metrics, unit_fate
     from fracas.rulesets.rankflank.formation import initial_state
-    from fracas.rulesets.rankflank.play import round_one_metrics, unit_fate
 
     start = initial_state(combat)
     first = round_one_metrics(combat, ("draw", tuple(0 for _ in combat.sides), 0))
@@ -110,7 +108,7 @@ def _metric_names(combat: Combat) -> tuple[str, ...]:
 def _round_one(combat: Combat, state: Fight) -> Mapping[str, Hashable]:
     """Round 1's winner and scores, unless exact odds handed them over on the way
     (:meth:`~fracas.rulesets.rankflank.play.CombatProcess.settle`)."""
-    from fracas.rulesets.rankflank.play import round_one_metrics
+    from fracas.rulesets.rankflank.fight import round_one_metrics
 
     if state.first == ():
         return {}
@@ -122,7 +120,7 @@ def _ending(
 ) -> tuple[str, dict[str, Any]]:
     """The combat's winner, what became of every unit since ``start`` (but those whose
     fates exact odds handed over on the way), and the rounds."""
-    from fracas.rulesets.rankflank.play import unit_fate
+    from fracas.rulesets.rankflank.fight import unit_fate
 
     final = dict(zip((unit.name for unit in combat.units), state.units, strict=True))
     fates: dict[str, Any] = {}

@@ -20,12 +20,7 @@ from fracas.rulesets.rankflank.document import (
     RerollSpec,
     UnitSpec,
 )
-from fracas.rulesets.rankflank.specials import (
-    LANCE_BEARERS,
-    MISSING_RULES,
-    NO_WEAPONS,
-    parse_rule,
-)
+from fracas.rulesets.rankflank.specials import LANCE_BEARERS, MISSING_RULES, NO_WEAPONS, parse_rule
 
 #: Unit Strength per model by troop type; ``None`` means "its starting Wounds".
 UNIT_STRENGTH_BY_TYPE: Mapping[str, int | None] = {
@@ -220,13 +215,18 @@ class Combat:
     challenge: tuple[str, str] | None = None
     other_wounds: tuple[OtherWounds, ...] = ()
     options: Options = field(default_factory=Options)
+    # Looked up for every fight exact odds meet: worked out once, with the combat.
+    _by_name: Mapping[str, Unit] = field(init=False, repr=False, compare=False)
+    _by_side: Mapping[str, tuple[Unit, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_name", {unit.name: unit for unit in self.units})
+        by_side = {side: tuple(u for u in self.units if u.side == side) for side in self.sides}
+        object.__setattr__(self, "_by_side", by_side)
 
     def unit(self, name: str) -> Unit:
         """The unit called ``name``."""
-        for unit in self.units:
-            if unit.name == name:
-                return unit
-        raise KeyError(name)
+        return self._by_name[name]
 
     def enemy_of(self, side: str) -> str:
         """The other side."""
@@ -234,7 +234,7 @@ class Combat:
 
     def side_units(self, side: str) -> tuple[Unit, ...]:
         """The units of ``side`` in scenario order."""
-        return tuple(u for u in self.units if u.side == side)
+        return self._by_side.get(side, ())
 
     def character_owner(self, name: str) -> Unit | None:
         """The unit a character is in."""

@@ -199,11 +199,6 @@ def amount_law(amount: str) -> tuple[tuple[int, int], ...]:
     return ((int(amount), 6),)
 
 
-def amount_max(amount: str) -> int:
-    """The largest value of an amount."""
-    return max(value for value, _ in amount_law(amount))
-
-
 def edition_name(edition: str, name: str) -> str:
     """What ``edition`` calls a rule or a weapon.
 

@@ -2,10 +2,9 @@
 
 Phase one (:func:`initiative_steps`, :func:`strike_records`) reads the combat and its
 current state and returns :class:`StrikeRecord` values holding every number the dice need:
-how many attacks, and the D6 target of each roll. Phase two (:func:`roll_strike`) rolls
-from a record alone. The odds analysis uses the same records with
-:func:`unsaved_wound_chance`: the unsaved wounds of one record follow a binomial law of
-``record.attacks`` trials.
+how many attacks, and the D6 target of each roll. Phase two rolls from a record alone:
+:meth:`StrikeRecord.blows` is its dice as a :class:`~.blows.Blows` group, rolled die by die
+in play (:func:`roll_strike`) and read as a closed-form law by the odds.
 
 >>> record = StrikeRecord(round=1, initiative=3, side="a", attacker_unit="u", striker="u",
 ...     target_unit="v", target_character=None, attacks=10, weapon_skill=3,
@@ -14,28 +13,20 @@ from a record alone. The odds analysis uses the same records with
 >>> unsaved_wound_chance(record)
 Fraction(1, 6)
 >>> from fracas.core.dice import ScriptedDice
->>> roll_strike(record, ScriptedDice([6, 6, 1] + [1] * 7 + [4, 6] + [5, 2])).unsaved
+>>> roll_strike(record, ScriptedDice([6, 6, 1] + [1] * 7 + [4, 6] + [5, 2])).faces.unsaved
 1
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
-from fracas.core.dice import D6, Dice, DiceGroup
-from fracas.core.distribution import Distribution
-from fracas.rulesets.rankflank.blows import (
-    Blow,
-    blow_law,
-    blows_law,
-    count_law,
-    removed_by,
-    roll_blows,
-    roll_count,
-)
+from fracas.core.dice import Dice
+from fracas.core.modifiers import Breakdown, Modifier, Op
+from fracas.core.record import SUMMING, Explained, KeepingRecorder, Recorder
+from fracas.rulesets.rankflank.blows import Blow, Blows, Rolled, unsaved_chance
 from fracas.rulesets.rankflank.formation import (
     State,
     characters_alive,
@@ -45,13 +36,7 @@ from fracas.rulesets.rankflank.formation import (
 )
 from fracas.rulesets.rankflank.scenario import Character, Combat, Kit, Unit
 from fracas.rulesets.rankflank.specials import MOUNTED, TWO_HANDED, edition_name
-from fracas.rulesets.rankflank.tables import (
-    armour_save_target,
-    d6_success,
-    passes,
-    to_hit_target,
-    to_wound_target,
-)
+from fracas.rulesets.rankflank.tables import armour_save_target, to_hit_target, to_wound_target
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,24 +68,10 @@ class StrikeRecord:
     auto_hits: str | None = None
     #: Wounds of one model of the target (a multiple-wounds blow never spills over).
     model_wounds: int = 1
-    #: Where each number comes from, for the report: "S 5 = 3 + 2 (great weapon)".
-    notes: tuple[str, ...] = ()
-
-    @property
-    def plain(self) -> bool:
-        """No rule changes these dice: one roll per stage, a binomial of ``attacks``."""
-        blow = self.blow
-        return (
-            self.auto_hits is None
-            and blow.to_hit is not None
-            and not blow.poisoned
-            and not blow.killing_blow
-            and blow.multiple is None
-            and blow.hit_reroll is None
-            and blow.wound_reroll is None
-            and blow.armour_reroll is None
-            and blow.ward_reroll is None
-        )
+    #: Where the numbers come from, for the report, in the order the rules apply: the
+    #: breakdown of each number a rule changed (S, A, WS: its total is the number above)
+    #: and the rules that change the dice. Empty unless a keeping recorder gathered it.
+    explained: tuple[Breakdown | str, ...] = field(default=(), compare=False)
 
     def __hash__(self) -> int:
         # Exact odds hash every fight with its records still to strike, thousands of
@@ -117,160 +88,37 @@ class StrikeRecord:
             )
         )
 
+    def blows(self, *, left: int, duel: bool) -> Blows:
+        """This record's dice on a target with ``left`` wounds (:class:`.blows.Blows`)."""
+        return Blows.on(
+            self.blow,
+            self.attacks,
+            left=left,
+            model_wounds=self.model_wounds,
+            auto_hits=self.auto_hits,
+            duel=duel,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class StrikeRoll:
-    """The faces rolled for one record and what came of them.
-
-    ``*_rerolls`` are the faces of the dice rolled again; ``count_faces`` the dice that
-    set a random number of automatic hits; ``multiple_faces`` the D3 / D6 of multiple
-    wounds; ``slain`` the unsaved killing blows; ``removed`` the wounds the target lost.
-    """
+    """One record's blows as play rolled them: the record, and every face
+    (:class:`.blows.Rolled`)."""
 
     record: StrikeRecord
-    hit_faces: tuple[int, ...]
-    wound_faces: tuple[int, ...]
-    armour_faces: tuple[int, ...]
-    ward_faces: tuple[int, ...]
-    hits: int
-    wounds: int
-    unsaved: int
-    hit_rerolls: tuple[int, ...] = ()
-    wound_rerolls: tuple[int, ...] = ()
-    armour_rerolls: tuple[int, ...] = ()
-    ward_rerolls: tuple[int, ...] = ()
-    count_faces: tuple[int, ...] = ()
-    multiple_faces: tuple[int, ...] = ()
-    slain: int = 0
+    faces: Rolled
 
 
 def unsaved_wound_chance(record: StrikeRecord) -> Fraction:
     """Chance that one attack of ``record`` gets through every save (a wound or more)."""
-    if not record.plain:
-        return sum((p for value, p in blow_law(record.blow) if value), Fraction(0))
-    blow = record.blow
-    return (
-        d6_success(blow.to_hit)
-        * d6_success(blow.to_wound)
-        * (1 - d6_success(blow.armour))
-        * (1 - d6_success(blow.ward))
-    )
-
-
-def _count(faces: tuple[int, ...], target: int | None) -> int:
-    return sum(1 for face in faces if passes(face, target))
-
-
-def _roll(dice: Dice, count: int) -> tuple[int, ...]:
-    return tuple(dice.roll(D6) for _ in range(count))
+    return unsaved_chance(record.blow)
 
 
 def roll_strike(record: StrikeRecord, dice: Dice) -> StrikeRoll:
-    """Roll to hit, to wound, armour and ward saves for one record, in that order."""
-    blow = record.blow
-    hit_faces = _roll(dice, record.attacks)
-    hits = _count(hit_faces, blow.to_hit)
-    wound_faces = _roll(dice, hits) if blow.to_wound is not None else ()
-    wounds = _count(wound_faces, blow.to_wound)
-    armour_faces = _roll(dice, wounds) if blow.armour is not None else ()
-    failed_armour = wounds - _count(armour_faces, blow.armour)
-    ward_faces = _roll(dice, failed_armour) if blow.ward is not None else ()
-    unsaved = failed_armour - _count(ward_faces, blow.ward)
-    return StrikeRoll(
-        record, hit_faces, wound_faces, armour_faces, ward_faces, hits, wounds, unsaved
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class StrikeDice(DiceGroup[int, StrikeRoll]):
-    """The dice of one record: rolled face by face in play, a binomial for exact odds.
-
-    >>> record = StrikeRecord(round=1, initiative=3, side="a", attacker_unit="u",
-    ...     striker="u", target_unit="v", target_character=None, attacks=2, weapon_skill=3,
-    ...     target_weapon_skill=3, strength=3, toughness=3,
-    ...     blow=Blow(to_hit=4, to_wound=4, armour=None, ward=None))
-    >>> dict(StrikeDice(record).law())[2]   # both blows hit (1/2) and wound (1/2)
-    Fraction(1, 16)
-    """
-
-    record: StrikeRecord
-    #: Unsaved wounds beyond this many change nothing (the target has no more to lose),
-    #: so exact odds count them as this many; ``None`` for no such limit (a challenge,
-    #: where every wound counts).
-    cap: int | None = None
-    #: The wounds the target has left (default: ``cap``); where a blow can remove more
-    #: than one wound, the key is the wounds removed, blow after blow, as play takes them.
-    left: int | None = None
-    label = "blows"
-
-    def _left(self) -> int:
-        if self.left is not None:
-            return self.left
-        return self.cap if self.cap is not None else self.record.model_wounds
-
-    def roll(self, dice: Dice) -> tuple[int, StrikeRoll]:
-        record = self.record
-        if record.plain:
-            rolled = roll_strike(record, dice)
-            key = rolled.unsaved if self.cap is None else min(rolled.unsaved, self.cap)
-            return key, rolled
-        blows, count_faces = roll_count(dice, record.auto_hits, record.attacks)
-        faces = roll_blows(record.blow, blows, dice, count_faces)
-        key = removed_by(
-            faces.values, left=self._left(), model_wounds=record.model_wounds, duel=self.cap is None
-        )
-        if self.cap is not None:
-            key = min(key, self.cap)
-        return key, StrikeRoll(
-            record,
-            faces.hit_faces,
-            faces.wound_faces,
-            faces.armour_faces,
-            faces.ward_faces,
-            faces.hits,
-            faces.wounds,
-            faces.unsaved,
-            faces.hit_rerolls,
-            faces.wound_rerolls,
-            faces.armour_rerolls,
-            faces.ward_rerolls,
-            faces.count_faces,
-            faces.multiple_faces,
-            faces.slain,
-        )
-
-    def _special_law(self) -> tuple[tuple[int, Fraction], ...]:
-        record = self.record
-        law = blows_law(
-            record.blow,
-            count=count_law(record.auto_hits, record.attacks),
-            left=self._left(),
-            model_wounds=record.model_wounds,
-            duel=self.cap is None,
-        )
-        if self.cap is None:
-            return law
-        capped: dict[int, Fraction] = {}
-        for key, p in law:
-            capped[min(key, self.cap)] = capped.get(min(key, self.cap), Fraction(0)) + p
-        return tuple(sorted(capped.items()))
-
-    def law(self) -> tuple[tuple[int, Fraction], ...]:
-        if not self.record.plain:
-            return self._special_law()
-        law = Distribution.binomial(self.record.attacks, unsaved_wound_chance(self.record))
-        if self.cap is None or self.cap >= self.record.attacks:
-            return tuple(law.items())
-        kept = [(k, p) for k, p in law.items() if k < self.cap]
-        return (*kept, (self.cap, law.probability(lambda k: k >= self.cap)))  # type: ignore[operator]
-
-    def float_law(self) -> tuple[tuple[int, float], ...]:
-        if not self.record.plain:
-            return tuple((key, float(p)) for key, p in self._special_law())
-        terms = Distribution.binomial_floats(self.record.attacks, unsaved_wound_chance(self.record))
-        if self.cap is None or self.cap >= self.record.attacks:
-            return tuple(enumerate(terms))
-        return (*enumerate(terms[: self.cap]), (self.cap, math.fsum(terms[self.cap :])))
+    """Roll every die of ``record``'s blows, stage by stage (the faces do not depend on
+    the wounds the target has left, only what they remove does)."""
+    _, faces = record.blows(left=1, duel=False).roll(dice)
+    return StrikeRoll(record, faces)
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,18 +273,32 @@ def _better(rerolls: list[tuple[str, str]]) -> tuple[str | None, str | None]:
     return None, None
 
 
-def _reroll_note(roll: str, which: str | None, source: str | None) -> list[str]:
-    if which is None:
-        return []
-    dice = "failed" if which == "failed" else "1s"
-    return [f"re-rolled {dice} {roll} ({source})"]
+def _reroll_note(explain: Recorder, roll: str, which: str | None, source: str | None) -> None:
+    if which is not None:
+        dice = "failed" if which == "failed" else "1s"
+        explain.note(f"re-rolled {dice} {roll} ({source})")
 
 
-def _sum_note(name: str, base: int, bonuses: list[tuple[int, str]]) -> list[str]:
-    if not bonuses:
-        return []
-    parts = " + ".join(f"{amount} ({why})" for amount, why in bonuses)
-    return [f"{name} {base + sum(a for a, _ in bonuses)} = {base} + {parts}"]
+def _summed(
+    explain: Recorder, name: str, base: int, bonuses: list[tuple[int, str]], rule: str
+) -> int:
+    """``base`` plus each bonus, as a breakdown the report shows when any bonus applies:
+    the number the rules go on with is its total."""
+    number: Explained = explain.start(name, name, base, rule="profile")
+    for amount, why in bonuses:
+        number = number.plus(why, amount, rule=rule)
+    if bonuses:
+        explain.note(number)
+    return int(number)
+
+
+def _set(explain: Recorder, name: str, base: int, value: int, why: str) -> int:
+    """``base`` replaced by ``value`` for the reason ``why``, as a breakdown."""
+    number = explain.start(name, name, base, rule="profile").then(
+        Modifier(why, Op.BASE, Fraction(value), rule="fear")
+    )
+    explain.note(number)
+    return int(number)
 
 
 def _from_front(combat: Combat, target: Unit, attacker: Unit) -> bool:
@@ -450,7 +312,8 @@ def _record(
     state: State,
     striker: _Striker,
     round_number: int,
-    conditions: Conditions | None = None,
+    conditions: Conditions | None,
+    record: Recorder,
 ) -> StrikeRecord | None:
     conditions = conditions or Conditions()
     options = combat.options
@@ -474,7 +337,9 @@ def _record(
     if kind == "stomp" and target_kit.troop_type != "infantry":
         return None
     charging = unit.charged and round_number == 1
-    notes: list[str] = []
+    # The record's own recorder: what it keeps explains this record alone.
+    keeping = KeepingRecorder() if record.keeps else None
+    explain: Recorder = keeping or SUMMING
     models = 1
     if character is None:
         fighting, supporting = fighting_models(combat, state, unit, round_number)
@@ -482,7 +347,7 @@ def _record(
     strength = profile.S
     if kind != "blows":
         attacks = models
-        notes.append(f"{kind} ({kit.value(kind.replace(' ', '_'))}) per model, at S {strength}")
+        explain.note(f"{kind} ({kit.value(kind.replace(' ', '_'))}) per model, at S {strength}")
     else:
         bonuses: list[tuple[int, str]] = []
         weapon = kit.weapon
@@ -496,8 +361,7 @@ def _record(
             bonuses.append((2, "lance, on the charge"))
         elif weapon == "spear" and kit.troop_type in MOUNTED and charging:
             bonuses.append((1, "spear, on the charge"))
-        strength += sum(amount for amount, _ in bonuses)
-        notes += _sum_note("S", profile.S, bonuses)
+        strength = _summed(explain, "S", profile.S, bonuses, "weapon")
         more: list[tuple[int, str]] = []
         if weapon == "paired_weapons":
             more.append((1, edition_name(edition, "paired_weapons")))
@@ -505,21 +369,26 @@ def _record(
             more.append((1, "frenzy"))
         if "devastating_charge" in kit.rules and charging:
             more.append((int(kit.value("devastating_charge") or 1), "devastating charge"))
-        per_model = profile.A + sum(amount for amount, _ in more)
-        notes += _sum_note("A", profile.A, more)
+        per_model = _summed(explain, "A", profile.A, more, "attacks")
         if character is None:
             attacks = fighting * per_model + supporting * options.supporting_attacks
             if weapon == "spear" and kit.troop_type not in MOUNTED and supporting > unit.files:
-                notes.append(f"{supporting} supporting attacks (spear, an extra rank)")
+                explain.note(f"{supporting} supporting attacks (spear, an extra rank)")
         else:
             attacks = per_model
     weapon_skill, target_weapon_skill = profile.WS, defence.WS
     if unit.name in conditions.afraid and kind == "blows":
-        weapon_skill = options.fear_weapon_skill
-        notes.append(f"WS {weapon_skill} (failed its fear test)")
+        weapon_skill = _set(
+            explain, "WS", weapon_skill, options.fear_weapon_skill, "failed its fear test"
+        )
     if target.name in conditions.afraid and kind == "blows":
-        target_weapon_skill = options.fear_weapon_skill
-        notes.append(f"target WS {target_weapon_skill} (it failed its fear test)")
+        target_weapon_skill = _set(
+            explain,
+            "target WS",
+            target_weapon_skill,
+            options.fear_weapon_skill,
+            "it failed its fear test",
+        )
     to_hit: int | None = None
     hit_reroll: str | None = None
     if kind == "blows":
@@ -539,38 +408,38 @@ def _record(
         if striking_first:
             candidates.append(("failed", "always strikes first, higher Initiative"))
         hit_reroll, source = _better(candidates)
-        notes += _reroll_note("to hit", hit_reroll, source)
+        _reroll_note(explain, "to hit", hit_reroll, source)
     to_wound = to_wound_target(strength, defence.T)
     wound_reroll: str | None = None
     poisoned = killing_blow = False
     multiple: str | None = None
     if kind == "blows":
         wound_reroll, source = _better([r] if (r := kit.reroll("to_wound")) else [])
-        notes += _reroll_note("to wound", wound_reroll, source)
+        _reroll_note(explain, "to wound", wound_reroll, source)
         poisoned = "poisoned_attacks" in kit.rules
         if poisoned:
-            notes.append(f"a natural 6 to hit wounds ({edition_name(edition, 'poisoned_attacks')})")
+            explain.note(f"a natural 6 to hit wounds ({edition_name(edition, 'poisoned_attacks')})")
         slays = target_kit.troop_type in ("infantry", "cavalry")
         killing_blow = ("killing_blow" in kit.rules and slays) or (
             "heroic_killing_blow" in kit.rules
         )
         if killing_blow:
-            notes.append(f"a natural 6 to wound slays ({edition_name(edition, 'killing_blow')})")
+            explain.note(f"a natural 6 to wound slays ({edition_name(edition, 'killing_blow')})")
         multiple = kit.value("multiple_wounds")
         if multiple is not None:
-            notes.append(f"multiple wounds ({multiple})")
+            explain.note(f"multiple wounds ({multiple})")
     base_armour = target.armour if victim is None else victim.armour
     save = base_armour
     if target_kit.shield and target_kit.weapon not in TWO_HANDED:
         save = (7 if base_armour is None else base_armour) - 1
-        notes.append(f"save {save}+ with the target's shield")
+        explain.note(f"save {save}+ with the target's shield")
     armour = armour_save_target(save, strength)
     piercing = int(kit.value("armour_piercing") or 0)
     if armour is not None and piercing:
         armour = armour + piercing if armour + piercing <= 6 else None
-        notes.append(f"armour piercing ({piercing})")
+        explain.note(f"armour piercing ({piercing})")
     armour_reroll, source = _better([r] if (r := target_kit.reroll("armour")) else [])
-    notes += _reroll_note("armour saves", armour_reroll, source)
+    _reroll_note(explain, "armour saves", armour_reroll, source)
     wards: list[int] = []
     ward = target.ward if victim is None else victim.ward
     if ward is not None:
@@ -578,7 +447,7 @@ def _record(
     regeneration = target_kit.value("regeneration")
     if regeneration is not None:
         if "flaming_attacks" in kit.rules:
-            notes.append("no regeneration against flaming attacks")
+            explain.note("no regeneration against flaming attacks")
         else:
             wards.append(int(regeneration.rstrip("+")))
     if (
@@ -591,9 +460,9 @@ def _record(
     ):
         wards.append(6)
         if min(wards) == 6:
-            notes.append("6+ parry (hand weapon and shield, from the front)")
+            explain.note("6+ parry (hand weapon and shield, from the front)")
     ward_reroll, source = _better([r] if (r := target_kit.reroll("ward")) else [])
-    notes += _reroll_note("ward saves", ward_reroll, source)
+    _reroll_note(explain, "ward saves", ward_reroll, source)
     return StrikeRecord(
         round=round_number,
         initiative=striker.initiative,
@@ -623,7 +492,9 @@ def _record(
         kind=kind,
         auto_hits=None if kind == "blows" else kit.value(kind.replace(" ", "_")),
         model_wounds=defence.W,
-        notes=tuple(notes),
+        explained=()
+        if keeping is None
+        else tuple(n for n in keeping.notes if isinstance(n, Breakdown | str)),
     )
 
 
@@ -633,10 +504,13 @@ def strike_records(
     round_number: int,
     initiative: int | None = None,
     conditions: Conditions | None = None,
+    record: Recorder | None = None,
 ) -> tuple[StrikeRecord, ...]:
     """Records of every group that strikes now (at ``initiative``, or at every step).
 
-    Counts come from ``state``: models slain at an earlier step do not strike.
+    Counts come from ``state``: models slain at an earlier step do not strike. Each record
+    explains its numbers (:attr:`StrikeRecord.explained`) unless ``record`` is a summing
+    recorder (default: a keeping one).
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
     >>> from fracas.rulesets.rankflank.samples import two_blocks
@@ -646,10 +520,11 @@ def strike_records(
     [('Spearmen', 3, 10, 4, 5, 6), ('Orcs', 3, 10, 4, 4, 5)]
     """
     records = []
+    record = record or KeepingRecorder()
     for striker in _strikers(combat, state, round_number):
         if initiative is not None and striker.initiative != initiative:
             continue
-        record = _record(combat, state, striker, round_number, conditions)
-        if record is not None and record.attacks > 0:
-            records.append(record)
+        found = _record(combat, state, striker, round_number, conditions, record)
+        if found is not None and found.attacks > 0:
+            records.append(found)
     return tuple(records)

@@ -50,9 +50,7 @@ def d6_success(target: int | None) -> Fraction:
     >>> d6_success(4), d6_success(1), d6_success(None)
     (Fraction(1, 2), Fraction(5, 6), Fraction(0, 1))
     """
-    if target is None:
-        return Fraction(0)
-    return Fraction(7 - max(target, 2), 6)
+    return Fraction(sum(1 for face in range(1, 7) if passes(face, target)), 6)
 
 
 def passes(face: int, target: int | None) -> bool:

@@ -1,0 +1,236 @@
+"""The steps after a lost round: break tests, then each broken unit's flight and pursuit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fracas.core.dice import Dice, draw
+from fracas.rulesets.rankflank.breaktest import (
+    BreakTests,
+    ChaseRoll,
+    Pursuit,
+    PursuitRoll,
+    Reach,
+    break_stance,
+)
+from fracas.rulesets.rankflank.fight import Fight, apply_wounds, moved
+from fracas.rulesets.rankflank.formation import (
+    State,
+    UnitStatus,
+    engaged_enemies,
+    in_combat,
+    leadership,
+    models_alive,
+    unit_strength,
+)
+from fracas.rulesets.rankflank.scenario import Unit
+from fracas.rulesets.rankflank.steps import Steps
+
+
+class Fleeing(Steps):
+    """Break tests, flight and pursuit: who breaks, who flees, who is caught."""
+
+    def _break(self, fight: Fight, dice: Dice) -> Fight:
+        group = self._break_tests(fight)
+        held, tests = draw(dice, group)
+        if self.log is not None and tests is not None:
+            self.log.tests.extend(tests)
+        return self._broken(fight, self._failed(group, held))
+
+    @staticmethod
+    def _failed(tests: BreakTests, held: tuple[bool, ...]) -> tuple[str, ...]:
+        return tuple(unit for unit, ok in zip(tests.units, held, strict=True) if not ok)
+
+    def _break_tests(self, fight: Fight) -> BreakTests:
+        """The losers' break tests but their rolls (kept: they depend on the state alone)."""
+        combat = self.combat
+        difference = fight.difference
+        return self._once(
+            ("break", fight.units, fight.testers, difference),
+            lambda: BreakTests.of(
+                tuple(
+                    self._once(
+                        ("stance", fight.units, name),
+                        lambda name=name: break_stance(  # type: ignore[misc]
+                            combat, self.state(fight), combat.unit(name)
+                        ),
+                    )
+                    for name in fight.testers
+                ),
+                difference,
+            ),
+        )
+
+    def _broken(self, fight: Fight, fleeing: tuple[str, ...]) -> Fight:
+        """The fight once the units in ``fleeing`` have failed their break tests."""
+        if not fleeing:
+            return self._end(fight)
+        units = list(fight.units)
+        for name in fleeing:
+            index = self._index[name]
+            units[index] = units[index]._replace(fled=True)
+        # The difference has done its work: fights that differ only by it merge.
+        return moved(
+            fight, units=tuple(units), phase="flee", difference=0, testers=(), fleeing=fleeing
+        )
+
+    def _flee(self, fight: Fight, dice: Dice) -> Fight:
+        """The first broken unit flees; each winning unit rolls once a round, whoever it chases."""
+        chase = self._chase_for(fight)
+        key, rolled = draw(dice, chase[3])
+        return self._chased(fight, chase, key, rolled)
+
+    def _chase_for(self, fight: Fight) -> tuple[Any, ...]:
+        """The flight of the first broken unit: its pursuers (all, those rolling now, those
+        that rolled earlier this round) and the chase's dice."""
+        return self._of_fight("chase", fight, lambda: self._ready_chase(fight, self.state(fight)))
+
+    def _ready_chase(self, fight: Fight, state: State) -> tuple[Any, ...]:
+        combat = self.combat
+        fleeing = combat.unit(fight.fleeing[0])
+        winner = fight.winner
+        assert winner is not None
+        rolled_before = {name for name, _, _ in fight.chases}
+        pursuers = self._once(
+            ("pursuers", fleeing.name, winner, fight.units),
+            lambda: self._pursuers(fleeing, winner, state),
+        )
+        later = {c.enemy for name in fight.fleeing[1:] for c in combat.contacts[name]}
+        fresh = [p for p in pursuers if p.name not in rolled_before]
+        known = [p for p in pursuers if p.name in rolled_before]
+        chase = ChaseRoll(
+            "swiftstride" in fleeing.rules,
+            tuple(
+                (self._restrain(p, state, fight.calmed), "swiftstride" in p.rules) for p in fresh
+            ),
+            keep=tuple(p.name in later for p in fresh),
+            known=tuple((r, d) for p in known for name, r, d in fight.chases if name == p.name),
+        )
+        # What the dice do not change, worked out once for every way the chase can end:
+        # whose answers the key lists, in its order, and whose reaches it keeps.
+        answering = tuple(p.name for p in fresh + known)
+        keeping = tuple(p.name for p, keep in zip(fresh, chase.keep, strict=True) if keep)
+        chases = {name: (r, d) for name, r, d in fight.chases}
+        # Where in the key each pursuer's answer is; and the units once the catchers named
+        # have caught the unit, kept for the keys that name the same catchers.
+        slots = tuple(answering.index(p.name) for p in pursuers)
+        caught_by: dict[tuple[str, ...], tuple[UnitStatus, ...]] = {}
+        return pursuers, fresh, known, chase, answering, keeping, chases, slots, caught_by
+
+    def _chased(self, fight: Fight, prepared: tuple[Any, ...], key: Any, rolled: Any) -> Fight:
+        """The fight once the chase's dice have said who catches the fleeing unit."""
+        fleeing = self.combat.units[self._index[fight.fleeing[0]]]
+        pursuers, _, _, _, answering, keeping, chases, slots, caught_by = prepared
+        caught, kept = key
+        rolls = fight.chases
+        if kept:
+            chases = {**chases, **dict(zip(keeping, kept, strict=True))}
+            rolls = tuple((name, r, d) for name, (r, d) in chases.items())
+        catchers = [p for p, slot in zip(pursuers, slots, strict=True) if caught[slot]]
+        units, wounds = fight.units, None
+        if catchers:
+            names = tuple(p.name for p in catchers)
+            found = caught_by.get(names)
+            if found is None:
+                found = caught_by[names] = self._caught(fight, fleeing, catchers)
+            units, wounds = found
+        if self.log is not None:
+            hits = dict(zip(answering, caught, strict=True))
+            self._log_pursuit(fight, prepared, hits, chases, rolled, catchers, units, wounds)
+        rest = fight.fleeing[1:]
+        fight = moved(
+            fight,
+            units=units,
+            fleeing=rest,
+            chases=rolls,
+            caught=fight.caught | {fleeing.name} if catchers else fight.caught,
+            leaving=(*fight.leaving, fleeing.name),
+        )
+        return fight if rest else self._end(fight)
+
+    def _caught(
+        self, fight: Fight, fleeing: Unit, catchers: list[Unit]
+    ) -> tuple[tuple[UnitStatus, ...], int | None]:
+        """The units once ``catchers`` have caught ``fleeing``, and the wounds dealt: the
+        unit destroyed (``None``), or wounds without saves for each point of the catchers'
+        Unit Strength, as the edition says."""
+        options = self.combat.options
+        state = self.state(fight)
+        if options.caught == "destroyed":
+            state[fleeing.name] = state[fleeing.name]._replace(
+                rank_and_file_wounds=0,
+                character_wounds=tuple(0 for _ in fleeing.characters),
+            )
+            return self.key(state), None
+        strength = sum(unit_strength(p, state[p.name]) for p in catchers)
+        wounds = remaining = options.caught_wounds_per_unit_strength * strength
+        while remaining and models_alive(fleeing, state[fleeing.name]):
+            state, taken = apply_wounds(state, fleeing, None, remaining)
+            remaining -= taken
+        return self.key(state), wounds
+
+    def _log_pursuit(
+        self,
+        fight: Fight,
+        prepared: tuple[Any, ...],
+        hits: dict[str, bool],
+        chases: dict[str, Reach],
+        rolled: Any,
+        catchers: list[Unit],
+        after: tuple[UnitStatus, ...],
+        wounds: int | None,
+    ) -> None:
+        """The report's record of one flight and its pursuit, every face shown."""
+        log = self.log
+        assert log is not None
+        fleeing = self.combat.unit(fight.fleeing[0])
+        pursuers, fresh, known = prepared[:3]
+        distance, flee_faces = (rolled[0], rolled[1]) if rolled is not None else (0, ())
+        rolls: dict[str, PursuitRoll] = {}
+        for index, pursuer in enumerate(fresh):
+            if rolled is None:
+                rolls[pursuer.name] = PursuitRoll(
+                    pursuer.name, (), False, (), 0, hits[pursuer.name]
+                )
+                continue
+            restrain_faces, restrained, faces, reach = rolled[2][index]
+            log.chase_faces[pursuer.name] = (restrain_faces, faces)
+            rolls[pursuer.name] = PursuitRoll(
+                pursuer.name, restrain_faces, restrained, faces, reach, hits[pursuer.name]
+            )
+        for pursuer in known:
+            restrained, reach = chases[pursuer.name]
+            restrain_faces, faces = log.chase_faces[pursuer.name]
+            rolls[pursuer.name] = PursuitRoll(
+                pursuer.name, restrain_faces, restrained, faces, reach, hits[pursuer.name]
+            )
+        ordered = tuple(rolls[p.name] for p in pursuers)
+        fate = "flees"
+        if catchers:
+            if wounds is None:
+                fate = "is caught and destroyed"
+            else:
+                fate = f"is caught: {wounds} wounds without saves"
+                if not models_alive(fleeing, after[self._index[fleeing.name]]):
+                    fate += ", destroyed"
+        log.pursuits.append(
+            Pursuit(fleeing.name, flee_faces, distance, ordered, bool(catchers), fate)
+        )
+
+    def _pursuers(self, fleeing: Unit, winner: str, state: State) -> list[Unit]:
+        """Winning units in contact with ``fleeing`` that are free to pursue it."""
+        combat = self.combat
+        pursuers = []
+        for contact in combat.contacts[fleeing.name]:
+            pursuer = combat.unit(contact.enemy)
+            if pursuer.side != winner or not in_combat(pursuer, state[pursuer.name]):
+                continue
+            if engaged_enemies(combat, state, pursuer):
+                continue  # still held in combat by another enemy
+            pursuers.append(pursuer)
+        return pursuers
+
+    def _restrain(self, pursuer: Unit, state: State, calmed: frozenset[str]) -> int | None:
+        if "frenzy" in pursuer.kit.rules and pursuer.name not in calmed:
+            return None  # a frenzied unit must pursue
+        return leadership(pursuer, state[pursuer.name]) if pursuer.restrain else None
