@@ -31,11 +31,11 @@ fracas.core.errors.ScenarioError: attacker_strength[1]: -5.0 is negative (streng
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -603,6 +603,55 @@ def decide_exactly(fractions: Mapping[str, list[Fraction]]) -> tuple[list[int], 
     return losses, shares
 
 
+#: The smallest normal float: what a total is floored at before dividing by it.
+TINY = float(np.finfo(np.float64).tiny)
+N = TypeVar("N")
+
+
+def chunk_errors(arrays: StrikeArrays) -> tuple[float, float]:
+    """The relative error every strike of ``arrays`` shares, and half the loss exponent.
+
+    Pierce's ``1 − p`` adds ``4 u / (1 − p)`` relative, a whole power ``r^k`` 4 u (a
+    fractional one the slack between its two evaluations). Pierce and the exponent enter
+    at their largest in the chunk: still a bound, and scalars cost nothing per strike.
+    """
+    exponent = arrays.loss_exponent
+    whole = bool(np.all(exponent % 1 == 0))
+    fixed = 4 * _U / (1.0 - float(np.max(arrays.pierce, initial=0.0))) + (
+        4 * _U if whole else _FRACTIONAL_POWER_SLACK
+    )
+    return fixed, float(np.max(exponent, initial=0.0)) * 0.5
+
+
+def rounding_bound(
+    maximum: Callable[[N, float], N],
+    folds: Sequence[tuple[N, N | None]],
+    strength: N,
+    fixed: N | float,
+    half_k: N | float,
+) -> tuple[N, N]:
+    """The relative error of a strike's Effective values and the bound on the error of
+    ``fraction × strength``, written once: evaluated over arrays by :func:`_undecided`,
+    traced into the compiled kernel by :mod:`fracas.rulesets.hex.fast`.
+
+    ``folds`` are the Effective values' ``(total, magnitude)``; a magnitude of ``None``
+    (nothing negative was added) is the total itself, a spread of 1. With ``f (1 − f) ≤
+    1/4`` and ``x ≤ strength`` the bound needs no per-strike fraction (see
+    :func:`_undecided` for the derivation).
+
+    >>> relative, bound = rounding_bound(max, [(4.0, None), (2.0, 3.0)], 10.0, 0.0, 1.0)
+    >>> relative == _SLACK * (1 + 3 / 2) and bound == 10 * (relative + 24 * _U) + 8 * _U
+    True
+    """
+    spread: Any = 0.0
+    for total, scale in folds:
+        part: Any = 1.0 if scale is None else scale
+        spread = spread + (part if scale is None else part / maximum(total, TINY))
+    relative: Any = _SLACK * spread + fixed
+    bound: Any = strength * (half_k * relative + 24 * _U) + 8 * _U
+    return relative, bound
+
+
 def _undecided(
     attack: ArrayFold, defense: ArrayFold, arrays: StrikeArrays, fraction: Floats
 ) -> NDArray[np.bool_]:
@@ -619,45 +668,17 @@ def _undecided(
     relative error is too large for a first-order bound (1e-3, which also catches an
     Effective value that cannot be told from 0).
     """
-    tiny = np.finfo(np.float64).tiny
     fraction = np.atleast_1d(fraction)  # in-place work below needs an array
-    # Pierce and the exponent enter at their largest in the chunk: still a bound, and
-    # scalars cost nothing per strike.
-    exponent = arrays.loss_exponent
-    whole = bool(np.all(exponent % 1 == 0))
-    fixed = 4 * _U / (1.0 - float(np.max(arrays.pierce))) + (
-        4 * _U if whole else _FRACTIONAL_POWER_SLACK
-    )
-    half_k = float(np.max(exponent)) * 0.5
-    strength = arrays.target_strength
-    # Without cancellation a fold's magnitude is its total: a spread of 1 (× slack).
-    spreads = [fold for fold in (attack, defense) if fold.scale is not None]
-    too_rough: NDArray[np.bool_] | None = None
-    if spreads:
-        relative = np.zeros(fraction.shape)
-        for fold in spreads:
-            assert fold.scale is not None
-            floor = np.maximum(fold.total, tiny)
-            relative += np.divide(fold.scale, floor, out=floor if floor.ndim == 1 else None)
-        relative += 2 - len(spreads)
-        relative *= _SLACK
-        relative += fixed
-        if relative.max(initial=0.0) >= 1e-3:
-            too_rough = relative >= 1e-3
-        # f (1 − f) ≤ 1/4 and x ≤ strength: a bound that needs no per-strike fraction.
-        bound = relative
-        bound *= half_k
-        bound += 24 * _U
-        bound *= strength
-        bound += 8 * _U
-    else:
-        bound = strength * (half_k * (2 * _SLACK + fixed) + 24 * _U) + 8 * _U
-    shifted = np.multiply(fraction, strength)
+    fixed, half_k = chunk_errors(arrays)
+    folds = [(fold.total, fold.scale) for fold in (attack, defense)]
+    relative, bound = rounding_bound(np.maximum, folds, arrays.target_strength, fixed, half_k)
+    too_rough = relative >= 1e-3 if np.max(relative, initial=0.0) >= 1e-3 else None
+    shifted = np.multiply(fraction, arrays.target_strength)
     shifted += 0.5
     shifted -= np.rint(shifted)
     distance = np.abs(shifted, out=shifted)
     # Written so that a NaN distance counts as undecided.
-    undecided = np.logical_not(distance > bound)
+    undecided: NDArray[np.bool_] = np.logical_not(distance > bound)
     if too_rough is not None:
         undecided |= too_rough
     return undecided

@@ -30,15 +30,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from fracas.rulesets.hex.batch import (
-    _FRACTIONAL_POWER_SLACK,
     _SLACK,
-    _U,
     FIELDS,
     ExactReader,
     StrikeArrays,
     StrikeResults,
+    chunk_errors,
     decide_exactly,
     numbers_from_fields,
+    rounding_bound,
     strike_arrays,
 )
 from fracas.rulesets.hex.strike import strike_totals
@@ -178,6 +178,10 @@ class TracedFold:
         )
 
 
+def _traced_maximum(value: Term, floor: float) -> Term:
+    return value.tape.emit(f"max({value.name}, {floor!r})")
+
+
 def _begin(row: str, value: Term) -> TracedFold:
     return TracedFold(value, value)
 
@@ -200,15 +204,16 @@ def kernel_source(arrays: tuple[bool, ...], exponent: int | None = None) -> str:
     assert isinstance(totals.losses, Term)
     strength = reads["target_strength"].name
     fraction = totals.fraction.name
-    # The bound of batch._undecided, strike by strike: see there for its derivation.
-    bound = [
-        f"spread = {attack.scale.name} / max({attack.total.name}, TINY)"
-        f" + {defense.scale.name} / max({defense.total.name}, TINY)",
-        f"relative = {_SLACK!r} * spread + fixed",
-        f"bound = {strength} * (half_k * relative + {24 * _U!r}) + {8 * _U!r}",
+    # The bound of batch._undecided, traced from the same function, strike by strike.
+    fixed, half_k = Term(tape, "fixed"), Term(tape, "half_k")
+    folds = [(attack.total, attack.scale), (defense.total, defense.scale)]
+    relative, bound = rounding_bound(
+        _traced_maximum, folds, reads["target_strength"], fixed, half_k
+    )
+    decided = [
         f"shifted = {fraction} * {strength} + 0.5",
         "distance = abs(shifted - np.rint(shifted))",
-        "undecided[i] = not (distance > bound) or relative >= 1e-3",
+        f"undecided[i] = not (distance > {bound.name}) or {relative.name} >= 1e-3",
     ]
     body = [
         *tape.lines,
@@ -216,7 +221,7 @@ def kernel_source(arrays: tuple[bool, ...], exponent: int | None = None) -> str:
         f"out_defense[i] = {defense.total.name}",
         f"out_fraction[i] = {fraction}",
         f"out_losses[i] = {totals.losses.name}",
-        *bound,
+        *decided,
     ]
     parameters = ", ".join(
         [
@@ -260,7 +265,6 @@ def _compiled(arrays: tuple[bool, ...], exponent: int | None) -> Callable[..., N
         scope: dict[str, Any] = {
             "np": np,
             "prange": numba.prange,
-            "TINY": float(np.finfo(np.float64).tiny),
         }
         exec(kernel_source(arrays, exponent), scope)
         _KERNELS[key] = numba.njit(parallel=True, error_model="numpy")(scope["kernel"])
@@ -277,11 +281,7 @@ def evaluate(arrays: StrikeArrays, *, exact: ExactReader | None = None) -> Strik
         tuple(v.ndim == 1 for v in values),
         int(multiplied) if multiplied in MULTIPLIED_POWERS else None,
     )
-    whole = bool(np.all(exponent % 1 == 0))
-    fixed = 4 * _U / (1.0 - float(np.max(arrays.pierce, initial=0.0))) + (
-        4 * _U if whole else _FRACTIONAL_POWER_SLACK
-    )
-    half_k = float(np.max(exponent, initial=0.0)) * 0.5
+    fixed, half_k = chunk_errors(arrays)
     out = [np.empty(size, np.float64) for _ in range(3)]
     losses = np.empty(size, np.int64)
     undecided = np.empty(size, np.bool_)
