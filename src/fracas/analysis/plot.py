@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import math
-import os
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -37,22 +36,6 @@ def _pyplot() -> Any:
             "charts need matplotlib, the 'plot' extra of fracas: python -m pip install matplotlib"
         ) from None
     return pyplot
-
-
-def plot_odds(result: OddsResult, output: Path, *, title: str = "", description: str = "") -> Path:
-    """Draw every metric of ``result`` into ``output`` (``.png`` or ``.svg``)."""
-    data = chart_bytes(result, chart_format(output), title=title, description=description)
-    # Written beside the target and renamed, so a failure never leaves half a file.
-    temporary = output.with_name(f".{output.name}.partial")
-    try:
-        temporary.write_bytes(data)
-        os.replace(temporary, output)
-    except OSError as exc:
-        raise FracasError(f"{output}: cannot write the chart: {exc.strerror}") from None
-    finally:
-        if temporary.exists():
-            temporary.unlink()
-    return output
 
 
 def chart_format(output: Path) -> str:

@@ -14,7 +14,7 @@ a forum post or a JSON pipe.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -194,8 +194,3 @@ def breakdown_data(breakdown: Explained) -> dict[str, Any]:
             for row in breakdown.rows
         ],
     }
-
-
-def bullet_list(items: Sequence[str]) -> Text:
-    """A paragraph of ``•`` lines."""
-    return Text("\n".join(f"• {item}" for item in items))

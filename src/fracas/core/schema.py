@@ -15,7 +15,6 @@ a.yaml ('strength',) Input should be a valid integer
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -154,10 +153,3 @@ def parameter_table(model: type[BaseModel]) -> list[tuple[str, Any, str]]:
             default = TypeAdapter(info.annotation).dump_python(default, mode="json")
         rows.append((name, default, info.description or ""))
     return rows
-
-
-def as_mapping(value: Any) -> Mapping[str, Any]:
-    """Return ``value`` if it is a mapping, else raise a document-level ScenarioError."""
-    if not isinstance(value, Mapping):
-        raise ScenarioError(f"a scenario must be a mapping of keys, not {type(value).__name__}")
-    return value
