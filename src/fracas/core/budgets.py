@@ -14,9 +14,11 @@ from fracas.core import limits
 #: Default budget of exact odds asked for with ``method="exact"``: step plays of a
 #: ruleset's steps, or paths of plain enumeration.
 EXACT_BUDGET = 8_000_000
-#: The exact budget of ``method="auto"``, which falls back to sampling past it: small, so
-#: that a question exact odds cannot answer soon is sampled soon.
-AUTO_EXACT_BUDGET = 200_000
+#: The exact budget of ``method="auto"``, which falls back to sampling past it: enough for
+#: every shipped rank-and-flank combat until decided (the largest, ``frontal_charge``,
+#: walks 304,418 step plays, under two seconds), small enough that a question exact odds
+#: cannot answer is sampled within a few seconds.
+AUTO_EXACT_BUDGET = 500_000
 
 
 def exact_budget_for(method: str) -> int:
