@@ -150,7 +150,7 @@ def test_battle_invariants(document: dict[str, Any], seed: int) -> None:
             rolls = (event.roll,)
         for roll in rolls:
             if roll is not None:
-                assert roll.breakdown().total == Fraction(roll.total)
+                assert roll.breakdown.total == Fraction(roll.total)
                 assert roll.describe().startswith(f"{roll.label} {roll.total} = ")
 
 

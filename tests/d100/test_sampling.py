@@ -1,7 +1,7 @@
 """The sampling play (Monte Carlo) gives the outcome of the recording play, for any battle.
 
-One definition of the rules serves both: the sampling play only skips the log and looks
-standing bonuses up in tables shared by every play. A shared table must never carry a
+One process serves both: the sampling play hands it a summing recorder, which keeps no
+log, and its process remembers each state's step. A remembered step must never carry a
 bonus from one state of the battle into another, so each property plays several seeds
 through the same sampler, in an order Hypothesis chooses.
 """
@@ -18,10 +18,11 @@ from hypothesis import strategies as st
 
 from fracas.analysis.odds import repetition_seed
 from fracas.core.dice import SeededDice
+from fracas.core.evaluate import run
+from fracas.core.record import KeepingRecorder
 from fracas.core.sampling import SamplingDice
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.d100 import D100Ruleset, play_battle
-from fracas.rulesets.d100.play import sampling_player
 
 from .test_properties import documents
 
@@ -34,34 +35,23 @@ def test_sampling_play_gives_the_recorded_outcome(
     document: dict[str, Any], seeds: list[int]
 ) -> None:
     battle = RULESET.load(document)
-    play = sampling_player(battle)
+    summing = RULESET.process(battle)
     sample = RULESET.sampler(battle)
     for seed in seeds:
         full = play_battle(battle, SeededDice(seed))
-        fast = play(SamplingDice(seed))
-        assert fast.events == ()
-        assert (fast.pax, fast.fates, fast.rounds, fast.winner, fast.outcome) == (
-            full.pax,
-            full.fates,
-            full.rounds,
-            full.winner,
-            full.outcome,
-        )
-        assert (fast.goods, fast.goods_value, fast.loot) == (
-            full.goods,
-            full.goods_value,
-            full.loot,
-        )
+        kept = run(RULESET.process(battle, KeepingRecorder()), SeededDice(seed))
+        assert run(summing, SamplingDice(seed)) == kept
         assert sample(SamplingDice(seed)) == RULESET.summarize(battle, full)
+        assert RULESET.summarize_state(battle, kept) == RULESET.summarize(battle, full)
 
 
 def test_sampling_dice_count_what_the_recorded_play_rolls() -> None:
     # Counting dice make the budget of Monte Carlo: both plays must roll the same number.
     scenario = load_scenario("examples/d100/lair_raid.yaml")
-    play = sampling_player(scenario.model)
+    sample = RULESET.sampler(scenario.model)
     for seed in range(20):
         fast, slow = SamplingDice(seed), SamplingDice(seed)
-        play(fast)
+        sample(fast)
         play_battle(scenario.model, slow)
         assert fast.used == slow.used > 0
 

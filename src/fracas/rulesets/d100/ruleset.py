@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING, ClassVar, cast
 
 from fracas.core.dice import Dice
 from fracas.core.headline import Headline
+from fracas.core.record import SUMMING, Recorder
 from fracas.core.report import Report
 from fracas.rulesets.base import Ruleset, Summary, deferred
 from fracas.rulesets.d100.odds import HEADLINES
 
 if TYPE_CHECKING:  # the rules load with the first battle: listing rulesets needs none
     from fracas.rulesets.d100.document import D100Document
-    from fracas.rulesets.d100.play import BattleResult
+    from fracas.rulesets.d100.play import BattleProcess, BattleResult, State
     from fracas.rulesets.d100.scenario import Battle
 
 
@@ -68,21 +69,47 @@ class D100Ruleset(Ruleset["D100Document", "Battle", "BattleResult"]):
         )
         return _summary(_metric_names(scenario), *outcome)
 
-    def sampler(self, scenario: Battle) -> Callable[[Dice], Summary]:
-        """Outcomes of plays without their battle logs (see :func:`sampling_outcomes`)."""
-        from fracas.rulesets.d100.play import sampling_outcomes
-        from fracas.rulesets.d100.report import name_of_winner
+    def process(self, scenario: Battle, recorder: Recorder = SUMMING) -> BattleProcess:
+        """The battle as steps over hashable states (see :class:`BattleProcess`)."""
+        from fracas.rulesets.d100.play import BattleProcess
 
-        play = sampling_outcomes(scenario)
+        return BattleProcess(scenario, recorder)
+
+    def summarize_state(self, scenario: Battle, state: State) -> Summary:
+        """:meth:`summarize` of a finished state of :meth:`process`."""
+        return _state_summary(self.process(scenario), _metric_names(scenario), state)
+
+    def sampler(self, scenario: Battle) -> Callable[[Dice], Summary]:
+        """Plays of the battle's process without a log, die by die: each play is the
+        battle ``resolve`` gives its seed, and each state's step, met once, is followed
+        from then on (see :class:`BattleProcess`)."""
+        from fracas.core.evaluate import run
+
+        process = self.process(scenario)
         names = _metric_names(scenario)
+        summaries: dict[State, Summary] = {}
 
         def sample(dice: Dice) -> Summary:
-            winner, outcome, rounds, pax, fates, value = play(dice)
-            return _summary(
-                names, name_of_winner(scenario, winner, outcome), rounds, pax, fates, value
-            )
+            state = run(process, dice)
+            summary = summaries.get(state)
+            if summary is None:
+                if len(summaries) >= _SUMMARIES_KEPT:
+                    summaries.clear()
+                summary = summaries[state] = _state_summary(process, names, state)
+            return summary
 
         return sample
+
+
+#: Most summaries of final states a sampler keeps: a bound on memory.
+_SUMMARIES_KEPT = 100_000
+
+
+def _state_summary(process: BattleProcess, names: tuple[str, ...], state: State) -> Summary:
+    winner, outcome, fates, _, value = process.ending(state)
+    battle = process.battle
+    name = outcome if winner is None else battle.sides[winner].name
+    return _summary(names, name, state.round, state.pax, fates, value)
 
 
 def _metric_names(battle: Battle) -> tuple[str, ...]:
