@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache, partial
 from typing import Any, NamedTuple, cast
 
 from fracas.core.dice import D100, Dice, DiceGroup, die, draw
@@ -293,23 +294,23 @@ class Exchange(DiceGroup[Casualties, tuple[Struck, ...]]):
     def roll(self, dice: Dice) -> tuple[Casualties, tuple[Struck, ...]]:
         """Every attack in order: its target die, then attack and defence, on a hit damage
         and damage reduction, on a wound morale."""
-        oe = self.rolls.roll
+        oe = partial(self.rolls.rolled, rolling(dice, die(self.rolls.sides)))
         struck: list[Struck] = []
         losses: dict[int, tuple[int, bool]] = {}
         for options in self.strikes:
             place = rolling(dice, die(len(options)))() - 1 if len(options) > 1 else 0
             target, hit, defence, damage, reduction, morale = options[place]
-            attack_total, attack = oe(dice)
-            defence_total, defended = oe(dice)
+            attack_total, attack = oe()
+            defence_total, defended = oe()
             if attack_total + hit <= defence_total + defence:
                 struck.append((place, (attack, defended)))
                 continue
-            damage_total, damaged = oe(dice)
-            reduction_total, reduced = oe(dice)
+            damage_total, damaged = oe()
+            reduction_total, reduced = oe()
             if damage_total + damage <= reduction_total + reduction:
                 struck.append((place, (attack, defended, damaged, reduced)))
                 continue
-            morale_total, steadied = oe(dice)
+            morale_total, steadied = oe()
             struck.append((place, (attack, defended, damaged, reduced, steadied)))
             lost, flees = band_of(self.bands, morale_total + morale)
             if lost or flees:
@@ -324,37 +325,47 @@ class Exchange(DiceGroup[Casualties, tuple[Struck, ...]]):
         return self._law(False)  # type: ignore[return-value]
 
     def _law(self, fractions: bool) -> tuple[tuple[Casualties, Probability], ...]:
-        rolls = self.rolls
         together: dict[Casualties, Probability] = {(): number(Fraction(1), fractions)}
         for options in self.strikes:
-            # One attack: each outcome other than "no casualty" is (target, lost, flees).
-            outcomes: dict[tuple[int, int, bool] | None, Probability] = {}
-            pick = Fraction(1, len(options))
-            for target, hit, defence, damage, reduction, morale in options:
-                wounds = pick * rolls.beats(defence - hit) * rolls.beats(reduction - damage)
-                none = pick - wounds
-                for (lost, flees), chance in band_law(rolls, self.bands, morale):
-                    if lost or flees:
-                        hurt = (target, lost, flees)
-                        outcomes[hurt] = outcomes.get(hurt, 0) + number(wounds * chance, fractions)
-                    else:
-                        none += wounds * chance
-                outcomes[None] = outcomes.get(None, 0) + number(none, fractions)
+            outcomes = attack_law(self.rolls, options, self.bands, fractions)
             combined: dict[Casualties, Probability] = {}
             for before, p in together.items():
-                for outcome, q in outcomes.items():
-                    key = before if outcome is None else _add_casualty(before, outcome)
+                for outcome, q in outcomes:
+                    key = before if outcome is None else _add_casualty(before, *outcome)
                     combined[key] = combined.get(key, 0) + p * q
             together = combined
         return tuple((key, p) for key, p in together.items() if p)
 
 
-def _add_casualty(before: Casualties, outcome: tuple[int, int, bool]) -> Casualties:
-    target, lost, flees = outcome
-    found = {unit: (had, fled) for unit, had, fled in before}
-    had, fled = found.get(target, (0, False))
-    found[target] = (had + lost, fled or flees)
-    return tuple((t, *found[t]) for t in sorted(found))
+@lru_cache(maxsize=1 << 16)
+def attack_law(
+    rolls: OpenEnded,
+    options: tuple[Option, ...],
+    bands: tuple[tuple[int | None, int, bool], ...],
+    fractions: bool,
+) -> tuple[tuple[tuple[int, int, bool] | None, Probability], ...]:
+    """The law of one attack of an :class:`Exchange`: ``(target, PAX lost, flees)``, or
+    ``None`` for an attack that costs nobody anything (a miss, no damage, or a morale
+    check that holds). A die picks the target among several ``options`` evenly."""
+    outcomes: dict[tuple[int, int, bool] | None, Fraction] = {}
+    pick = Fraction(1, len(options))
+    for target, hit, defence, damage, reduction, morale in options:
+        wounds = pick * rolls.beats(defence - hit) * rolls.beats(reduction - damage)
+        outcomes[None] = outcomes.get(None, 0) + pick - wounds
+        for (lost, flees), chance in band_law(rolls, bands, morale):
+            hurt = (target, lost, flees) if lost or flees else None
+            outcomes[hurt] = outcomes.get(hurt, 0) + wounds * chance
+    return tuple((outcome, number(p, fractions)) for outcome, p in outcomes.items() if p)
+
+
+def _add_casualty(before: Casualties, target: int, lost: int, flees: bool) -> Casualties:
+    """``before`` with one more casualty of ``target`` (the units stay in index order)."""
+    for place, (unit, had, fled) in enumerate(before):
+        if unit == target:
+            return (*before[:place], (unit, had + lost, fled or flees), *before[place + 1 :])
+        if unit > target:
+            return (*before[:place], (target, lost, flees), *before[place:])
+    return (*before, (target, lost, flees))
 
 
 def band_of(bands: tuple[tuple[int | None, int, bool], ...], total: int) -> tuple[int, bool]:
@@ -365,9 +376,10 @@ def band_of(bands: tuple[tuple[int | None, int, bool], ...], total: int) -> tupl
     raise AssertionError("the last band catches every total")  # checked by the scenario
 
 
+@lru_cache(maxsize=1 << 12)
 def band_law(
     rolls: OpenEnded, bands: tuple[tuple[int | None, int, bool], ...], bonus: int
-) -> list[tuple[tuple[int, bool], Fraction]]:
+) -> tuple[tuple[tuple[int, bool], Fraction], ...]:
     """The chance of each morale band for a roll with ``bonus`` (see :func:`band_of`)."""
     found: list[tuple[tuple[int, bool], Fraction]] = []
     reached = Fraction(0)
@@ -378,7 +390,7 @@ def band_law(
             reached = here
         if at_least is None:
             break
-    return found
+    return tuple(found)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,9 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, partial
+from functools import cache, lru_cache, partial
 from itertools import accumulate
+from typing import Any
 
 from fracas.core.dice import ChanceNode, Dice, DiceGroup, die
 from fracas.core.distribution import EnumerationBudgetError
@@ -52,7 +53,7 @@ def die_roller(dice: Dice, node: ChanceNode) -> Callable[[], int]:
 
 
 #: The dice whose rollers were made last, and those rollers by die (see :func:`rolling`).
-_ROLLING: list[object] = [None, {}]
+_ROLLING: list[Any] = [None, {}]
 
 
 def rolling(dice: Dice, node: ChanceNode) -> Callable[[], int]:
@@ -60,11 +61,13 @@ def rolling(dice: Dice, node: ChanceNode) -> Callable[[], int]:
     hundreds of times, with the same dice."""
     if _ROLLING[0] is not dice:
         _ROLLING[0], _ROLLING[1] = dice, {}
-    rollers: dict[ChanceNode, Callable[[], int]] = _ROLLING[1]  # type: ignore[assignment]
-    roller = rollers.get(node)
-    if roller is None:
-        roller = rollers[node] = die_roller(dice, node)
-    return roller
+    # By identity: hashing a die of a hundred faces costs more than rolling it. The die
+    # is kept beside its roller, so that its id cannot go to another die meanwhile.
+    rollers: dict[int, tuple[ChanceNode, Callable[[], int]]] = _ROLLING[1]
+    known = rollers.get(id(node))
+    if known is None or known[0] is not node:
+        known = rollers[id(node)] = (node, die_roller(dice, node))
+    return known[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +93,10 @@ class OpenEnded(DiceGroup[int, tuple[int, ...]]):
 
     def roll(self, dice: Dice) -> tuple[int, tuple[int, ...]]:
         """Every face rolled, die by die, and their sum."""
-        roll = rolling(dice, die(self.sides))
+        return self.rolled(rolling(dice, die(self.sides)))
+
+    def rolled(self, roll: Callable[[], int]) -> tuple[int, tuple[int, ...]]:
+        """:meth:`roll` with ``roll`` rolling each die (a group of rolls asks once)."""
         first = roll()
         if first < self.from_face:  # most rolls: one die
             return first, (first,)
@@ -104,18 +110,7 @@ class OpenEnded(DiceGroup[int, tuple[int, ...]]):
     def levels(self) -> int:
         """The extra dice the law allows: the limit, or without one the fewest past which
         the chance of rolling again each time is below :data:`OPEN_END_CUT`."""
-        if self.limit is not None:
-            return self.limit
-        again = Fraction(self.sides + 1 - self.from_face, self.sides)
-        if again == 1:
-            raise EnumerationBudgetError(
-                f"a roll that rolls again on every face ({self.from_face}+) has no closed form"
-            )
-        # again ** (levels + 1) < OPEN_END_CUT, found in floats and checked exactly.
-        levels = max(0, math.ceil(math.log(OPEN_END_CUT) / math.log(again)) - 1)
-        while again ** (levels + 1) >= OPEN_END_CUT:
-            levels += 1
-        return levels
+        return _levels(self.sides, self.from_face, self.limit)
 
     @property
     def cut(self) -> Fraction:
@@ -150,6 +145,23 @@ class OpenEnded(DiceGroup[int, tuple[int, ...]]):
         Fraction(99, 200)
         """
         return _beats(self.sides, self.from_face, self.levels, margin)
+
+
+@cache
+def _levels(sides: int, from_face: int, limit: int | None) -> int:
+    """See :attr:`OpenEnded.levels`."""
+    if limit is not None:
+        return limit
+    again = Fraction(sides + 1 - from_face, sides)
+    if again == 1:
+        raise EnumerationBudgetError(
+            f"a roll that rolls again on every face ({from_face}+) has no closed form"
+        )
+    # again ** (levels + 1) < OPEN_END_CUT, found in floats and checked exactly.
+    levels = max(0, math.ceil(math.log(OPEN_END_CUT) / math.log(again)) - 1)
+    while again ** (levels + 1) >= OPEN_END_CUT:
+        levels += 1
+    return levels
 
 
 @cache
@@ -188,7 +200,7 @@ def _tails(sides: int, from_face: int, levels: int) -> tuple[tuple[int, ...], in
     return (*tails, 0), scale
 
 
-@cache
+@lru_cache(maxsize=1 << 12)
 def _beats(sides: int, from_face: int, levels: int, margin: int) -> Fraction:
     weights, scale = _weights(sides, from_face, levels)
     tails, _ = _tails(sides, from_face, levels)
