@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any, NamedTuple, cast
 
 from fracas.core.dice import D100, Dice, DiceGroup, die, draw
@@ -294,28 +294,31 @@ class Exchange(DiceGroup[Casualties, tuple[Struck, ...]]):
     def roll(self, dice: Dice) -> tuple[Casualties, tuple[Struck, ...]]:
         """Every attack in order: its target die, then attack and defence, on a hit damage
         and damage reduction, on a wound morale."""
-        oe = partial(self.rolls.rolled, rolling(dice, die(self.rolls.sides)))
+        rolled, d100 = self.rolls.rolled, rolling(dice, die(self.rolls.sides))
+        bands = self.bands
         struck: list[Struck] = []
         losses: dict[int, tuple[int, bool]] = {}
         for options in self.strikes:
             place = rolling(dice, die(len(options)))() - 1 if len(options) > 1 else 0
             target, hit, defence, damage, reduction, morale = options[place]
-            attack_total, attack = oe()
-            defence_total, defended = oe()
+            attack_total, attack = rolled(d100)
+            defence_total, defended = rolled(d100)
             if attack_total + hit <= defence_total + defence:
                 struck.append((place, (attack, defended)))
                 continue
-            damage_total, damaged = oe()
-            reduction_total, reduced = oe()
+            damage_total, damaged = rolled(d100)
+            reduction_total, reduced = rolled(d100)
             if damage_total + damage <= reduction_total + reduction:
                 struck.append((place, (attack, defended, damaged, reduced)))
                 continue
-            morale_total, steadied = oe()
+            morale_total, steadied = rolled(d100)
             struck.append((place, (attack, defended, damaged, reduced, steadied)))
-            lost, flees = band_of(self.bands, morale_total + morale)
+            lost, flees = band_of(bands, morale_total + morale)
             if lost or flees:
                 before, fled = losses.get(target, (0, False))
                 losses[target] = (before + lost, fled or flees)
+        if not losses:
+            return (), tuple(struck)
         return tuple((t, *losses[t]) for t in sorted(losses)), tuple(struck)
 
     def law(self) -> tuple[tuple[Casualties, Fraction], ...]:
@@ -532,6 +535,7 @@ class BattleProcess:
         # Caches of a process that remembers (see the class's docstring).
         self._remember = not record.keeps
         self._plans: dict[State, _Plan] = {}
+        self._start: State | None = None
         self._rows: dict[tuple[Any, ...], Rows] = {}
         self._lineups: dict[tuple[str | None, ...], tuple[Any, ...]] = {}
         self._endings: dict[State, Ending] = {}
@@ -566,9 +570,15 @@ class BattleProcess:
     # The process ---------------------------------------------------------------------
 
     def start(self) -> State:
-        """Before step 1: every unit at its starting PAX, still fighting."""
-        units = self.units
-        return State(0, 0, tuple(u.pax for u in units), (None,) * len(units))
+        """The first state whose step rolls dice: every unit at its starting PAX, those of
+        step 1's steps without dice (exempt units) and so on done."""
+        start = self._start
+        if start is None:
+            units = self.units
+            start = self._onward(State(0, 0, tuple(u.pax for u in units), (None,) * len(units)))
+            if self._remember:
+                self._start = start
+        return start
 
     def finished(self, state: State) -> bool:
         """After the end: the winner is known and the loot die rolled."""
@@ -576,33 +586,52 @@ class BattleProcess:
 
     def branch(self, state: State) -> tuple[DiceGroup[Any, Any], Callable[[Any], State]] | None:
         """The dice group the step from ``state`` draws and what each key leads to, or
-        ``None`` for a step without dice or with several groups (a flee effect's rolls)."""
-        plan = self._plan(state)
-        group = plan[0]
+        ``None`` for a step with several groups (a flee effect's rolls)."""
+        group, then, reached = self._plan(state)
         if group is None:
             return None
-        return group, plan[1]
+
+        def follow(key: Any) -> State:
+            if reached is None:
+                return self._onward(then(key))
+            following = reached.get(key)
+            if following is None:
+                following = reached[key] = self._onward(then(key))
+            return following
+
+        return group, follow
 
     def step(self, state: State, dice: Dice) -> State:
-        """The next state, every random event asked of ``dice``."""
+        """The next state whose step rolls dice (or the end), every random event asked of
+        ``dice``."""
         plan = self._plans.get(state) if self._remember else None
         if plan is None:
             plan = self._plan(state)
         group, then, reached = plan
         if group is None:
             if then is None:  # a flee effect's rolls: several groups, one after another
-                return self._flee(state, dice)
-            return then  # type: ignore[no-any-return]
+                return self._onward(self._flee(state, dice))
+            return self._onward(then)
         key, detail = draw(dice, group)
         if reached is not None:
-            following = reached.get(key)
+            following: State | None = reached.get(key)
             if following is None:
-                following = reached[key] = then(key)
-        else:
-            following = then(key)
+                following = reached[key] = self._onward(then(key))
+            return following
+        following = then(key)
         if detail is not None and self.record.keeps:
             self._note(state, group, key, detail, following)
-        return following
+        return self._onward(following)
+
+    def _onward(self, state: State) -> State:
+        """``state``, or past the steps without dice from it (their events noted on the
+        way): a state a play rests in rolls dice next, or is the end."""
+        while state.step != self.done:
+            group, then, _ = self._plan(state)
+            if group is not None or then is None:
+                break
+            state = then
+        return state
 
     def _plan(self, state: State) -> _Plan:
         """The plan of the step from ``state``, remembered when the process remembers."""
@@ -628,9 +657,11 @@ class BattleProcess:
         elif kind == _ROUND:
             then = self._round(state)
         plan = (group, then, {} if group is not None and self._remember else None)
-        if self._remember:
+        # Only the states a play rests in: those of steps without dice are passed over.
+        if self._remember and (group is not None or then is None):
             if len(plans) >= _MAX_REMEMBERED:
                 plans.clear()
+                self._start = None
             plans[state] = plan
         return plan
 
@@ -641,6 +672,8 @@ class BattleProcess:
         step = state.step + 1
         if step == self.end:
             step = self.round_start
+        if not changes:
+            return State(step, *state[1:])
         return state._replace(step=step, **changes)
 
     def _at_round(self, state: State, rounds: int, **changes: Any) -> State:
