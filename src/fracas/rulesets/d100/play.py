@@ -537,6 +537,7 @@ class BattleProcess:
         self._plans: dict[State, _Plan] = {}
         self._start: State | None = None
         self._rows: dict[tuple[Any, ...], Rows] = {}
+        self._options: dict[tuple[Any, ...], Option] = {}
         self._lineups: dict[tuple[str | None, ...], tuple[Any, ...]] = {}
         self._endings: dict[State, Ending] = {}
 
@@ -667,23 +668,38 @@ class BattleProcess:
 
     # Moving on -------------------------------------------------------------------------
 
-    def _next(self, state: State, **changes: Any) -> State:
+    def _next(
+        self,
+        state: State,
+        *,
+        pax: tuple[int, ...] | None = None,
+        fate: tuple[str | None, ...] | None = None,
+        round: int | None = None,
+        **changes: Any,
+    ) -> State:
         """The state at the step after ``state``'s (a round's last step: its next round)."""
         step = state.step + 1
         if step == self.end:
             step = self.round_start
-        if not changes:
-            return State(step, *state[1:])
-        return state._replace(step=step, **changes)
+        # Built field by field: NamedTuple._replace costs several times more, and the
+        # steps of a speed group go through here once per casualty pattern met.
+        moved = State(
+            step,
+            state.round if round is None else round,
+            state.pax if pax is None else pax,
+            state.fate if fate is None else fate,
+            *state[4:],
+        )
+        return moved._replace(**changes) if changes else moved
 
-    def _at_round(self, state: State, rounds: int, **changes: Any) -> State:
+    def _at_round(self, state: State, rounds: int) -> State:
         """The state at the start of the melee round after ``rounds``."""
-        return state._replace(step=self.round_start, round=rounds, **changes)
+        return State(self.round_start, rounds, *state[2:])
 
     def _round(self, state: State) -> State:
         """A melee round begins while both sides have a unit, up to the round limit."""
         if state.round >= self.params.round_limit or not self._lineup(state.fate):
-            return state._replace(step=self.end)
+            return State(self.end, *state[1:])
         return self._next(state, round=state.round + 1)
 
     # Bonuses ---------------------------------------------------------------------------
@@ -709,22 +725,61 @@ class BattleProcess:
             return stage >= RANGED
         return stage >= MELEE
 
-    def bonuses(self, unit: Unit, name: str, stage: int, state: State) -> Rows:
+    def bonuses(
+        self, unit: Unit, name: str, stage: int, state: State, gone: int | None = None
+    ) -> Rows:
         """Every bonus of ``unit`` to the roll ``name`` at ``stage`` in ``state``, in log
-        order, stated through the process's recorder (remembered)."""
-        fate, nullified = state.fate, state.nullified
-        gone = 0
-        for holder in self.holders:
-            if fate[holder] is not None or nullified >> holder & 1:
-                gone |= 1 << holder
+        order, stated through the process's recorder (remembered). ``gone`` is
+        :meth:`gone` of ``state``, when known."""
+        if gone is None:
+            gone = self.gone(state)
         key = (unit.index, name, stage, state.pax[unit.index], gone, state.counts, state.overwhelm)
         rows = self._rows.get(key)
         if rows is None:
             rows = self._bonuses(unit, name, stage, state)
             if len(self._rows) >= _MAX_REMEMBERED:
                 self._rows.clear()
+                self._options.clear()
             self._rows[key] = rows
         return rows
+
+    def gone(self, state: State) -> int:
+        """One bit for each unit holding an effect that has left or lost its traits: what
+        a roll's bonuses depend on besides its unit's PAX, the stage and Overwhelm."""
+        fate, nullified = state.fate, state.nullified
+        gone = 0
+        for holder in self.holders:
+            if fate[holder] is not None or nullified >> holder & 1:
+                gone |= 1 << holder
+        return gone
+
+    def option(self, phase: str, stage: int, unit: Unit, target: Unit, state: State) -> Option:
+        """What the five rolls of an attack of ``unit`` on ``target`` add (see
+        :data:`Option`), remembered."""
+        pax = state.pax
+        gone = self.gone(state)
+        key = (
+            stage,
+            unit.index,
+            pax[unit.index],
+            target.index,
+            pax[target.index],
+            gone,
+            state.counts,
+            state.overwhelm,
+        )
+        option = self._options.get(key)
+        if option is None:
+            hit_roll, damage_roll = _HIT_AND_DAMAGE[phase]
+            option = self._options[key] = (
+                target.index,
+                self.bonuses(unit, hit_roll, stage, state, gone).total,
+                self.bonuses(target, "defense", stage, state, gone).total,
+                self.bonuses(unit, damage_roll, stage, state, gone).total,
+                self.bonuses(target, "damage_reduction", stage, state, gone).total,
+                self.bonuses(target, "morale", stage, state, gone).total,
+            )
+        return option
 
     def _bonuses(self, unit: Unit, name: str, stage: int, state: State) -> Rows:
         params = self.params
@@ -921,24 +976,13 @@ class BattleProcess:
         if not lineup:  # the phase is over: ranged goes on to melee, a round to the next
             return None, self._at_round(state, state.round)
         enemies, fixed = lineup
-        hit_roll, damage_roll = _HIT_AND_DAMAGE[phase]
         strikes: list[tuple[Option, ...]] = []
         for unit, attacks in speed_group:
             if state.fate[unit.index] is not None:
                 continue
             target = fixed[unit.side]
             targets = enemies[unit.side] if target is None else [target]
-            options = tuple(
-                (
-                    t.index,
-                    self.bonuses(unit, hit_roll, stage, state).total,
-                    self.bonuses(t, "defense", stage, state).total,
-                    self.bonuses(unit, damage_roll, stage, state).total,
-                    self.bonuses(t, "damage_reduction", stage, state).total,
-                    self.bonuses(t, "morale", stage, state).total,
-                )
-                for t in targets
-            )
+            options = tuple(self.option(phase, stage, unit, t, state) for t in targets)
             strikes += [options] * attacks
         if not strikes:
             return None, self._next(state)
@@ -962,7 +1006,7 @@ class BattleProcess:
 
     def _ending_step(self, state: State) -> tuple[DiceGroup[Any, Any] | None, Any]:
         """Step 7: with goods to split, the loot die; then the battle is over."""
-        done = state._replace(step=self.done)
+        done = State(self.done, *state[1:])
         if not self.ending(state)[4]:
             return None, done
         return _LOOT_DIE, lambda _: done
@@ -993,8 +1037,8 @@ class BattleProcess:
         ending: Ending = (winner, outcome, fates, goods, value)
         if len(self._endings) >= _MAX_REMEMBERED:
             self._endings.clear()
-        self._endings[state._replace(step=self.end)] = ending
-        self._endings[state._replace(step=self.done)] = ending
+        self._endings[State(self.end, *state[1:])] = ending
+        self._endings[State(self.done, *state[1:])] = ending
         return ending
 
     # The log ---------------------------------------------------------------------------

@@ -229,21 +229,26 @@ class Rows:
     arithmetic a battle log prints beside it (``2 × 10 × 7/10``, or nothing).
     """
 
-    __slots__ = ("details", "explained")
+    __slots__ = ("_total", "details", "explained")
 
     def __init__(self, explained: Explained) -> None:
         self.explained = explained
         self.details: list[str] = []
+        self._total: int | None = None
 
     def add(self, label: str, value: int, source: str = "", detail: str = "") -> None:
         """One more bonus (a penalty when ``value`` is negative)."""
         self.explained = self.explained.plus(label, value, source=source)
         self.details.append(detail)
+        self._total = None
 
     @property
     def total(self) -> int:
         """The bonuses added up."""
-        return int(self.explained)
+        total = self._total
+        if total is None:
+            total = self._total = int(self.explained)
+        return total
 
 
 @dataclass(frozen=True, slots=True)
