@@ -213,14 +213,8 @@ def value_of_goods(
     return tuple(shares)
 
 
-def draw_loot(
-    value: Fraction,
-    params: D100Params,
-    dice: Dice,
-    *,
-    split: Callable[[Fraction, D100Params, int], Loot] | None = None,
-) -> Loot:
-    """Split ``value`` by the loot-table row a plain d100 picks.
+def draw_loot(value: Fraction, params: D100Params, dice: Dice) -> Loot:
+    """Split ``value`` by the loot-table row the loot die (:class:`LootDie`) picks.
 
     Resources and items are whole numbers rounded down; gold takes the rest, so the parts
     always add up to the value exactly.
@@ -230,7 +224,8 @@ def draw_loot(
     >>> loot.gold, loot.resources, loot.items
     (Fraction(70, 1), 35, 35)
     """
-    return (split or split_loot)(value, params, dice.roll(D100))
+    _, face = LootDie().roll(dice)
+    return split_loot(value, params, face)
 
 
 def split_loot(value: Fraction, params: D100Params, face: int) -> Loot:
