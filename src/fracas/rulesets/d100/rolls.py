@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache, partial
 from itertools import accumulate
-from typing import Any
 
 from fracas.core.dice import ChanceNode, Dice, DiceGroup, die
 from fracas.core.distribution import EnumerationBudgetError
@@ -53,17 +52,20 @@ def die_roller(dice: Dice, node: ChanceNode) -> Callable[[], int]:
 
 
 #: The dice whose rollers were made last, and those rollers by die (see :func:`rolling`).
-_ROLLING: list[Any] = [None, {}]
+#: One tuple, replaced whole: threads playing at once each keep the pair they read.
+_ROLLING: tuple[object, dict[int, tuple[ChanceNode, Callable[[], int]]]] = (None, {})
 
 
 def rolling(dice: Dice, node: ChanceNode) -> Callable[[], int]:
     """:func:`die_roller`, made once for the dice of a play: a play asks for its d100s
     hundreds of times, with the same dice."""
-    if _ROLLING[0] is not dice:
-        _ROLLING[0], _ROLLING[1] = dice, {}
+    global _ROLLING
+    held = _ROLLING
+    if held[0] is not dice:
+        held = _ROLLING = (dice, {})
     # By identity: hashing a die of a hundred faces costs more than rolling it. The die
     # is kept beside its roller, so that its id cannot go to another die meanwhile.
-    rollers: dict[int, tuple[ChanceNode, Callable[[], int]]] = _ROLLING[1]
+    rollers = held[1]
     known = rollers.get(id(node))
     if known is None or known[0] is not node:
         known = rollers[id(node)] = (node, die_roller(dice, node))
