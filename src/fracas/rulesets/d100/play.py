@@ -979,8 +979,8 @@ class BattleProcess:
             targets = enemies[unit.side] if target is None else [target]
             options = tuple(self.option(phase, stage, unit, t, state) for t in targets)
             strikes += [options] * attacks
-        if not strikes:
-            return None, self._next(state)
+        # A speed group with nobody left to strike is still a step (of one key, no dice):
+        # exact odds merge the states of a round only if every path takes as many steps.
         group = Exchange(self.rolls, tuple(strikes), self.bands)
 
         def then(casualties: Casualties) -> State:
