@@ -50,6 +50,8 @@ def exact_variant(path: Path) -> Scenario:
     overrides: list[tuple[str, Any]] = []
     if path.parent.name == "rankflank":
         overrides.append(("parameters.max_rounds", 1))
+    if path.parent.name == "d100":
+        overrides.append(("parameters.round_limit", 1))
     return load_scenario(path, overrides=overrides)
 
 

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from fracas.core.dice import SeededDice
 from fracas.core.errors import ScenarioError
-from fracas.core.process import Done
 from fracas.io.render import RENDERERS
 from fracas.rulesets.d100 import D100Ruleset, play_battle
 from fracas.rulesets.d100.play import (
@@ -151,7 +150,7 @@ def test_battle_invariants(document: dict[str, Any], seed: int) -> None:
             rolls = (event.roll,)
         for roll in rolls:
             if roll is not None:
-                assert roll.breakdown().total == Fraction(roll.total)
+                assert roll.breakdown.total == Fraction(roll.total)
                 assert roll.describe().startswith(f"{roll.label} {roll.total} = ")
 
 
@@ -166,7 +165,7 @@ def test_every_battle_renders_in_every_format(document: dict[str, Any], seed: in
 @given(documents(), st.integers(0, 1000))
 def test_summary_is_flat_and_names_every_unit(document: dict[str, Any], seed: int) -> None:
     battle = RULESET.load(document)
-    summary = RULESET.metrics(battle, Done(play_battle(battle, SeededDice(seed))))
+    summary = RULESET.summarize(battle, RULESET.play(battle, SeededDice(seed)))
     assert summary["winner"] in ("North", "South", "draw", "withdraw")
     for unit in battle.units:
         assert f"pax.{unit.name}" in summary

@@ -6,16 +6,15 @@ import re
 from collections.abc import Callable
 
 from fracas.core.dice import ScriptedDice
-from fracas.core.process import Done, Played
 from fracas.core.report import Report, Table, Text
-from fracas.rulesets.d100 import Battle, D100Ruleset, play_battle
+from fracas.rulesets.d100 import Battle, D100Ruleset
 
 Factory = Callable[..., Battle]
 RULESET = D100Ruleset()
 
 
 def report_of(battle: Battle, faces: list[int]) -> Report:
-    return RULESET.report(battle, Played(Done(play_battle(battle, ScriptedDice(faces))), ()))
+    return RULESET.report(battle, RULESET.play(battle, ScriptedDice(faces)))
 
 
 def section_text(report: Report, title: str) -> str:

@@ -1,7 +1,7 @@
 """The sampling play (Monte Carlo) gives the outcome of the recording play, for any battle.
 
-One definition of the rules serves both: the sampling play only skips the log and looks
-standing bonuses up in tables shared by every play. A shared table must never carry a
+One process serves both: the sampling play hands it a summing recorder, which keeps no
+log, and its process remembers each state's step. A remembered step must never carry a
 bonus from one state of the battle into another, so each property plays several seeds
 through the same sampler, in an order Hypothesis chooses.
 """
@@ -18,16 +18,23 @@ from hypothesis import strategies as st
 
 from fracas.analysis.odds import repetition_seed
 from fracas.analysis.sample import sampler
-from fracas.core.dice import SeededDice
-from fracas.core.process import Done
+from fracas.core.dice import LawDice, SeededDice
+from fracas.core.process import run
+from fracas.core.record import SUMMING
 from fracas.core.sampling import SamplingDice
 from fracas.io.scenario import load_scenario
-from fracas.rulesets.d100 import D100Ruleset, play_battle
-from fracas.rulesets.d100.play import sampling_player
+from fracas.rulesets.d100 import D100Ruleset
 
 from .test_properties import documents
 
 RULESET = D100Ruleset()
+
+
+def law_play(battle: Any, seed: int) -> dict[str, Any]:
+    """One play of the summing process, each dice group drawn from its law: what a
+    Monte Carlo repetition plays."""
+    state = run(RULESET.process(battle, SUMMING), LawDice(SamplingDice(seed)))
+    return dict(RULESET.metrics(battle, state))
 
 
 @settings(max_examples=60, deadline=None)
@@ -36,49 +43,24 @@ def test_sampling_play_gives_the_recorded_outcome(
     document: dict[str, Any], seeds: list[int]
 ) -> None:
     battle = RULESET.load(document)
-    play = sampling_player(battle)
+    summing = RULESET.process(battle, SUMMING)
     sample = sampler(RULESET, battle)
     for seed in seeds:
-        full = play_battle(battle, SeededDice(seed))
-        fast = play(SamplingDice(seed))
-        assert fast.events == ()
-        assert (fast.pax, fast.fates, fast.rounds, fast.winner, fast.outcome) == (
-            full.pax,
-            full.fates,
-            full.rounds,
-            full.winner,
-            full.outcome,
-        )
-        assert (fast.goods, fast.goods_value, fast.loot) == (
-            full.goods,
-            full.goods_value,
-            full.loot,
-        )
-        assert sample(SamplingDice(seed)) == RULESET.metrics(battle, Done(full))
-
-
-def test_sampling_dice_count_what_the_recorded_play_rolls() -> None:
-    # Counting dice make the budget of Monte Carlo: both plays must roll the same number.
-    scenario = load_scenario("examples/d100/lair_raid.yaml")
-    play = sampling_player(scenario.model)
-    for seed in range(20):
-        fast, slow = SamplingDice(seed), SamplingDice(seed)
-        play(fast)
-        play_battle(scenario.model, slow)
-        assert fast.used == slow.used > 0
+        played = RULESET.play(battle, SeededDice(seed))
+        # The recorder never changes the battle: the same dice end in the same state.
+        assert run(summing, SeededDice(seed)) == played.state
+        assert RULESET.metrics(battle, played.state) == RULESET.summarize(battle, played)
+        assert dict(sample(SamplingDice(seed))) == law_play(battle, seed)
 
 
 @pytest.mark.parametrize("path", sorted(Path("examples/d100").glob("*.yaml")), ids=str)
-def test_each_repetition_is_the_battle_resolve_gives_its_seed(path: Path) -> None:
-    # Monte Carlo lends one generator to every play of a chunk and reads the d100s inline;
-    # repetition i must still be `fracas resolve --seed <its seed>`, outcome and dice count.
+def test_each_repetition_is_the_process_played_with_its_seed(path: Path) -> None:
+    # Monte Carlo lends one generator to every play of a chunk and follows steps met
+    # before from a cache; repetition i is still the process played with its own seed.
     scenario = load_scenario(path)
     sample = sampler(RULESET, scenario.model)
     lent = random.Random()
     for index in range(40):
         seed = repetition_seed(3, index)
-        fast, slow = SamplingDice(seed, rng=lent), SamplingDice(seed)
-        outcome = sample(fast)
-        full = play_battle(scenario.model, slow)
-        assert outcome == RULESET.metrics(scenario.model, Done(full))
-        assert fast.used == slow.used
+        outcome = sample(SamplingDice(seed, rng=lent))
+        assert dict(outcome) == law_play(scenario.model, seed)

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from fracas.core.dice import ScriptedDice
-from fracas.core.process import Done
 from fracas.rulesets.d100 import Battle, D100Params, D100Ruleset, open_ended, play_battle
 from fracas.rulesets.d100.play import (
     AssessmentEvent,
@@ -594,8 +593,8 @@ def test_no_goods_for_your_own_dead(battle_of: Factory) -> None:
 def test_summarize_is_flat(battle_of: Factory) -> None:
     ruleset = D100Ruleset()
     battle = battle_of([idle("Scouts", dangerous_missions=6)], [idle("Guards")])
-    result = play(battle, [90, 30])
-    assert ruleset.metrics(battle, Done(result)) == {
+    played = ruleset.play(battle, ScriptedDice([90, 30]))
+    assert ruleset.summarize(battle, played) == {
         "winner": "Keep",
         "rounds": 0,
         "pax.Scouts": 10,

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from fracas.rulesets.d100.document import D100Document, EffectSpec, SideSpec, UnitSpec
     from fracas.rulesets.d100.params import D100Params, ItemSpec, LootRow, MoraleBand
     from fracas.rulesets.d100.play import BattleResult, play_battle
-    from fracas.rulesets.d100.rolls import Bonus, Roll, open_ended
+    from fracas.rulesets.d100.rolls import OpenEnded, Roll, open_ended
     from fracas.rulesets.d100.ruleset import D100Ruleset
     from fracas.rulesets.d100.scenario import Battle, build_battle, preset_effects
 
@@ -39,7 +39,7 @@ _HOMES = {
         ("D100Params", "ItemSpec", "LootRow", "MoraleBand"), "fracas.rulesets.d100.params"
     ),
     **dict.fromkeys(("BattleResult", "play_battle"), "fracas.rulesets.d100.play"),
-    **dict.fromkeys(("Bonus", "Roll", "open_ended"), "fracas.rulesets.d100.rolls"),
+    **dict.fromkeys(("OpenEnded", "Roll", "open_ended"), "fracas.rulesets.d100.rolls"),
     "D100Ruleset": "fracas.rulesets.d100.ruleset",
     **dict.fromkeys(("Battle", "build_battle", "preset_effects"), "fracas.rulesets.d100.scenario"),
 }
@@ -52,7 +52,6 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "Battle",
     "BattleResult",
-    "Bonus",
     "D100Document",
     "D100Params",
     "D100Ruleset",
@@ -60,6 +59,7 @@ __all__ = [
     "ItemSpec",
     "LootRow",
     "MoraleBand",
+    "OpenEnded",
     "Roll",
     "SideSpec",
     "UnitSpec",

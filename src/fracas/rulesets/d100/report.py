@@ -26,7 +26,7 @@ from fracas.rulesets.d100.play import (
     Event,
     FleeRollEvent,
     NullifyEvent,
-    standing_bonuses,
+    standing_total,
 )
 from fracas.rulesets.d100.rolls import Roll
 from fracas.rulesets.d100.scenario import Battle, HeldEffect, Side
@@ -277,8 +277,7 @@ def _totals(battle: Battle, result: BattleResult, events: Sequence[Event]) -> Se
             if roll == "ranged_attack" and not unit.ranged:
                 cells.append("—")
                 continue
-            bonuses = standing_bonuses(battle, result, unit, roll)
-            cells.append(f"{sum(b.value for b in bonuses):+d}")
+            cells.append(f"{standing_total(battle, result, unit, roll):+d}")
         rows.append(tuple(cells))
     if rows:
         blocks.append(
@@ -535,7 +534,7 @@ def roll_data(roll: Roll) -> dict[str, Any]:
         "unit": roll.unit,
         "roll": roll.name,
         "faces": list(roll.faces),
-        **breakdown_data(roll.breakdown()),
+        **breakdown_data(roll.breakdown),
     }
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import chain
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
-from fracas.core.dice import Dice
 from fracas.core.headline import Headline
-from fracas.core.process import Done, OneStep, Played
+from fracas.core.process import Played
 from fracas.core.record import Recorder
 from fracas.core.report import Report
 from fracas.rulesets.base import Ruleset, Summary, deferred
@@ -17,11 +16,11 @@ from fracas.rulesets.d100.odds import HEADLINES
 
 if TYPE_CHECKING:  # the rules load with the first battle: listing rulesets needs none
     from fracas.rulesets.d100.document import D100Document
-    from fracas.rulesets.d100.play import BattleResult
+    from fracas.rulesets.d100.play import BattleProcess, State
     from fracas.rulesets.d100.scenario import Battle
 
 
-class D100Ruleset(Ruleset["D100Document", "Battle", "Done[Fought]"]):
+class D100Ruleset(Ruleset["D100Document", "Battle", "State"]):
     """Play-by-post battles with open-ended percentile dice, in the seed's seven steps.
 
     >>> D100Ruleset.name, D100Ruleset.deterministic
@@ -43,44 +42,33 @@ class D100Ruleset(Ruleset["D100Document", "Battle", "Done[Fought]"]):
 
         return build_battle(document)
 
-    def process(self, scenario: Battle, recorder: Recorder) -> OneStep[Fought]:
-        """The seven steps as one step (see :func:`play_battle`); a summing recorder plays
-        for the outcome alone, without the battle log."""
-        from fracas.rulesets.d100.play import play_battle, sampling_outcomes
+    def process(self, scenario: Battle, recorder: Recorder) -> BattleProcess:
+        """The battle as steps over hashable states (see :class:`BattleProcess`): every
+        roll's rows and every event go to ``recorder``."""
+        from fracas.rulesets.d100.play import BattleProcess
 
-        if recorder.keeps:
-            return OneStep(lambda dice: play_battle(scenario, dice))
-        outcomes = sampling_outcomes(scenario)
+        return BattleProcess(scenario, recorder)
 
-        def outcome(dice: Dice) -> Fought:
-            winner, result, rounds, pax, fates, value = outcomes(dice)
-            return (winner, result, rounds, tuple(pax), fates, value)
-
-        return OneStep(outcome)
-
-    def report(self, scenario: Battle, played: Played[Done[Fought]]) -> Report:
+    def report(self, scenario: Battle, played: Played[State]) -> Report:
         """The battle log, step by step, with every roll and its named bonuses."""
+        from fracas.rulesets.d100.play import BattleProcess, battle_result
         from fracas.rulesets.d100.report import build_report
 
-        return build_report(scenario, cast("BattleResult", played.state.result), self.name)
+        result = battle_result(BattleProcess(scenario), played.state, played.notes)
+        return build_report(scenario, result, self.name)
 
-    def metrics(self, scenario: Battle, state: Done[Fought]) -> Summary:
+    def metrics(self, scenario: Battle, state: State) -> Summary:
         """``winner``, ``rounds``, ``pax.<unit>``, ``fate.<unit>`` and ``goods``."""
-        from fracas.rulesets.d100.report import name_of_winner
+        from fracas.rulesets.d100.play import BattleProcess
 
-        fought = state.result
-        if isinstance(fought, tuple):
-            winner, result, rounds, pax, fates, value = fought
-        else:
-            winner, result, rounds = fought.winner, fought.outcome, fought.rounds
-            pax, fates, value = fought.pax, fought.fates, fought.goods_value
-        outcome = (name_of_winner(scenario, winner, result), rounds, pax, fates, value)
-        return _summary(_metric_names(scenario), *outcome)
+        return _state_summary(BattleProcess(scenario), _metric_names(scenario), state)
 
 
-#: What a played battle comes to: its full result (with a battle log), or the outcome alone
-#: (winner, outcome, rounds, PAX and fate per unit, value of goods).
-Fought = Any
+def _state_summary(process: BattleProcess, names: tuple[str, ...], state: State) -> Summary:
+    winner, outcome, fates, _, value = process.ending(state)
+    battle = process.battle
+    name = outcome if winner is None else battle.sides[winner].name
+    return _summary(names, name, state.round, state.pax, fates, value)
 
 
 def _metric_names(battle: Battle) -> tuple[str, ...]:
