@@ -212,6 +212,10 @@ def odds_command(
       fracas odds examples/rankflank/frontal_charge.yaml --set parameters.max_rounds=1 \\
           --solve 'units[0].models' --target 0.9 --metric winner=Empire
     """
+    from fracas.analysis.stats import check_confidence
+
+    # Before the scenario is read: a level no interval can have is the command line's fault.
+    check_confidence(confidence, "--confidence")
     scenario = load(file, settings, limits)
     with limits_in_force(scenario.limits):
         try:

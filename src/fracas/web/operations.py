@@ -13,6 +13,7 @@ import json
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path, PurePath
 from typing import Any
 from urllib.parse import quote
@@ -42,11 +43,18 @@ EXAMPLE_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
 
 @dataclass(frozen=True)
 class Limits:
-    """The bounds of the work one request may ask for (``fracas serve`` options).
+    """The bounds of ``fracas serve`` (its options): of one request's work, of the answers,
+    of the connections.
 
-    ``time_limit`` is the wall-clock seconds the server waits for one answer; the odds
-    budgets cap what a request may ask for (a request may ask for less). ``workers`` is how
-    many computations may run at once: past that, requests are turned away until one ends.
+    ``time_limit`` is the wall-clock seconds from a request's arrival to its answer (the
+    wait for a worker included); the odds budgets cap what a request may ask for (a request
+    may ask for less). ``workers`` is the worker processes of each lane (cheap questions,
+    expensive ones), ``queue`` how many questions may wait for one in the cheap lane (the
+    expensive lane holds as many waiting as it has workers); past that a request is told to
+    retry. ``answer_bytes`` caps an answer's JSON. ``idle_timeout`` closes a connection
+    that sends nothing, ``header_timeout`` one whose request head (or body) is not in by
+    then; ``connections`` is the most open at once. ``allowed_hosts`` are the names a
+    request's ``Host`` header may give, besides the bound address and ``localhost``.
     """
 
     body_bytes: int = 256 * 1024
@@ -55,6 +63,12 @@ class Limits:
     sample_budget: int = 5_000_000
     max_runs: int = DEFAULT_MAX_RUNS
     workers: int = 2
+    queue: int = 64
+    answer_bytes: int = 16 * 1024 * 1024
+    idle_timeout: float = 5.0
+    header_timeout: float = 10.0
+    connections: int = 128
+    allowed_hosts: tuple[str, ...] = ()
 
 
 # ── capabilities ───────────────────────────────────────────────────────────────────────
@@ -72,8 +86,10 @@ def capabilities(ruleset: type[AnyRuleset]) -> dict[str, bool]:
     }
 
 
+@cache
 def rulesets() -> list[dict[str, Any]]:
-    """Every installed ruleset with its capabilities and parameters."""
+    """Every installed ruleset with its capabilities and parameters (read once: the
+    installed rulesets do not change while a server runs)."""
     return [
         {
             "name": cls.name,
@@ -107,8 +123,10 @@ def examples_folder() -> Path | None:
     return None
 
 
+@cache
 def examples() -> list[dict[str, Any]]:
-    """Every bundled example scenario: its ruleset, name, title and text."""
+    """Every bundled example scenario: its ruleset, name, title and text (read and parsed
+    once a process: the bundled files do not change while a server runs)."""
     folder = examples_folder()
     if folder is None:
         return []
@@ -304,6 +322,14 @@ def odds_answer(given: ScenarioInput, options: OddsOptions, limits: Limits) -> d
     scenario = load(given)
     if not capabilities(type(scenario.ruleset))["odds"]:
         raise UnsupportedError(f"ruleset {scenario.ruleset.name!r} does not summarize outcomes")
+    if scenario.ruleset.deterministic and options.method == "mc":
+        # Its dice budget counts nothing: every run would replay the one battle, as many
+        # times as asked. Exact odds play it once.
+        raise UnsupportedError(
+            f"ruleset {scenario.ruleset.name!r} rolls no dice: every Monte Carlo run would "
+            "replay the same battle; ask for exact odds (method auto or exact), which play "
+            "it once"
+        )
     runs = options.runs
     if runs is not None:
         _within("runs", runs, limits.max_runs, None, runs)
