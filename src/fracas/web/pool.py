@@ -43,8 +43,11 @@ from typing import Any, Protocol
 from fracas.web.jobs import CHEAP_WORK, Job, run
 from fracas.web.operations import Limits
 
+#: Scheduling priority (nice) of the cheap lane's processes: a little below the server's
+#: own process, so that the event loop answers connections first.
+CHEAP_NICE = 2
 #: Scheduling priority (nice) of the expensive lane's processes: far below the cheap lane's.
-EXPENSIVE_NICE = 10
+EXPENSIVE_NICE = 12
 #: Jobs a worker process runs before it is replaced by a fresh one, so that whatever a
 #: long run of questions leaves behind in a process (caches, fragments) is given back.
 JOBS_PER_PROCESS = 500
@@ -272,6 +275,8 @@ class Lane:
         self._condition = threading.Condition()
         self._threads: list[threading.Thread] = []
         self._stopped = False
+        #: Seconds a job of this lane has lately taken (a moving mean), for Retry-After.
+        self._mean = 1.0
 
     def start(self) -> None:
         with self._condition:
@@ -309,10 +314,14 @@ class Lane:
             return task.future
 
     def _retry_after(self) -> int:
-        """Seconds after which one of the lane's slots is free at the latest."""
+        """Seconds until a place in the lane is likely free: the jobs before it, at the
+        pace of the lane's recent jobs, shared by its slots; never past the nearest
+        deadline of a running job, by when a slot is sure to be free."""
         now = time.monotonic()
+        ahead = len(self._queue) + 1
+        likely = self._mean * ahead / len(self.backends)
         ends = [task.deadline - now for task in self._running.values()]
-        return max(1, math.ceil(min(ends))) if ends else 1
+        return max(1, math.ceil(min([likely, *ends])))
 
     def _take(self, index: int) -> Task | None:
         with self._condition:
@@ -332,7 +341,8 @@ class Lane:
             try:
                 if not task.future.set_running_or_notify_cancel():
                     continue  # the client gave up while it waited
-                seconds = task.deadline - time.monotonic()
+                began = time.monotonic()
+                seconds = task.deadline - began
                 try:
                     if seconds <= 0:
                         raise TimedOut
@@ -341,6 +351,8 @@ class Lane:
                     task.future.set_exception(exc)
                 else:
                     task.future.set_result(result)
+                with self._condition:
+                    self._mean = 0.8 * self._mean + 0.2 * (time.monotonic() - began)
             finally:
                 with self._condition:
                     self._running.pop(index, None)
@@ -389,7 +401,7 @@ class Pool:
         if self.scheduler is None:
 
             def make(cheap: bool) -> Backend:
-                return ProcessBackend(0 if cheap else EXPENSIVE_NICE)
+                return ProcessBackend(CHEAP_NICE if cheap else EXPENSIVE_NICE)
 
             slots = limits.workers
         else:
