@@ -20,9 +20,9 @@ full is not queued: it gets :class:`Busy` with the seconds after which a worker 
 lane is sure to be free (the nearest deadline of the work it runs), for ``Retry-After``.
 
 With a Dask scheduler address the lanes send the jobs to the cluster instead (the one
-``fracas sweep --scheduler`` uses), cheap ones first; there a job past its time limit is
-cancelled, and one already running stops where its own work budget ends it (a Dask worker
-cannot be killed from here).
+``fracas sweep --scheduler`` uses), cheap ones first, as many at once as the cluster has
+threads; a Dask worker runs each job in a child process that it kills at the deadline
+(:func:`run_killable`).
 """
 
 from __future__ import annotations
@@ -96,6 +96,11 @@ def _worker_main(connection: Any, nice: int) -> None:
     if nice:
         with contextlib.suppress(OSError):
             os.nice(nice)
+    if nice >= EXPENSIVE_NICE and hasattr(os, "SCHED_IDLE"):
+        # Below every ordinary priority (Linux): a core for this only when nothing else
+        # of the machine wants it, so an expensive question never slows a cheap one.
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     while True:
         try:
             job = pickle.loads(connection.recv_bytes())
@@ -193,8 +198,36 @@ class ProcessBackend:
         self._kill()
 
 
+#: A Dask worker's own killable process for each of its threads (see :func:`run_killable`).
+_ON_DASK = threading.local()
+#: The status a Dask task answers when its job ran out of time (and was killed there).
+OUT_OF_TIME = 0
+
+
+def run_killable(job: Job, seconds: float) -> tuple[int, bytes]:
+    """Run ``job`` on a Dask worker in a process of its own, killed after ``seconds``.
+
+    A Dask worker cannot kill the thread that runs a task, so the task hands the job to a
+    child process it can kill. Where the worker may not start processes (a daemonic
+    worker, under a nanny that makes it one), the job runs in the task's own thread and
+    stops where its own work budget ends it.
+    """
+    backend = getattr(_ON_DASK, "backend", None)
+    if backend is None:
+        backend = _ON_DASK.backend = ProcessBackend(0)
+    try:
+        backend.start()
+    except AssertionError:  # "daemonic processes are not allowed to have children"
+        return run(job)
+    try:
+        return backend.run(job, seconds)
+    except TimedOut:
+        return OUT_OF_TIME, b""
+
+
 class DaskBackend:
-    """Jobs sent to a Dask cluster; a job past its deadline is cancelled there."""
+    """Jobs sent to a Dask cluster, each killed there at its deadline (see
+    :func:`run_killable`); a job still waiting for a Dask worker then is cancelled."""
 
     def __init__(self, client: Any, priority: int) -> None:
         self.client = client
@@ -208,10 +241,12 @@ class DaskBackend:
     def run(self, job: Job, seconds: float) -> tuple[int, bytes]:
         if self._stopped:
             raise Stopping
-        remote = self.client.submit(run, job, pure=False, priority=self.priority)
+        deadline = time.monotonic() + seconds
+        # The task's seconds start when it starts: it may wait for a Dask worker first.
+        remote = self.client.submit(run_killable, job, seconds, pure=False, priority=self.priority)
         self._running = remote
         try:
-            status, body = remote.result(timeout=seconds)
+            status, body = remote.result(timeout=max(0.0, deadline - time.monotonic()))
         except TimeoutError:
             self.client.cancel([remote])
             raise TimedOut from None
@@ -221,6 +256,8 @@ class DaskBackend:
             raise Crashed from None
         finally:
             self._running = None
+        if status == OUT_OF_TIME:
+            raise TimedOut
         return int(status), bytes(body)
 
     def stop(self) -> None:
