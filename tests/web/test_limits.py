@@ -66,7 +66,8 @@ def test_a_confidence_too_near_one_is_422_and_one_line_exit_2(client: TestClient
     assert ran.exit_code == 2
     lines = ran.stderr.strip().splitlines()
     assert len(lines) == 1
-    assert lines[0].startswith("fracas: error: --confidence must be at most 0.9999999999999998")
+    assert lines[0].startswith("fracas: error: ")
+    assert f"{LAIR}: --confidence must be at most 0.9999999999999998" in lines[0]
     # The largest level that works still works.
     fine = client.post(
         "/api/odds", json=body(LAIR, method="mc", runs=50, confidence=0.9999999999999998)

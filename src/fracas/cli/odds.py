@@ -212,10 +212,6 @@ def odds_command(
       fracas odds examples/rankflank/frontal_charge.yaml --set parameters.max_rounds=1 \\
           --solve 'units[0].models' --target 0.9 --metric winner=Empire
     """
-    from fracas.analysis.stats import check_confidence
-
-    # Before the scenario is read: a level no interval can have is the command line's fault.
-    check_confidence(confidence, "--confidence")
     scenario = load(file, settings, limits)
     with limits_in_force(scenario.limits):
         try:
@@ -237,6 +233,10 @@ def odds_command(
     }
     title = scenario.header.title or file.name
     try:
+        from fracas.analysis.stats import check_confidence
+
+        # Before any work: a level no interval can have in a float is refused in one line.
+        check_confidence(confidence, "--confidence")
         with long_work(
             workers=workers,
             scheduler=scheduler,
