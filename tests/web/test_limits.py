@@ -250,3 +250,23 @@ def test_a_job_past_its_deadline_times_out_and_frees_its_slot() -> None:
     backend.release.set()
     assert lane.submit(Job("odds"), time.monotonic() + 10).result(timeout=10) == (200, b"{}")
     lane.stop()
+
+
+def test_a_picture_too_large_for_the_answer_is_left_out_and_said() -> None:
+    # A board of 60 × 60 hexes draws to about 1.5 MB; with an answer limit of 1 MB the
+    # picture may take half of it: it is left out, the report stays.
+    rows = "\n".join(f'    - "{"." * 60}"' for _ in range(60))
+    text = (
+        "fracas: 1\nruleset: hex\nmap:\n  rows:\n" + rows + "\nunits:\n"
+        "  - {id: a, side: blue, hex: [0, 0], strength: 100, attack: {land: 10}, defense: 10}\n"
+        "  - {id: b, side: red, hex: [1, 0], strength: 100, attack: {land: 10}, defense: 10}\n"
+        "orders:\n  - {attacker: a, target: b}\n"
+    )
+    limits = Limits(answer_bytes=1_000_000)
+    with TestClient(create_app(limits), base_url="http://127.0.0.1") as small:
+        answer = small.post("/api/resolve", json={"scenario": text}).json()
+    assert answer["picture"] is None
+    [note] = answer["limits"]
+    assert note.startswith("The picture is left out: ")
+    assert "over half of this server's answer limit of 1,000,000 bytes" in note
+    assert answer["document"]["result"]  # the battle itself is answered

@@ -91,8 +91,12 @@ OPERATIONS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "rulesets": lambda _: operations.rulesets(),
     "examples": lambda _: operations.examples(),
     "validate": lambda a: operations.validate(a["given"]),
-    "resolve": lambda a: operations.resolve(a["given"], a["seed"]),
-    "forecast": lambda a: operations.forecast(a["given"], a["attacker"], a["target"]),
+    "resolve": lambda a: operations.resolve(
+        a["given"], a["seed"], picture_bytes=a["limits"].answer_bytes // 2
+    ),
+    "forecast": lambda a: operations.forecast(
+        a["given"], a["attacker"], a["target"], picture_bytes=a["limits"].answer_bytes // 2
+    ),
     "advise": lambda a: operations.advise(a["given"], a["side"]),
     "odds": lambda a: operations.odds_answer(a["given"], a["options"], a["limits"]),
 }

@@ -219,11 +219,22 @@ def _report_answer(
     }
 
 
-def _picture(scenario: Scenario, **where: str) -> str | None:
+def _picture(answer: dict[str, Any], scenario: Scenario, most: int | None, **where: str) -> None:
+    """Put the ruleset's picture into ``answer`` (if it draws one), unless it is longer
+    than ``most`` characters: then ``limits`` says it was left out, and the rest of the
+    answer stands (a board of a quarter of a million hexes draws to some 100 MB)."""
     if not capabilities(type(scenario.ruleset))["picture"]:
-        return None
+        return
     svg = scenario.ruleset.picture(scenario.model, **where)
-    return "data:image/svg+xml;charset=utf-8," + quote(svg)
+    picture = "data:image/svg+xml;charset=utf-8," + quote(svg)
+    if most is not None and len(picture) > most:
+        answer["limits"].append(
+            f"The picture is left out: {len(picture):,} bytes, over half of this server's "
+            f"answer limit of {2 * most:,} bytes (fracas serve --max-answer); "
+            "fracas render draws it."
+        )
+        return
+    answer["picture"] = picture
 
 
 # ── operations ─────────────────────────────────────────────────────────────────────────
@@ -245,23 +256,28 @@ def validate(given: ScenarioInput) -> dict[str, Any]:
     }
 
 
-def resolve(given: ScenarioInput, seed: int | None) -> dict[str, Any]:
-    """Resolve the scenario (with ``seed``, else the scenario's own, else 0)."""
+def resolve(
+    given: ScenarioInput, seed: int | None, *, picture_bytes: int | None = None
+) -> dict[str, Any]:
+    """Resolve the scenario (with ``seed``, else the scenario's own, else 0); the picture
+    comes when it is at most ``picture_bytes`` long (``None``: any length)."""
     scenario = load(given)
     report = scenario.resolve(seed=seed)
     options = [] if report.seed is None else ["--seed", str(report.seed)]
     answer = _report_answer(scenario, report, "resolve", options, given.post)
-    answer["picture"] = _picture(scenario)
+    _picture(answer, scenario, picture_bytes)
     return answer
 
 
-def forecast(given: ScenarioInput, attacker: str, target: str) -> dict[str, Any]:
+def forecast(
+    given: ScenarioInput, attacker: str, target: str, *, picture_bytes: int | None = None
+) -> dict[str, Any]:
     """One action previewed, without changing the scenario (for rulesets that can)."""
     scenario = load(given)
     report = scenario.stamp(scenario.ruleset.forecast(scenario.model, attacker, target))
     options = ["--attacker", attacker, "--target", target]
     answer = _report_answer(scenario, report, "forecast", options, given.post)
-    answer["picture"] = _picture(scenario, attacker=attacker, target=target)
+    _picture(answer, scenario, picture_bytes, attacker=attacker, target=target)
     return answer
 
 
