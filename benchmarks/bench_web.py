@@ -10,7 +10,7 @@
 * **throughput** — cheap resolves a second, 16 clients asking without pause, with
   ``--workers 1`` and ``--workers 2``: the ratio against 1.8 (on 2 cores);
 * **mixed load** — the load of ``tests/web/test_server.py``: 32 clients for 20 s, 70 %
-  resolves and 30 % Monte Carlo odds, pausing 0.1–0.3 s, and one asking for the ruleset
+  resolves and 30 % Monte Carlo odds, pausing 0.2–0.6 s, and one asking for the ruleset
   list: the p99 of resolves against 100 ms and of the list against 50 ms, the 5xx counts;
 * **memory** — the resident memory of the server and all its workers after 100 mixed
   questions and after 1,000: within 20 %.

@@ -108,7 +108,7 @@ def run_load(
     port: int,
     choosers: Sequence[Callable[[random.Random], Call]],
     seconds: float,
-    pause: tuple[float, float] = (0.1, 0.3),
+    pause: tuple[float, float] = (0.2, 0.6),
     seed: int = 1,
 ) -> list[Answer]:
     """Run one client per chooser against ``127.0.0.1:port`` for ``seconds``; every answer."""

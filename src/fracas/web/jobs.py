@@ -34,7 +34,7 @@ CHEAP_TEXT = 16_384
 #: Most counted work (exact steps, plus the dice rolls sampling may take) of a cheap
 #: question. A resolve of an example is a few thousand steps.
 CHEAP_WORK = 250_000
-#: Dice rolls assumed of one sampled run when a question is sorted into a lane (a d100
+#: Dice rolls assumed of one sampled run when a question is sorted into a lane (a
 #: battle of the examples rolls 50–500). Only the lane depends on it, never the answer.
 ROLLS_PER_RUN = 500
 
@@ -133,7 +133,7 @@ def work_estimate(operation: str, arguments: dict[str, Any], limits: Limits) -> 
     a long scenario text counts as expensive.
 
     >>> from fracas.web.operations import OddsOptions, ScenarioInput
-    >>> small = ScenarioInput("fracas: 1\\nruleset: hex\\n")
+    >>> small = ScenarioInput("fracas: 1\\nruleset: any\\n")
     >>> work_estimate("resolve", {"given": small}, Limits()) <= CHEAP_WORK
     True
     >>> work_estimate("odds", {"given": small, "options": OddsOptions()}, Limits()) > CHEAP_WORK

@@ -124,7 +124,7 @@ def _context() -> Any:
         name = "forkserver" if "forkserver" in methods else "spawn"
         context = multiprocessing.get_context(name)
         if name == "forkserver":
-            context.set_forkserver_preload(["fracas.web.jobs"])
+            context.set_forkserver_preload(["fracas.web.warm"])
         _CONTEXT = context
     return _CONTEXT
 
