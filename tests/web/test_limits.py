@@ -90,6 +90,7 @@ def test_a_bug_is_a_500_in_the_documented_json() -> None:
     assert response.status_code == 500
     assert response.headers["content-type"] == "application/json"
     assert response.json()["error"]["message"].startswith("internal error")
+    assert response.headers["content-security-policy"] == CONTENT_POLICY
 
 
 def test_a_bug_in_a_worker_is_a_500_in_the_documented_json() -> None:

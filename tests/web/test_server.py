@@ -286,6 +286,14 @@ def test_idle_and_slow_connections_are_closed(server: Server) -> None:
         assert closed
         assert data.startswith(b"HTTP/1.1 408 ")
         assert b'"the request head did not arrive within 1 s' in data
+    with socket.create_connection(("127.0.0.1", server.port)) as trickle:
+        trickle.sendall(
+            b"POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"scen'
+        )  # and the other 94 bytes never
+        closed, data = closed_within(trickle, 5)
+        assert data.startswith(b"HTTP/1.1 408 ")
+        assert b"the request body did not arrive within 1 s" in data
     with socket.create_connection(("127.0.0.1", server.port)) as kept:
         kept.sendall(b"GET /api/rulesets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         closed, data = closed_within(kept, 5)  # answered, then idle: closed

@@ -259,10 +259,12 @@ def _fracas_error(_: Request, exc: Exception) -> Response:
 
 
 def _server_error(_: Request, exc: Exception) -> Response:
-    # A bug: the documented error object all the same, never a page of plain text.
+    # A bug: the documented error object all the same, never a page of plain text. It is
+    # sent from outside every middleware, so it carries the security headers itself.
     LOG.error("internal error", exc_info=exc)
     status, body = jobs.error_of(exc)
-    return JSONResponse(body, status_code=status)
+    headers = {name.decode(): value.decode() for name, value in SECURITY_HEADERS}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _request_error(_: Request, exc: Exception) -> Response:
