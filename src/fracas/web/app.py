@@ -455,7 +455,9 @@ def create_app(
 ) -> FastAPI:
     """The ASGI app of ``fracas serve`` bound to ``host``, with its limits; its work runs
     in worker processes (started with the first question), or on the Dask cluster whose
-    scheduler is at ``scheduler``. ``app.state.pool.stop()`` stops them.
+    scheduler is at ``scheduler``. ``app.state.pool.stop()`` stops them. The workers are
+    forked from a server process that imports the main module as ``multiprocessing`` does,
+    so a script that makes the app must do it under ``if __name__ == "__main__":``.
 
     >>> app = create_app()
     >>> sorted(route.path for route in app.routes if route.path.startswith("/api/r"))
