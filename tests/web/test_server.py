@@ -328,6 +328,14 @@ def ask(port: int, request: bytes) -> bytes:
         return data
 
 
+def test_bytes_that_are_no_http_get_the_json_error(server: Server) -> None:
+    data = ask(server.port, b"HELLO THERE\r\n\r\n")
+    assert data.startswith(b"HTTP/1.1 400 ")
+    assert b"content-type: application/json" in data
+    body = json.loads(data.split(b"\r\n\r\n", 1)[1])
+    assert body["error"]["message"] == "not a valid HTTP/1.1 request"
+
+
 def test_a_host_name_not_allowed_is_refused(server: Server) -> None:
     data = ask(server.port, b"GET /api/rulesets HTTP/1.1\r\nHost: rebound.example:80\r\n\r\n")
     assert data.startswith(b"HTTP/1.1 400 ")

@@ -9,7 +9,8 @@ its own connection limit answers in plain text. :class:`GuardedH11` adds what is
   is answered 408 and the connection closed (the body has as long again, see
   :class:`~fracas.web.app.BodyLimit`);
 * past ``connections`` open connections, a new one is answered 503 (the JSON error, with
-  ``Retry-After``) and closed.
+  ``Retry-After``) and closed;
+* bytes that are no HTTP request get the JSON error (400), not uvicorn's plain text.
 
 SIGINT (Ctrl+C) and SIGTERM stop the server within two seconds: the workers are killed at
 once (their questions are answered 503, "the server is stopping"), the connections get a
@@ -110,6 +111,14 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
             super().connection_lost(exc)
+
+        def send_400_response(self, msg: str) -> None:
+            # Not HTTP at all: the JSON error too, never uvicorn's plain text.
+            self._disarm()
+            if not self.transport.is_closing():
+                problem = "not a valid HTTP/1.1 request"
+                self.transport.write(canned(400, "Bad Request", problem))
+                self.transport.close()
 
     return GuardedH11
 
