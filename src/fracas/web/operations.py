@@ -37,6 +37,7 @@ from fracas.io.html import odds_chart_svg, odds_html, render_html
 from fracas.io.render import render_bbcode, render_markdown, report_document
 from fracas.io.scenario import Scenario, parse_scenario
 from fracas.rulesets import AnyRuleset, available_rulesets
+from fracas.rulesets.base import ACTIONS
 from fracas.web.form import form_fields, unit_choices
 
 EXAMPLE_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
@@ -79,10 +80,8 @@ def capabilities(ruleset: type[AnyRuleset]) -> dict[str, bool]:
     """What the page may offer for ``ruleset``: the optional hooks it implements."""
     return {
         "resolve": True,
-        "odds": ruleset.implements("summarize"),
-        "forecast": ruleset.implements("forecast"),
-        "advise": ruleset.implements("advise"),
-        "picture": ruleset.implements("picture"),
+        "odds": ruleset.implements("metrics"),
+        **{action.name: ruleset.implements(action.name) for action in ACTIONS},
         "seed": not ruleset.deterministic,
     }
 
@@ -339,14 +338,6 @@ def odds_answer(given: ScenarioInput, options: OddsOptions, limits: Limits) -> d
     scenario = load(given)
     if not capabilities(type(scenario.ruleset))["odds"]:
         raise UnsupportedError(f"ruleset {scenario.ruleset.name!r} does not summarize outcomes")
-    if scenario.ruleset.deterministic and options.method == "mc":
-        # Its dice budget counts nothing: every run would replay the one battle, as many
-        # times as asked. Exact odds play it once.
-        raise UnsupportedError(
-            f"ruleset {scenario.ruleset.name!r} rolls no dice: every Monte Carlo run would "
-            "replay the same battle; ask for exact odds (method auto or exact), which play "
-            "it once"
-        )
     runs = options.runs
     if runs is not None:
         _within("runs", runs, limits.max_runs, None, runs)
