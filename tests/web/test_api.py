@@ -59,7 +59,8 @@ def test_rulesets_say_what_each_can_do(client: TestClient) -> None:
         # A capability is there exactly when the ruleset overrides the hook.
         assert caps["forecast"] is (type(cls).forecast is not fracas.Ruleset.forecast)
         assert caps["picture"] is (type(cls).picture is not fracas.Ruleset.picture)
-        assert caps["odds"] is (type(cls).summarize is not fracas.Ruleset.summarize)
+        assert caps["odds"] is (type(cls).metrics is not fracas.Ruleset.metrics)
+        assert caps["plan"] is (type(cls).plan is not fracas.Ruleset.plan)
         assert [p["name"] for p in entry["parameters"]] == [p[0] for p in cls.parameters()]
 
 
