@@ -183,13 +183,11 @@ def test_odds_are_the_librarys_with_a_chart(client: TestClient) -> None:
 def test_the_command_shown_for_odds_gives_the_pages_answer(
     client: TestClient, tmp_path: Path
 ) -> None:
-    # The server may allow far more exact work than the command line's auto mode spends
-    # unasked (200,000 step plays); flank_charge needs about 262,000, so both must sample.
+    # Unasked, the page spends the command line's auto budget (500,000 step plays):
+    # flank_charge needs about 262,000, so both answer exactly, and the same.
     answer = client.post("/api/odds", json=body(FLANK, runs=200, seed=1)).json()
-    assert answer["method"] == "monte-carlo"
-    assert answer["command"] == (
-        "fracas odds flank_charge.yaml --seed 1 --runs 200 --sample-budget 5000000"
-    )
+    assert answer["method"] == "exact"
+    assert answer["command"].startswith("fracas odds flank_charge.yaml --runs 200")
     (tmp_path / FLANK.name).write_text(FLANK.read_text(encoding="utf-8"), encoding="utf-8")
     words = answer["command"].split()[3:]
     out = tmp_path / "odds.json"
