@@ -197,8 +197,8 @@ def test_questions_are_sorted_by_the_work_they_may_ask_for() -> None:
     assert estimate("odds", options=OddsOptions(method="mc", runs=200)) <= CHEAP_WORK
     # 10,000 runs: 5,000,000 rolls (the server's sample budget).
     assert estimate("odds", options=OddsOptions(method="mc")) == 5_000_000
-    # auto: 200,000 exact steps, then 5,000,000 rolls.
-    assert estimate("odds", options=OddsOptions()) == 5_200_000
+    # auto: 500,000 exact steps, then 5,000,000 rolls.
+    assert estimate("odds", options=OddsOptions()) == 5_500_000
     assert estimate("odds", options=OddsOptions(method="exact", exact_budget=10_000)) == 10_000
     assert estimate("advise", side="x") > CHEAP_WORK
     huge = ScenarioInput("x" * 20_000)
