@@ -28,7 +28,13 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     import fracas.web
 
     calls: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(fracas.web, "serve", lambda *args: calls.append(args))
+
+    def serve(*args: Any, ready: Any = None, **kwargs: Any) -> None:
+        calls.append(args)
+        if ready is not None:
+            ready()  # the app is there: the command says where it serves
+
+    monkeypatch.setattr(fracas.web, "serve", serve)
     return calls
 
 
@@ -113,7 +119,7 @@ def test_a_server_that_cannot_start_after_the_check_is_still_one_line(
     import fracas.web
 
     # The port was taken between the check and the start: uvicorn exits with 3.
-    monkeypatch.setattr(fracas.web, "serve", lambda *args: sys.exit(3))
+    monkeypatch.setattr(fracas.web, "serve", lambda *args, **kwargs: sys.exit(3))
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

@@ -5,11 +5,10 @@ from __future__ import annotations
 import inspect
 import json
 import re
-import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 import yaml
 from fastapi.testclient import TestClient
@@ -23,7 +22,6 @@ from fracas.core.budgets import EXACT_TOLERANCE
 from fracas.io.html import render_html
 from fracas.io.render import render_bbcode, render_markdown
 from fracas.web import Limits, create_app
-from fracas.web.app import LimitError, Worker
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*/*.yaml"))
@@ -33,8 +31,9 @@ FLANK = ROOT / "examples" / "rankflank" / "flank_charge.yaml"
 
 
 @pytest.fixture(scope="module")
-def client() -> TestClient:
-    return TestClient(create_app())
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(), base_url="http://127.0.0.1") as client:
+        yield client
 
 
 def body(path: Path, **extra: Any) -> dict[str, Any]:
@@ -60,7 +59,8 @@ def test_rulesets_say_what_each_can_do(client: TestClient) -> None:
         # A capability is there exactly when the ruleset overrides the hook.
         assert caps["forecast"] is (type(cls).forecast is not fracas.Ruleset.forecast)
         assert caps["picture"] is (type(cls).picture is not fracas.Ruleset.picture)
-        assert caps["odds"] is (type(cls).summarize is not fracas.Ruleset.summarize)
+        assert caps["odds"] is (type(cls).metrics is not fracas.Ruleset.metrics)
+        assert caps["plan"] is (type(cls).plan is not fracas.Ruleset.plan)
         assert [p["name"] for p in entry["parameters"]] == [p[0] for p in cls.parameters()]
 
 
@@ -183,13 +183,11 @@ def test_odds_are_the_librarys_with_a_chart(client: TestClient) -> None:
 def test_the_command_shown_for_odds_gives_the_pages_answer(
     client: TestClient, tmp_path: Path
 ) -> None:
-    # The server may allow far more exact work than the command line's auto mode spends
-    # unasked (200,000 step plays); flank_charge needs about 262,000, so both must sample.
+    # Unasked, the page spends the command line's auto budget (500,000 step plays):
+    # flank_charge needs about 262,000, so both answer exactly, and the same.
     answer = client.post("/api/odds", json=body(FLANK, runs=200, seed=1)).json()
-    assert answer["method"] == "monte-carlo"
-    assert answer["command"] == (
-        "fracas odds flank_charge.yaml --seed 1 --runs 200 --sample-budget 5000000"
-    )
+    assert answer["method"] == "exact"
+    assert answer["command"].startswith("fracas odds flank_charge.yaml --runs 200")
     (tmp_path / FLANK.name).write_text(FLANK.read_text(encoding="utf-8"), encoding="utf-8")
     words = answer["command"].split()[3:]
     out = tmp_path / "odds.json"
@@ -314,7 +312,7 @@ def test_unknown_paths_are_404_in_the_same_shape(client: TestClient) -> None:
 
 
 def test_a_body_over_the_limit_is_413() -> None:
-    small = TestClient(create_app(Limits(body_bytes=1000)))
+    small = TestClient(create_app(Limits(body_bytes=1000)), base_url="http://127.0.0.1")
     response = small.post("/api/validate", json={"scenario": "x" * 2000})
     assert response.status_code == 413
     assert "limit of 1,000 bytes" in error_of(response)["message"]
@@ -333,30 +331,6 @@ def test_user_text_is_escaped_in_the_html(client: TestClient) -> None:
     answer = client.post("/api/resolve", json={"scenario": text, "name": "e.yaml"}).json()
     assert "<img src=x" not in answer["html"]
     assert "&lt;img src=x onerror=alert(1)&gt;" in answer["html"]
-
-
-# ── wall-clock limit and concurrency (a blocked job instead of a slow one: no timing) ──
-
-
-def test_a_job_past_the_time_limit_is_answered_503_and_keeps_its_slot() -> None:
-    worker = Worker(Limits(time_limit=0.05, workers=1))
-    release = threading.Event()
-
-    async def scenario() -> None:
-        with pytest.raises(LimitError, match=r"time limit of 0\.05 s"):
-            await worker.run(release.wait)
-        # The abandoned job still holds the only slot: the next request is turned away.
-        with pytest.raises(LimitError, match="busy"):
-            await worker.run(lambda: 1)
-        release.set()
-        for _ in range(200):
-            if worker.slots.acquire(blocking=False):
-                worker.slots.release()
-                break
-            await anyio.sleep(0.01)
-        assert await worker.run(lambda: 42) == 42
-
-    anyio.run(scenario)
 
 
 def test_the_page_and_its_assets_are_served(client: TestClient) -> None:

@@ -123,16 +123,30 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+def wait_for(page: Page, expression: str, arg: Any = None) -> None:
+    """Wait until ``expression`` (or the function it is, of ``arg``) is true in the page.
+
+    Asked from here again and again: Playwright's own ``wait_for_function`` evaluates its
+    predicate as a string inside the page, which the page's content policy (no eval)
+    forbids, as it should."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while not page.evaluate(expression, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {TIMEOUT_MS / 1000:g} s: {expression}")
+        time.sleep(0.05)
+
+
 def wait_for_answer(page: Page, contains: str) -> None:
-    page.wait_for_function(
-        "text => document.querySelector('#footer').textContent.includes(text)", arg=contains
+    wait_for(
+        page, "text => document.querySelector('#footer').textContent.includes(text)", arg=contains
     )
 
 
 def pick(page: Page, example: str) -> None:
     """Choose a bundled example and wait for its answer (the command names its file)."""
     page.select_option("#example", example)
-    page.wait_for_function(
+    wait_for(
+        page,
         "name => document.querySelector('#command').textContent.includes(name)",
         arg=example.split("/")[-1],
     )
@@ -180,7 +194,7 @@ def test_roll_again_gives_a_new_seed(page: Page, server: str) -> None:
     dice = next(e for e in examples(server) if e["id"] == "d100/lair_raid.yaml")
     pick(page, dice["id"])
     page.click("#roll-again")
-    page.wait_for_function("!document.querySelector('#footer').textContent.includes('seed 0 ')")
+    wait_for(page, "!document.querySelector('#footer').textContent.includes('seed 0 ')")
     seed = page.input_value("#seed")
     wait_for_answer(page, f"seed {seed} ")
     shot(page, "03-roll-again")
@@ -226,7 +240,7 @@ def test_a_permalink_opens_the_same_battle(page: Page, server: str, browser: Bro
     page.fill("#seed", "7")
     page.click("#run-resolve")
     wait_for_answer(page, "seed 7 ")
-    page.wait_for_function("location.hash.startsWith('#s=')")
+    wait_for(page, "location.hash.startsWith('#s=')")
     link = page.url
     report = page.inner_text("#report")
     shot(page, "06-permalink-source")
@@ -261,13 +275,14 @@ def test_copy_buttons_copy_the_forum_post(page: Page, server: str) -> None:
     # the command line.
     page.select_option("#forum", "vbulletin")
     page.check("#fold")
-    page.wait_for_function("document.querySelector('#report details.fold') !== null")
+    wait_for(page, "document.querySelector('#report details.fold') !== null")
     page.click("#copy-bbcode")
     folded = get_json(
         server + "/api/resolve",
         {"scenario": dice["scenario"], "name": dice["name"], "forum": "vbulletin", "fold": True},
     )
-    page.wait_for_function(
+    wait_for(
+        page,
         "text => navigator.clipboard.readText().then(copied => copied === text)",
         arg=folded["bbcode"],
     )
@@ -304,15 +319,13 @@ def test_forecast_draws_the_attack_on_the_board(page: Page, server: str) -> None
     page.select_option("#attacker", "lead")
     page.select_option("#target", "holdout")
     page.click("#run-forecast")
-    page.wait_for_function(
-        "document.querySelector('#command').textContent.includes('--attacker lead')"
-    )
+    wait_for(page, "document.querySelector('#command').textContent.includes('--attacker lead')")
     assert page.is_visible("#picture img")
     assert "lead" in page.inner_text("#report h3")
     page.click(".tabs button[data-op=advise]")
     page.select_option("#side", "blue")
     page.click("#run-advise")
-    page.wait_for_function("document.querySelector('#command').textContent.includes('--side')")
+    wait_for(page, "document.querySelector('#command').textContent.includes('--side')")
     # Advice has no picture of its own; the tabs a ruleset lacks are not shown at all.
     assert not page.is_visible("#picture img")
     shot(page, "10-advise")
@@ -345,9 +358,7 @@ def test_odds_offer_the_exact_tolerance_of_the_command_line(
     page.select_option("#method", "exact")
     field.fill("0.0001")
     page.click("#run-odds")
-    page.wait_for_function(
-        "document.querySelector('#command').textContent.includes('--exact-tolerance')"
-    )
+    wait_for(page, "document.querySelector('#command').textContent.includes('--exact-tolerance')")
     expected = get_json(
         server + "/api/odds",
         {**{k: lance[k] for k in ("scenario", "name")}, "method": "exact", "exact_tolerance": 1e-4},
@@ -366,14 +377,14 @@ def test_odds_offer_the_exact_tolerance_of_the_command_line(
     shot(page, "12-odds-exact-tolerance")
 
     # A permalink keeps the tolerance.
-    page.wait_for_function("location.hash.startsWith('#s=')")
+    wait_for(page, "location.hash.startsWith('#s=')")
     fresh = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
         other = fresh.new_page()
         other.set_default_timeout(TIMEOUT_MS)
         other.goto(page.url)
-        other.wait_for_function(
-            "document.querySelector('#command').textContent.includes('--exact-tolerance')"
+        wait_for(
+            other, "document.querySelector('#command').textContent.includes('--exact-tolerance')"
         )
         assert other.input_value("#exact-tolerance") == "0.0001"
         assert other.inner_text("#command") == expected["command"]
@@ -395,5 +406,5 @@ def test_odds_offer_the_exact_tolerance_of_the_command_line(
     assert field.is_hidden()
     page.fill("#runs", "500")
     page.click("#run-odds")
-    page.wait_for_function("document.querySelector('#command').textContent.includes('--runs 500')")
+    wait_for(page, "document.querySelector('#command').textContent.includes('--runs 500')")
     assert "--exact-tolerance" not in page.inner_text("#command")

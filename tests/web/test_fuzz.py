@@ -23,7 +23,11 @@ from fracas.web import Limits, create_app
 ROOT = Path(__file__).resolve().parents[2]
 
 # Small budgets and a short time limit: fuzzing looks for crashes, not for long battles.
-APP = create_app(Limits(time_limit=10, sample_budget=50_000, exact_budget=50_000, workers=4))
+# schemathesis calls the app as "testserver", a name it must be allowed to give.
+LIMITS = Limits(
+    time_limit=10, sample_budget=50_000, exact_budget=50_000, allowed_hosts=("testserver",)
+)
+APP = create_app(LIMITS)
 schema = schemathesis.openapi.from_asgi("/api/openapi.json", APP)
 
 CHECKS = [

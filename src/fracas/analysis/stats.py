@@ -12,15 +12,47 @@ from __future__ import annotations
 import math
 from statistics import NormalDist
 
+from fracas.core.errors import FracasError
+
+#: The highest confidence level an interval can have: above it, ``(1 + c) / 2`` rounds to
+#: 1 in a float and the normal quantile is infinite. It is the float just below
+#: 0.9999999999999999, the largest float under 1.
+MAX_CONFIDENCE = 0.9999999999999998
+
+
+class ConfidenceError(FracasError, ValueError):
+    """A confidence level no interval can have (a bad option, not a bug)."""
+
+
+def check_confidence(confidence: float, name: str = "the confidence") -> None:
+    """Refuse a confidence level outside 0 < c ≤ :data:`MAX_CONFIDENCE`, in one sentence
+    that calls the option ``name``.
+
+    >>> check_confidence(0.95)
+    >>> check_confidence(0.9999999999999999, "--confidence")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+      ...
+    fracas.analysis.stats.ConfidenceError: --confidence must be at most 0.9999999999999998 ...
+    """
+    # Written so that NaN fails too: no comparison with NaN is true.
+    if not 0 < confidence < 1:
+        raise ConfidenceError(f"{name} must lie strictly between 0 and 1, not {confidence}")
+    if not (1 + confidence) / 2 < 1:
+        raise ConfidenceError(
+            f"{name} must be at most {MAX_CONFIDENCE!r} (no interval is wider in a float), "
+            f"not {confidence!r}"
+        )
+
 
 def z_score(confidence: float) -> float:
     """The two-sided normal quantile for ``confidence`` (0.95 → 1.96).
 
     >>> round(z_score(0.95), 2)
     1.96
+    >>> round(z_score(MAX_CONFIDENCE), 2)
+    8.21
     """
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence}")
+    check_confidence(confidence)
     return NormalDist().inv_cdf((1 + confidence) / 2)
 
 

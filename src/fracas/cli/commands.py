@@ -44,7 +44,7 @@ from fracas.cli.common import (
 from fracas.cli.examples import examples_command
 from fracas.cli.fair import commit_command, verify_command
 from fracas.cli.odds import odds_command
-from fracas.cli.progress import QuietOpt, Tracker, long_work
+from fracas.cli.progress import QuietOpt, SchedulerOpt, Tracker, long_work
 from fracas.cli.sweep import sweep_command
 from fracas.core.errors import FracasError, ScenarioError, UnsupportedError, format_path
 from fracas.rulesets import AnyRuleset, available_rulesets, find_ruleset
@@ -487,7 +487,48 @@ def serve_command(
         int | None,
         typer.Option(min=1, metavar="N", help="Most sampled dice rolls a request may ask for."),
     ] = None,
-    workers: Annotated[int, typer.Option(min=1, metavar="N", help="Computations at once.")] = 2,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            metavar="N",
+            help="Worker processes of each lane, cheap and expensive questions "
+            "(default: every core).",
+        ),
+    ] = None,
+    queue: Annotated[
+        int,
+        typer.Option(min=0, metavar="N", help="Cheap questions that may wait for a worker."),
+    ] = 64,
+    max_answer: Annotated[
+        int, typer.Option(min=1, metavar="BYTES", help="Largest answer, in bytes of JSON.")
+    ] = (16 * 1024 * 1024),
+    idle_timeout: Annotated[
+        float,
+        typer.Option(
+            min=0.1, metavar="SECONDS", help="Close a connection that sends nothing this long."
+        ),
+    ] = 5.0,
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            metavar="SECONDS",
+            help="Seconds a request's head, and then its body, may take to arrive.",
+        ),
+    ] = 10.0,
+    connections: Annotated[
+        int, typer.Option(min=1, metavar="N", help="Most connections open at once.")
+    ] = 128,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME",
+            help="A host name requests may give besides the bound address and localhost "
+            "(e.g. the machine's name on the network). Repeatable.",
+        ),
+    ] = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Start the web calculator (needs the web extra: pip install 'fracas[web]').
 
@@ -501,18 +542,29 @@ def serve_command(
         raise FracasError(
             f"fracas serve needs the web extra ({exc.name} is missing): pip install 'fracas[web]'"
         ) from None
+    from fracas.analysis.parallel import cores
+
     defaults = Limits()
     limits = Limits(
         body_bytes=max_body,
         time_limit=time_limit,
         exact_budget=exact_budget or defaults.exact_budget,
         sample_budget=sample_budget or defaults.sample_budget,
-        workers=workers,
+        workers=workers or cores(),
+        queue=queue,
+        answer_bytes=max_answer,
+        idle_timeout=idle_timeout,
+        header_timeout=header_timeout,
+        connections=connections,
+        allowed_hosts=tuple(allowed_host or ()),
     )
     where = _check_address(host, port)
-    typer.echo(f"fracas {__version__}: serving on http://{where} (Ctrl+C stops)")
+
+    def ready() -> None:
+        typer.echo(f"fracas {__version__}: serving on http://{where} (Ctrl+C stops)")
+
     try:
-        serve(host, port, limits)
+        serve(host, port, limits, scheduler=scheduler, ready=ready)
     except SystemExit as exc:
         # uvicorn's exit when it cannot start: the address was taken since the check.
         if exc.code != UVICORN_STARTUP_FAILURE:

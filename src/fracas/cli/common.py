@@ -177,30 +177,60 @@ def write_output(text: str, output: Path | None) -> None:
         raise ScenarioError("cannot write output: Permission denied", source=target)
     output = Path(os.path.realpath(output))
     directory = output.parent if str(output.parent) else Path(".")
+    made: list[str] = []
+    with _removed_if_terminated(made):
+        try:
+            handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{output.name}.")
+        except OSError as exc:
+            raise ScenarioError(
+                f"cannot write output: {exc.strerror or type(exc).__name__}", source=target
+            ) from None
+        made.append(temporary)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", errors="surrogateescape") as stream:
+                stream.write(text)
+            if mode is not None:
+                os.chmod(temporary, stat.S_IMODE(mode))
+            else:
+                # mkstemp makes private files; give a new file the permissions open() would.
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(temporary, 0o666 & ~umask)
+            os.replace(temporary, output)
+        except OSError as exc:
+            raise ScenarioError(
+                f"cannot write output: {exc.strerror or type(exc).__name__}", source=target
+            ) from None
+        finally:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+
+
+@contextmanager
+def _removed_if_terminated(made: list[str]) -> Iterator[None]:
+    """While the block runs, SIGTERM first removes the temporary files named in ``made``
+    (by then), then ends the process as SIGTERM does: a stopped command leaves no hidden
+    half-written file behind.
+    (Ctrl+C raises KeyboardInterrupt, which the caller's ``finally`` already handles.)"""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals reach the main thread only
+        return
+
+    def terminated(number: int, frame: Any) -> None:
+        for temporary in made:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+        signal.signal(number, previous if callable(previous) else signal.SIG_DFL)
+        signal.raise_signal(number)
+
+    previous = signal.signal(signal.SIGTERM, terminated)
     try:
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{output.name}.")
-    except OSError as exc:
-        raise ScenarioError(
-            f"cannot write output: {exc.strerror or type(exc).__name__}", source=target
-        ) from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", errors="surrogateescape") as stream:
-            stream.write(text)
-        if mode is not None:
-            os.chmod(temporary, stat.S_IMODE(mode))
-        else:
-            # mkstemp makes private files; give a new file the permissions open() would.
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, output)
-    except OSError as exc:
-        raise ScenarioError(
-            f"cannot write output: {exc.strerror or type(exc).__name__}", source=target
-        ) from None
+        yield
     finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+        signal.signal(signal.SIGTERM, previous)
 
 
 #: The names of open descriptors: the standard streams and /dev/fd/N, /proc/PID/fd/N.

@@ -233,6 +233,10 @@ def odds_command(
     }
     title = scenario.header.title or file.name
     try:
+        from fracas.analysis.stats import check_confidence
+
+        # Before any work: a level no interval can have in a float is refused in one line.
+        check_confidence(confidence, "--confidence")
         with long_work(
             workers=workers,
             scheduler=scheduler,

@@ -427,6 +427,15 @@ def _check_work_options(
     _at(source, check, CELLS_LIMIT.name, max_cells, path=path)
     source, path = located("seed")
     _at(source, check_seed, seed, path=path)
+    confidence = chosen.get("confidence")
+    if isinstance(confidence, int | float) and not isinstance(confidence, bool):
+        from fracas.analysis.stats import ConfidenceError, check_confidence
+
+        source, path = located("confidence")
+        try:
+            check_confidence(confidence)
+        except ConfidenceError as exc:
+            raise ScenarioError(str(exc), source=source, path=path) from None
 
 
 def _at(source: str, function: Any, *args: Any, **kwargs: Any) -> None:

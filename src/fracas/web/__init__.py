@@ -13,13 +13,6 @@ from __future__ import annotations
 
 from fracas.web.app import create_app
 from fracas.web.operations import Limits
-
-
-def serve(host: str = "127.0.0.1", port: int = 8000, limits: Limits | None = None) -> None:
-    """Serve the calculator with uvicorn until interrupted."""
-    import uvicorn
-
-    uvicorn.run(create_app(limits), host=host, port=port, log_level="info")
-
+from fracas.web.server import serve
 
 __all__ = ["Limits", "create_app", "serve"]

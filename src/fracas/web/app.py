@@ -4,34 +4,45 @@ FastAPI, because fracas's scenario documents are already pydantic models: the re
 answer models below turn into the OpenAPI document (``/api/openapi.json``) and the
 request checks for free, and that document is what the fuzz tests generate requests from.
 
-Every error is one JSON object ``{"error": {"message", "path", "problem", "source"}}``
-with a 4xx status, worded as the command line words it; a server error is a bug.
+Every error is one JSON object ``{"error": {"message", "path", "problem", "source"}}``,
+worded as the command line words it: a 4xx for the request's fault, 503 when the server
+cannot answer now (with ``Retry-After`` when trying again helps), 500 for a bug.
+
+The work itself runs in worker processes (:mod:`fracas.web.pool`); this process parses
+requests, checks them and forwards the answers the workers wrote.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
+import asyncio
+import base64
+import hashlib
+import ipaddress
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from importlib.resources import files
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 import anyio
-import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fracas._version import __version__
+from fracas.analysis.stats import check_confidence
 from fracas.core.budgets import EXACT_TOLERANCE
-from fracas.core.errors import FracasError, ScenarioError, format_path
+from fracas.core.errors import FracasError, format_path
 from fracas.io.render import FORUM_SIZES
-from fracas.web import operations
+from fracas.web import jobs, operations
+from fracas.web.jobs import Job, dumps, error_body, work_estimate
 from fracas.web.operations import Limits, OddsOptions, PostOptions, ScenarioInput
+from fracas.web.pool import Busy, Crashed, Pool, Stopping, TimedOut
 
-T = TypeVar("T")
+LOG = logging.getLogger("fracas.web")
 
 FORUMS = tuple(FORUM_SIZES)
 
@@ -113,6 +124,12 @@ class OddsRequest(ScenarioRequest):
         # the same values in the same words.
         json_schema_extra={"minimum": 0, "exclusiveMaximum": 1},
     )
+
+    @field_validator("confidence")
+    @classmethod
+    def _a_level_an_interval_can_have(cls, value: float) -> float:
+        check_confidence(value)  # (1 + c) / 2 must stay below 1 in a float
+        return value
 
     def options(self) -> OddsOptions:
         return OddsOptions(
@@ -207,9 +224,14 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorAnswer, "description": text}
     for code, text in (
         (400, "An operation the ruleset does not offer, or options that do not fit."),
+        (408, "The request body did not arrive in time."),
         (413, "The request body is larger than the server's limit."),
         (422, "A bad scenario or request: the message names the key path."),
-        (503, "The answer took longer than the server's time limit, or the server is busy."),
+        (
+            503,
+            "No answer within the server's time limit, the server is busy (then "
+            "`Retry-After` says in how many seconds to try again), or it is stopping.",
+        ),
     )
 }
 
@@ -224,26 +246,25 @@ def error_response(
     path: str | None = None,
     source: str | None = None,
     message: str | None = None,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
 ) -> JSONResponse:
-    detail = ErrorDetail(message=message or problem, problem=problem, path=path, source=source)
-    return JSONResponse({"error": detail.model_dump()}, status_code=status)
-
-
-class LimitError(FracasError):
-    """The server would not, or could not, finish in its limits (503)."""
+    body = error_body(problem, path=path, source=source, message=message, **extra)
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _fracas_error(_: Request, exc: Exception) -> Response:
-    if isinstance(exc, ScenarioError):
-        return error_response(
-            422,
-            exc.problem + (f" (hint: {exc.hint})" if exc.hint else ""),
-            path=format_path(exc.path) if exc.path else None,
-            source=exc.source,
-            message=str(exc),
-        )
-    status = 503 if isinstance(exc, LimitError) else 400
-    return error_response(status, str(exc))
+    status, body = jobs.error_of(exc)
+    return JSONResponse(body, status_code=status)
+
+
+def _server_error(_: Request, exc: Exception) -> Response:
+    # A bug: the documented error object all the same, never a page of plain text. It is
+    # sent from outside every middleware, so it carries the security headers itself.
+    LOG.error("internal error", exc_info=exc)
+    status, body = jobs.error_of(exc)
+    headers = {name.decode(): value.decode() for name, value in SECURITY_HEADERS}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _request_error(_: Request, exc: Exception) -> Response:
@@ -271,9 +292,10 @@ def _http_error(_: Request, exc: Exception) -> Response:
 class BodyLimit:
     """Refuse request bodies over ``limit`` bytes with 413, before any of it is parsed."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, seconds: float = 10.0) -> None:
         self.app = app
         self.limit = limit
+        self.seconds = seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -285,18 +307,28 @@ class BodyLimit:
             return
         chunks: list[bytes] = []
         size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.limit:
-                await self._refuse(scope, receive, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
+        # A body trickled in a byte at a time must not hold a connection for ever.
+        with anyio.move_on_after(self.seconds) as reading:
+            while True:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return  # the client went away
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > self.limit:
+                    await self._refuse(scope, receive, send)
+                    return
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    break
+        if reading.cancelled_caught:
+            late = error_response(
+                408,
+                f"the request body did not arrive within {self.seconds:g} s "
+                "(fracas serve --header-timeout)",
+            )
+            await late(scope, receive, send)
+            return
         body = b"".join(chunks)
         replayed = False
 
@@ -318,62 +350,141 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
-class Worker:
-    """Runs computations in threads: at most ``limits.workers`` at once, each waited on
-    for at most ``limits.time_limit`` seconds.
+#: A strict content policy: the page's own scripts, styles and images only, no inline
+#: script, no framing. The one inline style allowed is the odds chart's (its hash).
+CHART_STYLE = ".t{font-weight:600;font-size:11px}"
 
-    A thread cannot be stopped from outside; one that outlives its time limit keeps its
-    slot until its own work budget ends it, so late work can never pile up.
+
+def style_hash(style: str) -> str:
+    """The CSP source that allows the inline ``<style>`` holding ``style``."""
+    digest = base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
+    return f"'sha256-{digest}'"
+
+
+CONTENT_POLICY = (
+    "default-src 'none'; script-src 'self'; "
+    f"style-src 'self' {style_hash(CHART_STYLE)}; img-src 'self' data:; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CONTENT_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+def host_names(bound: str, extra: tuple[str, ...] = ()) -> frozenset[str]:
+    """The ``Host`` names a server bound to ``bound`` answers to: that address, the
+    loopback names, and ``extra`` (``--allowed-host``), in lower case.
+
+    >>> sorted(host_names("127.0.0.1", ("calc.lan",)))
+    ['127.0.0.1', '::1', 'calc.lan', 'localhost']
+    """
+    return frozenset(name.lower().strip("[]") for name in (bound, *LOOPBACK, *extra) if name)
+
+
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+WILDCARDS = ("", "0.0.0.0", "::")
+
+
+def _host_of(header: bytes) -> str:
+    """The name in a ``Host`` header, without its port (``[::1]:8000`` → ``::1``)."""
+    text = header.decode("latin-1").strip().lower()
+    if text.startswith("["):
+        return text[1 : text.find("]")] if "]" in text else text
+    return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class Guard:
+    """Every answer gets the security headers; a request whose ``Host`` is not one of
+    ``allowed`` is refused (400) before anything else runs.
+
+    The ``Host`` check stops DNS rebinding: a page of another site that has its own name
+    point at this machine reaches the server under that name, and is refused. A server
+    bound to every address (``0.0.0.0``) also answers to any address written as numbers,
+    which no rebinding can produce.
     """
 
-    def __init__(self, limits: Limits) -> None:
-        self.limits = limits
-        self.slots = threading.BoundedSemaphore(limits.workers)
+    def __init__(self, app: ASGIApp, allowed: frozenset[str], any_address: bool) -> None:
+        self.app = app
+        self.allowed = allowed
+        self.any_address = any_address
 
-    async def run(self, work: Callable[[], T]) -> T:
-        if not self.slots.acquire(blocking=False):
-            raise LimitError(
-                f"the server is busy with {self.limits.workers} computations; try again shortly"
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), *SECURITY_HEADERS]
+            await send(message)
+
+        header = dict(scope.get("headers", ())).get(b"host", b"")
+        name = _host_of(header)
+        if name not in self.allowed and not (self.any_address and _is_address(name)):
+            shown = header.decode("latin-1")[:100] or "(none)"
+            response = error_response(
+                400,
+                f"this server does not answer to the host name {shown!r}; start it with "
+                "fracas serve --allowed-host NAME to allow a name",
             )
-
-        def job() -> T:
-            try:
-                return work()
-            finally:
-                self.slots.release()
-
-        try:
-            with anyio.fail_after(self.limits.time_limit):
-                return await anyio.to_thread.run_sync(job, abandon_on_cancel=True)
-        except TimeoutError:
-            raise LimitError(
-                f"no answer within this server's time limit of {self.limits.time_limit:g} s "
-                "(fracas serve --time-limit); ask for less work (fewer runs, a lower budget) "
-                "or run it on the command line"
-            ) from None
+            await response(scope, receive, with_headers)
+            return
+        await self.app(scope, receive, with_headers)
 
 
 # ── the app ────────────────────────────────────────────────────────────────────────────
 
 
-def create_app(limits: Limits | None = None) -> FastAPI:
-    """The ASGI app of ``fracas serve``, with its limits.
+def create_app(
+    limits: Limits | None = None,
+    *,
+    host: str = "127.0.0.1",
+    scheduler: str | None = None,
+) -> FastAPI:
+    """The ASGI app of ``fracas serve`` bound to ``host``, with its limits; its work runs
+    in worker processes (started with the first question), or on the Dask cluster whose
+    scheduler is at ``scheduler``. ``app.state.pool.stop()`` stops them. The workers are
+    forked from a server process that imports the main module as ``multiprocessing`` does,
+    so a script that makes the app must do it under ``if __name__ == "__main__":``.
 
     >>> app = create_app()
     >>> sorted(route.path for route in app.routes if route.path.startswith("/api/r"))
     ['/api/resolve', '/api/rulesets']
     """
     limits = limits or Limits()
-    worker = Worker(limits)
+    pool = Pool(limits, scheduler)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        pool.start()
+        try:
+            yield
+        finally:
+            pool.stop()
+
     app = FastAPI(
+        lifespan=lifespan,
         title="fracas",
         version=__version__,
         description=(
             "Resolve and forecast wargame combat: exact, explained, reproducible. Every "
             "answer carries the footer and the command line that reproduce it. Limits: "
             f"{limits.body_bytes:,} bytes a request, {limits.time_limit:g} s an answer, "
-            f"odds budgets {limits.exact_budget:,} exact steps and "
-            f"{limits.sample_budget:,} sampled dice rolls."
+            f"{limits.answer_bytes:,} bytes an answer, odds budgets "
+            f"{limits.exact_budget:,} exact steps and {limits.sample_budget:,} sampled "
+            "dice rolls."
         ),
         openapi_url="/api/openapi.json",
         docs_url=None,  # the interactive docs load scripts from a CDN; the page must not
@@ -382,48 +493,89 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     app.add_exception_handler(FracasError, _fracas_error)
     app.add_exception_handler(RequestValidationError, _request_error)
     app.add_exception_handler(HTTPException, _http_error)
-    app.add_middleware(BodyLimit, limit=limits.body_bytes)
+    app.add_exception_handler(Exception, _server_error)
+    app.add_middleware(BodyLimit, limit=limits.body_bytes, seconds=limits.header_timeout)
+    allowed = host_names(host, limits.allowed_hosts)
+    app.add_middleware(Guard, allowed=allowed, any_address=host in WILDCARDS)
     app.state.limits = limits
+    app.state.pool = pool
 
-    async def run(work: Callable[[], T]) -> T:
-        return await worker.run(work)
+    async def compute(operation: str, **arguments: Any) -> Response:
+        """Answer with what a worker writes for ``operation``, or the error saying why not."""
+        job = Job(operation, arguments, limits)
+        try:
+            future = pool.submit(job, work_estimate(operation, arguments, limits))
+            status, body = await asyncio.wrap_future(future)
+        except Busy as exc:
+            return error_response(
+                503,
+                str(exc),
+                headers={"Retry-After": str(exc.retry_after)},
+                reason="busy",
+                retry_after=exc.retry_after,
+            )
+        except TimedOut:
+            return error_response(
+                503,
+                f"no answer within this server's time limit of {limits.time_limit:g} s "
+                "(fracas serve --time-limit); ask for less work (fewer runs, a lower "
+                "budget) or run it on the command line",
+                reason="time limit",
+            )
+        except Stopping:
+            return error_response(503, "the server is stopping", reason="stopping")
+        except Crashed:
+            return error_response(
+                500, "internal error: the worker stopped while it worked on this question"
+            )
+        return Response(body, status_code=status, media_type="application/json")
+
+    # Read once: the same bytes for every request, from this process, at once.
+    listing: dict[str, bytes] = {}
+
+    def cached(name: str) -> Response:
+        if name not in listing:
+            listing[name] = dumps(getattr(operations, name)())
+        return Response(listing[name], media_type="application/json")
 
     @app.get("/api/rulesets", response_model=list[RulesetAnswer], tags=["api"])
-    async def list_rulesets() -> list[dict[str, Any]]:
+    async def list_rulesets() -> Response:
         """Every installed ruleset, with what it can do (capabilities) and its parameters."""
-        return operations.rulesets()
+        return cached("rulesets")
 
     @app.get("/api/examples", response_model=list[ExampleAnswer], tags=["api"])
-    async def list_examples() -> list[dict[str, Any]]:
+    async def list_examples() -> Response:
         """The bundled example scenarios, with their text."""
-        return await anyio.to_thread.run_sync(operations.examples)
+        if "examples" not in listing:
+            await anyio.to_thread.run_sync(cached, "examples")
+        return cached("examples")
 
     @app.post("/api/validate", response_model=ValidateAnswer, responses=ERRORS, tags=["api"])
-    async def validate(request: ScenarioRequest) -> dict[str, Any]:
+    async def validate(request: ScenarioRequest) -> Response:
         """Check a scenario; answer its editable numbers and the names of its units."""
-        return await run(lambda: operations.validate(request.given()))
+        return await compute("validate", given=request.given())
 
     @app.post("/api/resolve", response_model=ReportAnswer, responses=ERRORS, tags=["api"])
-    async def resolve(request: ResolveRequest) -> dict[str, Any]:
+    async def resolve(request: ResolveRequest) -> Response:
         """Resolve a scenario with seeded dice."""
-        return await run(lambda: operations.resolve(request.given(), request.seed))
+        return await compute("resolve", given=request.given(), seed=request.seed)
 
     @app.post("/api/forecast", response_model=ReportAnswer, responses=ERRORS, tags=["api"])
-    async def forecast(request: ForecastRequest) -> dict[str, Any]:
+    async def forecast(request: ForecastRequest) -> Response:
         """Preview one action without changing the scenario (rulesets with a forecast)."""
-        return await run(
-            lambda: operations.forecast(request.given(), request.attacker, request.target)
+        return await compute(
+            "forecast", given=request.given(), attacker=request.attacker, target=request.target
         )
 
     @app.post("/api/advise", response_model=ReportAnswer, responses=ERRORS, tags=["api"])
-    async def advise(request: AdviseRequest) -> dict[str, Any]:
+    async def advise(request: AdviseRequest) -> Response:
         """Rank a side's actions, best first (rulesets with an advisor)."""
-        return await run(lambda: operations.advise(request.given(), request.side))
+        return await compute("advise", given=request.given(), side=request.side)
 
     @app.post("/api/odds", response_model=OddsAnswer, responses=ERRORS, tags=["api"])
-    async def odds(request: OddsRequest) -> dict[str, Any]:
+    async def odds(request: OddsRequest) -> Response:
         """Outcome probabilities: exact where tractable, sampled otherwise, within the budgets."""
-        return await run(lambda: operations.odds_answer(request.given(), request.options(), limits))
+        return await compute("odds", given=request.given(), options=request.options())
 
     @app.get("/", include_in_schema=False)
     async def page() -> HTMLResponse:

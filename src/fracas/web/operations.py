@@ -13,6 +13,7 @@ import json
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path, PurePath
 from typing import Any
 from urllib.parse import quote
@@ -36,6 +37,7 @@ from fracas.io.html import odds_chart_svg, odds_html, render_html
 from fracas.io.render import render_bbcode, render_markdown, report_document
 from fracas.io.scenario import Scenario, parse_scenario
 from fracas.rulesets import AnyRuleset, available_rulesets
+from fracas.rulesets.base import ACTIONS
 from fracas.web.form import form_fields, unit_choices
 
 EXAMPLE_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
@@ -43,11 +45,18 @@ EXAMPLE_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
 
 @dataclass(frozen=True)
 class Limits:
-    """The bounds of the work one request may ask for (``fracas serve`` options).
+    """The bounds of ``fracas serve`` (its options): of one request's work, of the answers,
+    of the connections.
 
-    ``time_limit`` is the wall-clock seconds the server waits for one answer; the odds
-    budgets cap what a request may ask for (a request may ask for less). ``workers`` is how
-    many computations may run at once: past that, requests are turned away until one ends.
+    ``time_limit`` is the wall-clock seconds from a request's arrival to its answer (the
+    wait for a worker included); the odds budgets cap what a request may ask for (a request
+    may ask for less). ``workers`` is the worker processes of each lane (cheap questions,
+    expensive ones), ``queue`` how many questions may wait for one in the cheap lane (the
+    expensive lane holds as many waiting as it has workers); past that a request is told to
+    retry. ``answer_bytes`` caps an answer's JSON. ``idle_timeout`` closes a connection
+    that sends nothing, ``header_timeout`` one whose request head (or body) is not in by
+    then; ``connections`` is the most open at once. ``allowed_hosts`` are the names a
+    request's ``Host`` header may give, besides the bound address and ``localhost``.
     """
 
     body_bytes: int = 256 * 1024
@@ -56,6 +65,12 @@ class Limits:
     sample_budget: int = 5_000_000
     max_runs: int = DEFAULT_MAX_RUNS
     workers: int = 2
+    queue: int = 64
+    answer_bytes: int = 16 * 1024 * 1024
+    idle_timeout: float = 5.0
+    header_timeout: float = 10.0
+    connections: int = 128
+    allowed_hosts: tuple[str, ...] = ()
 
 
 # ── capabilities ───────────────────────────────────────────────────────────────────────
@@ -65,16 +80,16 @@ def capabilities(ruleset: type[AnyRuleset]) -> dict[str, bool]:
     """What the page may offer for ``ruleset``: the optional hooks it implements."""
     return {
         "resolve": True,
-        "odds": ruleset.implements("summarize"),
-        "forecast": ruleset.implements("forecast"),
-        "advise": ruleset.implements("advise"),
-        "picture": ruleset.implements("picture"),
+        "odds": ruleset.implements("metrics"),
+        **{action.name: ruleset.implements(action.name) for action in ACTIONS},
         "seed": not ruleset.deterministic,
     }
 
 
+@cache
 def rulesets() -> list[dict[str, Any]]:
-    """Every installed ruleset with its capabilities and parameters."""
+    """Every installed ruleset with its capabilities and parameters (read once: the
+    installed rulesets do not change while a server runs)."""
     return [
         {
             "name": cls.name,
@@ -108,8 +123,10 @@ def examples_folder() -> Path | None:
     return None
 
 
+@cache
 def examples() -> list[dict[str, Any]]:
-    """Every bundled example scenario: its ruleset, name, title and text."""
+    """Every bundled example scenario: its ruleset, name, title and text (read and parsed
+    once a process: the bundled files do not change while a server runs)."""
     folder = examples_folder()
     if folder is None:
         return []
@@ -202,11 +219,22 @@ def _report_answer(
     }
 
 
-def _picture(scenario: Scenario, **where: str) -> str | None:
+def _picture(answer: dict[str, Any], scenario: Scenario, most: int | None, **where: str) -> None:
+    """Put the ruleset's picture into ``answer`` (if it draws one), unless it is longer
+    than ``most`` characters: then ``limits`` says it was left out, and the rest of the
+    answer stands (a board of a quarter of a million hexes draws to some 100 MB)."""
     if not capabilities(type(scenario.ruleset))["picture"]:
-        return None
+        return
     svg = scenario.ruleset.picture(scenario.model, **where)
-    return "data:image/svg+xml;charset=utf-8," + quote(svg)
+    picture = "data:image/svg+xml;charset=utf-8," + quote(svg)
+    if most is not None and len(picture) > most:
+        answer["limits"].append(
+            f"The picture is left out: {len(picture):,} bytes, over half of this server's "
+            f"answer limit of {2 * most:,} bytes (fracas serve --max-answer); "
+            "fracas render draws it."
+        )
+        return
+    answer["picture"] = picture
 
 
 # ── operations ─────────────────────────────────────────────────────────────────────────
@@ -228,23 +256,28 @@ def validate(given: ScenarioInput) -> dict[str, Any]:
     }
 
 
-def resolve(given: ScenarioInput, seed: int | None) -> dict[str, Any]:
-    """Resolve the scenario (with ``seed``, else the scenario's own, else 0)."""
+def resolve(
+    given: ScenarioInput, seed: int | None, *, picture_bytes: int | None = None
+) -> dict[str, Any]:
+    """Resolve the scenario (with ``seed``, else the scenario's own, else 0); the picture
+    comes when it is at most ``picture_bytes`` long (``None``: any length)."""
     scenario = load(given)
     report = scenario.resolve(seed=seed)
     options = [] if report.seed is None else ["--seed", str(report.seed)]
     answer = _report_answer(scenario, report, "resolve", options, given.post)
-    answer["picture"] = _picture(scenario)
+    _picture(answer, scenario, picture_bytes)
     return answer
 
 
-def forecast(given: ScenarioInput, attacker: str, target: str) -> dict[str, Any]:
+def forecast(
+    given: ScenarioInput, attacker: str, target: str, *, picture_bytes: int | None = None
+) -> dict[str, Any]:
     """One action previewed, without changing the scenario (for rulesets that can)."""
     scenario = load(given)
     report = scenario.stamp(scenario.ruleset.forecast(scenario.model, attacker, target))
     options = ["--attacker", attacker, "--target", target]
     answer = _report_answer(scenario, report, "forecast", options, given.post)
-    answer["picture"] = _picture(scenario, attacker=attacker, target=target)
+    _picture(answer, scenario, picture_bytes, attacker=attacker, target=target)
     return answer
 
 

@@ -1,0 +1,166 @@
+"""One request's work as a job: plain data in, the HTTP status and the JSON body out.
+
+A job is what a worker process (or a Dask worker) runs for the server: it calls the
+operation, turns a failure into the documented error object, and writes the answer as
+JSON bytes there, so the server's own process only forwards them. Nothing here knows
+HTTP frameworks, and everything in a job pickles.
+
+>>> from fracas.web.operations import Limits
+>>> status, body = run(Job("rulesets", {}, Limits()))
+>>> status, body[:9]
+(200, b'[{"name":')
+>>> status, body = run(Job("resolve", {"given": None, "seed": 1}, Limits()))
+>>> status, json.loads(body)["error"]["message"].startswith("internal error")
+(500, True)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fracas.core.budgets import DEFAULT_RUNS, exact_budget_for
+from fracas.core.errors import FracasError, ScenarioError, format_path
+from fracas.io.scenario import ADVISE_BUDGET
+from fracas.web import operations
+from fracas.web.operations import Limits
+
+#: Longest scenario text (in characters) a question may have and still count as cheap: the
+#: bundled examples are 1–3 kB; a huge board takes its time whatever is asked of it.
+CHEAP_TEXT = 16_384
+#: Most counted work (exact steps, plus the dice rolls sampling may take) of a cheap
+#: question. A resolve of an example is a few thousand steps.
+CHEAP_WORK = 250_000
+#: Dice rolls assumed of one sampled run when a question is sorted into a lane (a
+#: battle of the examples rolls 50–500). Only the lane depends on it, never the answer.
+ROLLS_PER_RUN = 500
+
+
+@dataclass(frozen=True)
+class Job:
+    """An operation of :mod:`fracas.web.operations` by name, with its arguments."""
+
+    operation: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    limits: Limits = field(default_factory=Limits)
+
+
+def error_body(
+    problem: str,
+    *,
+    path: str | None = None,
+    source: str | None = None,
+    message: str | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """The documented error object: ``{"error": {"message", "problem", "path", "source"}}``.
+
+    >>> error_body("busy", reason="queue")["error"]["reason"]
+    'queue'
+    """
+    detail = {"message": message or problem, "problem": problem, "path": path, "source": source}
+    return {"error": {**detail, **extra}}
+
+
+def error_of(exc: BaseException) -> tuple[int, dict[str, Any]]:
+    """The status and error object of a failed operation: 422 for a bad scenario, 400 for
+    what the ruleset or the options cannot do, 500 for anything else (a bug)."""
+    if isinstance(exc, ScenarioError):
+        return 422, error_body(
+            exc.problem + (f" (hint: {exc.hint})" if exc.hint else ""),
+            path=format_path(exc.path) if exc.path else None,
+            source=exc.source,
+            message=str(exc),
+        )
+    if isinstance(exc, FracasError):
+        return 400, error_body(str(exc))
+    return 500, error_body(
+        f"internal error, please report it with the scenario ({type(exc).__name__})"
+    )
+
+
+def dumps(value: Any) -> bytes:
+    """JSON as the answers are written: UTF-8, compact, no NaN."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+
+
+OPERATIONS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "rulesets": lambda _: operations.rulesets(),
+    "examples": lambda _: operations.examples(),
+    "validate": lambda a: operations.validate(a["given"]),
+    "resolve": lambda a: operations.resolve(
+        a["given"], a["seed"], picture_bytes=a["limits"].answer_bytes // 2
+    ),
+    "forecast": lambda a: operations.forecast(
+        a["given"], a["attacker"], a["target"], picture_bytes=a["limits"].answer_bytes // 2
+    ),
+    "advise": lambda a: operations.advise(a["given"], a["side"]),
+    "odds": lambda a: operations.odds_answer(a["given"], a["options"], a["limits"]),
+}
+
+
+def run(job: Job) -> tuple[int, bytes]:
+    """Do ``job``: the status and the JSON body of its answer (an error object on failure).
+
+    An answer longer than ``job.limits.answer_bytes`` is refused (400) rather than sent.
+    """
+    try:
+        answer = OPERATIONS[job.operation]({**job.arguments, "limits": job.limits})
+        body = dumps(answer)
+    except Exception as exc:
+        status, error = error_of(exc)
+        return status, dumps(error)
+    if len(body) > job.limits.answer_bytes:
+        return 400, dumps(
+            error_body(
+                f"the answer would be {len(body):,} bytes, over this server's limit of "
+                f"{job.limits.answer_bytes:,} (fracas serve --max-answer); the command line "
+                "has no such limit"
+            )
+        )
+    return 200, body
+
+
+def work_estimate(operation: str, arguments: dict[str, Any], limits: Limits) -> float:
+    """The counted work a question may ask for, from the request alone (nothing is parsed):
+    what sorts it into the cheap lane or the expensive one.
+
+    An odds question counts its exact budget (when it may try exact odds) and the dice
+    rolls its runs may take (when it may sample); advice counts its budget; any question on
+    a long scenario text counts as expensive.
+
+    >>> from fracas.web.operations import OddsOptions, ScenarioInput
+    >>> small = ScenarioInput("fracas: 1\\nruleset: any\\n")
+    >>> work_estimate("resolve", {"given": small}, Limits()) <= CHEAP_WORK
+    True
+    >>> work_estimate("odds", {"given": small, "options": OddsOptions()}, Limits()) > CHEAP_WORK
+    True
+    >>> quick = OddsOptions(method="mc", runs=200)
+    >>> work_estimate("odds", {"given": small, "options": quick}, Limits()) <= CHEAP_WORK
+    True
+    """
+    given = arguments.get("given")
+    if given is not None and len(given.text) > CHEAP_TEXT:
+        return math.inf
+    if operation == "advise":
+        return float(ADVISE_BUDGET.default)
+    if operation != "odds":
+        return 1.0
+    options: operations.OddsOptions = arguments["options"]
+    work = 0.0
+    if options.method != "mc":
+        asked = options.exact_budget
+        work += exact_budget_for(options.method) if asked is None else asked
+    if options.method != "exact":
+        runs = options.runs or DEFAULT_RUNS
+        if options.precision is not None:
+            runs = options.max_runs or limits.max_runs
+        budget = options.sample_budget or limits.sample_budget
+        work += min(budget, runs * ROLLS_PER_RUN)
+    return work
+
+
+__all__ = ["CHEAP_WORK", "Job", "dumps", "error_body", "error_of", "run", "work_estimate"]
