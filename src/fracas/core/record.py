@@ -63,38 +63,46 @@ class Sum:
     __slots__ = ("label", "value")
     rows: ClassVar[tuple[Modifier, ...]] = ()
 
-    def __init__(self, label: str, value: Fraction) -> None:
+    def __init__(self, label: str, value: int | Fraction) -> None:
+        # Kept as an int while every row is whole (most are): exact, and many times
+        # cheaper than Fraction arithmetic, as Breakdown.total does it.
         self.label, self.value = label, value
 
     @classmethod
     def start(cls, label: str, row: str, value: Number, *, source: str = "", rule: str = "") -> Sum:
         """A total named ``label`` whose base is ``value``."""
-        return cls(label, to_fraction(value))
+        return cls(label, _exact(value))
 
     @property
     def total(self) -> Fraction:
         """The total of every row applied in order."""
-        return self.value
+        return Fraction(self.value)
 
     def plus(self, row: str, value: Number, *, source: str = "", rule: str = "") -> Sum:
         """Add ``value`` (negative for a penalty)."""
-        return Sum(self.label, self.value + to_fraction(value))
+        return Sum(self.label, self.value + _exact(value))
 
     def times(self, row: str, value: Number, *, source: str = "", rule: str = "") -> Sum:
         """Multiply by ``value``."""
-        return Sum(self.label, self.value * to_fraction(value))
+        return Sum(self.label, self.value * _exact(value))
 
     def then(self, modifier: Modifier) -> Sum:
         """Apply one modifier row."""
-        return Sum(self.label, modifier.op.apply(self.value, modifier.value))
+        return Sum(self.label, modifier.op.apply(Fraction(self.value), modifier.value))
 
     def __int__(self) -> int:
-        if self.value.denominator != 1:
-            raise ValueError(f"{self.label} is not a whole number: {self.value}")
-        return self.value.numerator
+        total = self.total
+        if total.denominator != 1:
+            raise ValueError(f"{self.label} is not a whole number: {total}")
+        return total.numerator
 
     def __repr__(self) -> str:
         return f"Sum({self.label!r}, {self.value!r})"
+
+
+def _exact(value: Number) -> int | Fraction:
+    """``value`` exactly: an int stays an int, anything else becomes a fraction."""
+    return value if isinstance(value, int) else to_fraction(value)
 
 
 class Recorder:
@@ -144,7 +152,7 @@ class SummingRecorder(Recorder):
         self, label: str, row: str, value: Number, *, source: str = "", rule: str = ""
     ) -> Sum:
         """A bare :class:`Sum`."""
-        return Sum(label, to_fraction(value))
+        return Sum(label, _exact(value))
 
     def note(self, event: object) -> None:
         """Drop ``event``: nothing reports it."""
