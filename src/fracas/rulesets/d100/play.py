@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, NamedTuple, cast
 
 from fracas.core.dice import D100, Dice, DiceGroup, die, draw
@@ -255,6 +255,10 @@ class State(NamedTuple):
     overwhelm_side: int | None = None
     overwhelm: int = 0
 
+
+#: A :class:`State` from a tuple of its fields, without the keyword handling of its
+#: constructor (a state is made for every path of every step).
+_state: Callable[[tuple[Any, ...]], State] = partial(tuple.__new__, State)
 
 #: The kinds of step in a battle's program.
 _ASSESS, _NULLIFY, _FLEE, _TOTALS, _GATE, _STRIKE, _ROUND, _END = range(8)
@@ -653,8 +657,7 @@ class BattleProcess:
         elif kind == _ROUND:
             then = self._round(state)
         plan = (group, then, {} if group is not None and self._remember else None)
-        # Only the states a play rests in: those of steps without dice are passed over.
-        if self._remember and (group is not None or then is None):
+        if self._remember:
             if len(plans) >= _MAX_REMEMBERED:
                 plans.clear()
                 self._start = None
@@ -678,23 +681,25 @@ class BattleProcess:
             step = self.round_start
         # Built field by field: NamedTuple._replace costs several times more, and the
         # steps of a speed group go through here once per casualty pattern met.
-        moved = State(
-            step,
-            state.round if round is None else round,
-            state.pax if pax is None else pax,
-            state.fate if fate is None else fate,
-            *state[4:],
+        moved = _state(
+            (
+                step,
+                state.round if round is None else round,
+                state.pax if pax is None else pax,
+                state.fate if fate is None else fate,
+                *state[4:],
+            )
         )
         return moved._replace(**changes) if changes else moved
 
     def _at_round(self, state: State, rounds: int) -> State:
         """The state at the start of the melee round after ``rounds``."""
-        return State(self.round_start, rounds, *state[2:])
+        return _state((self.round_start, rounds, *state[2:]))
 
     def _round(self, state: State) -> State:
         """A melee round begins while both sides have a unit, up to the round limit."""
         if state.round >= self.params.round_limit or not self._lineup(state.fate):
-            return State(self.end, *state[1:])
+            return _state((self.end, *state[1:]))
         return self._next(state, round=state.round + 1)
 
     # Bonuses ---------------------------------------------------------------------------
