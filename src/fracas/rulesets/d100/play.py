@@ -297,8 +297,14 @@ class Exchange(DiceGroup[Casualties, tuple[Struck, ...]]):
         bands = self.bands
         struck: list[Struck] = []
         losses: dict[int, tuple[int, bool]] = {}
+        pickers: dict[int, Callable[[], int]] = {}
         for options in self.strikes:
-            place = rolling(dice, die(len(options)))() - 1 if len(options) > 1 else 0
+            place = 0
+            if len(options) > 1:
+                pick = pickers.get(len(options))
+                if pick is None:
+                    pick = pickers[len(options)] = rolling(dice, die(len(options)))
+                place = pick() - 1
             target, hit, defence, damage, reduction, morale = options[place]
             attack_total, attack = rolled(d100)
             defence_total, defended = rolled(d100)
