@@ -22,6 +22,7 @@ from functools import lru_cache, partial
 from typing import Any, NamedTuple, cast
 
 from fracas.core.dice import D100, Dice, DiceGroup, die, draw
+from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.evaluate import run
 from fracas.core.record import SUMMING, KeepingRecorder, Recorder
 from fracas.rulesets.d100.params import ROLL_LABELS, D100Params
@@ -53,6 +54,8 @@ _START_TRIGGERS = frozenset({"start_of_combat"})
 _ROUND_TRIGGERS = frozenset({"per_round"})
 _NOTHING = Fraction(0)
 _MORALE_ROLLS = frozenset({"morale", "flee", "morale_assessment"})
+#: The most products of probabilities the law of one speed group may take to combine.
+_MOST_LAW_WORK = 1_000_000
 #: Most states (and bonus rows) a process remembers before it starts afresh: a bound on memory.
 _MAX_REMEMBERED = 200_000
 
@@ -334,8 +337,17 @@ class Exchange(DiceGroup[Casualties, tuple[Struck, ...]]):
 
     def _law(self, fractions: bool) -> tuple[tuple[Casualties, Probability], ...]:
         together: dict[Casualties, Probability] = {(): number(Fraction(1), fractions)}
+        work = 0
         for options in self.strikes:
             outcomes = attack_law(self.rolls, options, self.bands, fractions)
+            # Many attacks on many targets have more casualty patterns than any walk
+            # could follow: refused at once, as a budget refuses (sampling rolls them).
+            work += len(together) * len(outcomes)
+            if work > _MOST_LAW_WORK:
+                raise EnumerationBudgetError(
+                    f"a speed group of {len(self.strikes)} attacks has too many casualty "
+                    f"patterns for a closed form (more than {_MOST_LAW_WORK:,} to combine)"
+                )
             combined: dict[Casualties, Probability] = {}
             for before, p in together.items():
                 for outcome, q in outcomes:
