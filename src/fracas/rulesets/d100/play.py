@@ -757,7 +757,6 @@ class BattleProcess:
             rows = self._bonuses(unit, name, stage, state)
             if len(self._rows) >= _MAX_REMEMBERED:
                 self._rows.clear()
-                self._options.clear()
             self._rows[key] = rows
         return rows
 
@@ -788,6 +787,8 @@ class BattleProcess:
         )
         option = self._options.get(key)
         if option is None:
+            if len(self._options) >= _MAX_REMEMBERED:
+                self._options.clear()
             hit_roll, damage_roll = _HIT_AND_DAMAGE[phase]
             option = self._options[key] = (
                 target.index,
