@@ -76,7 +76,10 @@ class _Recorder:
             key: Hashable = drawn.pop()  # the law is known on this path: no look-up
             return key
         dice = self.dice
-        table = dice.table(group)
+        table = dice.table_or_none(group)
+        if table is None:  # too wide to combine: die by die, each die an event
+            key, _ = group.roll(self)
+            return key
         key = dice.pick(table)
         self.events.append((None, table, key))
         return key
@@ -210,9 +213,9 @@ class StepCache(Generic[S, T]):
             return after
         if event is None and self.branch is not None:
             split = self.branch(at.state)
-            if split is not None:
-                group, follow = split
-                law = dice.table(group)
+            law = None if split is None else dice.table_or_none(split[0])
+            if split is not None and law is not None:
+                follow = split[1]
                 root = _Event(None, law, None, None)
                 root.follow = follow
                 at.tree = root
