@@ -76,20 +76,3 @@ def two_blocks(**parameters: Any) -> Combat:
             "engagements": [{"unit": "Orcs", "enemy": "Spearmen", "arc": "front"}],
         }
     )
-
-
-#: A one-round line fight: 25 charging spears (5+ save) against 20 orcs (6+ save), eighth
-#: edition. The odds benchmark and the exact-odds tests both ask about it.
-LINE_AGAINST_LINE = """\
-fracas: 1
-ruleset: rankflank
-title: Line against line
-parameters: {edition: eighth, max_rounds: 1}
-units:
-  - {name: Spears, side: Empire, models: 25, files: 25, profile: "4 3 3 3 3 1 3 1 7",
-     armour: 5, charged: true}
-  - {name: Orcs, side: Greenskins, models: 20, files: 20, profile: "4 3 3 3 3 1 3 1 7",
-     armour: 6}
-engagements:
-  - {unit: Spears, enemy: Orcs, arc: front}
-"""
