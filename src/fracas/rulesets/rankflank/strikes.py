@@ -509,8 +509,9 @@ def strike_records(
     recorder (default: a keeping one).
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
-    >>> from fracas.rulesets.rankflank.samples import two_blocks
-    >>> combat = two_blocks()
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> combat = RankflankRuleset().load(EXAMPLE).combat
     >>> [(r.striker, r.initiative, r.attacks, r.blow.to_hit, r.blow.to_wound,
     ...   r.blow.armour) for r in strike_records(combat, initial_state(combat), 1)]
     [('Spearmen', 3, 10, 4, 5, 6), ('Orcs', 3, 10, 4, 4, 5)]

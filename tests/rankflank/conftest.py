@@ -1,7 +1,6 @@
-"""Small ready-made combats for examples and tests.
+"""Small ready-made combats for rankflank's tests: scenarios written as dicts, then built.
 
->>> combat = two_blocks()
->>> [unit.name for unit in combat.units]
+>>> [unit.name for unit in two_blocks().units]
 ['Spearmen', 'Orcs']
 """
 
@@ -10,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.core.schema import validate
-from fracas.rulesets.rankflank.document import RankflankDocument
+from fracas.rulesets.rankflank.document import EXAMPLE, RankflankDocument
 from fracas.rulesets.rankflank.scenario import Combat, build_combat
 
 
@@ -49,30 +48,6 @@ def engage(unit: str, enemy: str, arc: str = "front") -> dict[str, str]:
 
 
 def two_blocks(**parameters: Any) -> Combat:
-    """A block of 20 spearmen (5 wide) charged in front by 20 orcs (5 wide)."""
-    return combat_from(
-        {
-            "parameters": parameters,
-            "units": [
-                {
-                    "name": "Spearmen",
-                    "side": "Empire",
-                    "models": 20,
-                    "files": 5,
-                    "profile": "4 3 3 3 3 1 3 1 7",
-                    "armour": 5,
-                    "command": {"standard": True},
-                },
-                {
-                    "name": "Orcs",
-                    "side": "Greenskins",
-                    "models": 20,
-                    "files": 5,
-                    "profile": "4 3 3 3 4 1 2 1 7",
-                    "armour": 6,
-                    "charged": True,
-                },
-            ],
-            "engagements": [{"unit": "Orcs", "enemy": "Spearmen", "arc": "front"}],
-        }
-    )
+    """The example of rankflank's docstrings (:data:`.document.EXAMPLE`): a block of 20
+    spearmen (5 wide) charged in front by 20 orcs (5 wide)."""
+    return combat_from({**EXAMPLE, "parameters": parameters})
