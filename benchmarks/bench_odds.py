@@ -1,7 +1,7 @@
 """Benchmark: rank-and-flank odds on the product path: against icepool, the examples
 exact until decided, and Monte Carlo against the way it sampled before.
 
-1. The line fight of ``fracas.rulesets.rankflank.samples`` (25 charging spears, one rank,
+1. The line fight of ``benchmarks/line_fight.yaml`` (25 charging spears, one rank,
 5+ save, against 20 orcs, one rank, 6+ save, eighth edition): who wins, who breaks.
 fracas answers it with ``fracas.analysis.odds`` on the scenario, the path a user runs (the
 ruleset's own steps through the core evaluator). icepool answers it with a program written
@@ -53,10 +53,12 @@ from fracas.analysis.odds import repetition_seed
 from fracas.analysis.parallel import running
 from fracas.core.dice import SeededDice
 from fracas.io.scenario import load_scenario
-from fracas.rulesets.rankflank.samples import LINE_AGAINST_LINE
 
 EXAMPLES = sorted(Path(__file__).resolve().parents[1].glob("examples/rankflank/*.yaml"))
 FRONTAL = Path(__file__).resolve().parents[1] / "examples/rankflank/frontal_charge.yaml"
+LINE_AGAINST_LINE = (Path(__file__).resolve().parent / "line_fight.yaml").read_text(
+    encoding="utf-8"
+)
 
 #: Unsaved-wound chance of one blow: to hit 4+ (1/2), to wound 4+ (1/2), then the save.
 SPEAR_BLOW = Fraction(1, 2) * Fraction(1, 2) * Fraction(5, 6)  # orcs save on 6+

@@ -26,8 +26,10 @@ from fracas.analysis.parallel import (
     running,
     sample,
 )
-from fracas.core.dice import ChanceNode, SeededDice
+from fracas.core.dice import ChanceNode, LawDice, SeededDice
 from fracas.core.errors import FracasError
+from fracas.core.process import run
+from fracas.core.record import SUMMING
 from fracas.io.scenario import load_scenario
 
 LAIR = Path("examples/d100/lair_raid.yaml")
@@ -129,25 +131,26 @@ def question() -> Question:
 
 
 def test_a_dice_limit_stops_at_the_same_run_however_the_runs_are_split() -> None:
-    whole = play_chunk(question(), 0, 200, 3000)
+    whole = play_chunk(question(), 0, 200, 1000)
     assert whole.over
     assert 0 < whole.stop < 200
-    assert whole.rolls <= 3000
-    # By hand: the first run whose dice would take the total past 3000, counted by
-    # replaying each run with plainly seeded dice.
+    assert whole.rolls <= 1000
+    # By hand: the first run whose dice would take the total past 1000, counted by
+    # replaying each run's process with plainly seeded dice (each group drawn from its
+    # law, as sampling draws it).
     lair = load_scenario(LAIR)
     spent, first_over = 0, None
     for index in range(200):
         counted = Counted(SeededDice(repetition_seed(7, index)))
-        lair.ruleset.play(lair.model, counted)
-        if spent + counted.used > 3000:
+        run(lair.ruleset.process(lair.model, SUMMING), LawDice(counted))
+        if spent + counted.used > 1000:
             first_over = index
             break
         spent += counted.used
     assert (whole.stop, whole.rolls) == (first_over, spent)
     for workers in (1, 2):
         with running(workers=workers):
-            split = sample(question(), 0, 200, 3000)
+            split = sample(question(), 0, 200, 1000)
         assert (split.stop, split.rolls, split.over) == (whole.stop, whole.rolls, True)
         assert split.tally == whole.tally
 

@@ -189,3 +189,37 @@ def test_sampling_from_the_laws_agrees_with_exact() -> None:
     for winner, p in exact.items():
         low, high = wilson_interval(counts.get(winner, 0), runs, 0.999)
         assert low <= p <= high, winner
+
+
+def test_a_speed_group_too_wide_for_a_closed_form_is_refused_at_once() -> None:
+    # 30 units a side at one speed, each striking a random one of 30 enemies: the first
+    # speed group's 60 attacks have more casualty patterns than a law could combine, so no
+    # budget is spent before the refusal (a budget of a billion steps is never reached).
+    def unit(side: str, index: int) -> dict[str, Any]:
+        return {"name": f"{side} {index}", "pax": 10, "offense": 1}
+
+    battle = RULESET.load(
+        document([unit("North", i) for i in range(30)], [unit("South", i) for i in range(30)])
+    )
+    with pytest.raises(EnumerationBudgetError, match="too many casualty patterns"):
+        exact_outcomes(RULESET, battle, budget=10**9, fractions=False)
+
+
+def test_a_battle_too_wide_for_exact_odds_is_still_sampled() -> None:
+    # The same thirty units a side: the first speed group's law is too wide to combine, so
+    # sampling rolls that group die by die instead of drawing it from its law.
+    def unit(side: str, index: int) -> dict[str, Any]:
+        return {"name": f"{side} {index}", "pax": 10, "offense": 1}
+
+    battle = RULESET.load(
+        document(
+            [unit("North", i) for i in range(30)],
+            [unit("South", i) for i in range(30)],
+            parameters={"round_limit": 1},
+        )
+    )
+    sampled = odds(battle, ruleset=RULESET, runs=20, seed=1)
+    assert sampled.method == "monte-carlo"
+    assert sampled.runs == 20
+    assert "too many casualty patterns" in sampled.fallback
+    assert "no --exact-budget can reach it" in sampled.fallback

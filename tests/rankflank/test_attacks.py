@@ -33,9 +33,10 @@ from fracas.rulesets.rankflank.blows import (
 )
 from fracas.rulesets.rankflank.formation import initial_state
 from fracas.rulesets.rankflank.report import explanation_text
-from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
 from fracas.rulesets.rankflank.strikes import StrikeRecord, strike_records
 from fracas.rulesets.rankflank.tables import passes
+
+from .conftest import combat_from, engage, unit_doc
 
 
 def notes(record: StrikeRecord) -> tuple[str, ...]:

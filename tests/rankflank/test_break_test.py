@@ -18,8 +18,9 @@ from fracas.rulesets.rankflank.breaktest import (
 )
 from fracas.rulesets.rankflank.formation import initial_state, models_alive
 from fracas.rulesets.rankflank.play import fight_round, play_combat
-from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
 from fracas.rulesets.rankflank.scenario import Combat
+
+from .conftest import combat_from, engage, unit_doc
 
 STILL = "4 3 3 3 3 1 3 0 7"  # no attacks: no dice are rolled for blows
 

@@ -18,8 +18,9 @@ from fracas.rulesets.rankflank.result import (
     WoundCredit,
     combat_result,
 )
-from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
 from fracas.rulesets.rankflank.scenario import Combat
+
+from .conftest import combat_from, engage, unit_doc
 
 SOLDIER = "4 3 3 3 3 1 3 1 7"
 

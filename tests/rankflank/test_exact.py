@@ -33,8 +33,9 @@ from fracas.rulesets.rankflank.breaktest import ChaseRoll, LeadershipTest, MoveR
 from fracas.rulesets.rankflank.fight import Fight
 from fracas.rulesets.rankflank.play import CombatProcess, play_combat
 from fracas.rulesets.rankflank.ruleset import RankflankRuleset, RankflankScenario
-from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
 from fracas.rulesets.rankflank.strikes import StrikeRecord
+
+from .conftest import combat_from, engage, unit_doc
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "rankflank"
 RULESET = RankflankRuleset()

@@ -14,7 +14,8 @@ from fracas.io.scenario import load_scenario
 from fracas.rulesets.rankflank.breaktest import is_steadfast
 from fracas.rulesets.rankflank.formation import initial_state
 from fracas.rulesets.rankflank.ruleset import RankflankRuleset
-from fracas.rulesets.rankflank.samples import combat_from
+
+from .conftest import combat_from
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "rankflank").glob("*.yaml"))
 

@@ -11,7 +11,8 @@ from fracas.core.dice import SeededDice
 from fracas.core.modifiers import Breakdown
 from fracas.rulesets.rankflank.formation import models_alive
 from fracas.rulesets.rankflank.play import play_combat
-from fracas.rulesets.rankflank.samples import combat_from
+
+from .conftest import combat_from
 
 TROOPS = ["infantry", "cavalry", "monstrous_infantry", "monster", "chariot"]
 

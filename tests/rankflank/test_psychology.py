@@ -12,9 +12,10 @@ from fracas.rulesets.rankflank.formation import initial_state
 from fracas.rulesets.rankflank.play import CombatProcess, play_combat
 from fracas.rulesets.rankflank.psychology import fear_testers
 from fracas.rulesets.rankflank.report import explanation_text
-from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
 from fracas.rulesets.rankflank.scenario import Combat
 from fracas.rulesets.rankflank.strikes import Conditions, StrikeRecord, strike_records
+
+from .conftest import combat_from, engage, unit_doc
 
 
 def notes(record: StrikeRecord) -> tuple[str, ...]:

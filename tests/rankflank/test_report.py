@@ -6,7 +6,8 @@ from fracas.core.dice import ScriptedDice
 from fracas.io.render import RENDERERS
 from fracas.rulesets.rankflank.report import faces_summary
 from fracas.rulesets.rankflank.ruleset import RankflankRuleset, RankflankScenario
-from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
+
+from .conftest import combat_from, engage, unit_doc
 
 
 def scenario() -> RankflankScenario:

@@ -17,7 +17,6 @@ from fracas.rulesets.rankflank.formation import (
     unit_strength,
 )
 from fracas.rulesets.rankflank.play import fight_round, play_combat
-from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
 from fracas.rulesets.rankflank.scenario import Combat
 from fracas.rulesets.rankflank.strikes import (
     initiative_steps,
@@ -25,6 +24,8 @@ from fracas.rulesets.rankflank.strikes import (
     strike_records,
     unsaved_wound_chance,
 )
+
+from .conftest import combat_from, engage, unit_doc
 
 
 def script(*groups: list[int]) -> ScriptedDice:

@@ -9,7 +9,6 @@ from fracas.core.modifiers import Breakdown
 from fracas.core.record import SUMMING
 from fracas.rulesets.rankflank.formation import initial_state
 from fracas.rulesets.rankflank.report import explanation_text
-from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
 from fracas.rulesets.rankflank.scenario import Combat
 from fracas.rulesets.rankflank.strikes import (
     StrikeRecord,
@@ -17,6 +16,8 @@ from fracas.rulesets.rankflank.strikes import (
     strike_records,
     unsaved_wound_chance,
 )
+
+from .conftest import combat_from, engage, unit_doc
 
 
 def notes(record: StrikeRecord) -> tuple[str, ...]:

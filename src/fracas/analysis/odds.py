@@ -298,9 +298,17 @@ class _RecordingDice:
         return self._counted.roll(node)
 
     def draw_group(self, group: DiceGroup[Hashable, object]) -> Hashable:
-        table = self._law.table(group)
+        try:
+            table = self._law.table(group)
+        except EnumerationBudgetError as exc:  # a law too wide for exact odds to branch on
+            raise _TooWide(str(exc), needed=math.inf) from None
         self.digits += math.log10(max(1, len(table.keys)))
         return self._law.pick(table)
+
+
+class _TooWide(EnumerationBudgetError):
+    """A dice group of the first step has a law too wide to branch on: exact odds are out
+    of reach whatever the budget."""
 
 
 def _exact_progress(name: str, budget: int) -> Callable[[int], None] | None:
@@ -410,6 +418,8 @@ def _estimated_first_step(process: Process[Any], budget: WorkBudget) -> tuple[fl
         before = budget.used
         try:
             process.step(start, dice)
+        except _TooWide:
+            raise
         except EnumerationBudgetError:
             return math.inf, math.inf
         if dice.digits > 300:  # past what a float holds, and past any budget anyway

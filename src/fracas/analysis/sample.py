@@ -76,7 +76,10 @@ class _Recorder:
             key: Hashable = drawn.pop()  # the law is known on this path: no look-up
             return key
         dice = self.dice
-        table = dice.table(group)
+        table = dice.table_or_none(group)
+        if table is None:  # too wide to combine: die by die, each die an event
+            key, _ = group.roll(self)
+            return key
         key = dice.pick(table)
         self.events.append((None, table, key))
         return key
@@ -210,9 +213,9 @@ class StepCache(Generic[S, T]):
             return after
         if event is None and self.branch is not None:
             split = self.branch(at.state)
-            if split is not None:
-                group, follow = split
-                law = dice.table(group)
+            law = None if split is None else dice.table_or_none(split[0])
+            if split is not None and law is not None:
+                follow = split[1]
                 root = _Event(None, law, None, None)
                 root.follow = follow
                 at.tree = root
@@ -256,13 +259,13 @@ def sampler(ruleset: AnyRuleset, model: Any) -> Callable[[Dice], Summary]:
     """One Monte Carlo play of ``model`` per call, with the dice it is given: its metrics.
 
     Every ruleset is sampled the same way, from its process and a summing recorder (no
-    rows, no notes), dice groups drawn at once from their laws. Steps met before are
-    followed from a :class:`StepCache`, unless one seeded play (seed 0, the same in every
-    worker) shows a step of more than :data:`CACHED_STEP_EVENTS` random events: such steps
-    rarely repeat, and the process is played plainly. Both ways play the very same steps,
-    so a play is the same function of its dice either way. Metrics handed over on the way
-    (:class:`~fracas.core.process.Settling`) take their place among the rest in the order
-    of a seeded play's summary.
+    rows, no notes). Steps met before are followed from a :class:`StepCache`, which draws
+    each dice group at once from its law, unless one seeded play (seed 0, the same in
+    every worker) shows a step of more than :data:`CACHED_STEP_EVENTS` random events:
+    such steps rarely repeat, so the process is played plainly with the run's own dice,
+    die by die, and each run is then the very play seeded play gives its seed. Metrics
+    handed over on the way (:class:`~fracas.core.process.Settling`) take their place
+    among the rest in the order of a seeded play's summary.
 
     >>> from fracas.core.dice import SeededDice
     >>> from fracas.io.scenario import load_scenario
@@ -286,10 +289,8 @@ def sampler(ruleset: AnyRuleset, model: Any) -> Callable[[Dice], Summary]:
     if _longest_step(process) <= CACHED_STEP_EVENTS:
         return cache.play
     settle = getattr(process, "settle", None)
-    tables = cache.tables
 
     def play(dice: Dice) -> Summary:
-        law_dice = LawDice(dice, tables, digit=uniform_digits(dice))
         state = process.start()
         settled: dict[str, Hashable] = {}
         while True:
@@ -299,7 +300,7 @@ def sampler(ruleset: AnyRuleset, model: Any) -> Callable[[Dice], Summary]:
                 settled.update(metrics)
             if process.finished(state):
                 return summarize(state, settled)
-            state = process.step(state, law_dice)
+            state = process.step(state, dice)
 
     return play
 

@@ -308,7 +308,7 @@ class LawDice:
     True
     """
 
-    __slots__ = ("digit", "inner", "tables")
+    __slots__ = ("digit", "inner", "tables", "wide")
 
     def __init__(
         self,
@@ -319,6 +319,8 @@ class LawDice:
     ) -> None:
         self.inner = inner
         self.tables = {} if tables is None else tables
+        #: Groups whose law is too wide to combine: rolled die by die.
+        self.wide: set[Hashable] = set()
         #: Rolls the next digit of a uniform number: ``uniform_digits(inner)``, or the
         #: one given (it rolls with ``inner``).
         self.digit = uniform_digits(inner) if digit is None else digit
@@ -327,7 +329,22 @@ class LawDice:
         return self.inner.roll(node)
 
     def draw_group(self, group: DiceGroup[Hashable, object]) -> Hashable:
-        return self.pick(self.table(group))
+        table = self.table_or_none(group)
+        if table is None:
+            key: Hashable = group.roll(self)[0]
+            return key
+        return self.pick(table)
+
+    def table_or_none(self, group: DiceGroup[Hashable, object]) -> LawTable | None:
+        """:meth:`table`, or ``None`` for a group whose law is too wide to combine (its
+        ``float_law`` raises an ``OverflowError``): such a group is rolled die by die."""
+        if group in self.wide:
+            return None
+        try:
+            return self.table(group)
+        except OverflowError:
+            self.wide.add(group)
+            return None
 
     def table(self, group: DiceGroup[Hashable, object]) -> LawTable:
         """The keys of ``group`` and their cumulative probabilities, computed once."""

@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, NamedTuple, cast
 
 from fracas.core.dice import D100, Dice, DiceGroup, die, draw
+from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.process import run
 from fracas.core.record import SUMMING, KeepingRecorder, Recorder
 from fracas.rulesets.d100.params import ROLL_LABELS, D100Params
@@ -53,6 +54,8 @@ _START_TRIGGERS = frozenset({"start_of_combat"})
 _ROUND_TRIGGERS = frozenset({"per_round"})
 _NOTHING = Fraction(0)
 _MORALE_ROLLS = frozenset({"morale", "flee", "morale_assessment"})
+#: The most products of probabilities the law of one speed group may take to combine.
+_MOST_LAW_WORK = 1_000_000
 #: Most states (and bonus rows) a process remembers before it starts afresh: a bound on memory.
 _MAX_REMEMBERED = 200_000
 
@@ -256,6 +259,10 @@ class State(NamedTuple):
     overwhelm: int = 0
 
 
+#: A :class:`State` from a tuple of its fields, without the keyword handling of its
+#: constructor (a state is made for every path of every step).
+_state: Callable[[tuple[Any, ...]], State] = partial(tuple.__new__, State)
+
 #: The kinds of step in a battle's program.
 _ASSESS, _NULLIFY, _FLEE, _TOTALS, _GATE, _STRIKE, _ROUND, _END = range(8)
 
@@ -293,8 +300,14 @@ class Exchange(DiceGroup[Casualties, tuple[Struck, ...]]):
         bands = self.bands
         struck: list[Struck] = []
         losses: dict[int, tuple[int, bool]] = {}
+        pickers: dict[int, Callable[[], int]] = {}
         for options in self.strikes:
-            place = rolling(dice, die(len(options)))() - 1 if len(options) > 1 else 0
+            place = 0
+            if len(options) > 1:
+                pick = pickers.get(len(options))
+                if pick is None:
+                    pick = pickers[len(options)] = rolling(dice, die(len(options)))
+                place = pick() - 1
             target, hit, defence, damage, reduction, morale = options[place]
             attack_total, attack = rolled(d100)
             defence_total, defended = rolled(d100)
@@ -324,8 +337,17 @@ class Exchange(DiceGroup[Casualties, tuple[Struck, ...]]):
 
     def _law(self, fractions: bool) -> tuple[tuple[Casualties, Probability], ...]:
         together: dict[Casualties, Probability] = {(): number(Fraction(1), fractions)}
+        work = 0
         for options in self.strikes:
             outcomes = attack_law(self.rolls, options, self.bands, fractions)
+            # Many attacks on many targets have more casualty patterns than any walk
+            # could follow: refused at once, as a budget refuses (sampling rolls them).
+            work += len(together) * len(outcomes)
+            if work > _MOST_LAW_WORK:
+                raise EnumerationBudgetError(
+                    f"a speed group of {len(self.strikes)} attacks has too many casualty "
+                    f"patterns for a closed form (more than {_MOST_LAW_WORK:,} to combine)"
+                )
             combined: dict[Casualties, Probability] = {}
             for before, p in together.items():
                 for outcome, q in outcomes:
@@ -653,8 +675,7 @@ class BattleProcess:
         elif kind == _ROUND:
             then = self._round(state)
         plan = (group, then, {} if group is not None and self._remember else None)
-        # Only the states a play rests in: those of steps without dice are passed over.
-        if self._remember and (group is not None or then is None):
+        if self._remember:
             if len(plans) >= _MAX_REMEMBERED:
                 plans.clear()
                 self._start = None
@@ -678,23 +699,25 @@ class BattleProcess:
             step = self.round_start
         # Built field by field: NamedTuple._replace costs several times more, and the
         # steps of a speed group go through here once per casualty pattern met.
-        moved = State(
-            step,
-            state.round if round is None else round,
-            state.pax if pax is None else pax,
-            state.fate if fate is None else fate,
-            *state[4:],
+        moved = _state(
+            (
+                step,
+                state.round if round is None else round,
+                state.pax if pax is None else pax,
+                state.fate if fate is None else fate,
+                *state[4:],
+            )
         )
         return moved._replace(**changes) if changes else moved
 
     def _at_round(self, state: State, rounds: int) -> State:
         """The state at the start of the melee round after ``rounds``."""
-        return State(self.round_start, rounds, *state[2:])
+        return _state((self.round_start, rounds, *state[2:]))
 
     def _round(self, state: State) -> State:
         """A melee round begins while both sides have a unit, up to the round limit."""
         if state.round >= self.params.round_limit or not self._lineup(state.fate):
-            return State(self.end, *state[1:])
+            return _state((self.end, *state[1:]))
         return self._next(state, round=state.round + 1)
 
     # Bonuses ---------------------------------------------------------------------------
@@ -734,7 +757,6 @@ class BattleProcess:
             rows = self._bonuses(unit, name, stage, state)
             if len(self._rows) >= _MAX_REMEMBERED:
                 self._rows.clear()
-                self._options.clear()
             self._rows[key] = rows
         return rows
 
@@ -765,6 +787,8 @@ class BattleProcess:
         )
         option = self._options.get(key)
         if option is None:
+            if len(self._options) >= _MAX_REMEMBERED:
+                self._options.clear()
             hit_roll, damage_roll = _HIT_AND_DAMAGE[phase]
             option = self._options[key] = (
                 target.index,

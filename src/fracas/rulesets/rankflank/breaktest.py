@@ -84,10 +84,11 @@ def is_steadfast(combat: Combat, state: State, unit: Unit) -> bool:
     ``steadfast_unit_strength``, and a rank of ``rank_width`` models. ``ranks``: more ranks
     of ``rank_width`` than any enemy it fights.
 
-    >>> from fracas.rulesets.rankflank.play import apply_wounds
+    >>> from fracas.rulesets.rankflank.fight import apply_wounds
     >>> from fracas.rulesets.rankflank.formation import initial_state
-    >>> from fracas.rulesets.rankflank.samples import two_blocks
-    >>> combat = two_blocks()
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> combat = RankflankRuleset().load(EXAMPLE).combat
     >>> state = initial_state(combat)
     >>> is_steadfast(combat, state, combat.unit("Spearmen"))  # US 20 against 20
     False
@@ -291,8 +292,9 @@ def break_test(combat: Combat, state: State, unit: Unit, difference: int, dice: 
 
     >>> from fracas.core.dice import ScriptedDice
     >>> from fracas.rulesets.rankflank.formation import initial_state
-    >>> from fracas.rulesets.rankflank.samples import two_blocks
-    >>> combat = two_blocks()
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> combat = RankflankRuleset().load(EXAMPLE).combat
     >>> test = break_test(combat, initial_state(combat), combat.unit("Spearmen"), 3,
     ...                   ScriptedDice([2, 3]))
     >>> test.target, test.passed
@@ -309,8 +311,9 @@ def plan_break_test(combat: Combat, state: State, unit: Unit, difference: int) -
     state alone, and roll them once per branch.
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
-    >>> from fracas.rulesets.rankflank.samples import two_blocks
-    >>> combat = two_blocks()
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> combat = RankflankRuleset().load(EXAMPLE).combat
     >>> plan = plan_break_test(combat, initial_state(combat), combat.unit("Spearmen"), 3)
     >>> plan.leadership, plan.target, plan.faces   # Leadership 7 less 3
     (7, 4, ())
@@ -357,8 +360,9 @@ def break_stance(combat: Combat, state: State, unit: Unit) -> BreakStance:
     """``unit``'s Leadership, Steadfast, Stubborn, Unbreakable and disruption now.
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
-    >>> from fracas.rulesets.rankflank.samples import two_blocks
-    >>> combat = two_blocks()
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> combat = RankflankRuleset().load(EXAMPLE).combat
     >>> stance = break_stance(combat, initial_state(combat), combat.unit("Spearmen"))
     >>> stance.leadership, stance.steady, stance.plan(2).target   # 7 less 2
     (7, False, 5)

@@ -4,10 +4,13 @@ This module checks *shapes* (types, ranges, unknown keys); :mod:`.scenario` chec
 
 >>> Profile.model_validate("4 3 3 3 3 1 3 1 7").WS
 3
+>>> RankflankDocument.model_validate(EXAMPLE).units[1].name
+'Orcs'
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, GetJsonSchemaHandler, model_validator
@@ -344,3 +347,33 @@ class RankflankDocument(Document):
     )
     challenge: ChallengeSpec | None = None
     other_wounds: tuple[OtherWoundsSpec, ...] = ()
+
+
+#: A small scenario written as a mapping, the example of this ruleset's docstrings: a
+#: block of 20 spearmen (5 wide, 5+ save, a standard) charged in front by 20 orcs (5 wide,
+#: 6+ save). ``RankflankRuleset().load(EXAMPLE).combat`` builds it.
+EXAMPLE: Mapping[str, Any] = {
+    "fracas": 1,
+    "ruleset": "rankflank",
+    "units": [
+        {
+            "name": "Spearmen",
+            "side": "Empire",
+            "models": 20,
+            "files": 5,
+            "profile": "4 3 3 3 3 1 3 1 7",
+            "armour": 5,
+            "command": {"standard": True},
+        },
+        {
+            "name": "Orcs",
+            "side": "Greenskins",
+            "models": 20,
+            "files": 5,
+            "profile": "4 3 3 3 4 1 2 1 7",
+            "armour": 6,
+            "charged": True,
+        },
+    ],
+    "engagements": [{"unit": "Orcs", "enemy": "Spearmen", "arc": "front"}],
+}

@@ -138,8 +138,9 @@ def apply_wounds(
     surplus wounds are lost).
 
     >>> from fracas.rulesets.rankflank.formation import initial_state, unit_rows
-    >>> from fracas.rulesets.rankflank.samples import two_blocks
-    >>> combat = two_blocks()
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> combat = RankflankRuleset().load(EXAMPLE).combat
     >>> spearmen = combat.unit("Spearmen")
     >>> state, taken = apply_wounds(initial_state(combat), spearmen, None, 7)
     >>> taken, unit_rows(spearmen, state["Spearmen"])
@@ -165,8 +166,9 @@ def unit_fate(unit: Unit, start: UnitStatus, status: UnitStatus, caught: bool) -
     """What became of ``unit``: broke, caught, destroyed, and the models it lost.
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
-    >>> from fracas.rulesets.rankflank.samples import two_blocks
-    >>> combat = two_blocks()
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> combat = RankflankRuleset().load(EXAMPLE).combat
     >>> start = initial_state(combat)["Orcs"]
     >>> unit_fate(combat.unit("Orcs"), start, start._replace(rank_and_file_wounds=12), False)
     {'breaks.Orcs': False, 'caught.Orcs': False, 'destroyed.Orcs': False, 'casualties.Orcs': 8}
@@ -183,8 +185,9 @@ def unit_fate(unit: Unit, start: UnitStatus, status: UnitStatus, caught: bool) -
 def round_one_metrics(combat: Combat, first: tuple[str, tuple[int, ...], int]) -> dict[str, Any]:
     """Round 1's winner (``"draw"`` when none), each side's combat result, the difference.
 
-    >>> from fracas.rulesets.rankflank.samples import two_blocks
-    >>> round_one_metrics(two_blocks(), ("Greenskins", (4, 8), 4))
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> round_one_metrics(RankflankRuleset().load(EXAMPLE).combat, ("Greenskins", (4, 8), 4))
     {'round_winner': 'Greenskins', 'cr.Empire': 4, 'cr.Greenskins': 8, 'cr.difference': 4}
     """
     winner, scores, difference = first

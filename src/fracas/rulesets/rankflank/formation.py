@@ -34,8 +34,9 @@ State = Mapping[str, UnitStatus]
 def initial_state(combat: Combat) -> dict[str, UnitStatus]:
     """Every unit as the scenario sets it up.
 
-    >>> from fracas.rulesets.rankflank.samples import two_blocks
-    >>> initial_state(two_blocks())["Orcs"]
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> initial_state(RankflankRuleset().load(EXAMPLE).combat)["Orcs"]
     UnitStatus(rank_and_file_wounds=20, character_wounds=(), fled=False)
     """
     return {

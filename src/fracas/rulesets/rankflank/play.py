@@ -11,8 +11,9 @@ report; exact odds run the very same steps with the summing recorder through
 replaces each group of dice by its closed form.
 
 >>> from fracas.core.dice import SeededDice
->>> from fracas.rulesets.rankflank.samples import two_blocks
->>> outcome = play_combat(two_blocks(), SeededDice(1))
+>>> from fracas.rulesets.rankflank.document import EXAMPLE
+>>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+>>> outcome = play_combat(RankflankRuleset().load(EXAMPLE).combat, SeededDice(1))
 >>> outcome.rounds[0].number
 1
 """
@@ -262,8 +263,9 @@ def fight_round(combat: Combat, state: State, number: int, dice: Dice) -> Round:
     """Fight round ``number`` from ``state``: strikes, combat result, break tests, pursuit.
 
     >>> from fracas.core.dice import SeededDice
-    >>> from fracas.rulesets.rankflank.samples import two_blocks
-    >>> combat = two_blocks()
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> combat = RankflankRuleset().load(EXAMPLE).combat
     >>> fought = fight_round(combat, initial_state(combat), 1, SeededDice(3))
     >>> [step.initiative for step in fought.steps]  # the charging orcs' I2 + 1 ties I3
     [3]

@@ -1,9 +1,11 @@
 """Psychology in close combat: who takes a fear test, and who loses frenzy.
 
 >>> from fracas.rulesets.rankflank.formation import initial_state
->>> from fracas.rulesets.rankflank.samples import combat_from, engage, unit_doc
->>> combat = combat_from({"units": [unit_doc("Guard", "A"),
-...     unit_doc("Ghosts", "B", rules=["fear"])], "engagements": [engage("Ghosts", "Guard")]})
+>>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+>>> guard = {"name": "Guard", "side": "A", "models": 20, "files": 5, "profile": "4 3 3 3 3 1 3 1 7"}
+>>> ghosts = {**guard, "name": "Ghosts", "side": "B", "rules": ["fear"]}
+>>> combat = RankflankRuleset().load({"fracas": 1, "ruleset": "rankflank", "units": [guard, ghosts],
+...     "engagements": [{"unit": "Ghosts", "enemy": "Guard", "arc": "front"}]}).combat
 >>> [unit.name for unit in fear_testers(combat, initial_state(combat))]
 ['Guard']
 """

@@ -266,7 +266,7 @@ def _round_sections(combat: Combat, fought: Round) -> list[Section]:
 
 def _roll_data(roll: StrikeRoll) -> dict[str, Any]:
     record = asdict(roll.record)
-    del record["explained"]
+    del record["explained"], record["_hash"]
     # The blow's targets and rules sit beside the record's other numbers, as players
     # read them ("multiple_wounds" names the blow's ``multiple``).
     blow = {

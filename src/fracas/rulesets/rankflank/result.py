@@ -273,8 +273,9 @@ def side_score(
     ``record`` builds the score (default: a keeping recorder, every row kept).
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
-    >>> from fracas.rulesets.rankflank.samples import two_blocks
-    >>> combat = two_blocks()
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> combat = RankflankRuleset().load(EXAMPLE).combat
     >>> score = side_score(combat, initial_state(combat), "Greenskins",
     ...                    [WoundCredit("Greenskins", "Orcs", "Spearmen", 4)])
     >>> [(row.label, int(row.value)) for row in score.rows], int(score)
@@ -339,8 +340,9 @@ def combat_result(
     ``record`` builds the scores: every row for a report (the default), or bare sums.
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
-    >>> from fracas.rulesets.rankflank.samples import two_blocks
-    >>> combat = two_blocks()
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> combat = RankflankRuleset().load(EXAMPLE).combat
     >>> result = combat_result(combat, initial_state(combat),
     ...                        [WoundCredit("Greenskins", "Orcs", "Spearmen", 4)])
     >>> result.score("Greenskins"), result.score("Empire"), result.winner
@@ -379,8 +381,9 @@ def decide(
 
     A side wiped out loses whatever the scores; both wiped out, or equal scores, is a draw.
 
-    >>> from fracas.rulesets.rankflank.samples import two_blocks
-    >>> decide(two_blocks(), {"Empire": 5, "Greenskins": 8}, ())
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> decide(RankflankRuleset().load(EXAMPLE).combat, {"Empire": 5, "Greenskins": 8}, ())
     ('Greenskins', 3)
     """
     first, second = combat.sides

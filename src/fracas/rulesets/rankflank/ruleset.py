@@ -32,9 +32,9 @@ class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "Fight"])
     """Close combat of rank-and-flank fantasy regiments: blows, combat result, break test.
 
     >>> from fracas.core.dice import SeededDice
-    >>> from fracas.rulesets.rankflank.samples import two_blocks
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
     >>> ruleset = RankflankRuleset()
-    >>> scenario = RankflankScenario(two_blocks(max_rounds=1), "Spears vs orcs")
+    >>> scenario = ruleset.load({**EXAMPLE, "parameters": {"max_rounds": 1}})
     >>> summary = ruleset.summarize(scenario, ruleset.play(scenario, SeededDice(5)))
     >>> sorted(summary)[:3]
     ['breaks.Orcs', 'breaks.Spearmen', 'casualties.Orcs']
@@ -135,8 +135,8 @@ def _ending(
 def combat_winner(combat: Combat, final: dict[str, Any]) -> str:
     """The side still in the fight when the other has broken or been destroyed.
 
-    >>> from fracas.rulesets.rankflank.samples import two_blocks
-    >>> combat = two_blocks()
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> combat = RankflankRuleset().load(EXAMPLE).combat
     >>> from fracas.rulesets.rankflank.formation import initial_state
     >>> combat_winner(combat, initial_state(combat))
     'undecided'

@@ -72,21 +72,17 @@ class StrikeRecord:
     #: breakdown of each number a rule changed (S, A, WS: its total is the number above)
     #: and the rules that change the dice. Empty unless a keeping recorder gathered it.
     explained: tuple[Breakdown | str, ...] = field(default=(), compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Exact odds hash every fight with its records still to strike, thousands of
+        # times a second: who strikes whom, when and how often tells records apart, and
+        # is hashed once.
+        who = (self.striker, self.target_unit, self.target_character, self.kind)
+        object.__setattr__(self, "_hash", hash((self.round, self.initiative, who, self.attacks)))
 
     def __hash__(self) -> int:
-        # Exact odds hash every fight with its records still to strike, thousands of
-        # times a second: who strikes whom, when and how often tells records apart.
-        return hash(
-            (
-                self.round,
-                self.initiative,
-                self.striker,
-                self.target_unit,
-                self.target_character,
-                self.kind,
-                self.attacks,
-            )
-        )
+        return self._hash
 
     def blows(self, *, left: int, duel: bool) -> Blows:
         """This record's dice on a target with ``left`` wounds (:class:`.blows.Blows`)."""
@@ -513,8 +509,9 @@ def strike_records(
     recorder (default: a keeping one).
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
-    >>> from fracas.rulesets.rankflank.samples import two_blocks
-    >>> combat = two_blocks()
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> combat = RankflankRuleset().load(EXAMPLE).combat
     >>> [(r.striker, r.initiative, r.attacks, r.blow.to_hit, r.blow.to_wound,
     ...   r.blow.armour) for r in strike_records(combat, initial_state(combat), 1)]
     [('Spearmen', 3, 10, 4, 5, 6), ('Orcs', 3, 10, 4, 4, 5)]

@@ -82,13 +82,28 @@ class Striking(Steps):
         left = self._wound(target, status, record.target_character, 1 << 30)[1]
         group = record.blows(left=left, duel=in_duel)
         phase = "result" if not pending and not fight.initiatives else "strike"
-        return record, pending, target, group, index, phase
+        # What every landing shares, worked out once for all the numbers of wounds: the
+        # fight's fields with the step moved on, and the units beside the target.
+        landed = list(fight)
+        landed[PHASE], landed[PENDING] = phase, pending
+        units = fight.units
+        return (
+            record,
+            pending,
+            target,
+            group,
+            index,
+            phase,
+            landed,
+            units[:index],
+            units[index + 1 :],
+        )
 
     def _land(
         self, fight: Fight, blows: tuple[Any, ...], unsaved: int, rolled: Rolled | None
     ) -> Fight:
         """The fight once ``unsaved`` wounds of the record's blows have landed."""
-        record, _, target, _, index, phase = blows
+        record, _, target, _, index, phase = blows[:6]
         if self.log is not None:
             taken = self._wound(target, fight.units[index], record.target_character, unsaved)[1]
             if rolled is not None:
@@ -111,13 +126,11 @@ class Striking(Steps):
         The next initiative step's records are gathered when the fight takes its next
         step (:meth:`~.play.CombatProcess._ready`): exact odds merge the fights first, so
         fights that landed alike gather once."""
-        record, pending, target, _, index, phase = blows
-        values = list(fight)
-        values[PHASE], values[PENDING] = phase, pending
+        record, _, target, _, index, _, landed, before, after = blows
+        values = landed.copy()
         if unsaved:
-            units = fight.units
-            hurt, taken = self._wound(target, units[index], record.target_character, unsaved)
-            values[UNITS] = (*units[:index], hurt, *units[index + 1 :])
+            hurt, taken = self._wound(target, fight.units[index], record.target_character, unsaved)
+            values[UNITS] = (*before, hurt, *after)
             values[CREDITS] = self._credit(fight.credits, record.side, target, taken, fight.round)
             if fight.duels:
                 # Wounds a character scores on his rival count in the challenge.
