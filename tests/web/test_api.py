@@ -5,7 +5,6 @@ from __future__ import annotations
 import inspect
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,21 +22,13 @@ from fracas.io.html import render_html
 from fracas.io.render import render_bbcode, render_markdown
 from fracas.web import Limits, create_app
 
+from .conftest import body
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*/*.yaml"))
 ENCIRCLEMENT = ROOT / "examples" / "hex" / "encirclement.yaml"
 LAIR_RAID = ROOT / "examples" / "d100" / "lair_raid.yaml"
 FLANK = ROOT / "examples" / "rankflank" / "flank_charge.yaml"
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(), base_url="http://127.0.0.1") as client:
-        yield client
-
-
-def body(path: Path, **extra: Any) -> dict[str, Any]:
-    return {"scenario": path.read_text(encoding="utf-8"), "name": path.name, **extra}
 
 
 def error_of(response: Any) -> dict[str, Any]:

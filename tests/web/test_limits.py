@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,19 +19,11 @@ from fracas.web.jobs import CHEAP_WORK, Job, work_estimate
 from fracas.web.operations import OddsOptions, ScenarioInput
 from fracas.web.pool import Busy, Lane, Stopping, TimedOut
 
+from .conftest import body
+
 ROOT = Path(__file__).resolve().parents[2]
 RING = ROOT / "examples" / "hex" / "encirclement.yaml"
 LAIR = ROOT / "examples" / "d100" / "lair_raid.yaml"
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(), base_url="http://127.0.0.1") as client:
-        yield client
-
-
-def body(path: Path, **extra: Any) -> dict[str, Any]:
-    return {"scenario": path.read_text(encoding="utf-8"), "name": path.name, **extra}
 
 
 # ── a hex battle has no dice to sample ─────────────────────────────────────────────────
