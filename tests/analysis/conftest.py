@@ -6,6 +6,7 @@ no save). Wounds at or above ``defender.models`` wipe the unit out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import fracas.rulesets as registry
 from fracas.core.dice import D6, Dice, draw
 from fracas.core.distribution import Successes
 from fracas.core.errors import ScenarioError
-from fracas.core.process import OneStep, Played, Process
+from fracas.core.process import Played, Process
 from fracas.core.record import Recorder
 from fracas.core.report import Report, Section, Text
 from fracas.core.schema import Document, StrictModel
@@ -120,23 +121,20 @@ class EnumeratedVolleyRuleset(VolleyRuleset):
     name = "volley-enumerated"
 
     def process(self, scenario: VolleyDocument, recorder: Recorder) -> Process[tuple[int, ...]]:
-        return _Unwrapped(OneStep(lambda dice: shoot(scenario, dice)))
+        return ShotByShot(scenario, shoot)
 
 
-class _Unwrapped:
-    """A one-step process whose final state is the play's result itself."""
+class ShotByShot(VolleyProcess):
+    """The volley's states, reached in one step played by ``play``."""
 
-    def __init__(self, inner: OneStep[tuple[int, ...]]) -> None:
-        self.inner = inner
-
-    def start(self) -> tuple[int, ...]:
-        return ()
-
-    def finished(self, state: tuple[int, ...]) -> bool:
-        return len(state) == 2
+    def __init__(
+        self, scenario: VolleyDocument, play: Callable[[VolleyDocument, Dice], tuple[int, ...]]
+    ) -> None:
+        super().__init__(scenario)
+        self.play = play
 
     def step(self, state: tuple[int, ...], dice: Dice) -> tuple[int, ...]:
-        return self.inner.play(dice)
+        return self.play(self.scenario, dice)
 
 
 class StandRuleset(VolleyRuleset):
@@ -146,8 +144,7 @@ class StandRuleset(VolleyRuleset):
     deterministic = True
 
     def process(self, scenario: VolleyDocument, recorder: Recorder) -> Process[tuple[int, ...]]:
-        shots = scenario.attacker.dice
-        return _Unwrapped(OneStep(lambda dice: (shots, shots)))
+        return ShotByShot(scenario, lambda doc, dice: (doc.attacker.dice, doc.attacker.dice))
 
 
 @pytest.fixture
