@@ -12,7 +12,7 @@ from __future__ import annotations
 from fracas.core import limits
 
 #: Default budget of exact odds asked for with ``method="exact"``: step plays of a
-#: ruleset's steps, or paths of plain enumeration.
+#: ruleset's steps.
 EXACT_BUDGET = 8_000_000
 #: The exact budget of ``method="auto"``, which falls back to sampling past it: enough for
 #: every shipped rank-and-flank combat until decided (the largest, ``frontal_charge``,
