@@ -272,7 +272,15 @@ runner = CliRunner()
 def test_verify_command_exit_codes_and_one_line_per_check(tmp_path: Path) -> None:
     good = tmp_path / "post.txt"
     good.write_text(make_post(), encoding="utf-8")
-    result = runner.invoke(app, ["verify", str(good), "--nonce", NONCES[0], "--nonce", NONCES[1]])
+    nonces = ["--nonce", NONCES[0], "--nonce", NONCES[1]]
+    # Without the commitment the thread shows, the post only agrees with itself: exit 3.
+    result = runner.invoke(app, ["verify", str(good), *nonces])
+    assert result.exit_code == 3, result.output
+    assert result.stdout.splitlines()[-1].startswith("verified within the post only")
+    assert "not checked: the commitment" in result.stdout
+    assert len(result.stdout.splitlines()) == 8  # six checks, what was not checked, the verdict
+    promised = commitment(SECRET, load_scenario(LAIR_RAID).canonical_sha256)
+    result = runner.invoke(app, ["verify", str(good), *nonces, "--commitment", promised])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[-1] == "verified: every check holds"
     assert len(result.stdout.splitlines()) == 7  # six checks and the verdict
@@ -286,6 +294,13 @@ def test_verify_command_exit_codes_and_one_line_per_check(tmp_path: Path) -> Non
     result = runner.invoke(app, ["verify", str(good), "--commitment", "0" * 64])
     assert result.exit_code == 1
     assert "MISMATCH commitment" in result.stdout
+    result = runner.invoke(app, ["verify", str(good), "--commitment", "2b88"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        "fracas: error: --commitment: '2b88' holds no commitment: give the 64 hex digits, or the "
+        "whole line `fracas commit` printed"
+    ]
 
     truncated = tmp_path / "cut.txt"
     truncated.write_text(make_post()[:2000], encoding="utf-8")
@@ -347,7 +362,7 @@ def test_set_overrides_travel_in_the_seal_and_read_from_stdin(tmp_path: Path) ->
     assert "--set parameters.round\\_limit=1" in made.stdout
     assert made.stdout.isascii()
     result = runner.invoke(app, ["verify", "-"], input=made.stdout)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output  # all holds; no commitment was given
     # The file without the override is another scenario, and verify says so.
     result = runner.invoke(app, ["verify", "-", "--scenario", str(LAIR_RAID)], input=made.stdout)
     assert result.exit_code == 1
@@ -387,3 +402,64 @@ def test_a_seal_nested_too_deep_is_unreadable() -> None:
     packed = base64.b64encode(zlib.compress(raw.encode())).decode()
     with pytest.raises(UnreadablePost, match="damaged"):
         verify_post(f"{SEAL_BEGIN}\n{packed}\n{SEAL_END}")
+
+
+# --- the commitment as a thread shows it ----------------------------------------------------
+
+
+def test_the_commitment_reads_as_commit_prints_it_and_as_a_forum_shows_it() -> None:
+    scenario = load_scenario(LAIR_RAID)
+    promised = commitment(SECRET, scenario.canonical_sha256)
+    line = f"fracas-fair-v1 commitment {promised} · scenario sha256:{scenario.sha256}"
+    text = make_post()
+    for shown in (
+        line,
+        promised,
+        promised.upper(),
+        f"  '{line}'  ",
+        f'"{promised}"\n',
+        f"`{line.upper()}`",
+        f"\u201c{line}\u201d",
+    ):
+        verification = verify_post(text, expected_commitment=shown, expected_nonces=NONCES)
+        assert verification.ok, (shown, verification.lines())
+        assert verification.exit_code == 0
+        assert verification.unchecked == ()
+
+
+def test_a_commitment_line_naming_another_scenario_is_caught() -> None:
+    scenario = load_scenario(LAIR_RAID)
+    promised = commitment(SECRET, scenario.canonical_sha256)
+    other = "0" * 16 if not scenario.sha256.startswith("0" * 16) else "1" * 16
+    shown = f"fracas-fair-v1 commitment {promised} · scenario sha256:{other}"
+    verification = verify_post(make_post(), expected_commitment=shown)
+    assert failed(verification) == ["commitment"]
+    assert f"sha256:{other}" in detail(verification, "commitment")
+
+
+def test_a_post_copied_from_the_rendered_page_says_what_to_copy_instead() -> None:
+    text = make_post(style=PostStyle(fold=True))
+    # What a browser shows of the BBCode post: the markup is gone. With the seal's fold
+    # open, the seal comes along; folded, it is left behind.
+    shown = re.sub(r"\[/?[a-z*]+(?:=[^\]]*)?\]", "", text)
+    verification = verify_post(shown)
+    assert failed(verification) == ["log"]
+    assert "copied from the rendered page" in detail(verification, "log")
+    assert "Quote button" in detail(verification, "log")
+    folded = shown.split(SEAL_BEGIN)[0]
+    with pytest.raises(UnreadablePost, match="copied from the rendered page"):
+        verify_post(folded)
+    # A post whose markup is intact but whose numbers changed gets no such hint.
+    tampered = text.replace('"1729"', '"1730"')
+    assert "rendered page" not in detail(verify_post(tampered), "log")
+
+
+def test_the_documented_answer_to_a_rendered_copy_is_the_one_given(tmp_path: Path) -> None:
+    shown = tmp_path / "shown.txt"
+    rendered = re.sub(r"\[/?[a-z*]+(?:=[^\]]*)?\]", "", make_post(style=PostStyle(fold=True)))
+    shown.write_text(rendered.split(SEAL_BEGIN)[0], encoding="utf-8")
+    result = runner.invoke(app, ["verify", str(shown)])
+    assert result.exit_code == 2
+    documented = (ROOT / "docs" / "fair-dice.md").read_text(encoding="utf-8")
+    line = next(row for row in documented.splitlines() if row.startswith("fracas: unreadable:"))
+    assert result.stderr.strip() == line.replace("shown.txt", str(shown))

@@ -53,12 +53,20 @@ def test_resolve_is_byte_identical(example: Path, seed: int) -> None:
 @pytest.mark.parametrize("example", golden.SEALED)
 def test_a_post_sealed_before_still_verifies(example: str, tmp_path: Path) -> None:
     post = HERE / golden.sealed_name(example)
-    args = ["verify", str(post)]
+    # The commitment line exactly as `fracas commit` printed it before the nonces.
+    secret = tmp_path / "gm.secret"
+    secret.write_text(golden.SECRET + "\n")
+    with golden.in_checkout():
+        committed = CliRunner().invoke(
+            app, ["commit", f"examples/{example}", "--secret-file", str(secret)]
+        )
+    assert committed.exit_code == 0, committed.output
+    args = ["verify", str(post), "--commitment", committed.stdout.strip()]
     for nonce in golden.NONCES:
         args += ["--nonce", nonce]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert "verified: every check holds" in result.stdout
+    assert result.stdout.splitlines()[-1] == "verified: every check holds"
 
 
 @pytest.mark.parametrize("example", golden.SEALED)

@@ -73,7 +73,10 @@ def verify_command(
     expected_commitment: Annotated[
         str | None,
         typer.Option(
-            "--commitment", metavar="COMMITMENT", help="The commitment posted before the nonces."
+            "--commitment",
+            metavar="COMMITMENT",
+            help="The commitment posted before the nonces: the whole line `fracas commit` "
+            "printed, or its hash alone.",
         ),
     ] = None,
     nonces: Annotated[
@@ -86,12 +89,15 @@ def verify_command(
 ) -> None:
     """Check a posted battle log: commitment, nonces, seed, and every line of the log.
 
-    One line per check. Exit 0 when everything matches, 1 on a mismatch, 2 when the post
-    cannot be read (no seal, truncated, unknown derivation).
+    One line per check. Exit 0 when everything matches, the commitment posted before the
+    nonces included; 1 on a mismatch; 2 when the post cannot be read (no seal, truncated,
+    unknown derivation); 3 when every check of the post holds but no --commitment was
+    given, so nothing ties the post to the commitment the thread shows.
 
     \b
     Example, with the commitment and the nonces the thread shows:
-      fracas verify post.txt --commitment 3f2a… --nonce owl --nonce 7  # (not run: needs a post)
+      fracas verify post.txt --commitment "fracas-fair-v1 commitment 3f2a… · …" \\
+        --nonce owl --nonce 7  # (not run: needs a post)
     """
     from fracas.io.fair import EXIT_UNREADABLE, UnreadablePost, verify_post
 

@@ -65,7 +65,10 @@ MAX_SEAL_BYTES = 2_000_000
 MIN_SECRET_DIGITS = 32
 MAX_NONCE_CHARS = 200
 
-EXIT_MATCH, EXIT_MISMATCH, EXIT_UNREADABLE = 0, 1, 2
+#: ``verify``'s exit codes: every check holds (the commitment posted before the nonces
+#: included); a check fails; the post cannot be read; every check of the post holds but the
+#: commitment posted before the nonces was not given, so nothing ties the post to it.
+EXIT_MATCH, EXIT_MISMATCH, EXIT_UNREADABLE, EXIT_UNCHECKED = 0, 1, 2, 3
 
 
 class UnreadablePost(FracasError):
@@ -193,6 +196,49 @@ def commitment(secret: str, scenario_sha256: str) -> str:
     return hashlib.sha256(message.encode("ascii")).hexdigest()
 
 
+_HASH = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
+_SCENARIO_HASH = re.compile(r"scenario\s+sha256:\s*([0-9a-f]{8,64})")
+#: What surrounds a commitment copied from a thread: spaces, quotes, backticks, brackets.
+_WRAPPING = " \t\r\n'\"`\u2018\u2019\u201c\u201d<>[]()"
+
+
+@dataclass(frozen=True)
+class PostedCommitment:
+    """A commitment as a thread shows it: its hash and, when the line names it, the start
+    of the scenario's hash."""
+
+    hash: str
+    scenario: str | None = None
+
+
+def read_commitment(text: str) -> PostedCommitment:
+    """The commitment in ``text``: the whole line ``fracas commit`` prints, or the hash
+    alone, in either case, with the spaces and quotes a copy from a thread brings along.
+
+    >>> line = "fracas-fair-v1 commitment " + "AB" * 32 + " · scenario sha256:9f0bae5215f4e59e"
+    >>> read_commitment(f'  "{line}" ').scenario
+    '9f0bae5215f4e59e'
+    >>> read_commitment("`" + "ab" * 32 + "`") == read_commitment(line.lower())
+    False
+    >>> read_commitment("`" + "ab" * 32 + "`").hash == read_commitment(line).hash
+    True
+    >>> read_commitment("2b88")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fracas.core.errors.ScenarioError: --commitment: '2b88' holds no commitment: give the 64 ...
+    """
+    plain = text.strip(_WRAPPING).lower()
+    found = _HASH.findall(plain.split("commitment", 1)[-1])
+    if len(found) != 1:
+        raise ScenarioError(
+            f"{excerpt(text.strip())} holds no commitment: give the 64 hex digits, or the "
+            "whole line `fracas commit` printed",
+            source="--commitment",
+        )
+    scenario = _SCENARIO_HASH.search(plain)
+    return PostedCommitment(found[0], scenario.group(1) if scenario else None)
+
+
 def derive_seed(secret: str, scenario_sha256: str, nonces: Sequence[str]) -> int:
     """The dice seed (an integer below 2**64) from the secret, the scenario and the nonces."""
     nonce_list = json.dumps(list(nonces), ensure_ascii=False, separators=(",", ":"))
@@ -318,8 +364,8 @@ def read_seal(text: str) -> dict[str, Any]:
     if match is None:
         if re.search(r"ruleset \S+ .*fracas \S+", text):
             raise UnreadablePost(
-                "the post has a fracas footer but no seal: it was cut short, or made "
-                "without --secret-file"
+                "the post has a fracas footer but no seal: it was cut short, made without "
+                f"--secret-file, or copied from the rendered page ({COPY_THE_SOURCE})"
             )
         raise UnreadablePost("no fracas footer or seal: this is not a fracas post")
     if not match.group("end"):
@@ -362,9 +408,14 @@ class Check:
 
 @dataclass(frozen=True)
 class Verification:
-    """Every check of a post, in order; the post verifies when all hold."""
+    """Every check of a post, in order; the post verifies when all hold.
+
+    ``unchecked`` names what the thread showed before the result and verify was not given
+    (the commitment, the nonces): the post holds together, but nothing tied it to those.
+    """
 
     checks: tuple[Check, ...]
+    unchecked: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -372,13 +423,52 @@ class Verification:
 
     @property
     def exit_code(self) -> int:
-        return EXIT_MATCH if self.ok else EXIT_MISMATCH
+        if not self.ok:
+            return EXIT_MISMATCH
+        return EXIT_UNCHECKED if "commitment" in self.unchecked else EXIT_MATCH
 
     def lines(self) -> list[str]:
-        verdict = "verified" if self.ok else "NOT VERIFIED"
         failed = [check.name for check in self.checks if not check.ok]
-        summary = f"{verdict}: every check holds" if self.ok else f"{verdict}: {', '.join(failed)}"
-        return [check.line() for check in self.checks] + [summary]
+        if failed:
+            summary = f"NOT VERIFIED: {', '.join(failed)}"
+        elif "commitment" in self.unchecked:
+            summary = (
+                "verified within the post only: the commitment posted before the nonces "
+                "was not checked"
+            )
+        else:
+            summary = "verified: every check holds"
+        notes = [_UNCHECKED[name] for name in self.unchecked]
+        return [check.line() for check in self.checks] + notes + [summary]
+
+
+#: What verify says of each thing the thread showed that it was not given.
+_UNCHECKED = {
+    "commitment": "not checked: the commitment posted before the nonces (give it with "
+    "--commitment, as the thread shows it)",
+    "nonces": "not checked: the nonces the thread shows (pass each with --nonce, in order)",
+}
+
+
+#: What to do with a post copied from the page as a browser shows it.
+COPY_THE_SOURCE = (
+    "a page as the browser shows it loses the markup and folds the seal away: verify the "
+    "post's source, which the board's Quote button or its edit view gives"
+)
+_MARKUP = {
+    "bbcode": re.compile(r"\[/?(?:b|i|u|size|color|spoiler|code|table|tr|td|th|list|\*)\b"),
+    "markdown": re.compile(r"\*\*|^#+ |^\|.*\|$|<details>|\\[\\`*_{}\[\]()#+\-.!|]"),
+}
+
+
+def _looks_rendered(fmt: str, posted: list[str], expected: list[str]) -> bool:
+    """Whether ``posted`` is ``expected`` as a page shows it: the markup the re-run has
+    on several lines is on none of the post's."""
+    markup = _MARKUP.get(fmt)
+    if markup is None:
+        return False
+    marked = sum(1 for line in expected if markup.search(line))
+    return marked >= 3 and not any(markup.search(line) for line in posted)
 
 
 _QUOTE_TAG = re.compile(r"\[/?quote(?:[=: ][^\]]*)?\]", re.IGNORECASE)
@@ -486,9 +576,11 @@ def verify_post(
     """Check a posted log: seal, scenario, commitment, nonces, seed, then the log line by line.
 
     Raises :class:`UnreadablePost` when the post cannot be checked at all; ``scenario``,
-    ``expected_commitment`` and ``expected_nonces`` are what the thread showed before the
-    result (each adds a check when given).
+    ``expected_commitment`` (as :func:`read_commitment` reads it) and ``expected_nonces``
+    are what the thread showed before the result (each adds a check when given; the
+    verification names those not given).
     """
+    promised = read_commitment(expected_commitment) if expected_commitment is not None else None
     text = text.lstrip("\ufeff")
     json_post = _posted_json(text)
     if json_post is not None:
@@ -570,17 +662,30 @@ def verify_post(
                 f"scenario (they give {opened[:16]}…): {cause} is not the one committed to",
             )
         )
-    elif expected_commitment is not None and expected_commitment.strip().lower() != opened:
+    elif promised is not None and promised.hash != opened:
         checks.append(
             Check(
                 "commitment",
                 False,
-                f"the post's {opened[:16]}… is not the {expected_commitment.strip()[:16]}… "
+                f"the post's {opened[:16]}… is not the {promised.hash[:16]}… "
                 "posted before the nonces",
             )
         )
+    elif (
+        promised is not None
+        and promised.scenario
+        and not sealed.canonical_sha256.startswith(promised.scenario)
+    ):
+        checks.append(
+            Check(
+                "commitment",
+                False,
+                f"the commitment posted before the nonces names scenario sha256:"
+                f"{promised.scenario[:16]}, the post's is sha256:{sealed.sha256}",
+            )
+        )
     else:
-        before = ", the one posted before the nonces" if expected_commitment else ""
+        before = ", the one posted before the nonces" if promised else ""
         checks.append(
             Check(
                 "commitment",
@@ -617,7 +722,15 @@ def verify_post(
         )
     else:
         expected_text = render_report(report, fmt, style) + "\n" + seal_block(fmt, SEAL_BEGIN)
-        checks.append(_first_difference(_log_lines(text), _log_lines(expected_text)))
+        posted_lines, expected_lines = _log_lines(text), _log_lines(expected_text)
+        log = _first_difference(posted_lines, expected_lines)
+        if not log.ok and _looks_rendered(fmt, posted_lines, expected_lines):
+            log = Check(
+                "log",
+                False,
+                f"{log.detail}; the post looks copied from the rendered page: {COPY_THE_SOURCE}",
+            )
+        checks.append(log)
         unsealed = _after_seal(text, fmt)
         if unsealed:
             checks.append(
@@ -628,7 +741,12 @@ def verify_post(
                     f"{_clip(unsealed[0])!r} (added after the post was made?)",
                 )
             )
-    return Verification(tuple(checks))
+    unchecked = tuple(
+        name
+        for name, given in (("commitment", promised), ("nonces", expected_nonces))
+        if given is None
+    )
+    return Verification(tuple(checks), unchecked)
 
 
 def _after_seal(text: str, fmt: str) -> list[str]:
