@@ -47,7 +47,7 @@ def test_the_documented_thread_runs_as_shown(
     # Bo's verify has no --commitment: the post holds, but is not tied to the thread.
     exit_codes = [0, 0, 0, 0, 0, 3]
     for (command, expected), exit_code in zip(steps, exit_codes, strict=True):
-        words = shlex.split(command)
+        words = shlex.split(command, comments=True)
         if words[0] == "echo":  # echo TEXT > FILE
             Path(words[3]).write_text(words[1] + "\n", encoding="utf-8")
             output = ""

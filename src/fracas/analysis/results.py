@@ -16,6 +16,7 @@ from fracas.analysis.stats import wilson_interval
 from fracas.analysis.views import headline
 from fracas.core.errors import FracasError
 from fracas.core.headline import Headline
+from fracas.core.report import as_written, decimal_text, rounded
 
 #: One metric's value in one outcome (``None`` when an outcome lacks the metric).
 Value = int | float | str | bool | None
@@ -161,6 +162,8 @@ def percent(probability: Probability, *, fractions: bool = False) -> str:
 
     >>> percent(Fraction(5, 6)), percent(0.00001), percent(Fraction(5, 36), fractions=True)
     ('83.33%', '<0.01%', '13.89% = 5/36')
+    >>> percent(Fraction(1, 8)), percent(0.12345)   # 12.5 and 12.345: ties round up
+    ('12.50%', '12.35%')
     >>> print(percent(Fraction(10**40 + 1, 3 * 10**40), fractions=True))
     33.33% =
     10000000000
@@ -181,7 +184,7 @@ def percent(probability: Probability, *, fractions: bool = False) -> str:
         return "<0.01%"
     if 0.99995 < value < 1:
         return ">99.99%"
-    return f"{value * 100:.2f}%"
+    return f"{rounded(as_written(probability) * 100, 2)}%"
 
 
 def _fold(digits: str) -> str:
@@ -202,7 +205,7 @@ def number(value: Value | Fraction) -> str:
     if isinstance(value, float | Fraction):
         if float(value).is_integer():
             return str(int(value))
-        return f"{float(value):.3f}".rstrip("0").rstrip(".")
+        return decimal_text(value, 3)
     return str(value)
 
 

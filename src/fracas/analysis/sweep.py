@@ -38,6 +38,7 @@ from fracas.analysis.solve import Goal, parse_goal
 from fracas.analysis.stats import wilson_interval
 from fracas.core.errors import FracasError, ScenarioError
 from fracas.core.limits import check, declare
+from fracas.core.report import rounded
 
 #: Default cap on the cells of one sweep (``--max-cells`` raises it).
 MAX_CELLS = 10_000
@@ -434,8 +435,12 @@ def to_text(result: SweepResult) -> str:
         if cell.value is None:
             lines.append([*settings, "—", "", f"invalid: {cell.problem}"])
             continue
-        interval = "" if cell.method == "exact" else f"{cell.low:.4f} – {cell.high:.4f}"
-        lines.append([*settings, f"{cell.value:.4f}", interval, cell.method])
+        interval = (
+            f"{rounded(cell.low, 4)} – {rounded(cell.high, 4)}"
+            if cell.method != "exact" and cell.low is not None and cell.high is not None
+            else ""
+        )
+        lines.append([*settings, f"{rounded(cell.value, 4)}", interval, cell.method])
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     text = "\n".join(
         "  ".join(item.ljust(width) for item, width in zip(line, widths, strict=True)).rstrip()
@@ -512,7 +517,7 @@ def chart_bytes(result: SweepResult, kind: str, *, title: str = "", description:
                 figure.colorbar(image, ax=axis, label=_plain(result.metric))
                 for row, line in enumerate(grid_values):
                     for column, value in enumerate(line):
-                        text = "—" if math.isnan(value) else f"{value:.2f}"
+                        text = "—" if math.isnan(value) else f"{rounded(value, 2)}"
                         axis.text(column, row, text, ha="center", va="center", color="white")
             heading = title or f"{result.metric} over the sweep"
             axis.set_title(_plain(heading))

@@ -34,7 +34,7 @@ from fracas.core.budgets import (
 from fracas.core.errors import FracasError, ScenarioError
 from fracas.core.escape import digit_count
 from fracas.core.limits import check, declare, limits_in_force
-from fracas.core.report import Section, Table, Text
+from fracas.core.report import Section, Table, Text, decimal_text
 
 if TYPE_CHECKING:
     from fracas.analysis.results import OddsResult
@@ -331,7 +331,7 @@ def _solve(
 
 
 def _measure(value: float) -> str:
-    return f"{value:.4f}".rstrip("0").rstrip(".") if value % 1 else str(int(value))
+    return decimal_text(value, 4) if value % 1 else str(int(value))
 
 
 def _solve_section(answer: SolveResult) -> Section:

@@ -14,6 +14,7 @@ a forum post or a JSON pipe.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, localcontext
@@ -135,20 +136,61 @@ def scientific(value: Fraction | int, digits: int = 3) -> str:
 SCIENTIFIC_FROM = 10**15
 
 
+def as_written(value: Fraction | int | float) -> Fraction:
+    """The exact value of a number as it is written: a float as it prints.
+
+    >>> as_written(0.1), as_written(Fraction(1, 3))
+    (Fraction(1, 10), Fraction(1, 3))
+    """
+    return Fraction(Decimal(repr(value))) if isinstance(value, float) else Fraction(value)
+
+
+def rounded(value: Fraction | int | float, places: int) -> Decimal:
+    """``value`` rounded to ``places`` decimals, half up (ties away from zero), from its
+    exact value: a fraction as it is, a float as it prints (``2.175`` is 2.175, not the
+    binary number just below it), so what a report shows is what a person rounding by hand
+    writes.
+
+    >>> rounded(Fraction(87, 40), 2), rounded(Fraction(39, 40), 2), rounded(-2.175, 2)
+    (Decimal('2.18'), Decimal('0.98'), Decimal('-2.18'))
+    >>> f"{2.175:.2f}", f"{0.975:.2f}"   # what binary floats would print instead
+    ('2.17', '0.97')
+    """
+    exact = as_written(value)
+    scaled = abs(exact) * 10**places
+    whole = (scaled.numerator * 2 + scaled.denominator) // (2 * scaled.denominator)
+    return Decimal(-whole if exact < 0 else whole).scaleb(-places)
+
+
+def decimal_text(value: Fraction | int | float, places: int) -> str:
+    """``value`` rounded half up to ``places`` decimals (:func:`rounded`), without
+    trailing zeros; never ``-0``.
+
+    >>> decimal_text(Fraction(87, 40), 2), decimal_text(Fraction(1, 2), 0), decimal_text(-0.001, 2)
+    ('2.18', '1', '0')
+    """
+    text = f"{rounded(value, places):f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
 def fmt(value: Fraction | int | float, places: int = 2) -> str:
     """Format a number for a report: whole numbers plainly, others to ``places`` decimals.
 
     Numbers of 10^15 and more (a ratio against a near-zero defence) use scientific notation.
+    The rest are rounded half up from their exact value (:func:`rounded`).
 
     >>> fmt(Fraction(5, 4)), fmt(Fraction(10)), fmt(Fraction(1, 3), 3), fmt(Fraction(10) ** 400)
     ('1.25', '10', '0.333', '1.000e+400')
+    >>> fmt(Fraction(87, 40)), fmt(Fraction(39, 40))   # 2.175 and 0.975
+    ('2.18', '0.98')
     """
     if not isinstance(value, float) and abs(Fraction(value)) >= SCIENTIFIC_FROM:
         return scientific(value)
     if isinstance(value, int) or (isinstance(value, Fraction) and value.denominator == 1):
         return str(int(value))
-    text = f"{float(value):.{places}f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+    return decimal_text(value, places)
 
 
 def json_number(value: Fraction | int | float) -> int | float | str:
@@ -158,13 +200,18 @@ def json_number(value: Fraction | int | float) -> int | float | str:
 
     >>> json_number(Fraction(1, 3)), json_number(Fraction(7)), json_number(Fraction(10) ** 400 / 3)
     (0.333333, 7, '3.333e+399')
+    >>> json_number(Fraction(2_000_005, 10_000_000))   # 0.2000005, half up (a float: 0.2)
+    0.200001
     """
     if isinstance(value, int) or (isinstance(value, Fraction) and value.denominator == 1):
         return int(value)
     try:
-        return round(float(value), 6)
+        as_float = float(value)
     except OverflowError:
         return scientific(Fraction(value))
+    if not math.isfinite(as_float):
+        return as_float
+    return float(rounded(value, 6))
 
 
 def breakdown_table(breakdown: Breakdown, *, title: str = "") -> Table:
