@@ -43,7 +43,7 @@ def unit_doc(
 
 
 def engage(unit: str, enemy: str, arc: str = "front") -> dict[str, str]:
-    """An engagement entry: ``unit`` fights ``enemy`` from ``enemy``'s ``arc``."""
+    """An engagement entry: ``unit`` faces ``enemy`` and strikes ``enemy``'s ``arc``."""
     return {"unit": unit, "enemy": enemy, "arc": arc}
 
 

@@ -528,3 +528,27 @@ def test_unit_strength_override_and_characters() -> None:
     )
     # 3 models × 5 (override) + the mounted character's 2 = 17.
     assert unit_strength(combat.unit("Them"), initial_state(combat)["Them"]) == 3 * 5 + 2
+
+
+def test_wounds_taken_are_finished_first() -> None:
+    # Ogres of W 3, four of them, one already wounded twice: 4 × 3 − 2 = 10 wounds left.
+    # One more wound slays the wounded ogre (10 → 9, three ogres of 3 each); three more
+    # slay one whole ogre (9 → 6, two left).
+    ogres = unit_doc(
+        "Ogres",
+        "Greenskins",
+        models=4,
+        files=4,
+        profile="6 3 3 4 4 3 2 3 7",
+        troop_type="monstrous_infantry",
+        wounds_taken=2,
+    )
+    combat = build([ogres, unit_doc("Spears", "Empire")], [engage("Spears", "Ogres")])
+    unit = combat.unit("Ogres")
+    state = initial_state(combat)
+    assert state["Ogres"].rank_and_file_wounds == 10
+    assert rank_and_file(unit, state["Ogres"]) == 4
+    once, taken = apply_wounds(state, unit, None, 1)
+    assert (taken, rank_and_file(unit, once["Ogres"])) == (1, 3)
+    more, taken = apply_wounds(once, unit, None, 3)
+    assert (taken, rank_and_file(unit, more["Ogres"])) == (3, 2)

@@ -187,7 +187,7 @@ class CharacterSpec(StrictModel):
     weapon: Weapon = "hand_weapon"
     shield: Bool = Field(False, description="Carries a shield (+1 armour save; parry).")
     rerolls: tuple[RerollSpec, ...] = Field((), description="Re-rolls of its own dice.")
-    wounds_taken: Int = Field(0, ge=0, description="Wounds already lost.")
+    wounds_taken: Int = Field(0, ge=0, description="Wounds the character has already lost.")
     unit_strength: Int | None = Field(None, ge=0, description="Override the Unit Strength.")
 
 
@@ -212,7 +212,12 @@ class UnitSpec(StrictModel):
     rerolls: tuple[RerollSpec, ...] = Field((), description="Re-rolls of its own dice.")
     command: Command = Command()
     characters: tuple[CharacterSpec, ...] = ()
-    wounds_taken: Int = Field(0, ge=0, description="Wounds lost by the last, wounded model.")
+    wounds_taken: Int = Field(
+        0,
+        ge=0,
+        description="Wounds lost by one wounded model, which the next blows at the rank and "
+        "file finish first.",
+    )
     unit_strength: Int | None = Field(
         None, ge=0, description="Unit Strength per model; default from the troop type."
     )
@@ -238,7 +243,7 @@ class UnitSpec(StrictModel):
 
 
 class EngagementSpec(StrictModel):
-    """``unit`` fights ``enemy`` from ``enemy``'s ``arc``; ``enemy`` faces it with its front."""
+    """``unit`` faces ``enemy`` with its own front and strikes ``enemy``'s ``arc``."""
 
     unit: str
     enemy: str
