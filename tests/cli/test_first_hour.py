@@ -205,6 +205,20 @@ def test_help_shows_plain_metavariables() -> None:
         assert shown in odds_help
 
 
+def test_the_command_list_shows_every_summary_whole() -> None:
+    from fracas.cli.commands import cli_command
+
+    for width in ("60", "100"):
+        text = fracas("--help", env={"COLUMNS": width}).stdout
+        commands = text.split("Commands:", 1)[1]
+        assert "…" not in commands, commands
+        assert "..." not in commands, commands
+        # The end of serve's summary is what a user needs to know before trying it.
+        assert "'fracas[web]')" in commands
+        for name in cli_command().commands:
+            assert f"  {name} " in commands, name
+
+
 def test_forecast_help_example_names_units_that_exist() -> None:
     """The example in the help is run by tests/test_doc_commands.py; here: it is there."""
     text = fracas("forecast", "--help").stdout

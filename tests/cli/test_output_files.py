@@ -123,3 +123,26 @@ def test_a_picture_may_go_to_standard_output() -> None:
     assert result.exit_code == 0, result.stderr
     assert result.stdout.lstrip().startswith("<svg")
     assert "wrote" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["resolve", "examples/d100/lair_raid.yaml", "--seed", "3"],
+        ["render", "examples/hex/encirclement.yaml"],
+        ["schema", "hex"],
+        ["validate", "examples/hex/encirclement.yaml"],
+        ["advise", "examples/hex/encirclement.yaml", "--side", "blue"],
+        ["examples", "lair_raid"],
+    ],
+    ids=lambda command: command[0],
+)
+def test_every_command_confirms_a_file_written_once_on_stderr(
+    command: list[str], tmp_path: Path
+) -> None:
+    target = tmp_path / ("out.svg" if command[0] == "render" else "out.txt")
+    result = runner.invoke(app, [*command, "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [f"wrote {target}"]
+    assert target.stat().st_size > 0

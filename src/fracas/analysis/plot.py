@@ -10,6 +10,7 @@ says how they were made (the seed and the fracas version, as a report's footer d
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import math
 from itertools import pairwise
@@ -25,6 +26,26 @@ from fracas.core.escape import printable
 FORMATS = ("png", "svg")
 
 
+#: What a user without the plotting library is told, before any work starts.
+NEEDS_MATPLOTLIB = (
+    "charts need matplotlib, the 'plot' extra of fracas: python -m pip install matplotlib"
+)
+
+
+def check_charts(output: Path) -> str:
+    """The chart format of ``output`` (:func:`chart_format`), once it is sure a chart can
+    be drawn: the plotting library is installed. Called before the work a chart shows, so
+    a missing extra never throws that work away.
+
+    >>> check_charts(Path("odds.svg"))
+    'svg'
+    """
+    kind = chart_format(output)
+    if importlib.util.find_spec("matplotlib") is None:
+        raise FracasError(NEEDS_MATPLOTLIB)
+    return kind
+
+
 def _pyplot() -> Any:
     try:
         import matplotlib
@@ -32,9 +53,7 @@ def _pyplot() -> Any:
         matplotlib.use("Agg")
         import matplotlib.pyplot as pyplot
     except ImportError:
-        raise FracasError(
-            "charts need matplotlib, the 'plot' extra of fracas: python -m pip install matplotlib"
-        ) from None
+        raise FracasError(NEEDS_MATPLOTLIB) from None
     return pyplot
 
 

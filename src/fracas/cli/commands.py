@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import sys
 import textwrap
@@ -452,8 +453,6 @@ def render_command(
     with _operating_on(file):
         svg = scenario.ruleset.picture(scenario.model, attacker=attacker, target=target)
     write_output(svg, output)
-    if to_file:
-        typer.echo(f"wrote {output}")
 
 
 app.command("odds")(friendly_errors(odds_command))
@@ -657,10 +656,22 @@ def _plain_metavars(command: Any) -> None:
         _plain_metavars(sub)
 
 
+def _whole_summaries(command: Any) -> None:
+    """Give each command's list entry its whole first sentence: click would cut it to the
+    terminal's width with "…", hiding the end ("needs the web extra"); the list wraps."""
+    for sub in getattr(command, "commands", {}).values():
+        if sub.short_help is None and sub.help:
+            first = inspect.cleandoc(sub.help).split("\n\n", 1)[0].replace("\n", " ")
+            sub.short_help = first.split(". ", 1)[0].rstrip(".")
+        _whole_summaries(sub)
+
+
 def cli_command() -> Any:
-    """The command behind ``fracas`` (click's), with plain metavariables in its help."""
+    """The command behind ``fracas`` (click's), with plain metavariables in its help and
+    every command's summary whole."""
     command = typer.main.get_command(app)
     _plain_metavars(command)
+    _whole_summaries(command)
     return command
 
 
@@ -671,7 +682,7 @@ def main() -> None:
     ``fracas: error: …`` and exit code 2 as a bad scenario.
     """
     if len(sys.argv) < 2:
-        app(prog_name="fracas")  # the help, or a shell completion script
+        cli_command()(prog_name="fracas")  # the help, or a shell completion script
         return
     command = cli_command()
     try:

@@ -151,7 +151,9 @@ def write_output(text: str, output: Path | None) -> None:
 
     A symbolic link is written through (the file it points to is replaced, the link
     stays), a device or pipe such as ``/dev/null`` is written to as it is, and a file
-    replaced keeps its permissions. A file the command reads is never replaced.
+    replaced keeps its permissions. A file the command reads is never replaced. Every
+    command confirms a file written the same way: ``wrote PATH`` on stderr, which leaves
+    standard output to the answer.
     """
     if output is None or str(output) == "-":
         sys.stdout.write(text)
@@ -169,6 +171,11 @@ def write_output(text: str, output: Path | None) -> None:
     if not names_a_file(output):
         _write_through(text, output, target)
         return
+    _replace_atomically(text, output, target)
+    typer.echo(f"wrote {target}", err=True)
+
+
+def _replace_atomically(text: str, output: Path, target: str) -> None:
     try:
         mode: int | None = os.stat(output).st_mode  # kept by the file that replaces it
     except OSError:

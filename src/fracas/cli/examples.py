@@ -111,5 +111,3 @@ def examples_command(
     if output is not None and output.exists():
         raise FracasError(f"{output} exists already; not overwriting it")
     write_output(source.read_text(encoding="utf-8"), output)
-    if output is not None and str(output) != "-":
-        typer.echo(f"wrote {output}")

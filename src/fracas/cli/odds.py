@@ -235,8 +235,13 @@ def odds_command(
     try:
         from fracas.analysis.stats import check_confidence
 
-        # Before any work: a level no interval can have in a float is refused in one line.
+        # Before any work: a level no interval can have in a float is refused in one line,
+        # and a chart that cannot be drawn (no plotting library) throws no work away.
         check_confidence(confidence, "--confidence")
+        if plot is not None:
+            from fracas.analysis.plot import check_charts
+
+            check_charts(plot)
         with long_work(
             workers=workers,
             scheduler=scheduler,
@@ -280,6 +285,7 @@ def odds_command(
     try:
         write_output(text, output)
         os.replace(drawn, plot)
+        typer.echo(f"wrote {plot}", err=True)
     finally:
         if drawn.exists():
             drawn.unlink()

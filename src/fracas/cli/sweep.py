@@ -359,9 +359,9 @@ def _sweep(
         sweep_seed = scenario.header.seed or 0
     kind = _format_of(fmt, output)
     if plot is not None:
-        from fracas.analysis.plot import chart_format
+        from fracas.analysis.plot import check_charts
 
-        chart_format(plot)
+        check_charts(plot)
         if len(axes) not in (1, 2):
             raise FracasError("--plot draws one varied value (a line) or two (a heatmap)")
     scenario_at = partial(cell_scenario, dict(scenario.document), source, limits=dict(limits))
@@ -393,15 +393,22 @@ def _sweep(
         hint = _rerun_hint(source, result, overrides, limits)
         text = f"{to_text(result)}{hint}\n{made}\n"
     drawn = None
+    unplotted: FracasError | None = None
     if plot is not None:
-        drawn = _chart(chart_bytes(result, plot.suffix.lower()[1:], description=made), plot)
+        try:
+            drawn = _chart(chart_bytes(result, plot.suffix.lower()[1:], description=made), plot)
+        except FracasError as exc:  # the grid's numbers are worth keeping all the same
+            unplotted = exc
     try:
         write_output(text, output)
         if drawn is not None and plot is not None:
             os.replace(drawn, plot)
+            typer.echo(f"wrote {plot}", err=True)
     finally:
         if drawn is not None and drawn.exists():
             drawn.unlink()
+    if unplotted is not None:
+        raise FracasError(f"the table is written; the chart is not: {unplotted}")
 
 
 def _check_work_options(
