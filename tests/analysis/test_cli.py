@@ -75,7 +75,15 @@ def test_json_key_order(volley_file: Path) -> None:
         "headline",
         "metrics",
     ]
-    assert list(data["metrics"][0]) == ["name", "kind", "mean", "mean_low", "mean_high", "values"]
+    assert list(data["metrics"][0]) == [
+        "name",
+        "label",
+        "kind",
+        "mean",
+        "mean_low",
+        "mean_high",
+        "values",
+    ]
 
 
 def test_markdown_output(volley_file: Path) -> None:
@@ -257,7 +265,7 @@ def test_the_chart_leads_with_the_headline() -> None:
     rows = [row for row in headline(result) if row.kind == "probability"]
     assert rows, "the rankflank view has headline probabilities"
     # The headline chart comes first, every headline question in it, then the metrics.
-    first_metric = svg.index(f">{result.metrics[0].name}<")
+    first_metric = svg.index(f">{result.metrics[0].title}<")
     assert svg.index(">Headline<") < first_metric
     for row in rows:
         assert svg.index(f">{row.label}<") < first_metric, row.label

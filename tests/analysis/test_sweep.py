@@ -97,7 +97,7 @@ def sweep_args(*extra: str) -> list[str]:
 def test_csv_has_one_row_per_cell_that_odds_reproduces(tmp_path: Path) -> None:
     target = tmp_path / "sweep.csv"
     code, out, err = run(*sweep_args("-o", str(target), "--workers", "1"))
-    assert (code, out, err) == (0, "", "")
+    assert (code, out, err) == (0, "", f"wrote {target}\n")
     table = list(csv.DictReader(io.StringIO(target.read_text())))
     assert len(table) == 3 * 2
     assert [row["sides[1].units[0].pax"] for row in table] == ["2", "2", "4", "4", "6", "6"]

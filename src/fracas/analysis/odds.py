@@ -187,8 +187,8 @@ def odds(
             wasted = exc.spent if isinstance(exc, _RefusedEnumeration) else exact_budget
         else:
             exact = _exact_result(ruleset.name, answer, rolls, derive, exact_budget)
-            return replace(exact, headlines=ruleset.headlines)
-    return _sample(
+            return _labelled(replace(exact, headlines=ruleset.headlines), ruleset)
+    sampled = _sample(
         ruleset,
         model,
         derive=derive,
@@ -201,6 +201,13 @@ def odds(
         fallback=fallback,
         wasted=wasted,
     )
+    return _labelled(sampled, ruleset)
+
+
+def _labelled(result: OddsResult, ruleset: AnyRuleset) -> OddsResult:
+    """``result`` with each metric carrying the name the ruleset gives it for people."""
+    metrics = tuple(replace(metric, label=ruleset.label(metric.name)) for metric in result.metrics)
+    return replace(result, metrics=metrics)
 
 
 def _check_options(

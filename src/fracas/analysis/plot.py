@@ -192,8 +192,9 @@ def _distribution(axis: Any, metric: MetricOdds, result: OddsResult) -> None:
     else:
         step = max(1, math.ceil(len(labels) / 20))
         axis.set_xticks(positions[::step], labels[::step], rotation=45 if step > 1 else 0)
-    axis.set_ylabel("P")
-    axis.set_title(metric.name)
+    axis.set_ylabel("probability")
+    axis.set_xlabel(metric.title)
+    axis.set_title(metric.title)
 
 
 def _at_least(axis: Any, metric: MetricOdds) -> None:
@@ -208,5 +209,6 @@ def _at_least(axis: Any, metric: MetricOdds) -> None:
     # Markers too: a metric with a single value has a curve of one point.
     axis.step(values, curve, where="post", color="#dd8452", marker=".")
     axis.set_ylim(0, 1.05)
-    axis.set_ylabel("P(≥ value)")
-    axis.set_title(f"{metric.name}: at least")
+    axis.set_ylabel("probability of at least this")
+    axis.set_xlabel(metric.title)
+    axis.set_title(f"{metric.title}: at least")

@@ -154,7 +154,8 @@ def _metric_section(
         if not result.exact and metric.mean_low is not None and metric.mean_high is not None:
             text += f" ({number(metric.mean_low)} – {number(metric.mean_high)})"
         blocks.append(Text(text))
-    return Section(metric.name, tuple(blocks))
+    title = metric.name if metric.title == metric.name else f"{metric.title} ({metric.name})"
+    return Section(title, tuple(blocks))
 
 
 def _at_least(entries: list[ValueOdds], result: OddsResult) -> list[Probability]:
@@ -299,6 +300,7 @@ def _metric_data(metric: MetricOdds, result: OddsResult, fractions: bool) -> dic
         values.append(item)
     return {
         "name": metric.name,
+        "label": metric.title,
         "kind": "numeric" if metric.numeric else "categorical",
         "mean": None if metric.mean is None else float(metric.mean),
         "mean_low": metric.mean_low,

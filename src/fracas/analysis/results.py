@@ -47,6 +47,13 @@ class MetricOdds:
     mean: Probability | None = None
     mean_low: float | None = None
     mean_high: float | None = None
+    #: What the ruleset calls the metric for a person (``name`` when it gives nothing).
+    label: str = ""
+
+    @property
+    def title(self) -> str:
+        """The label, or the name when there is no label."""
+        return self.label or self.name
 
     def probability(self, value: Value) -> Probability:
         """P(metric == value); zero for a value never seen."""
@@ -96,11 +103,21 @@ class OddsResult:
     headlines: tuple[Headline, ...] = field(default=(), repr=False)
 
     def metric(self, name: str) -> MetricOdds:
-        """The distribution of metric ``name``."""
+        """The distribution of metric ``name``, given by its key or by its label (in any
+        case)."""
         for metric in self.metrics:
             if metric.name == name:
                 return metric
-        known = ", ".join(m.name for m in self.metrics) or "none"
+        wanted = " ".join(name.split()).casefold()
+        for metric in self.metrics:
+            if metric.label and " ".join(metric.label.split()).casefold() == wanted:
+                return metric
+        known = (
+            ", ".join(
+                m.name if m.title == m.name else f"{m.name} ({m.title})" for m in self.metrics
+            )
+            or "none"
+        )
         raise FracasError(f"no metric named {name!r} (known: {known})")
 
     def __repr__(self) -> str:

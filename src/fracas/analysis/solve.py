@@ -22,6 +22,7 @@ from typing import Any
 
 from fracas.analysis.odds import LoadedScenario, odds
 from fracas.analysis.results import OddsResult, Value
+from fracas.analysis.stats import wilson_interval
 from fracas.core.errors import FracasError, ScenarioError
 
 _GOAL = re.compile(r"^\s*([^<>=!]+?)\s*(>=|<=|==|=|>|<)\s*(.+?)\s*$")
@@ -52,6 +53,32 @@ class Goal:
             if self._matches(entry.value):
                 total += float(entry.probability)
         return total
+
+    def interval(self, result: OddsResult) -> tuple[float, float, float]:
+        """The goal's quantity in ``result`` and its interval (a point when exact).
+
+        A probability of an event made of several values gets the interval of the event's
+        own count, not a sum of intervals.
+        """
+        value = self.measure(result)
+        if result.exact:
+            return value, value, value
+        if self.op == "mean":
+            metric = result.metric(self.metric)
+            low = metric.mean_low if metric.mean_low is not None else value
+            high = metric.mean_high if metric.mean_high is not None else value
+            return value, low, high
+        count = sum(
+            entry.count or 0
+            for entry in result.metric(self.metric).values
+            if self._matches(entry.value)
+        )
+        low, high = wilson_interval(count, result.runs or 0, result.confidence or 0.95)
+        return value, low, high
+
+    def matches(self, value: Value) -> bool:
+        """Whether a metric value is one the goal's event counts."""
+        return self._matches(value)
 
     def _matches(self, value: Value) -> bool:
         if self.op == "==":
@@ -121,6 +148,16 @@ class Probe:
     value: int
     measured: float | None
     problem: str = ""
+    #: The interval of ``measured`` (sampled odds; the point itself when exact).
+    low: float | None = None
+    high: float | None = None
+
+    def undecided(self, target: float) -> bool:
+        """Whether the interval holds ``target``: at this many runs the probe cannot tell
+        whether the goal is reached."""
+        if self.low is None or self.high is None or self.low == self.high:
+            return False
+        return self.low <= target <= self.high
 
 
 @dataclass(frozen=True)
@@ -133,6 +170,12 @@ class SolveResult:
     measured: float
     result: OddsResult
     probes: tuple[Probe, ...]
+
+    @property
+    def indistinct(self) -> tuple[int, ...]:
+        """The values tried whose sampled intervals hold the target: answers that cannot be
+        told apart from the one found at this many runs (none for exact odds)."""
+        return tuple(p.value for p in self.probes if p.undecided(self.goal.target))
 
     @property
     def previous(self) -> Probe | None:
@@ -180,6 +223,10 @@ def solve(
     probes: dict[int, Probe] = {}
     results: dict[int, OddsResult] = {}
 
+    #: The values a categorical goal's metric took in the values tried (dicts keep order).
+    taken: dict[str, None] = {}
+    titles: dict[str, None] = {}
+
     def reached(value: int) -> bool:
         try:
             scenario = scenario_at(value)
@@ -187,8 +234,12 @@ def solve(
             probes[value] = Probe(value, None, exc.problem)
             return False
         result = odds(scenario, **options)
-        measured = goal.measure(result)
-        probes[value] = Probe(value, measured)
+        measured, low, high = goal.interval(result)
+        metric = result.metric(goal.metric)
+        if not metric.numeric:
+            titles[metric.title] = None
+            taken.update((str(entry.value), None) for entry in metric.values)
+        probes[value] = Probe(value, measured, low=low, high=high)
         results[value] = result
         return measured >= goal.target - 1e-12
 
@@ -214,6 +265,12 @@ def solve(
             if best is None and problems:
                 seen = (
                     f"; every value was rejected, e.g. {problems[-1].value}: {problems[-1].problem}"
+                )
+            if goal.op == "==" and taken and not any(goal.matches(value) for value in taken):
+                # Not a rare value but one the metric never takes: most likely a misspelling.
+                seen = (
+                    f"; {', '.join(titles)} never was {goal.raw!r} at any value tried: its "
+                    f"values were {', '.join(taken)}"
                 )
             raise FracasError(
                 f"{goal.describe()} is never reached for {path or 'the field'} "

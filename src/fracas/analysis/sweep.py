@@ -35,7 +35,6 @@ from fracas.analysis import parallel
 from fracas.analysis.odds import LoadedScenario, odds
 from fracas.analysis.results import OddsResult
 from fracas.analysis.solve import Goal, parse_goal
-from fracas.analysis.stats import wilson_interval
 from fracas.core.errors import FracasError, ScenarioError
 from fracas.core.limits import check, declare
 from fracas.core.report import rounded
@@ -154,26 +153,8 @@ class SweepResult:
 
 
 def measure(result: OddsResult, goal: Goal) -> tuple[float, float, float]:
-    """The goal's quantity in ``result`` and its interval (a point when exact).
-
-    A probability of an event made of several values gets the interval of the event's own
-    count, not a sum of intervals.
-    """
-    value = goal.measure(result)
-    if result.exact:
-        return value, value, value
-    if goal.op == "mean":
-        metric = result.metric(goal.metric)
-        low = metric.mean_low if metric.mean_low is not None else value
-        high = metric.mean_high if metric.mean_high is not None else value
-        return value, low, high
-    count = sum(
-        entry.count or 0
-        for entry in result.metric(goal.metric).values
-        if goal._matches(entry.value)
-    )
-    low, high = wilson_interval(count, result.runs or 0, result.confidence or 0.95)
-    return value, low, high
+    """The goal's quantity in ``result`` and its interval (:meth:`Goal.interval`)."""
+    return goal.interval(result)
 
 
 def run_cell(

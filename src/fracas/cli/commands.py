@@ -44,7 +44,7 @@ from fracas.cli.common import (
 )
 from fracas.cli.examples import examples_command
 from fracas.cli.fair import commit_command, verify_command
-from fracas.cli.odds import odds_command
+from fracas.cli.odds import metrics_command, odds_command
 from fracas.cli.progress import QuietOpt, SchedulerOpt, Tracker, long_work
 from fracas.cli.sweep import sweep_command
 from fracas.core.errors import FracasError, ScenarioError, UnsupportedError, format_path
@@ -456,6 +456,7 @@ def render_command(
 
 
 app.command("odds")(friendly_errors(odds_command))
+app.command("metrics")(friendly_errors(metrics_command))
 app.command("examples")(friendly_errors(examples_command))
 app.command("commit")(friendly_errors(commit_command))
 app.command("verify")(friendly_errors(verify_command))

@@ -15,10 +15,13 @@ from fracas.cli.common import (
     Format,
     FormatOpt,
     LimitOpt,
+    ListFormat,
+    ListFormatOpt,
     OutputOpt,
     SeedOpt,
     SetOpt,
     load,
+    output_width,
     render,
     write_output,
 )
@@ -177,7 +180,8 @@ def odds_command(
         typer.Option(
             metavar="GOAL",
             help="What --target measures: NAME=VALUE (also >=, <=, >, <) for a probability, "
-            "or NAME for the metric's mean (its value, for a deterministic ruleset).",
+            "or NAME for the metric's mean (its value, for a deterministic ruleset). NAME is "
+            "a metric's key or its label; `fracas metrics FILE` lists them with their values.",
         ),
     ] = None,
     solve_from: Annotated[
@@ -259,6 +263,8 @@ def odds_command(
             else:
                 answer = _solve(scenario, solve_path, target, metric, solve_from, solve_to, options)
                 result = answer.result
+                # The odds shown are those of the value found: the title says which.
+                title = f"{title} — at {answer.path} = {answer.value}"
                 extra = (_solve_section(answer),)
                 extra_data = {"solve": _solve_data(answer)}
         from fracas.analysis.reporting import odds_report
@@ -350,14 +356,35 @@ def _solve_section(answer: SolveResult) -> Section:
         lines.append(f"At {previous.value} it gives {_measure(previous.measured)}.")
     elif previous is not None:
         lines.append(f"{previous.value} is not a valid value: {previous.problem}.")
+    indistinct = answer.indistinct
+    if indistinct:
+        values = ", ".join(str(value) for value in indistinct)
+        lines.append(
+            f"Not told apart at this many runs: the intervals of {values} hold the target "
+            f"{answer.goal.target:g}, so the smallest value may lie anywhere from "
+            f"{min(indistinct[0], answer.value)} to {max(indistinct[-1], answer.value)}; "
+            "more runs (--runs) narrow it."
+        )
+    lines.append(f"The odds below are those at {answer.path} = {answer.value}.")
+    sampled = any(p.low != p.high for p in answer.probes if p.measured is not None)
     rows = tuple(
         (
             str(probe.value),
             _measure(probe.measured) if probe.measured is not None else f"invalid: {probe.problem}",
+            *(
+                (
+                    f"{_measure(probe.low)} – {_measure(probe.high)}"
+                    if probe.low is not None and probe.high is not None
+                    else "",
+                )
+                if sampled
+                else ()
+            ),
         )
         for probe in answer.probes
     )
-    table = Table(("value tried", "measured"), rows, title="Search")
+    columns = ("value tried", "measured", *(("interval",) if sampled else ()))
+    table = Table(columns, rows, title="Search")
     return Section(
         "What would it take", (Text(lines[0], strong=True), *map(Text, lines[1:]), table)
     )
@@ -371,8 +398,97 @@ def _solve_data(answer: SolveResult) -> dict[str, Any]:
         "target": answer.goal.target,
         "value": answer.value,
         "measured": answer.measured,
+        "indistinct": list(answer.indistinct),
         "probes": [
-            {"value": p.value, "measured": p.measured, "problem": p.problem or None}
+            {
+                "value": p.value,
+                "measured": p.measured,
+                "low": p.low,
+                "high": p.high,
+                "problem": p.problem or None,
+            }
             for p in answer.probes
         ],
     }
+
+
+#: Sampled battles behind the values ``fracas metrics`` lists (a quick look, not odds).
+METRICS_LOOK_RUNS = 200
+#: Values listed per metric before the rest are counted.
+METRICS_SHOWN_VALUES = 12
+
+
+def metrics_command(
+    file: FileArg,
+    settings: SetOpt = None,
+    fmt: ListFormatOpt = ListFormat.text,
+    output: OutputOpt = None,
+) -> None:
+    """List a scenario's metrics: the keys and labels --metric takes, and their values.
+
+    The values are those of a quick look: one play for a ruleset without dice, else
+    200 sampled battles from seed 0 (a rare value may be missing; `fracas odds` gives them
+    all with their odds).
+
+    \b
+    Example:
+      fracas metrics examples/rankflank/frontal_charge.yaml
+    """
+    from fracas.analysis.odds import odds
+
+    scenario = load(file, settings)
+    try:
+        result = odds(scenario, method="mc", runs=METRICS_LOOK_RUNS, seed=0)
+    except FracasError as exc:
+        raise ScenarioError(str(exc), source=str(file)) from None
+    rows = [
+        {
+            "key": metric.name,
+            "label": metric.title,
+            "kind": "numeric" if metric.numeric else "categorical",
+            "values": [entry.value for entry in metric.values],
+        }
+        for metric in result.metrics
+    ]
+    if fmt is ListFormat.json:
+        import json
+
+        look = "one play" if scenario.ruleset.deterministic else f"{METRICS_LOOK_RUNS} runs"
+        document = {"source": str(file), "values_from": look, "metrics": rows}
+        write_output(json.dumps(document, indent=2, ensure_ascii=False) + "\n", output)
+        return
+    from fracas._version import __version__
+    from fracas.core.escape import printable
+    from fracas.core.report import Report
+    from fracas.io.render import render_report
+
+    table_rows = []
+    for row in rows:
+        values = [str(value) for value in row["values"]]
+        shown = ", ".join(values[:METRICS_SHOWN_VALUES])
+        if len(values) > METRICS_SHOWN_VALUES:
+            shown += f", … ({len(values)} values)"
+        table_rows.append(
+            (printable(str(row["key"])), printable(str(row["label"])), str(row["kind"]), shown)
+        )
+    look = (
+        "its value in the one play there is"
+        if scenario.ruleset.deterministic
+        else f"values seen in {METRICS_LOOK_RUNS} sampled battles"
+    )
+    report = Report(
+        scenario.ruleset.name,
+        f"Metrics — {scenario.header.title or file.name}",
+        (
+            Section(
+                "Metrics",
+                (
+                    Text(f"Give --metric a key or a label; {look}."),
+                    Table(("key", "label", "kind", "values"), tuple(table_rows)),
+                ),
+            ),
+        ),
+        version=__version__,
+    )
+    text = render_report(scenario.stamp(report), "text", width=output_width(output))
+    write_output(text + "\n", output)

@@ -82,3 +82,36 @@ class Headline:
             if known == value and type(known) is type(value):
                 return label
         return self.label.format(name=name, value=value)
+
+
+#: How a ruleset names its metrics for people: ``(metric or "family.*", label)`` pairs,
+#: the first that matches wins; in a family's label ``{name}`` is what the ``*`` stands for.
+MetricLabels = tuple[tuple[str, str], ...]
+
+
+def metric_label(labels: MetricLabels, metric: str) -> str:
+    """The label a person reads for ``metric``, or the metric's own name when no pair
+    matches.
+
+    >>> labels = (("cr.difference", "Combat result gap"), ("cr.*", "{name}'s combat result"))
+    >>> metric_label(labels, "cr.Empire"), metric_label(labels, "cr.difference")
+    ("Empire's combat result", 'Combat result gap')
+    >>> metric_label(labels, "rounds"), metric_label(labels, "cr.Greenskins")
+    ('rounds', "Greenskins' combat result")
+    """
+    for pattern, label in labels:
+        if pattern == metric:
+            return label
+        member = metric[len(pattern) - 1 :]
+        if pattern.endswith(".*") and metric.startswith(pattern[:-1]) and member:
+            return label.replace("{name}'s", possessive(member)).replace("{name}", member)
+    return metric
+
+
+def possessive(name: str) -> str:
+    """``name``'s, or ``name``' for a name ending in s (a side, a unit: most are plural).
+
+    >>> possessive("Empire"), possessive("Greenskins")
+    ("Empire's", "Greenskins'")
+    """
+    return f"{name}'" if name.endswith("s") else f"{name}'s"

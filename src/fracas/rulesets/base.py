@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from fracas._version import __version__
 from fracas.core.dice import Dice, SeededDice
 from fracas.core.errors import ScenarioError, UnsupportedError
-from fracas.core.headline import Headline
+from fracas.core.headline import Headline, MetricLabels, metric_label
 from fracas.core.process import Played, Process, run
 from fracas.core.record import KeepingRecorder, Recorder
 from fracas.core.report import Report
@@ -70,7 +70,7 @@ ACTIONS: tuple[Action, ...] = (
 OPTIONAL_HOOKS = ("metrics", *(action.name for action in ACTIONS))
 #: What a ruleset never overrides: the framework derives them from the contract, the same
 #: way for every ruleset (``tests/test_contract.py`` holds every ruleset to it).
-DERIVED = ("play", "resolve", "summarize", "load", "implements", "capabilities")
+DERIVED = ("play", "resolve", "summarize", "load", "implements", "capabilities", "label")
 
 
 class _Deferred:
@@ -114,6 +114,9 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, StateT]):
     deterministic: ClassVar[bool]
     #: The headline questions of its odds, answered by ``fracas.analysis.views.headline``.
     headlines: ClassVar[tuple[Headline, ...]] = ()
+    #: What its metrics are called where a person reads them (reports, charts, the web,
+    #: ``--metric``): see :func:`fracas.core.headline.metric_label`.
+    metric_labels: ClassVar[MetricLabels] = ()
     #: The scenario's schema and its ``parameters`` block; a ruleset may name them with
     #: :func:`deferred` so that listing the rulesets does not build them.
     document_model: ClassVar[type[Document]]
@@ -147,6 +150,16 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, StateT]):
                 found.append("headline odds")
         found += [action.name for action in ACTIONS if cls.implements(action.name)]
         return tuple(found)
+
+    @classmethod
+    def label(cls, metric: str) -> str:
+        """What ``metric`` is called for a person (its own name when the ruleset gives none).
+
+        >>> from fracas.rulesets import find_ruleset
+        >>> type(find_ruleset("rankflank")).label("breaks.Goblins")
+        'Goblins break'
+        """
+        return metric_label(cls.metric_labels, metric)
 
     @classmethod
     def parameters(cls) -> list[tuple[str, Any, str]]:

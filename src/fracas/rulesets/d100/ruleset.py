@@ -7,7 +7,7 @@ from fractions import Fraction
 from itertools import chain
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from fracas.core.headline import Headline
+from fracas.core.headline import Headline, MetricLabels
 from fracas.core.process import Played
 from fracas.core.record import Recorder
 from fracas.core.report import Report
@@ -33,6 +33,13 @@ class D100Ruleset(Ruleset["D100Document", "Battle", "State"]):
     summary: ClassVar[str] = "open-ended d100 battles in seven steps, with a forum-ready log"
     deterministic: ClassVar[bool] = False
     headlines: ClassVar[tuple[Headline, ...]] = HEADLINES
+    metric_labels: ClassVar[MetricLabels] = (
+        ("winner", "Winner of the battle"),
+        ("rounds", "Rounds fought"),
+        ("pax.*", "{name}'s PAX left"),
+        ("fate.*", "What became of {name}"),
+        ("goods", "Goods taken by the winner"),
+    )
     document_model = deferred("fracas.rulesets.d100.document", "D100Document")
     params_model = deferred("fracas.rulesets.d100.params", "D100Params")
 

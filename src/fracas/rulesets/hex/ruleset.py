@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from fracas.core.errors import IllegalActionError, ScenarioError
-from fracas.core.headline import Headline
+from fracas.core.headline import Headline, MetricLabels
 from fracas.core.limits import spend
 from fracas.core.process import Done, OneStep, Played
 from fracas.core.record import Recorder
@@ -28,6 +28,12 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
     summary: ClassVar[str] = "deterministic hex combat: stack modifiers, then commit"
     deterministic: ClassVar[bool] = True
     headlines: ClassVar[tuple[Headline, ...]] = HEADLINES
+    metric_labels: ClassVar[MetricLabels] = (
+        ("losses.*", "{name}'s losses"),
+        ("strength.*", "{name}'s strength after"),
+        ("level.*", "{name}'s level after"),
+        ("destroyed.*", "{name} destroyed"),
+    )
     document_model = deferred("fracas.rulesets.hex.document", "HexDocument")
     params_model = deferred("fracas.rulesets.hex.document", "HexParams")
 

@@ -46,6 +46,17 @@ class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "Fight"])
     summary = "fantasy regiments: blows, combat result, break test, pursuit"
     deterministic = False
     headlines = HEADLINES
+    metric_labels = (
+        ("winner", "Winner of the combat"),
+        ("round_winner", "Winner of round 1"),
+        ("cr.difference", "Round 1's combat result gap"),
+        ("cr.*", "{name}'s combat result in round 1"),
+        ("breaks.*", "{name} break"),
+        ("caught.*", "{name} caught fleeing"),
+        ("destroyed.*", "{name} destroyed"),
+        ("casualties.*", "{name}'s casualties"),
+        ("rounds", "Rounds fought"),
+    )
     document_model = deferred("fracas.rulesets.rankflank.document", "RankflankDocument")
     params_model = deferred("fracas.rulesets.rankflank.document", "RankflankParams")
 
