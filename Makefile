@@ -12,7 +12,7 @@ $(BIN)/python:
 
 # pip >= 25.1 understands dependency groups (PEP 735), hence the upgrade above.
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[web]' --group dev
+	$(BIN)/python -m pip install --quiet -e '.[web,campaign]' --group dev
 	touch $(STAMP)
 
 venv: $(STAMP)

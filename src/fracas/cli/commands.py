@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from fracas._version import __version__
+from fracas.cli.campaign import campaign_app
 from fracas.cli.common import (
     EXIT_BAD_INPUT,
     AsciiOpt,
@@ -461,6 +462,7 @@ app.command("examples")(friendly_errors(examples_command))
 app.command("commit")(friendly_errors(commit_command))
 app.command("verify")(friendly_errors(verify_command))
 app.command("sweep")(friendly_errors(sweep_command))
+app.add_typer(campaign_app)
 
 
 @app.command("serve")
