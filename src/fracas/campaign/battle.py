@@ -25,7 +25,7 @@ from fracas.io.scenario import Scenario, scenario_from_document, set_path
 #: Plays of a Monte Carlo luck law when exact odds are out of reach.
 LUCK_RUNS = 2000
 #: Step plays the exact odds of one battle may take before Monte Carlo is used instead.
-LUCK_EXACT_BUDGET = 200_000
+LUCK_EXACT_BUDGET = 20_000
 
 
 @dataclass(frozen=True)

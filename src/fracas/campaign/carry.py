@@ -332,8 +332,12 @@ class RankflankAdapter(Adapter):
             characters = []
             pairs = zip(unit.get("characters", ()), built[name].characters, strict=True)
             for (character, model), left in zip(pairs, now.character_wounds, strict=True):
-                if left > 0:
-                    characters.append({**character, "wounds_taken": model.profile.W - left})
+                taken = model.profile.W - left
+                if left <= 0:
+                    continue
+                if taken != character.get("wounds_taken", 0):
+                    character = {**character, "wounds_taken": taken}
+                characters.append(character)
             if characters != list(unit.get("characters", ())):
                 found.append(
                     {
