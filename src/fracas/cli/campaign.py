@@ -142,6 +142,7 @@ def roster_command(
     fmt: Annotated[
         str, typer.Option("--format", "-f", metavar="text|json", help="Listing format.")
     ] = "text",
+    output: OutputOpt = None,
 ) -> None:
     """Enter a force (--file), edit its roster (--set units[0].pax=8), or list the rosters.
 
@@ -159,7 +160,7 @@ def roster_command(
         if file is not None or settings:
             raise ScenarioError("name the FORCE to enter or edit", source="command line")
         state = state_of(store, name)
-        _print_rosters(roster_table(state), fmt, _size_keys(state))
+        write_output(_rosters_text(roster_table(state), fmt, _size_keys(state)), output)
         return
     if file is not None and settings:
         raise ScenarioError(
@@ -185,7 +186,7 @@ def roster_command(
     rows = [row for row in roster_table(state) if row["force"] == force]
     if not rows:
         raise ScenarioError(f"no force {force!r} in the campaign", source="command line")
-    _print_rosters(rows, fmt, _size_keys(state))
+    write_output(_rosters_text(rows, fmt, _size_keys(state)), output)
 
 
 def _size_keys(state: Any) -> tuple[str, ...]:
@@ -194,23 +195,26 @@ def _size_keys(state: Any) -> tuple[str, ...]:
     return (*keys, "wounds_taken", "level")
 
 
-def _print_rosters(rows: list[Any], fmt: str, keys: tuple[str, ...]) -> None:
+def _rosters_text(rows: list[Any], fmt: str, keys: tuple[str, ...]) -> str:
     import json
 
     from fracas.core.escape import printable
 
     if fmt == "json":
-        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
-        return
+        return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+    if fmt != "text":
+        raise ScenarioError(f"unknown format {fmt!r} (text, json)", source="command line")
+    lines = []
     for row in rows:
         money = ", ".join(f"{k} {v:g}" for k, v in row["treasury"].items())
-        typer.echo(printable(f"{row['force']} — treasury: {money}"))
+        lines.append(printable(f"{row['force']} — treasury: {money}"))
         for unit in row["units"]:
             name = unit.get("name", unit.get("id"))
             sizes = ", ".join(f"{key} {unit[key]}" for key in keys if key in unit)
-            typer.echo(printable(f"  {name}: {sizes}"))
+            lines.append(printable(f"  {name}: {sizes}"))
         for unit, fell in row["fallen"].items():
-            typer.echo(printable(f"  ({unit}: {fell['why']} in event {fell['event']})"))
+            lines.append(printable(f"  ({unit}: {fell['why']} in event {fell['event']})"))
+    return "".join(line + "\n" for line in lines)
 
 
 @campaign_app.command("buy")
@@ -345,7 +349,7 @@ def battle_command(
 
 @campaign_app.command("journal")
 @friendly_errors
-def journal_command(name: NameArg, db: DbOpt = None) -> None:
+def journal_command(name: NameArg, output: OutputOpt = None, db: DbOpt = None) -> None:
     """List the journal's events, one line each.
 
     \b
@@ -354,6 +358,7 @@ def journal_command(name: NameArg, db: DbOpt = None) -> None:
     """
     from fracas.core.escape import printable
 
+    lines = []
     for event in _open(name, db).events(name):
         body = event.body
         what = body.get("force") or (
@@ -364,7 +369,8 @@ def journal_command(name: NameArg, db: DbOpt = None) -> None:
         )
         who = f" by {body['by']}" if body.get("by") else ""
         why = f" ({body['why']})" if body.get("why") else ""
-        typer.echo(printable(f"{event.seq:>4} {event.kind:<19} {what}{who}{why}"))
+        lines.append(printable(f"{event.seq:>4} {event.kind:<19} {what}{who}{why}") + "\n")
+    write_output("".join(lines), output)
 
 
 @campaign_app.command("export")
