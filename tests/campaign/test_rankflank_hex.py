@@ -118,3 +118,24 @@ def test_hex_strength_and_levels_carry_over() -> None:
     assert fielded["assault"] == (units["assault"]["strength"], 11)
     assert fielded["grenadiers"] == (units["grenadiers"]["strength"], units["grenadiers"]["level"])
     assert verify_lines(export_lines(store.events("War"))).ok
+
+
+def test_a_campaign_from_a_scenario_rebuilds_that_very_scenario() -> None:
+    from fracas.campaign.actions import new_from_scenario
+    from fracas.campaign.battle import build_scenario
+    from fracas.io.scenario import load_scenario
+
+    original = load_scenario("examples/d100/lair_raid.yaml")
+    store = Store.open("sqlite://")
+    state = new_from_scenario(store, "Raids", dict(original.document), source="lair_raid.yaml")
+    assert list(state.forces) == ["Red Fang", "Thornwall"]
+    # The battle's own keys put back: the title, text and seed of the file, the raid, and
+    # Thornwall in its lair. Nothing else was lost on the way: the same canonical hash.
+    header = [(key, original.document[key]) for key in ("title", "description", "seed")]
+    rebuilt = build_scenario(
+        state,
+        "Red Fang",
+        "Thornwall",
+        overrides=[*header, ("sides[0].action", "raid"), ("sides[1].location", "lair")],
+    )
+    assert rebuilt.canonical_sha256 == original.canonical_sha256

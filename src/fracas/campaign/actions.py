@@ -57,6 +57,27 @@ def new_campaign(
     store.create(name, found, {"name": name, "ruleset": found, "base": clean})
 
 
+def new_from_scenario(
+    store: Store, name: str, document: Mapping[str, Any], *, source: str
+) -> CampaignState:
+    """Start campaign ``name`` from a scenario: its shared rules, each side a force.
+
+    The scenario is loaded first (so it is checked whole), then each force is entered as
+    its own event.
+    """
+    from fracas.io.scenario import scenario_from_document
+
+    scenario = scenario_from_document(document, source=source)
+    adapter = adapter_for(scenario.ruleset.name)
+    base, forces = adapter.split(scenario.document)
+    for force, roster in forces:
+        adapter.check(force, roster, source=source)
+    new_campaign(store, name, scenario.ruleset.name, base)
+    for force, roster in forces:
+        enter_roster(store, name, force, roster, source=source, why=f"from {source}")
+    return state_of(store, name)
+
+
 def enter_roster(
     store: Store,
     name: str,

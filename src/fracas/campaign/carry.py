@@ -46,9 +46,31 @@ class Adapter:
     #: Keys a roster's units may not hold: the battle sets them.
     battle_keys: ClassVar[tuple[str, ...]] = ()
 
+    #: Top-level keys of a scenario that belong to one battle, not to the campaign's rules.
+    battle_document_keys: ClassVar[tuple[str, ...]] = ("units",)
+    #: Keys of a scenario's unit that belong to one battle (left out of its roster).
+    battle_unit_keys: ClassVar[tuple[str, ...]] = ()
+
     def unit_model(self) -> type[Any]:
         """The ruleset's own model of one unit (it checks a roster's units)."""
         raise NotImplementedError
+
+    def split(self, document: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, Roster]]]:
+        """A scenario document as a campaign's start: the rules every battle shares, and each
+        side's roster (its units, without the keys one battle sets)."""
+        base = {
+            k: copy.deepcopy(v)
+            for k, v in document.items()
+            if k not in (*HEADER_KEYS, *self.battle_document_keys)
+        }
+        forces: dict[str, Roster] = {}
+        dropped = (*self.battle_keys, *self.battle_unit_keys)
+        for unit in document.get("units", ()):
+            roster = forces.setdefault(str(unit["side"]), {"units": []})
+            roster["units"].append(
+                {k: copy.deepcopy(v) for k, v in unit.items() if k not in dropped}
+            )
+        return base, list(forces.items())
 
     def full_size(self, base: Mapping[str, Any], unit: Mapping[str, Any]) -> int | None:
         """A unit's full size, where the ruleset has one (``None``: no limit)."""
@@ -122,6 +144,10 @@ class Adapter:
         raise NotImplementedError
 
 
+#: The header every scenario has: none of it is a campaign's.
+HEADER_KEYS = ("fracas", "ruleset", "title", "description", "seed")
+
+
 def _merge(document: dict[str, Any], extra: Mapping[str, Any], *, keep: Sequence[str]) -> None:
     """Add the battle file's keys; the keys in ``keep`` are the campaign's, not the file's."""
     for key, value in extra.items():
@@ -142,6 +168,22 @@ class D100Adapter(Adapter):
     ruleset: ClassVar[str] = "d100"
     size_key: ClassVar[str] = "pax"
     full_key: ClassVar[str | None] = "max_pax"
+    battle_document_keys: ClassVar[tuple[str, ...]] = ("sides",)
+
+    def split(self, document: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, Roster]]]:
+        base, _ = super().split(document)
+        forces = [
+            (
+                str(side["name"]),
+                {
+                    k: copy.deepcopy(v)
+                    for k, v in side.items()
+                    if k not in ("name", "action", "location")
+                },
+            )
+            for side in document["sides"]
+        ]
+        return base, forces
 
     def unit_model(self) -> type[Any]:
         from fracas.rulesets.d100.document import UnitSpec
@@ -246,6 +288,13 @@ class RankflankAdapter(Adapter):
     ruleset: ClassVar[str] = "rankflank"
     size_key: ClassVar[str] = "models"
     battle_keys: ClassVar[tuple[str, ...]] = ("side",)
+    battle_document_keys: ClassVar[tuple[str, ...]] = (
+        "units",
+        "engagements",
+        "challenge",
+        "other_wounds",
+    )
+    battle_unit_keys: ClassVar[tuple[str, ...]] = ("charged", "charged_downhill")
 
     def unit_model(self) -> type[Any]:
         from fracas.rulesets.rankflank.document import UnitSpec
@@ -367,6 +416,7 @@ class HexAdapter(Adapter):
     size_key: ClassVar[str] = "strength"
     full_key: ClassVar[str | None] = "max_strength"
     battle_keys: ClassVar[tuple[str, ...]] = ("side", "hex")
+    battle_document_keys: ClassVar[tuple[str, ...]] = ("units", "map", "orders")
 
     def unit_model(self) -> type[Any]:
         from fracas.rulesets.hex.document import UnitSpec

@@ -96,8 +96,17 @@ def _read_document(path: Path, what: str) -> Any:
 def new_command(
     name: NameArg,
     ruleset: Annotated[
-        str, typer.Option("--ruleset", "-r", metavar="RULESET", help="hex, d100, rankflank…")
-    ],
+        str | None,
+        typer.Option("--ruleset", "-r", metavar="RULESET", help="hex, d100, rankflank…"),
+    ] = None,
+    scenario: Annotated[
+        Path | None,
+        typer.Option(
+            "--from-scenario",
+            metavar="FILE",
+            help="Start from a scenario: its shared rules, and each of its sides a force.",
+        ),
+    ] = None,
     db: DbOpt = None,
     rules: Annotated[
         Path | None,
@@ -108,14 +117,31 @@ def new_command(
         ),
     ] = None,
 ) -> None:
-    """Start a campaign.
+    """Start a campaign: empty (--ruleset), or from a scenario's sides (--from-scenario).
 
     \b
-    Example:
+    Examples:
       fracas campaign new War --ruleset d100
+      fracas campaign new Raids --from-scenario examples/d100/lair_raid.yaml
     """
-    from fracas.campaign.actions import new_campaign
+    from fracas.campaign.actions import new_campaign, new_from_scenario
 
+    if (ruleset is None) == (scenario is None):
+        raise ScenarioError(
+            "give --ruleset or --from-scenario (one of them)", source="command line"
+        )
+    if scenario is not None:
+        if rules is not None:
+            raise ScenarioError(
+                "--from-scenario brings its own rules: no --rules", source="command line"
+            )
+        document = _read_document(scenario, "scenario")
+        store = _open(name, db, must_exist=False)
+        state = new_from_scenario(store, name, document, source=str(scenario))
+        forces = ", ".join(state.forces)
+        typer.echo(f"campaign {name!r} ({state.ruleset}) started in {store.url}: {forces}")
+        return
+    assert ruleset is not None
     base = _read_document(rules, "rules") if rules is not None else {}
     store = _open(name, db, must_exist=False)
     new_campaign(store, name, ruleset, base)
