@@ -128,7 +128,10 @@ class Store:
 
         ``upgrade_to`` exists for the upgrade tests: a store left at an older version.
         """
-        import sqlalchemy as sa
+        try:
+            import sqlalchemy as sa
+        except ImportError:
+            raise FracasError("campaigns need SQLAlchemy: pip install 'fracas[campaign]'") from None
 
         url = database_url(db)
         options: dict[str, Any] = {}

@@ -36,11 +36,13 @@ campaign_app = typer.Typer(
         "and a luck audit.\n\n"
         "\b\n"
         "Examples:\n"
-        "  fracas campaign new War --ruleset d100\n"
-        "  fracas campaign roster War Fenwick --file fenwick.yaml\n"
-        "  fracas campaign battle War --attacker Fenwick --defender Thornwall --seed 7\n"
+        "  fracas campaign new War --from-scenario examples/d100/lair_raid.yaml\n"
+        '  fracas campaign battle War --attacker "Red Fang" --defender Thornwall --seed 7\n'
+        "  fracas campaign roster War\n"
         "  fracas campaign luck War --format bbcode\n"
-        "  fracas campaign export War -o war.jsonl && fracas campaign verify war.jsonl"
+        "  fracas campaign export War -o war.jsonl\n"
+        "  fracas campaign verify war.jsonl\n\n"
+        "See docs/campaigns.md for a whole war."
     ),
     no_args_is_help=True,
     rich_markup_mode=None,
