@@ -531,6 +531,14 @@ def serve_command(
         ),
     ] = None,
     scheduler: SchedulerOpt = None,
+    campaign: Annotated[
+        str | None,
+        typer.Option(
+            "--campaign",
+            metavar="DB",
+            help="Also show this campaign database's pages, read-only, under /campaign.",
+        ),
+    ] = None,
 ) -> None:
     """Start the web calculator (needs the web extra: pip install 'fracas[web]').
 
@@ -566,7 +574,7 @@ def serve_command(
         typer.echo(f"fracas {__version__}: serving on http://{where} (Ctrl+C stops)")
 
     try:
-        serve(host, port, limits, scheduler=scheduler, ready=ready)
+        serve(host, port, limits, scheduler=scheduler, ready=ready, campaign=campaign)
     except SystemExit as exc:
         # uvicorn's exit when it cannot start: the address was taken since the check.
         if exc.code != UVICORN_STARTUP_FAILURE:
