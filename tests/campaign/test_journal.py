@@ -297,3 +297,46 @@ def test_a_battle_with_a_fallen_or_unknown_unit_is_refused(tmp_path: Path) -> No
     assert "no force 'C'" in err
     assert err.count("\n") == 1
     assert len(Store.open(db).events("War")) == count
+
+
+def test_a_fair_battle_verifies_and_its_nonces_cannot_be_swapped(store: Store) -> None:
+    from fracas.io.fair import derive_seed
+
+    new_campaign(store, "War", "d100")
+    enter_roster(store, "War", "A", SIDE_A)
+    enter_roster(store, "War", "B", SIDE_B)
+    secret = "ab" * 32
+    recorded = record_battle(store, "War", "A", "B", secret=secret, nonces=["owl", "7"])
+    body = recorded.event.body
+    assert body["seed"] == derive_seed(secret, body["scenario_sha256"], ["owl", "7"])
+    assert body["fair"]["nonces"] == ["owl", "7"]
+    assert verify_lines(export_lines(store.events("War"))).ok
+    lines = exported(store)
+    lines[3]["body"]["fair"]["nonces"] = ["owl", "8"]  # type: ignore[index]
+    rehash(lines[3])
+    verdict = verify_lines(text_of(lines))
+    assert verdict.problem is not None
+    assert verdict.problem.seq == 4
+    assert "its fair dice give seed" in str(verdict.problem)
+
+
+def test_verify_counts_the_battles_before_the_first_that_fails(store: Store) -> None:
+    small_war(store, battles=2)
+    lines = exported(store)
+    lines[4]["body"]["seed"] = 999  # type: ignore[index]
+    verdict = verify_lines(text_of(lines))
+    assert (verdict.events, verdict.battles) == (4, 1)
+
+
+def test_a_database_that_is_not_one_is_one_line(tmp_path: Path) -> None:
+    not_a_db = tmp_path / "notes.db"
+    not_a_db.write_text("these are my notes, not a database\n" * 100)
+    code, _, err = run("campaign", "new", "War", "--ruleset", "d100", "--db", str(not_a_db))
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "cannot open the database" in err
+    code, _, err = run(
+        "campaign", "new", "W" * 201, "--ruleset", "d100", "--db", str(tmp_path / "w.db")
+    )
+    assert code == 2
+    assert "at most 200 characters" in err

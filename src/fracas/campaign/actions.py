@@ -25,6 +25,9 @@ from fracas.campaign.store import Store
 from fracas.core.errors import ScenarioError
 from fracas.io.scenario import set_path
 
+#: The longest campaign name the store keeps.
+MAX_NAME = 200
+
 
 def state_of(store: Store, name: str) -> CampaignState:
     """The campaign as its journal makes it now."""
@@ -46,6 +49,12 @@ def new_campaign(
 
     if not name.strip():
         raise ScenarioError("a campaign needs a name", source="command line", path=("name",))
+    if len(name) > MAX_NAME:
+        raise ScenarioError(
+            f"a campaign's name is at most {MAX_NAME} characters",
+            source="command line",
+            path=("name",),
+        )
     found = find_ruleset(ruleset).name
     adapter_for(found)
     clean = canonical_document(dict(base or {}), source="rules file")

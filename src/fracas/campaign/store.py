@@ -153,7 +153,7 @@ class Store:
         store = cls(engine, url)
         try:
             store._upgrade(upgrade_to)
-        except sa.exc.OperationalError as exc:
+        except sa.exc.DBAPIError as exc:
             raise ScenarioError(
                 f"cannot open the database ({str(exc.orig).strip()})", source=db
             ) from None

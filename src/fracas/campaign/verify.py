@@ -78,17 +78,16 @@ def verify_events(events: Sequence[Event]) -> Verdict:
                 state = derive([event])
             else:
                 _check(state, event)
-                if event.kind == "battle_resolved":
-                    battles += 1
                 apply(state, event)
                 state.last = event
             if event_hash(event.seq, event.kind, event.body, event.prev) != event.hash:
                 raise JournalError(event.seq, "its content does not match its hash: it was edited")
         except JournalError as exc:
-            return Verdict(index, battles - (event.kind == "battle_resolved"), exc)
-        except (FracasError, KeyError, TypeError, ValueError) as exc:
+            return Verdict(index, battles, exc)
+        except (FracasError, AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
             problem = JournalError(event.seq, f"{event.kind} does not apply ({exc})")
             return Verdict(index, battles, problem)
+        battles += event.kind == "battle_resolved"
         previous = event.hash
     if state is None:
         return Verdict(0, 0, JournalError(1, "the journal is empty"))
