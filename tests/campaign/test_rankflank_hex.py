@@ -139,3 +139,25 @@ def test_a_campaign_from_a_scenario_rebuilds_that_very_scenario() -> None:
         overrides=[*header, ("sides[0].action", "raid"), ("sides[1].location", "lair")],
     )
     assert rebuilt.canonical_sha256 == original.canonical_sha256
+
+
+def test_rankflank_with_several_units_needs_the_engagements() -> None:
+    import pytest
+
+    from fracas.campaign.battle import build_scenario
+    from fracas.core.errors import ScenarioError
+
+    store = Store.open("sqlite://")
+    new_campaign(store, "War", "rankflank")
+    enter_roster(store, "War", "Empire", {"units": [HALBERDIERS]})
+    enter_roster(store, "War", "Greenskins", {"units": [GOBLINS, ORCS]})
+    with pytest.raises(ScenarioError, match=r"engagements: with more than one unit a side"):
+        build_scenario(state_of(store, "War"), "Empire", "Greenskins")
+    flank = {
+        "engagements": [
+            {"unit": "Orcs", "enemy": "Halberdiers", "arc": "left"},
+            {"unit": "Goblins", "enemy": "Halberdiers", "arc": "front"},
+        ]
+    }
+    built = build_scenario(state_of(store, "War"), "Greenskins", "Empire", extra=flank)
+    assert [u["name"] for u in built.document["units"]] == ["Goblins", "Orcs", "Halberdiers"]

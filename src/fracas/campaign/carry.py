@@ -323,17 +323,13 @@ class RankflankAdapter(Adapter):
         document["units"] = units
         _merge(document, extra, keep=("ruleset", "units"))
         if "engagements" not in document:
-            (attacker,), (defender,) = (
-                ([u["name"] for u in r["units"]] for _, r in forces)
-                if all(len(r["units"]) == 1 for _, r in forces)
-                else ((None,), (None,))
-            )
-            if attacker is None:
+            if any(len(roster["units"]) != 1 for _, roster in forces):
                 raise ScenarioError(
                     "with more than one unit a side, the battle file lists the engagements",
                     source="battle file",
                     path=("engagements",),
                 )
+            attacker, defender = (roster["units"][0]["name"] for _, roster in forces)
             units[0]["charged"] = True
             document["engagements"] = [{"unit": attacker, "enemy": defender, "arc": "front"}]
         return document
