@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint typecheck bench fuzz clean venv chromium bytecode
+.PHONY: demo test lint typecheck bench fuzz clean venv chromium postgresql bytecode
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,7 @@ $(BIN)/python:
 
 # pip >= 25.1 understands dependency groups (PEP 735), hence the upgrade above.
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[web]' --group dev
+	$(BIN)/python -m pip install --quiet -e '.[web,campaign]' --group dev
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -42,7 +42,14 @@ chromium:
 	@test -x /usr/bin/chromium || { apt-get update -qq && apt-get install -y -qq chromium; } \
 	  || echo "make: Chromium could not be installed; the browser tests will be skipped"
 
-test: lint typecheck chromium bytecode
+# The campaign store's tests start a throwaway PostgreSQL cluster (initdb/pg_ctl, loopback
+# only) from Debian's server binaries. Installing needs root; without it they skip.
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1 || command -v initdb > /dev/null \
+	  || { apt-get update -qq && apt-get install -y -qq postgresql; } \
+	  || echo "make: PostgreSQL could not be installed; its campaign tests will be skipped"
+
+test: lint typecheck chromium postgresql bytecode
 	$(BIN)/pytest
 
 # 100,000 generated hostile scenarios; prints the count of each outcome class (docs/limits.md).

@@ -346,7 +346,7 @@ def test_the_wheel_brings_the_tour(tmp_path: Path) -> None:
             str(python),
             "install",
             "--quiet",
-            f"{wheel}[plot]",
+            f"{wheel}[plot,campaign]",
         ],
         capture_output=True,
         text=True,

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from fracas._version import __version__
+from fracas.cli.campaign import campaign_app
 from fracas.cli.common import (
     EXIT_BAD_INPUT,
     AsciiOpt,
@@ -461,6 +462,7 @@ app.command("examples")(friendly_errors(examples_command))
 app.command("commit")(friendly_errors(commit_command))
 app.command("verify")(friendly_errors(verify_command))
 app.command("sweep")(friendly_errors(sweep_command))
+app.add_typer(campaign_app)
 
 
 @app.command("serve")
@@ -529,6 +531,14 @@ def serve_command(
         ),
     ] = None,
     scheduler: SchedulerOpt = None,
+    campaign: Annotated[
+        str | None,
+        typer.Option(
+            "--campaign",
+            metavar="DB",
+            help="Also show this campaign database's pages, read-only, under /campaign.",
+        ),
+    ] = None,
 ) -> None:
     """Start the web calculator (needs the web extra: pip install 'fracas[web]').
 
@@ -564,7 +574,7 @@ def serve_command(
         typer.echo(f"fracas {__version__}: serving on http://{where} (Ctrl+C stops)")
 
     try:
-        serve(host, port, limits, scheduler=scheduler, ready=ready)
+        serve(host, port, limits, scheduler=scheduler, ready=ready, campaign=campaign)
     except SystemExit as exc:
         # uvicorn's exit when it cannot start: the address was taken since the check.
         if exc.code != UVICORN_STARTUP_FAILURE:

@@ -452,12 +452,15 @@ def create_app(
     *,
     host: str = "127.0.0.1",
     scheduler: str | None = None,
+    campaign: str | None = None,
 ) -> FastAPI:
     """The ASGI app of ``fracas serve`` bound to ``host``, with its limits; its work runs
     in worker processes (started with the first question), or on the Dask cluster whose
     scheduler is at ``scheduler``. ``app.state.pool.stop()`` stops them. The workers are
     forked from a server process that imports the main module as ``multiprocessing`` does,
     so a script that makes the app must do it under ``if __name__ == "__main__":``.
+    ``campaign`` (a database path or URL) adds the read-only campaign pages under
+    ``/campaign`` (:mod:`fracas.web.campaign`).
 
     >>> app = create_app()
     >>> sorted(route.path for route in app.routes if route.path.startswith("/api/r"))
@@ -576,6 +579,11 @@ def create_app(
     async def odds(request: OddsRequest) -> Response:
         """Outcome probabilities: exact where tractable, sampled otherwise, within the budgets."""
         return await compute("odds", given=request.given(), options=request.options())
+
+    if campaign is not None:
+        from fracas.web.campaign import add_campaign_pages
+
+        add_campaign_pages(app, campaign)
 
     @app.get("/", include_in_schema=False)
     async def page() -> HTMLResponse:

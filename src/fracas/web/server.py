@@ -143,11 +143,13 @@ def serve(
     *,
     scheduler: str | None = None,
     ready: Callable[[], None] | None = None,
+    campaign: str | None = None,
 ) -> None:
     """Serve the calculator until SIGINT or SIGTERM; ``ready`` is called once the app (and
-    its cluster, with a ``scheduler``) is there, just before the server starts listening."""
+    its cluster, with a ``scheduler``) is there, just before the server starts listening;
+    ``campaign`` adds the read-only pages of that campaign database."""
     limits = limits or Limits()
-    app = create_app(limits, host=host, scheduler=scheduler)
+    app = create_app(limits, host=host, scheduler=scheduler, campaign=campaign)
     if ready is not None:
         ready()
     config = uvicorn.Config(

@@ -1,0 +1,131 @@
+"""Benchmark: a campaign's costs beside the battle's own, every number measured in this run.
+
+1. Recording a d100 battle (build from the rosters, play, luck law, one transaction in an
+   SQLite file) against resolving the same scenario alone; the luck law (exact odds, else
+   seeded plays) is timed apart, since it is what recording adds most.
+2. A journal of 1,000 battles (2,000 forces, each battle between two of them, written with
+   the same stored law so that writing it takes minutes, not hours): deriving the rosters,
+   the luck audit, and ``verify`` (every battle re-played).
+
+Run: ``.venv/bin/python benchmarks/bench_campaign.py`` (or ``make bench``). The targets of
+the campaign feature are printed beside each number; timing depends on the machine and its
+load, so nothing here is asserted by the tests.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from fracas.campaign.actions import enter_roster, new_campaign, record_battle, state_of
+from fracas.campaign.battle import battle_body, build_scenario, fight, luck_law
+from fracas.campaign.journal import make_event
+from fracas.campaign.luck import audit
+from fracas.campaign.rosters import apply, derive
+from fracas.campaign.store import Store
+from fracas.campaign.verify import export_lines, verify_lines
+
+BATTLES = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+A = {
+    "units": [
+        {"name": "Raiders", "pax": 10, "offense": 3, "strength": 3, "speed": 2},
+        {"name": "Bows", "pax": 6, "ranged_attacks": 2, "equipment": ["ranged_weapon"]},
+    ]
+}
+B = {
+    "units": [
+        {"name": "Guards", "pax": 8, "defense": 3, "equipment": ["shield", "armour_2"]},
+        {"name": "Spears", "pax": 8, "offense": 2, "strength": 2},
+    ]
+}
+
+
+def timed(work: Callable[[], object], repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def recording(folder: Path) -> None:
+    store = Store.open(str(folder / "one.db"))
+    new_campaign(store, "War", "d100")
+    for index in range(6):
+        enter_roster(store, "War", f"A{index}", A)
+        enter_roster(store, "War", f"B{index}", B)
+    state = state_of(store, "War")
+    scenario = build_scenario(state, "A0", "B0")
+    alone = timed(lambda: scenario.resolve(seed=1))
+    law = timed(lambda: luck_law(state, scenario, 1), repeat=3)
+    pairs = iter(range(6))
+
+    def record() -> None:
+        index = next(pairs)
+        record_battle(store, "War", f"A{index}", f"B{index}", seed=index)
+
+    whole = timed(record)
+    print(
+        f"1. resolve alone {alone * 1000:.1f} ms; recording it {whole * 1000:.0f} ms "
+        f"(+{(whole - alone) * 1000:.0f} ms, target ≤ 50 ms), of which the luck law "
+        f"{law * 1000:.0f} ms"
+    )
+
+
+def thousand(folder: Path) -> None:
+    store = Store.open(str(folder / "war.db"))
+    new_campaign(store, "War", "d100")
+    events = store.events("War")
+    for index in range(BATTLES):
+        for side, roster in (("A", A), ("B", B)):
+            body = {"force": f"{side}{index}", "roster": roster, "treasury": {}}
+            events.append(make_event(len(events) + 1, "roster_entered", body, events[-1].hash))
+    state = derive(events)
+    law = luck_law(state, build_scenario(state, "A0", "B0"), 0)
+    start = time.perf_counter()
+    for index in range(BATTLES):
+        scenario = build_scenario(state, f"A{index}", f"B{index}")
+        fought = fight(state, scenario, seed=index)
+        shown = {
+            "method": law["method"],
+            "runs": law["runs"],
+            "winner": law["winner"],
+            "scores": dict(zip((f"A{index}", f"B{index}"), law["scores"].values(), strict=True)),
+        }
+        body = battle_body(
+            state,
+            f"A{index}",
+            f"B{index}",
+            fought,
+            shown,
+            options={"extra": {}, "overrides": [], "only": []},
+        )
+        event = make_event(len(events) + 1, "battle_resolved", body, events[-1].hash)
+        events.append(event)
+        apply(state, event)
+        state.last = event
+    written = time.perf_counter() - start
+    derived = timed(lambda: derive(events), repeat=3)
+    lucks = timed(lambda: audit(events), repeat=3)
+    text = export_lines(events)
+    start = time.perf_counter()
+    verdict = verify_lines(text)
+    checked = time.perf_counter() - start
+    assert verdict.ok, verdict.lines()
+    print(
+        f"2. {BATTLES:,} battles ({len(events):,} events; written in {written:.0f} s): "
+        f"rosters derived in {derived:.2f} s (target ≤ 1 s), luck audit {lucks:.2f} s "
+        f"(target ≤ 5 s), verify {checked:.0f} s (target ≤ 60 s)"
+    )
+    del store
+
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory() as folder:
+        recording(Path(folder))
+        thousand(Path(folder))

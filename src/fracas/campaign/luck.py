@@ -1,0 +1,339 @@
+"""The luck audit: where each battle's result fell in its own odds, and over the campaign.
+
+**One battle.** Each force's luck score (the PAX, models or strength the enemy lost minus
+those the force lost; :mod:`fracas.campaign.carry`) has a law, stored with the battle when
+it was recorded: exact, or from seeded plays when exact odds are out of reach. The result's
+percentile is the *mid-p* ``P(S < s) + ½·P(S = s)``: a force that got exactly the median
+result, or fought a battle with only one possible result, scores 50 %. From plays, the
+percentile carries an error bar of ±1.96 standard errors, ``√(u(1 − u)/n)``.
+
+**The campaign.** A force's campaign score is the sum of its battles' percentiles. Had the
+dice been fair, each battle's percentile would be a random variable ``U_i`` whose law
+follows from the battle's own law (each possible result ``s`` with ``P(S = s)``, at its own
+mid-p); the ``U_i`` are independent (each battle its own dice), so the law of their sum is
+the convolution of theirs, worked out exactly. The headline is the mid-p of the actual sum
+in that law: "luckier than 83 % of campaigns like this one" means that, over campaigns of
+the same battles with fair dice, 83 % would have gone worse for this force (ties counted
+half).
+
+>>> law = [(0.0, 0.25), (1.0, 0.5), (2.0, 0.25)]
+>>> mid_p(law, 1.0)
+0.5
+>>> mid_p(law, 2.0)
+0.875
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fracas.campaign.journal import Event
+from fracas.core.escape import printable
+
+Law = Sequence[tuple[float, float]]
+#: Most points the law of a campaign sum keeps exactly; past it, sums are binned to
+#: :data:`GRID` (a change of at most 1/GRID per battle in the headline).
+EXACT_POINTS = 200_000
+GRID = 10_000
+TIE = 1e-9
+
+
+def mid_p(law: Law, value: float) -> float:
+    """``P(S < value) + ½·P(S = value)`` for ``S`` of ``law`` (pairs of value and chance)."""
+    # Sums of percentiles are floats: values within TIE of each other are the same result.
+    below = sum(p for v, p in law if v < value - TIE)
+    equal = sum(p for v, p in law if abs(v - value) <= TIE)
+    total = sum(p for _, p in law)
+    return (below + equal / 2) / total
+
+
+def percentile_law(law: Law) -> Law:
+    """The law of a battle's mid-p percentile had the dice been fair: each result at its
+    own mid-p, with its chance.
+
+    >>> percentile_law([(0.0, 0.5), (1.0, 0.5)])
+    [(0.25, 0.5), (0.75, 0.5)]
+    """
+    return [(mid_p(law, value), p) for value, p in law]
+
+
+def sum_law(laws: Sequence[Law]) -> tuple[dict[float, float], bool]:
+    """The law of the sum of independent variables of ``laws`` (their convolution), and
+    whether it had to be binned to :data:`GRID`.
+
+    >>> sum_law([[(0.0, 0.5), (1.0, 0.5)], [(0.0, 0.5), (1.0, 0.5)]])
+    ({0.0: 0.25, 1.0: 0.5, 2.0: 0.25}, False)
+    """
+    total: dict[float, float] = {0.0: 1.0}
+    binned = False
+    for law in laws:
+        step: dict[float, float] = {}
+        for a, pa in total.items():
+            for b, pb in law:
+                key = a + b
+                key = round(key * GRID) / GRID if binned else round(key, 12)
+                step[key] = step.get(key, 0.0) + pa * pb
+        total = step
+        if len(total) > EXACT_POINTS and not binned:
+            binned = True
+            rebinned: dict[float, float] = {}
+            for key, p in total.items():
+                k = round(key * GRID) / GRID
+                rebinned[k] = rebinned.get(k, 0.0) + p
+            total = rebinned
+    return total, binned
+
+
+@dataclass(frozen=True)
+class BattleLuck:
+    """One force in one battle."""
+
+    battle: int
+    event: int
+    force: str
+    enemy: str
+    score: float
+    expected: float
+    percentile: float
+    error: float
+    method: str
+    win_chance: float | None
+    won: bool | None
+
+
+@dataclass(frozen=True)
+class ForceLuck:
+    """One force over the campaign: its headline and its battles."""
+
+    force: str
+    battles: tuple[BattleLuck, ...]
+    headline: float
+    cumulative: tuple[float, ...]
+
+
+def audit(events: Sequence[Event]) -> list[ForceLuck]:
+    """The luck of every force that fought, from the odds stored with each battle."""
+    rows: dict[str, list[tuple[BattleLuck, Law]]] = {}
+    for event in events:
+        if event.kind != "battle_resolved":
+            continue
+        body = event.body
+        odds = body["odds"]
+        forces = list(body["scores"])
+        for force in forces:
+            law = law_of(odds, force)
+            score = float(body["scores"][force])
+            percentile = mid_p(law, score)
+            runs = int(odds.get("runs") or 0)
+            error = 1.96 * math.sqrt(percentile * (1 - percentile) / runs) if runs else 0.0
+            enemy = next(f for f in forces if f != force)
+            winners = odds.get("winner", {})
+            win = winners.get(force) if winners else None
+            row = BattleLuck(
+                int(body["battle"]),
+                event.seq,
+                force,
+                enemy,
+                score,
+                sum(v * p for v, p in law) / sum(p for _, p in law),
+                percentile,
+                error,
+                str(odds["method"]),
+                None if win is None else float(win),
+                None if not winners else body["summary"].get("winner") == force,
+            )
+            rows.setdefault(force, []).append((row, law))
+    result = []
+    for force, found in rows.items():
+        cumulative = []
+        laws: list[Law] = []
+        actual = 0.0
+        for row, law in found:
+            laws.append(percentile_law(law))
+            actual += row.percentile
+            cumulative.append(_headline(laws, actual))
+        result.append(
+            ForceLuck(force, tuple(r for r, _ in found), cumulative[-1], tuple(cumulative))
+        )
+    return result
+
+
+def _headline(laws: Sequence[Law], actual: float) -> float:
+    law, binned = sum_law(laws)
+    key = round(actual * GRID) / GRID if binned else actual
+    return mid_p(sorted(law.items()), key)
+
+
+# Rendering ---------------------------------------------------------------------------------
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.0f} %"
+
+
+def headline_sentence(luck: ForceLuck) -> str:
+    """The one sentence a player reads first."""
+    battles = len(luck.battles)
+    word = "luckier" if luck.headline >= 0.5 else "unluckier"
+    share = luck.headline if luck.headline >= 0.5 else 1 - luck.headline
+    return (
+        f"{luck.force} has been {word} than {_pct(share)} of campaigns like this one "
+        f"({battles} battle{'s' if battles != 1 else ''})"
+    )
+
+
+_COLUMNS = (
+    "battle",
+    "against",
+    "result",
+    "expected",
+    "percentile",
+    "odds",
+    "P(win)",
+    "luck so far",
+)
+
+
+def _cells(luck: ForceLuck) -> list[list[str]]:
+    cells = []
+    for row, so_far in zip(luck.battles, luck.cumulative, strict=True):
+        error = f" ± {100 * row.error:.0f}" if row.error else ""
+        win = "" if row.win_chance is None else _pct(row.win_chance) + (" won" if row.won else "")
+        cells.append(
+            [
+                str(row.battle),
+                row.enemy,
+                f"{row.score:+g}",
+                f"{row.expected:+.1f}",
+                f"{100 * row.percentile:.0f}{error} %",
+                row.method,
+                win,
+                _pct(so_far),
+            ]
+        )
+    return cells
+
+
+def render_luck(lucks: Sequence[ForceLuck], fmt: str, *, campaign: str) -> str:
+    """The audit in ``text``, ``markdown``, ``bbcode`` or ``json``."""
+    if fmt == "json":
+        document = {
+            "campaign": campaign,
+            "method": "mid-p percentile of each battle's luck score; campaign: mid-p of the "
+            "sum of percentiles in its exact law under fair dice",
+            "forces": [
+                {
+                    "force": luck.force,
+                    "headline": luck.headline,
+                    "sentence": headline_sentence(luck),
+                    "cumulative": list(luck.cumulative),
+                    "battles": [row.__dict__ for row in luck.battles],
+                }
+                for luck in lucks
+            ],
+        }
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    out: list[str] = []
+    title = f"Luck audit: {campaign}"
+    if fmt == "markdown":
+        out.append(f"## {_md(title)}")
+    elif fmt == "bbcode":
+        out.append(f"[b]{_bb(title)}[/b]")
+    else:
+        out.append(printable(title))
+    if not lucks:
+        out.append("no battle yet")
+    for luck in lucks:
+        sentence = headline_sentence(luck)
+        cells = _cells(luck)
+        out.append("")
+        if fmt == "markdown":
+            out.append(f"**{_md(sentence)}**")
+            out.append("")
+            out.append("| " + " | ".join(_COLUMNS) + " |")
+            out.append("|" + "---|" * len(_COLUMNS))
+            out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in cells]
+        elif fmt == "bbcode":
+            out.append(f"[b]{_bb(sentence)}[/b]")
+            out.append("[code]")
+            out += _aligned([list(_COLUMNS), *cells], escape=_bb_code)
+            out.append("[/code]")
+        else:
+            out.append(printable(sentence))
+            out += _aligned([list(_COLUMNS), *cells], escape=printable)
+            out.append("luck so far: " + _spark(luck.cumulative))
+    return "\n".join(out) + "\n"
+
+
+def _aligned(rows: list[list[str]], *, escape: Any) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(escape(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
+
+
+def _spark(values: Sequence[float]) -> str:
+    bars = "▁▂▃▄▅▆▇█"
+    return "".join(bars[min(len(bars) - 1, int(v * len(bars)))] for v in values)
+
+
+def _md(text: str) -> str:
+    from fracas.io.markup import escape_markdown
+
+    return escape_markdown(printable(text))
+
+
+def _bb(text: str) -> str:
+    from fracas.io.markup import escape_bbcode
+
+    return escape_bbcode(printable(text))
+
+
+def _bb_code(text: str) -> str:
+    from fracas.io.markup import escape_bbcode_code
+
+    return escape_bbcode_code(printable(text))
+
+
+def luck_svg(lucks: Sequence[ForceLuck], *, campaign: str) -> str:
+    """A chart of each force's luck so far, battle by battle (SVG, no dependency)."""
+    from html import escape
+
+    width, height, pad = 640, 320, 40
+    colours = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
+    most = max((len(luck.cumulative) for luck in lucks), default=1)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
+        f"<title>{escape(f'Luck so far: {campaign}')}</title>",
+        f'<line x1="{pad}" y1="{height / 2}" x2="{width - pad}" y2="{height / 2}" stroke="#999" '
+        'stroke-dasharray="4 4"/>',
+        f'<text x="4" y="{pad}">100 %</text><text x="4" y="{height / 2 + 4}">50 %</text>'
+        f'<text x="4" y="{height - pad}">0 %</text>',
+    ]
+    for index, luck in enumerate(lucks):
+        colour = colours[index % len(colours)]
+        points = " ".join(
+            f"{pad + (width - 2 * pad) * (i + 1) / most:.1f},"
+            f"{height - pad - (height - 2 * pad) * value:.1f}"
+            for i, value in enumerate(luck.cumulative)
+        )
+        parts.append(
+            f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>'
+        )
+        parts.append(
+            f'<text x="{width - pad + 4}" y="{pad + 16 * index}" fill="{colour}">'
+            f"{escape(luck.force)}</text>"
+        )
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def law_of(odds: Mapping[str, Any], force: str) -> Law:
+    """A force's stored law, as pairs."""
+    return [(float(v), float(p)) for v, p in odds["scores"][force]]

@@ -1,0 +1,176 @@
+"""Export a journal as canonical JSON Lines, and check one end to end.
+
+``verify`` replays the whole war from the first line: every event must carry the next
+sequence number and the hash of the line before it; every roster must fit the ruleset's
+schema; every battle is built again from the rosters the journal had made by then, played
+again from its seed (or its fair dice: secret, scenario and nonces), and must give the
+summary, the scores and the carried changes the line records; and every line must hash to
+what it says. The first line that does not follow is named, with why.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from fracas.campaign.battle import build_scenario, fight
+from fracas.campaign.journal import Event, event_hash, parse_line
+from fracas.campaign.rosters import CampaignState, JournalError, apply, derive
+from fracas.core.errors import FracasError
+from fracas.io.canonical import canonical_document
+from fracas.io.scenario import set_path
+
+
+def export_lines(events: Iterable[Event]) -> str:
+    """The journal as JSON Lines: one canonical line per event, in order."""
+    return "".join(event.line() + "\n" for event in events)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What ``verify`` found: how many events and battles held, and the first that did not."""
+
+    events: int
+    battles: int
+    problem: JournalError | None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+    def lines(self) -> list[str]:
+        if self.problem is None:
+            return [
+                f"verified: {self.events} events, {self.battles} battles re-played, every "
+                "roster re-derived"
+            ]
+        return [
+            f"NOT VERIFIED: {self.problem}",
+            f"({self.events} events before it follow)",
+        ]
+
+
+def verify_lines(text: str, *, source: str = "journal") -> Verdict:
+    """Check an exported journal (see the module's text)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    events = [parse_line(line, number=n, source=source) for n, line in enumerate(lines, 1)]
+    return verify_events(events)
+
+
+def verify_events(events: Sequence[Event]) -> Verdict:
+    """Check events in order (see the module's text)."""
+    state: CampaignState | None = None
+    previous = ""
+    battles = 0
+    for index, event in enumerate(events):
+        try:
+            if event.seq != index + 1:
+                missing = "missing" if event.seq > index + 1 else "out of order"
+                raise JournalError(
+                    event.seq, f"comes where event {index + 1} should be (events {missing})"
+                )
+            if event.prev != previous:
+                raise JournalError(
+                    event.seq, "does not chain to the event before it (an event removed or edited)"
+                )
+            if state is None:
+                state = derive([event])
+            else:
+                _check(state, event)
+                apply(state, event)
+                state.last = event
+            if event_hash(event.seq, event.kind, event.body, event.prev) != event.hash:
+                raise JournalError(event.seq, "its content does not match its hash: it was edited")
+        except JournalError as exc:
+            return Verdict(index, battles, exc)
+        except (FracasError, AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
+            problem = JournalError(event.seq, f"{event.kind} does not apply ({exc})")
+            return Verdict(index, battles, problem)
+        battles += event.kind == "battle_resolved"
+        previous = event.hash
+    if state is None:
+        return Verdict(0, 0, JournalError(1, "the journal is empty"))
+    return Verdict(len(events), battles, None)
+
+
+def _check(state: CampaignState, event: Event) -> None:
+    body, seq = event.body, event.seq
+    adapter = state.adapter
+    if event.kind == "roster_entered":
+        adapter.check(str(body["force"]), body["roster"], source=f"event {seq}")
+    elif event.kind == "roster_edited":
+        force = state.forces[str(body["force"])]
+        document = {"roster": copy.deepcopy(force.roster), "treasury": dict(force.treasury)}
+        for change in body["set"]:
+            path = str(change["path"])
+            where = path if path.startswith("treasury.") else f"roster.{path}"
+            document = set_path(document, where, change["value"])
+        if canonical_document(document["roster"]) != body["roster"]:
+            raise JournalError(seq, "its roster is not the one its --set values give")
+        adapter.check(str(body["force"]), body["roster"], source=f"event {seq}")
+    elif event.kind == "replacements_bought":
+        unit = state.forces[str(body["force"])].unit(adapter, str(body["unit"]))
+        if unit is None or int(unit[adapter.size_key]) + int(body["count"]) != body["size"]:
+            raise JournalError(seq, "its new size is not the old size plus the count")
+    elif event.kind == "battle_resolved":
+        _check_battle(state, event)
+
+
+def _check_battle(state: CampaignState, event: Event) -> None:
+    from fracas.io.fair import derive_seed
+
+    body, seq = event.body, event.seq
+    options = body["options"]
+    scenario = build_scenario(
+        state,
+        str(body["attacker"]),
+        str(body["defender"]),
+        extra=options.get("extra", {}),
+        overrides=[(str(path), value) for path, value in options.get("overrides", [])],
+        only=[str(name) for name in options.get("only", [])],
+    )
+    if (
+        scenario.canonical_sha256 != body["scenario_sha256"]
+        or scenario.document != body["scenario"]
+    ):
+        raise JournalError(
+            seq,
+            f"battle {body.get('battle')}: the rosters the journal made give scenario "
+            f"sha256:{scenario.sha256}, not the one it records "
+            f"(sha256:{str(body['scenario_sha256'])[:16]})",
+        )
+    fair = body.get("fair")
+    if fair:
+        seed = derive_seed(str(fair["secret"]), scenario.canonical_sha256, fair["nonces"])
+        if seed != body["seed"]:
+            raise JournalError(
+                seq,
+                f"battle {body.get('battle')}: its fair dice give seed {seed}, not {body['seed']}",
+            )
+        fought = fight(state, scenario, secret=str(fair["secret"]), nonces=fair["nonces"])
+    else:
+        fought = fight(state, scenario, seed=int(body["seed"]))
+    again = {
+        "summary": canonical_document(fought.summary),
+        "changes": canonical_document(fought.changes),
+        "scores": canonical_document(
+            {f: state.adapter.score(scenario, fought.summary, f) for f in body["scores"]}
+        ),
+    }
+    for key, value in again.items():
+        if value != body[key]:
+            differing = _first_key(value, body[key])
+            raise JournalError(
+                seq,
+                f"battle {body.get('battle')}: re-played from seed {body['seed']}, its {key} "
+                f"differs{differing} (a roll or a result was changed)",
+            )
+
+
+def _first_key(mine: object, theirs: object) -> str:
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        for key in sorted(set(mine) | set(theirs)):
+            if mine.get(key) != theirs.get(key):
+                return f" at {key}: re-play {mine.get(key)!r}, journal {theirs.get(key)!r}"
+    return ""

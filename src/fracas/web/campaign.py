@@ -1,0 +1,167 @@
+"""Read-only campaign pages for ``fracas serve --campaign DB``: the campaigns in the store,
+each one's rosters now, its journal and luck chart, and a permalink per battle.
+
+Nothing here writes: the pages read the journal and derive what they show, as the command
+line does. Every text from the journal is escaped.
+
+>>> from fracas.campaign.store import Store
+>>> from fracas.campaign.actions import new_campaign
+>>> from fracas.campaign.carry import ADAPTERS
+>>> store = Store.open("sqlite://")
+>>> new_campaign(store, "War & Peace", next(iter(ADAPTERS)))
+>>> "War &amp; Peace" in index_page(store)
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from html import escape
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from fracas.campaign.store import Store
+from fracas.core.errors import FracasError
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+_STYLE = (
+    "body{font-family:sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem}"
+    "table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.2rem .6rem;"
+    "text-align:left}"
+)
+
+
+class NoSuchBattle(FracasError, LookupError):
+    """A battle number the campaign does not have."""
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}'
+        f"</title><style>{_STYLE}</style></head><body>{body}</body></html>\n"
+    )
+
+
+def _link(name: str, tail: str = "") -> str:
+    return f"/campaign/{quote(name, safe='')}{tail}"
+
+
+def index_page(store: Store) -> str:
+    """Every campaign in the store, each a link."""
+    items = "".join(
+        f'<li><a href="{escape(_link(name))}">{escape(name)}</a> ({escape(ruleset)})</li>'
+        for name, ruleset in store.campaigns()
+    )
+    return _page("Campaigns", f"<h1>Campaigns</h1><ul>{items or '<li>none yet</li>'}</ul>")
+
+
+def campaign_page(store: Store, name: str) -> str:
+    """One campaign: the luck headlines and chart, the rosters now, the journal."""
+    from fracas.campaign.luck import audit, headline_sentence, luck_svg
+    from fracas.campaign.rosters import derive, roster_table
+
+    events = store.events(name)
+    state = derive(events)
+    adapter = state.adapter
+    parts = [
+        f"<h1>{escape(name)}</h1><p>{escape(state.ruleset)} · {len(events)} events · "
+        f'<a href="{escape(_link(name, "/journal.jsonl"))}">journal (JSON Lines)</a></p>'
+    ]
+    lucks = audit(events)
+    parts.append("<h2>Luck</h2>")
+    parts += [f"<p>{escape(headline_sentence(luck))}</p>" for luck in lucks]
+    if lucks:
+        parts.append(luck_svg(lucks, campaign=name))
+    parts.append("<h2>Rosters now</h2>")
+    keys = [adapter.size_key, *([adapter.full_key] if adapter.full_key else []), "level"]
+    for row in roster_table(state):
+        money = ", ".join(f"{k} {v:g}" for k, v in row["treasury"].items())
+        parts.append(f"<h3>{escape(row['force'])}</h3><p>treasury: {escape(money)}</p>")
+        head = "".join(f"<th>{escape(k)}</th>" for k in ["unit", *keys])
+        rows = "".join(
+            "<tr>"
+            + "".join(f"<td>{escape(str(unit.get(k, '')))}</td>" for k in [adapter.unit_key, *keys])
+            + "</tr>"
+            for unit in row["units"]
+        )
+        fallen = "".join(
+            f"<li>{escape(unit)}: {escape(fell['why'])} in event {fell['event']}</li>"
+            for unit, fell in row["fallen"].items()
+        )
+        parts.append(f"<table><tr>{head}</tr>{rows}</table>")
+        if fallen:
+            parts.append(f"<p>Fallen:</p><ul>{fallen}</ul>")
+    parts.append("<h2>Journal</h2><table><tr><th>#</th><th>event</th><th>what</th></tr>")
+    for event in events:
+        body = event.body
+        if event.kind == "battle_resolved":
+            number = int(body["battle"])
+            what = (
+                f'<a href="{escape(_link(name, f"/battle/{number}"))}">battle {number}</a>: '
+                f"{escape(str(body['attacker']))} v {escape(str(body['defender']))}, "
+                f"winner {escape(str(body['summary'].get('winner', '—')))}"
+            )
+        else:
+            who = f" by {body['by']}" if body.get("by") else ""
+            why = f" ({body['why']})" if body.get("why") else ""
+            what = escape(f"{body.get('force', body.get('name', ''))}{who}{why}")
+        parts.append(f"<tr><td>{event.seq}</td><td>{escape(event.kind)}</td><td>{what}</td></tr>")
+    parts.append("</table>")
+    return _page(name, "".join(parts))
+
+
+def battle_page(store: Store, name: str, number: int) -> str:
+    """One battle's post, played again from the journal's scenario and seed."""
+    from fracas.io.html import render_html
+    from fracas.io.scenario import scenario_from_document
+
+    for event in store.events(name):
+        if event.kind == "battle_resolved" and event.body["battle"] == number:
+            body = event.body
+            break
+    else:
+        raise NoSuchBattle(f"campaign {name!r} has no battle {number}")
+    scenario = scenario_from_document(body["scenario"], source=f"{name} battle {number}")
+    report = scenario.resolve(seed=int(body["seed"]))
+    if body.get("fair"):
+        report = replace(report, fair=body["fair"])
+    title = f"{name}: battle {number}"
+    links = f'<p><a href="{escape(_link(name))}">{escape(name)}</a></p>'
+    return _page(title, links + render_html(report, standalone=True, fold=True))
+
+
+def add_campaign_pages(app: FastAPI, db: str) -> None:
+    """Add the read-only pages of the store at ``db`` to the FastAPI ``app``."""
+    import anyio
+    from fastapi import HTTPException
+    from fastapi.responses import HTMLResponse, PlainTextResponse
+
+    from fracas.campaign.store import UnknownCampaign
+    from fracas.campaign.verify import export_lines
+
+    store = Store.open(db)
+
+    async def run(work: Any, *args: Any) -> Any:
+        try:
+            return await anyio.to_thread.run_sync(work, *args)
+        except (UnknownCampaign, NoSuchBattle) as exc:
+            raise HTTPException(404, str(exc)) from None
+
+    @app.get("/campaign", include_in_schema=False)
+    async def campaigns() -> HTMLResponse:
+        return HTMLResponse(await run(index_page, store))
+
+    @app.get("/campaign/{name}", include_in_schema=False)
+    async def campaign(name: str) -> HTMLResponse:
+        return HTMLResponse(await run(campaign_page, store, name))
+
+    @app.get("/campaign/{name}/battle/{number}", include_in_schema=False)
+    async def battle(name: str, number: int) -> HTMLResponse:
+        return HTMLResponse(await run(battle_page, store, name, number))
+
+    @app.get("/campaign/{name}/journal.jsonl", include_in_schema=False)
+    async def journal(name: str) -> PlainTextResponse:
+        events = await run(store.events, name)
+        return PlainTextResponse(export_lines(events), media_type="application/jsonl")

@@ -1,0 +1,342 @@
+"""Export and verify, concurrent writers, schema upgrades, bad input on the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fracas.campaign.actions import enter_roster, new_campaign, record_battle, state_of
+from fracas.campaign.journal import event_hash
+from fracas.campaign.store import SCHEMA_VERSION, StaleWrite, Store
+from fracas.campaign.verify import export_lines, verify_lines
+from fracas.cli import app
+
+RUNNER = CliRunner()
+SIDE_A = {"units": [{"name": "Scouts", "pax": 4, "offense": 2, "strength": 2}]}
+SIDE_B = {"units": [{"name": "Guards", "pax": 4, "defense": 2}]}
+
+
+def small_war(store: Store, battles: int = 2) -> None:
+    new_campaign(store, "War", "d100")
+    enter_roster(store, "War", "A", SIDE_A)
+    enter_roster(store, "War", "B", SIDE_B)
+    for seed in range(battles):
+        record_battle(store, "War", "A", "B", seed=seed + 1)
+
+
+def exported(store: Store) -> list[dict[str, object]]:
+    return [json.loads(line) for line in export_lines(store.events("War")).splitlines()]
+
+
+def text_of(lines: list[dict[str, object]]) -> str:
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+def rehash(line: dict[str, object]) -> None:
+    line["hash"] = event_hash(line["seq"], line["kind"], line["body"], line["prev"])  # type: ignore[arg-type]
+
+
+def test_an_untouched_journal_verifies(store: Store) -> None:
+    small_war(store)
+    verdict = verify_lines(export_lines(store.events("War")))
+    assert verdict.ok, verdict.lines()
+    assert (verdict.events, verdict.battles) == (5, 2)
+
+
+def test_export_is_canonical_and_stable(store: Store) -> None:
+    small_war(store, battles=1)
+    text = export_lines(store.events("War"))
+    assert text == export_lines(store.events("War"))
+    for line in text.splitlines():
+        assert (
+            json.dumps(json.loads(line), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            == line
+        )
+
+
+def test_verify_names_an_edited_event(store: Store) -> None:
+    small_war(store)
+    lines = exported(store)
+    lines[1]["body"]["roster"]["units"][0]["pax"] = 9  # type: ignore[index]
+    verdict = verify_lines(text_of(lines))
+    assert not verdict.ok
+    # The edit makes battle 1's scenario differ from the one recorded at event 4 … unless
+    # the hash check comes first: event 2 is the first that does not follow.
+    assert verdict.problem is not None
+    assert verdict.problem.seq == 2
+    assert "edited" in str(verdict.problem)
+
+
+def test_verify_names_a_changed_roll_even_when_rehashed(store: Store) -> None:
+    small_war(store)
+    lines = exported(store)
+    body = lines[3]["body"]
+    body["seed"] = int(body["seed"]) + 1000  # type: ignore[index]
+    rehash(lines[3])
+    for later in lines[4:]:  # a forger fixes the chain after it, too
+        later["prev"] = lines[lines.index(later) - 1]["hash"]
+        rehash(later)
+    verdict = verify_lines(text_of(lines))
+    assert verdict.problem is not None
+    assert verdict.problem.seq == 4
+    assert "re-played" in str(verdict.problem) or "scenario" in str(verdict.problem)
+
+
+def test_verify_names_a_changed_result(store: Store) -> None:
+    small_war(store)
+    lines = exported(store)
+    body = lines[3]["body"]
+    body["summary"]["pax.Scouts"] = 4 if body["summary"]["pax.Scouts"] != 4 else 3  # type: ignore[index]
+    rehash(lines[3])
+    verdict = verify_lines(text_of(lines[:4]))
+    assert verdict.problem is not None
+    assert verdict.problem.seq == 4
+    assert "summary differs at pax.Scouts" in str(verdict.problem)
+
+
+def test_verify_names_a_missing_battle(store: Store) -> None:
+    small_war(store)
+    lines = exported(store)
+    del lines[3]
+    verdict = verify_lines(text_of(lines))
+    assert verdict.problem is not None
+    assert verdict.problem.seq == 5
+    assert "missing" in str(verdict.problem)
+
+
+#: A writer that appends five events, reading again whenever its write was stale.
+WRITER = """
+import sys
+from fracas.campaign.actions import state_of
+from fracas.campaign.store import StaleWrite, Store
+store = Store.open(sys.argv[1])
+written = 0
+while written < 5:
+    state = state_of(store, "War")
+    try:
+        store.append("War", "roster_entered",
+                     {"force": sys.argv[2] + str(written), "roster": {"units": []}},
+                     after=state.last)
+    except StaleWrite:
+        continue
+    written += 1
+"""
+
+
+def test_two_processes_writing_at_once_lose_no_event(db: str) -> None:
+    store = Store.open(db)
+    new_campaign(store, "War", "d100")
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, db, name]) for name in ("X", "Y")]
+    assert [writer.wait(timeout=120) for writer in writers] == [0, 0]
+    events = store.events("War")
+    # 1 creation + 5 events from each writer, numbered 1..11 with no gap, all there.
+    assert [e.seq for e in events] == list(range(1, 12))
+    forces = sorted(str(e.body["force"]) for e in events[1:])
+    assert forces == sorted(f"{n}{i}" for n in "XY" for i in range(5))
+
+
+def test_a_stale_write_is_refused_with_a_line_to_retry(store: Store) -> None:
+    new_campaign(store, "War", "d100")
+    first = store.events("War")[-1]
+    store.append("War", "roster_entered", {"force": "A", "roster": SIDE_A}, after=first)
+    with pytest.raises(StaleWrite, match="run the command again"):
+        store.append("War", "roster_entered", {"force": "B", "roster": SIDE_B}, after=first)
+    assert len(store.events("War")) == 2
+
+
+def test_a_version_1_store_is_upgraded_and_keeps_its_events(db: str) -> None:
+    old = Store.open(db, upgrade_to=1)
+    assert old.version() == 1
+    import sqlalchemy as sa
+
+    with old.engine.begin() as connection:
+        connection.execute(sa.text("INSERT INTO campaigns VALUES ('Old', 'd100')"))
+        connection.execute(
+            sa.text("INSERT INTO events VALUES ('Old', 1, 'campaign_created', :body, '', :h)"),
+            {
+                "body": '{"name":"Old","ruleset":"d100"}',
+                "h": event_hash(1, "campaign_created", {"name": "Old", "ruleset": "d100"}, ""),
+            },
+        )
+    old.close()
+    store = Store.open(db)
+    assert store.version() == SCHEMA_VERSION == 2
+    assert [e.kind for e in store.events("Old")] == ["campaign_created"]
+    enter_roster(store, "Old", "A", SIDE_A)
+    assert verify_lines(export_lines(store.events("Old"))).ok
+
+
+# The command line ----------------------------------------------------------------------
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = RUNNER.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_whole_campaign_from_the_command_line(tmp_path: Path) -> None:
+    db = str(tmp_path / "war.db")
+    roster = tmp_path / "a.yaml"
+    roster.write_text("units:\n  - {name: Scouts, pax: 4, offense: 2}\ntreasury: {gold: 5}\n")
+    other = tmp_path / "b.yaml"
+    other.write_text("units:\n  - {name: Guards, pax: 4, defense: 2}\n")
+    assert run("campaign", "new", "War", "--ruleset", "d100", "--db", db)[0] == 0
+    assert run("campaign", "roster", "War", "A", "--file", str(roster), "--db", db)[0] == 0
+    assert run("campaign", "roster", "War", "B", "--file", str(other), "--db", db)[0] == 0
+    code, out, _ = run(
+        "campaign",
+        "battle",
+        "War",
+        "--attacker",
+        "A",
+        "--defender",
+        "B",
+        "--seed",
+        "3",
+        "-f",
+        "bbcode",
+        "--db",
+        db,
+    )
+    assert code == 0
+    assert "seed 3" in out
+    code, out, _ = run("campaign", "luck", "War", "-f", "markdown", "--db", db)
+    assert code == 0
+    assert "campaigns like this one" in out
+    journal = tmp_path / "war.jsonl"
+    assert run("campaign", "export", "War", "-o", str(journal), "--db", db)[0] == 0
+    code, out, _ = run("campaign", "verify", str(journal))
+    assert code == 0
+    assert out.startswith("verified: 4 events, 1 battles")
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join(lines[:2] + lines[3:]) + "\n")
+    code, out, _ = run("campaign", "verify", str(journal))
+    assert code == 1
+    assert "NOT VERIFIED: event 4" in out
+
+
+@pytest.mark.parametrize(
+    ("roster", "needle"),
+    [
+        ("units:\n  - {name: Scouts, pax: -1}\n", "units[0].pax"),
+        ("units:\n  - {name: Scouts, pax: 4, colour: red}\n", "units[0].colour"),
+        ("units: []\n", "units"),
+        ("units:\n  - {name: Scouts, pax: 4}\naction: raid\n", "action"),
+    ],
+)
+def test_a_roster_that_does_not_fit_is_one_line_and_writes_nothing(
+    tmp_path: Path, roster: str, needle: str
+) -> None:
+    db = str(tmp_path / "war.db")
+    run("campaign", "new", "War", "--ruleset", "d100", "--db", db)
+    file = tmp_path / "bad.yaml"
+    file.write_text(roster)
+    code, _, err = run("campaign", "roster", "War", "A", "--file", str(file), "--db", db)
+    assert code == 2
+    assert err.count("\n") == 1
+    assert needle in err
+    assert "Traceback" not in err
+    assert len(Store.open(db).events("War")) == 1
+
+
+def test_a_battle_with_a_fallen_or_unknown_unit_is_refused(tmp_path: Path) -> None:
+    db = str(tmp_path / "war.db")
+    store = Store.open(db)
+    new_campaign(store, "War", "d100")
+    enter_roster(
+        store,
+        "War",
+        "A",
+        {
+            "units": [
+                {"name": "Knights", "pax": 10, "offense": 9, "strength": 9, "melee_attacks": 9}
+            ]
+        },
+    )
+    enter_roster(
+        store,
+        "War",
+        "B",
+        {"units": [{"name": "Peasants", "pax": 1}, {"name": "Militia", "pax": 10}]},
+    )
+    seed = next(
+        s
+        for s in range(50)
+        if record_battle(store, "War", "A", "B", seed=s).fought.summary["fate.Peasants"] == "killed"
+    )
+    del seed
+    fell = state_of(store, "War").forces["B"].fallen["Peasants"]
+    count = len(store.events("War"))
+    code, _, err = run(
+        "campaign",
+        "battle",
+        "War",
+        "--attacker",
+        "A",
+        "--defender",
+        "B",
+        "--only",
+        "Knights",
+        "--only",
+        "Peasants",
+        "--db",
+        db,
+    )
+    assert code == 2
+    assert f"was killed in event {fell[1]}" in err
+    assert "only[1]" in err
+    code, _, err = run(
+        "campaign", "battle", "War", "--attacker", "A", "--defender", "C", "--db", db
+    )
+    assert code == 2
+    assert "no force 'C'" in err
+    assert err.count("\n") == 1
+    assert len(Store.open(db).events("War")) == count
+
+
+def test_a_fair_battle_verifies_and_its_nonces_cannot_be_swapped(store: Store) -> None:
+    from fracas.io.fair import derive_seed
+
+    new_campaign(store, "War", "d100")
+    enter_roster(store, "War", "A", SIDE_A)
+    enter_roster(store, "War", "B", SIDE_B)
+    secret = "ab" * 32
+    recorded = record_battle(store, "War", "A", "B", secret=secret, nonces=["owl", "7"])
+    body = recorded.event.body
+    assert body["seed"] == derive_seed(secret, body["scenario_sha256"], ["owl", "7"])
+    assert body["fair"]["nonces"] == ["owl", "7"]
+    assert verify_lines(export_lines(store.events("War"))).ok
+    lines = exported(store)
+    lines[3]["body"]["fair"]["nonces"] = ["owl", "8"]  # type: ignore[index]
+    rehash(lines[3])
+    verdict = verify_lines(text_of(lines))
+    assert verdict.problem is not None
+    assert verdict.problem.seq == 4
+    assert "its fair dice give seed" in str(verdict.problem)
+
+
+def test_verify_counts_the_battles_before_the_first_that_fails(store: Store) -> None:
+    small_war(store, battles=2)
+    lines = exported(store)
+    lines[4]["body"]["seed"] = 999  # type: ignore[index]
+    verdict = verify_lines(text_of(lines))
+    assert (verdict.events, verdict.battles) == (4, 1)
+
+
+def test_a_database_that_is_not_one_is_one_line(tmp_path: Path) -> None:
+    not_a_db = tmp_path / "notes.db"
+    not_a_db.write_text("these are my notes, not a database\n" * 100)
+    code, _, err = run("campaign", "new", "War", "--ruleset", "d100", "--db", str(not_a_db))
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "cannot open the database" in err
+    code, _, err = run(
+        "campaign", "new", "W" * 201, "--ruleset", "d100", "--db", str(tmp_path / "w.db")
+    )
+    assert code == 2
+    assert "at most 200 characters" in err
