@@ -585,6 +585,7 @@ function showAnswer(answer, op) {
   if (answer.picture) $("picture-img").src = answer.picture;
   for (const id of ["copy-bbcode", "copy-markdown", "download-json"]) $(id).hidden = op === "compare";
   $("post-options").hidden = op === "compare";
+  document.querySelector("#result .cli").hidden = op === "compare";  // each variant shows its own
   const report = $("report");
   const open = [...report.querySelectorAll("details[open][id]")].map((fold) => fold.id);
   if (op === "compare") {
@@ -681,7 +682,9 @@ function oddsView(answer) {
     const summary = document.createElement("summary");
     summary.textContent = `Tables of every metric (${rest.length})`;
     fold.append(summary, ...rest);
-    article.append(fold);
+    const footer = article.querySelector(":scope > .fracas-footer");
+    if (footer) footer.before(fold);
+    else article.append(fold);
   }
   const box = document.createElement("div");
   box.append(content);
@@ -712,14 +715,17 @@ function chartBox(series, id) {
     writeLink();
   });
   choose.append(select);
-  tools.append(choose, viewButtons());
+  const numeric = series.every((one) => one.answer.distributions.find((d) => d.metric === metric)?.numeric);
+  tools.append(choose, viewButtons(numeric));
   box.append(tools);
-  const drawn = drawChart(series, metric, { width: 640, height: 300 });
+  // Drawn at the width it is shown at, so that its words stay readable on a phone.
+  const room = Math.max(300, Math.min(720, ($("report").clientWidth || 640) - 4));
+  const drawn = drawChart(series, metric, { width: room, height: room < 500 ? 260 : 300 });
   if (drawn) box.append(drawn);
   return box;
 }
 
-function viewButtons() {
+function viewButtons(numeric) {
   const group = document.createElement("div");
   group.className = "views";
   group.setAttribute("role", "group");
@@ -729,7 +735,10 @@ function viewButtons() {
     button.type = "button";
     button.dataset.view = view;
     button.textContent = words;
-    button.setAttribute("aria-pressed", String(state.view === view));
+    button.setAttribute("aria-pressed", String((numeric ? state.view : "exactly") === view));
+    // "At least 'Empire'" means nothing: the outcomes that are not numbers have one view.
+    button.disabled = !numeric && view !== "exactly";
+    if (button.disabled) button.title = "Only for numbers";
     button.addEventListener("click", () => {
       state.view = view;
       redrawCharts();
@@ -891,9 +900,11 @@ function compareView(a, b) {
   const bRows = new Map(b.headline.map((row) => [row.label, row]));
   const labels = [...a.headline.map((row) => row.label), ...b.headline.map((row) => row.label).filter((l) => !a.headline.some((r) => r.label === l))];
   const aRows = new Map(a.headline.map((row) => [row.label, row]));
+  let missing = false;
   for (const label of labels) {
     const tr = body.insertRow();
     const ra = aRows.get(label), rb = bRows.get(label);
+    missing ||= !ra || !rb;
     for (const [text, numeric] of [[label, false], [ra ? shown(ra) : "—", true], [rb ? shown(rb) : "—", true], [difference(ra, rb), true]]) {
       const td = tr.insertCell();
       td.textContent = text;
@@ -903,7 +914,8 @@ function compareView(a, b) {
   const methods = document.createElement("p");
   methods.className = "hint-line";
   methods.textContent = `A: ${a.method}; B: ${b.method}.` + (a.method !== "exact" || b.method !== "exact"
-    ? " Sampled numbers carry their error bars: a small difference may be chance." : "");
+    ? " Sampled numbers carry their error bars: a small difference may be chance." : "")
+    + (missing ? " — : not in that variant's headline (its headline leaves out what never happened)." : "");
   box.append(heading, who, table, methods);
   box.append(chartBox([{ name: "A", answer: a }, { name: "B", answer: b }], "compare-chart"));
   return box;
