@@ -225,7 +225,21 @@ def _fields(item: Mapping[str, Any], path: Path, root: Schema) -> list[dict[str,
         fields.append(field)
     # What the scenario writes comes first; what it leaves at the default, after.
     fields.sort(key=lambda field: bool(field.get("default")))
-    return fields[:MAX_FIELDS]
+    return _distinct(fields[:MAX_FIELDS])
+
+
+def _distinct(fields: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Fields whose labels would read the same are told apart by their keys.
+
+    >>> [f["label"] for f in _distinct([{"label": "Score", "path": "p.enemy_weight"},
+    ...                                 {"label": "Score", "path": "p.own_weight"}])]
+    ['Score (enemy_weight)', 'Score (own_weight)']
+    """
+    labels = [field["label"] for field in fields]
+    for field in fields:
+        if labels.count(field["label"]) > 1:
+            field["label"] += f" ({field['path'].rsplit('.', 1)[-1]})"
+    return fields
 
 
 def _items(node: Any, path: Path, depth: int = 0) -> Iterator[tuple[Path, Mapping[str, Any]]]:
@@ -289,7 +303,7 @@ def form_fields(
             field["help"] = description
             params.append(field)
     if params:
-        groups.append({"title": "Rule options", "path": "parameters", "fields": params})
+        groups.append({"title": "Rule options", "path": "parameters", "fields": _distinct(params)})
     return groups
 
 

@@ -550,7 +550,7 @@ function markStale() {
   $("stale-note").hidden = !stale;
   $("stale-text").textContent = broken
     ? "Old answer: it is for the scenario as it was before the error."
-    : `Old answer: the inputs changed since it was worked out. It is for: ${state.answerFor}.`;
+    : "Old answer: the inputs changed since it was worked out; it is for the inputs named above.";
   $("rerun").hidden = broken;
   $("rerun").textContent = `${TITLES[state.answerOp]}: work it out again`;
 }
@@ -795,8 +795,8 @@ function drawChart(series, metric, size) {
   const topValue = [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1].find((t) => t >= highest) || 1;
   const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img" });
   const words = { exactly: "exactly", at_least: "at least", at_most: "at most" }[view];
-  const heading = `${metricLabel(series[0].answer, metric)}: chance of ${words} each value`;
-  svg.append(el("title", {}, heading));
+  const heading = `${metricLabel(series[0].answer, metric)}: ${words}`;
+  svg.append(el("title", {}, `${metricLabel(series[0].answer, metric)}: the chance of ${words} each value`));
   svg.append(el("text", { x: left, y: 16, class: "chart-title" }, heading));
   for (const fraction of [0, 0.25, 0.5, 0.75, 1]) {
     const y = top + plotH - fraction * plotH;
