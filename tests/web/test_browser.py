@@ -606,3 +606,42 @@ def test_user_text_stays_text(page: Page, server: str) -> None:
     page.wait_for_selector("#compare-chart svg.chart")
     assert page.locator("#pwned").count() == 0
     assert "<img src=x id=pwned>" in page.inner_text("#report")
+
+
+def test_the_form_changes_weapons_rules_arcs_and_actions(page: Page, server: str) -> None:
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(server + "/")
+    page.wait_for_selector("#report .fracas-report")
+    pick(page, "rankflank/flank_charge.yaml")
+    # The Knights' weapon is at its default (hand weapon), folded with the other defaults.
+    weapon = page.locator('.fields [data-path="units[2].weapon"]')
+    assert not weapon.is_visible()
+    weapon.locator("xpath=ancestor::details[1]/summary").click()
+    assert weapon.input_value() == "hand_weapon"
+    weapon.select_option("lance")
+    wait_for_answer(page, '--set units[2].weapon="lance"')
+    rules = page.locator('.fields [data-path="units[2].rules"]')
+    assert rules.input_value() == "swiftstride"
+    rules.fill("swiftstride, hatred")
+    rules.dispatch_event("change")
+    wait_for_answer(page, 'units[2].rules=["swiftstride", "hatred"]')
+    arc = page.locator('.fields [data-path="engagements[1].arc"]')
+    assert arc.input_value() == "left"
+    arc.select_option("rear")
+    wait_for_answer(page, '--set engagements[1].arc="rear"')
+    charged = page.locator('.fields [data-path="units[2].charged"]')
+    assert charged.is_checked()
+    charged.uncheck()
+    wait_for_answer(page, "--set units[2].charged=false")
+    assert 'Knights: The weapon its models fight with = "lance"' in page.inner_text("#answer-for")
+    shot(page, "27-desk-form-kinds")
+    pick(page, "d100/lair_raid.yaml")
+    action = page.locator('.fields [data-path="sides[0].action"]')
+    assert action.input_value() == "raid"
+    action.select_option("attack")
+    wait_for_answer(page, '--set sides[0].action="attack"')
+    equipment = page.locator('.fields [data-path="sides[0].units[0].equipment"]')
+    assert equipment.input_value() == "melee_weapon, shield, horses, armour_1"
+    pax = page.locator('.fields [data-path="sides[0].units[0].pax"]').locator("xpath=..")
+    assert "Current PAX" in pax.inner_text()
+    shot(page, "28-desk-form-d100")

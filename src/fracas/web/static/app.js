@@ -635,8 +635,10 @@ function fromHtml(html) {
   return template.content;
 }
 
+// A metric's words: the label the answer gives it, when it gives one, else its key.
 function metricLabel(answer, metric) {
-  return metric;
+  const found = answer.distributions.find((d) => d.metric === metric);
+  return (found && found.label) || metric;
 }
 
 function chartedMetrics(answer) {
