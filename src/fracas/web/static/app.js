@@ -528,6 +528,7 @@ function describeInputs(op) {
   const parts = [`${TITLES[op]} for ${request.name} ${describeEdits(request.overrides)}`];
   if (op === "forecast") parts.push(`${request.attacker} attacks ${request.target}`);
   if (op === "advise") parts.push(`side ${request.side}`);
+  if (op === "compare") parts.push(`B ${describeEdits(Object.fromEntries(state.changes))}`);
   if (request.seed !== undefined) parts.push(`seed ${request.seed}`);
   if (op === "odds" || op === "compare") {
     parts.push(`method ${request.method}`);
@@ -865,7 +866,14 @@ function difference(a, b) {
   const delta = b.value - a.value;
   const sign = delta > 0 ? "+" : delta < 0 ? "−" : "±";
   const size = Math.abs(delta);
-  return a.kind === "probability" ? `${sign}${(size * 100).toFixed(1)} pts` : `${sign}${+size.toFixed(2)}`;
+  const text = a.kind === "probability" ? `${sign}${(size * 100).toFixed(1)} pts` : `${sign}${+size.toFixed(2)}`;
+  return overlap(a, b) ? `${text} *` : text;
+}
+
+// Sampled answers: a difference smaller than the error bars may be the dice, not the change.
+function overlap(a, b) {
+  const sampled = a.low !== a.high || b.low !== b.high;
+  return sampled && b.value !== a.value && a.low <= b.high && b.low <= a.high;
 }
 
 function compareView(a, b) {
@@ -903,10 +911,12 @@ function compareView(a, b) {
   const labels = [...a.headline.map((row) => row.label), ...b.headline.map((row) => row.label).filter((l) => !a.headline.some((r) => r.label === l))];
   const aRows = new Map(a.headline.map((row) => [row.label, row]));
   let missing = false;
+  let close = false;
   for (const label of labels) {
     const tr = body.insertRow();
     const ra = aRows.get(label), rb = bRows.get(label);
     missing ||= !ra || !rb;
+    close ||= Boolean(ra && rb && overlap(ra, rb));
     for (const [text, numeric] of [[label, false], [ra ? shown(ra) : "—", true], [rb ? shown(rb) : "—", true], [difference(ra, rb), true]]) {
       const td = tr.insertCell();
       td.textContent = text;
@@ -917,6 +927,7 @@ function compareView(a, b) {
   methods.className = "hint-line";
   methods.textContent = `A: ${a.method}; B: ${b.method}.` + (a.method !== "exact" || b.method !== "exact"
     ? " Sampled numbers carry their error bars: a small difference may be chance." : "")
+    + (close ? " * : the two intervals overlap, so this difference may be chance; more runs tell." : "")
     + (missing ? " — : not in that variant's headline (its headline leaves out what never happened)." : "");
   box.append(heading, who, table, methods);
   box.append(chartBox([{ name: "A", answer: a }, { name: "B", answer: b }], "compare-chart"));
