@@ -647,3 +647,24 @@ def test_the_form_changes_weapons_rules_arcs_and_actions(page: Page, server: str
     pax = page.locator('.fields [data-path="sides[0].units[0].pax"]').locator("xpath=..")
     assert "Current PAX" in pax.inner_text()
     shot(page, "28-desk-form-d100")
+
+
+def test_editing_the_text_marks_the_odds_old(page: Page, server: str) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#report .fracas-report")
+    pick(page, "rankflank/flank_charge.yaml")
+    page.click(".tabs button[data-op=odds]")
+    page.select_option("#method", "mc")
+    page.fill("#runs", "300")
+    page.click("#run-odds")
+    page.wait_for_selector("#headline-chart svg.chart")
+    assert page.is_hidden("#stale-note")
+    before = page.inner_text("#report")
+    page.fill("#text", page.input_value("#text").replace("models: 40", "models: 39", 1))
+    page.wait_for_selector("#stale-note:not([hidden])")
+    # The old odds stay, marked, until asked again; then they are the new text's.
+    assert page.inner_text("#report") == before
+    page.click("#rerun")
+    wait_for(page, "document.querySelector('#stale-note').hidden")
+    assert page.inner_text("#report") != before
+    assert "as written" in page.inner_text("#answer-for")
