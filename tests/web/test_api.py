@@ -208,13 +208,86 @@ def test_validate_offers_the_numbers_of_each_unit(client: TestClient) -> None:
     assert answer["ok"]
     lead = answer["fields"][0]
     assert lead["title"] == "lead"
+    # What the scenario writes first, then what it leaves at the schema's defaults.
     assert {f["path"]: f["value"] for f in lead["fields"]} == {
         "units[0].strength": 100,
         "units[0].attack.land": 10,
         "units[0].defense": 10,
+        "units[0].domain": "land",
+        "units[0].max_strength": None,
+        "units[0].level": 0,
+        "units[0].pierce": 0,
     }
+    labels = {f["path"]: f["label"] for f in lead["fields"]}
+    assert labels["units[0].strength"] == "Strength"  # "Soldiers…" explains, not names
+    assert labels["units[0].defense"] == "Printed defence"
+    domain = next(f for f in lead["fields"] if f["path"] == "units[0].domain")
+    assert domain["kind"] == "choice"
+    assert domain["choices"] == ["land", "air", "sea"]
     assert answer["choices"]["units"][:2] == ["lead", "left"]
     assert answer["choices"]["sides"] == ["blue", "red"]
+
+
+def test_validate_offers_what_players_change(client: TestClient) -> None:
+    flank = client.post("/api/validate", json=body(FLANK)).json()["fields"]
+    knights = {f["path"]: f for f in flank[2]["fields"]}
+    assert flank[2]["title"] == "Knights"
+    assert knights["units[2].rules"]["kind"] == "list"
+    assert knights["units[2].rules"]["value"] == ["swiftstride"]
+    assert knights["units[2].weapon"]["choices"][:3] == ["hand_weapon", "great_weapon", "halberd"]
+    assert knights["units[2].shield"] == {
+        **knights["units[2].shield"],
+        "kind": "boolean",
+        "value": False,
+        "default": True,
+    }
+    assert knights["units[2].charged"]["value"] is True
+    assert knights["units[2].armour"]["optional"] is True
+    # The engagements have no names: their title joins the two units, and the arc is a choice.
+    arc = next(g for g in flank if g["path"] == "engagements[1]")
+    assert arc["title"] == "Knights → Spearmen"
+    assert arc["fields"][0]["path"] == "engagements[1].arc"
+    assert arc["fields"][0]["value"] == "left"
+    raid = client.post(
+        "/api/validate", json=body(ROOT / "examples" / "d100" / "lair_raid.yaml")
+    ).json()
+    side = {f["path"]: f for f in raid["fields"][0]["fields"]}
+    assert side["sides[0].action"]["choices"] == ["harass", "raid", "attack", "defend", "challenge"]
+    riders = {f["path"]: f for f in raid["fields"][1]["fields"]}
+    assert riders["sides[0].units[0].pax"]["label"] == "Current PAX"
+    assert riders["sides[0].units[0].equipment"]["kind"] == "list"
+
+
+def test_validate_offers_only_legal_attacks(client: TestClient) -> None:
+    river = body(ROOT / "examples" / "hex" / "river_crossing.yaml")
+    attacks = client.post("/api/validate", json=river).json()["choices"]["attacks"]
+    # The howitzers (range 2-3) reach the grenadiers; the grenadiers (range 1) are 3 hexes
+    # from the howitzers, and no unit attacks its own side.
+    assert ["howitzers", "grenadiers"] in attacks
+    assert ["grenadiers", "howitzers"] not in attacks
+    assert ["assault", "pioneers"] not in attacks
+    assert attacks[0] == ["grenadiers", "assault"]
+    for attacker, target in attacks:
+        answer = client.post(
+            "/api/forecast", json={**river, "attacker": attacker, "target": target}
+        )
+        assert answer.status_code == 200
+    # An illegal one is refused in words with no command-line flag, beside the target.
+    refused = client.post(
+        "/api/forecast", json={**river, "attacker": "grenadiers", "target": "howitzers"}
+    ).json()["error"]
+    assert refused["path"] == "target"
+    assert refused["message"] == (
+        "illegal attack: 'howitzers' is 3 hexes away; 'grenadiers' reaches 1 to 1"
+    )
+
+
+def test_a_bad_yaml_message_names_no_placeholder(client: TestClient) -> None:
+    bad = {"scenario": "fracas: 1\nruleset: hex\nunits: [\n", "name": "mine.yaml"}
+    message = client.post("/api/validate", json=bad).json()["error"]["message"]
+    assert message.startswith("mine.yaml: not valid YAML: ")
+    assert "unicode string" not in message
+    assert "line 4, column 1" in message
 
 
 # ── bad input: a 4xx with one clear message, never a 500 ───────────────────────────────

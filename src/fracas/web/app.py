@@ -186,6 +186,9 @@ class HeadlineAnswer(BaseModel):
 class OddsAnswer(ReportAnswer):
     chart: str = Field(description="The SVG chart of every metric.")
     headline: list[HeadlineAnswer]
+    distributions: list[dict[str, Any]] = Field(
+        description="Each metric's values with their chances and intervals, for charts."
+    )
     method: str
 
 
@@ -197,7 +200,7 @@ class ValidateAnswer(BaseModel):
     seed: int | None
     capabilities: dict[str, bool]
     fields: list[dict[str, Any]]
-    choices: dict[str, list[str]]
+    choices: dict[str, list[Any]]
 
 
 class RulesetAnswer(BaseModel):

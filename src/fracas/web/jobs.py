@@ -65,18 +65,33 @@ def error_body(
     return {"error": {**detail, **extra}}
 
 
+#: What the YAML parser says of a text it was given as a string rather than a file: the
+#: message already names the file, so the parser's placeholder name only confuses.
+_PARSER_NAME = ' in "<unicode string>"'
+
+
+def _plain(text: str) -> str:
+    """``text`` without the YAML parser's placeholder name.
+
+    >>> _plain('did not find expected node content in "<unicode string>", line 4, column 1')
+    'did not find expected node content, line 4, column 1'
+    """
+    return text.replace(_PARSER_NAME, "")
+
+
 def error_of(exc: BaseException) -> tuple[int, dict[str, Any]]:
     """The status and error object of a failed operation: 422 for a bad scenario, 400 for
     what the ruleset or the options cannot do, 500 for anything else (a bug)."""
     if isinstance(exc, ScenarioError):
-        return 422, error_body(
-            exc.problem + (f" (hint: {exc.hint})" if exc.hint else ""),
-            path=format_path(exc.path) if exc.path else None,
-            source=exc.source,
-            message=str(exc),
-        )
+        problem = _plain(exc.problem + (f" (hint: {exc.hint})" if exc.hint else ""))
+        path = format_path(exc.path) if exc.path else None
+        if path is not None and path.startswith("--"):
+            # A ruleset names the command line's option (`--target`); the page and the API
+            # call it by the request field of that name, and the message is the problem.
+            return 422, error_body(problem, path=path.lstrip("-"), source=exc.source)
+        return 422, error_body(problem, path=path, source=exc.source, message=_plain(str(exc)))
     if isinstance(exc, FracasError):
-        return 400, error_body(str(exc))
+        return 400, error_body(_plain(str(exc)))
     return 500, error_body(
         f"internal error, please report it with the scenario ({type(exc).__name__})"
     )

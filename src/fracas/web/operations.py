@@ -21,7 +21,7 @@ from urllib.parse import quote
 import fracas
 from fracas.analysis.odds import odds
 from fracas.analysis.reporting import odds_report
-from fracas.analysis.results import OddsResult
+from fracas.analysis.results import OddsResult, number
 from fracas.analysis.views import headline
 from fracas.core.budgets import (
     DEFAULT_MAX_RUNS,
@@ -240,10 +240,17 @@ def _picture(answer: dict[str, Any], scenario: Scenario, most: int | None, **whe
 # ── operations ─────────────────────────────────────────────────────────────────────────
 
 
+@cache
+def _schema(ruleset: type[AnyRuleset]) -> dict[str, Any]:
+    """The ruleset's scenario schema, worked out once a process."""
+    return ruleset.json_schema()
+
+
 def validate(given: ScenarioInput) -> dict[str, Any]:
     """Check a scenario; answer what the page needs to edit it (fields, unit ids, sides)."""
     scenario = load(given)
     cls = type(scenario.ruleset)
+    choices = unit_choices(scenario.document)
     return {
         "ok": True,
         "ruleset": cls.name,
@@ -251,9 +258,32 @@ def validate(given: ScenarioInput) -> dict[str, Any]:
         "sha256": scenario.sha256,
         "seed": scenario.header.seed,
         "capabilities": capabilities(cls),
-        "fields": form_fields(scenario.document, cls.parameters()),
-        "choices": unit_choices(scenario.document),
+        "fields": form_fields(scenario.document, cls.parameters(), _schema(cls)),
+        "choices": {**choices, "attacks": legal_attacks(scenario, choices["units"])},
     }
+
+
+#: Pairs of units tried for legal attacks, at most: enough for every pair of 12 units.
+MAX_ATTACK_TRIES = 132
+
+
+def legal_attacks(scenario: Scenario, units: Sequence[str]) -> list[list[str]]:
+    """The ``[attacker, target]`` pairs the ruleset's own forecast accepts, so the page
+    opens on an attack that is legal (none for a ruleset without a forecast). Only the
+    first :data:`MAX_ATTACK_TRIES` pairs are tried; the page offers every unit when none
+    of them is legal.
+    """
+    if not capabilities(type(scenario.ruleset))["forecast"]:
+        return []
+    legal = []
+    pairs = [(a, t) for a in units for t in units if a != t][:MAX_ATTACK_TRIES]
+    for attacker, target in pairs:
+        try:
+            scenario.ruleset.forecast(scenario.model, attacker, target)
+        except FracasError:
+            continue
+        legal.append([attacker, target])
+    return legal
 
 
 def resolve(
@@ -418,6 +448,46 @@ def odds_answer(given: ScenarioInput, options: OddsOptions, limits: Limits) -> d
         }
         for row in headline(result)
     ]
+    answer["distributions"] = distributions(result)
     answer["method"] = result.method
     answer["limits"] = _limit_notes(result)
     return answer
+
+
+def _plain_value(value: Any) -> Any:
+    return (
+        value
+        if isinstance(value, int | float | str) and not isinstance(value, bool)
+        else str(value)
+    )
+
+
+def distributions(result: OddsResult) -> list[dict[str, Any]]:
+    """Every metric's distribution as the page draws it: each value with its label (as the
+    tables write it), its chance and the interval around it.
+
+    >>> from fracas.analysis.results import MetricOdds, OddsResult, ValueOdds
+    >>> hits = MetricOdds("hits", True, (ValueOdds(0, 0.25, 0.25, 0.25),
+    ...                                  ValueOdds(1, 0.75, 0.75, 0.75)), 0.75, 0.75, 0.75)
+    >>> shown = distributions(OddsResult("coin", "exact", "single play", 1, "play", 0, (hits,)))
+    >>> shown[0]["values"][1]
+    {'value': 1, 'label': '1', 'p': 0.75, 'low': 0.75, 'high': 0.75}
+    """
+    return [
+        {
+            "metric": metric.name,
+            "numeric": metric.numeric,
+            "mean": None if metric.mean is None else float(metric.mean),
+            "values": [
+                {
+                    "value": _plain_value(entry.value),
+                    "label": number(entry.value),
+                    "p": float(entry.probability),
+                    "low": entry.low,
+                    "high": entry.high,
+                }
+                for entry in metric.values
+            ],
+        }
+        for metric in result.metrics
+    ]
