@@ -126,8 +126,8 @@ def test_solve_under_sampling_says_so_and_names_the_value_of_its_odds() -> None:
             app, [*args, "--target", "0.5", "--metric", "winner=Bretonnia", "-f", "json"]
         ).stdout
     )["result"]["solve"]
-    assert f"at units[0].models = {found['value']}" in result.stdout.splitlines()[0]
-    assert f"The odds below are those at units[0].models = {found['value']}." in result.stdout
+    assert f"at units[Knights].models = {found['value']}" in result.stdout.splitlines()[0]
+    assert f"The odds below are those at units[Knights].models = {found['value']}." in result.stdout
     for probe in found["probes"]:
         if probe["measured"] is not None:
             assert probe["low"] <= probe["measured"] <= probe["high"]

@@ -65,10 +65,16 @@ _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?$")
 
 @dataclass(frozen=True)
 class Axis:
-    """One varied value: its key path and the values it takes, in order."""
+    """One varied value: its key path and the values it takes, in order; ``shown`` is the
+    path as a person reads it (units by name), ``path`` when not given."""
 
     path: str
     values: tuple[Any, ...]
+    shown: str = ""
+
+    @property
+    def title(self) -> str:
+        return self.shown or self.path
 
 
 def parse_vary(spec: str) -> Axis:
@@ -409,7 +415,7 @@ def to_json(result: SweepResult, *, source: str = "") -> str:
 def to_text(result: SweepResult) -> str:
     """A table for the terminal: the varied values, the metric with its interval, the method."""
     level = f"{float(result.options.get('confidence', 0.95)) * 100:g} % interval"
-    header = [axis.path for axis in result.axes] + [result.metric, level, "method"]
+    header = [axis.title for axis in result.axes] + [result.metric, level, "method"]
     lines = [header]
     for cell in result.cells:
         settings = [_scalar_text(value) for _, value in cell.settings]
@@ -482,7 +488,7 @@ def chart_bytes(result: SweepResult, kind: str, *, title: str = "", description:
                 axis.fill_between(xs, lows, highs, alpha=0.25, linewidth=0)
                 axis.plot(xs, values, marker="o")
                 axis.set_xticks(xs, [_plain(_scalar_text(v)) for v in first.values])
-                axis.set_xlabel(_plain(first.path))
+                axis.set_xlabel(_plain(first.title))
                 axis.set_ylabel(_plain(result.metric))
             else:
                 second = result.axes[1]
@@ -493,8 +499,8 @@ def chart_bytes(result: SweepResult, kind: str, *, title: str = "", description:
                     range(len(first.values)), [_plain(_scalar_text(v)) for v in first.values]
                 )
                 axis.set_xticks(range(width), [_plain(_scalar_text(v)) for v in second.values])
-                axis.set_ylabel(_plain(first.path))
-                axis.set_xlabel(_plain(second.path))
+                axis.set_ylabel(_plain(first.title))
+                axis.set_xlabel(_plain(second.title))
                 figure.colorbar(image, ax=axis, label=_plain(result.metric))
                 for row, line in enumerate(grid_values):
                     for column, value in enumerate(line):

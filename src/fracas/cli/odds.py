@@ -327,19 +327,28 @@ def _solve(
     options: dict[str, Any],
 ) -> SolveResult:
     from fracas.analysis.solve import parse_goal, solve
-    from fracas.io.scenario import get_path, scenario_from_document, set_path
+    from fracas.io.scenario import (
+        get_path,
+        index_path,
+        named_path,
+        scenario_from_document,
+        set_path,
+    )
 
     if target is None:
         raise FracasError("--solve needs --target (a probability, or a metric value)")
     source = scenario.source
     get_path(scenario.document, path, source=source)
     goal = parse_goal(metric, target, ruleset=scenario.ruleset.name)
+    # Worked on with indices, shown with names: units[0].models reads units[Halberdiers].models.
+    place = index_path(scenario.document, path, source=source)
 
     def scenario_at(value: int) -> Scenario:
-        document = set_path(scenario.document, path, value, source=source)
+        document = set_path(scenario.document, place, value, source=source)
         return scenario_from_document(document, source=source)
 
-    return solve(scenario_at, goal, path=path, low=low, high=high, **options)
+    shown = named_path(scenario.document, place)
+    return solve(scenario_at, goal, path=shown, low=low, high=high, **options)
 
 
 def _measure(value: float) -> str:

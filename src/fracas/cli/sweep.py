@@ -345,7 +345,9 @@ def _sweep(
     overrides = [(str(k), v) for k, v in file_set.items()] + parse_overrides(base_settings)
     scenario = load_scenario(reading(scenario_file), overrides=overrides, limits=limits)
     source = str(scenario_file)
-    axes = [parse_vary(spec) for spec in specs]
+    # Each axis is worked out on its path with indices (so a cell's seed is the same
+    # whether a unit was named or counted) and shown with names.
+    axes = [_by_index(scenario.document, source, parse_vary(spec)) for spec in specs]
     # The grid's size is known from its axes: refused before anything is laid out or started.
     check_grid(axes, max_cells=max_cells)
     for axis in axes:
@@ -409,6 +411,15 @@ def _sweep(
             drawn.unlink()
     if unplotted is not None:
         raise FracasError(f"the table is written; the chart is not: {unplotted}")
+
+
+def _by_index(document: Any, source: str, axis: Any) -> Any:
+    from dataclasses import replace as replaced
+
+    from fracas.io.scenario import index_path, named_path
+
+    path = index_path(document, axis.path, source=source)
+    return replaced(axis, path=path, shown=named_path(document, path))
 
 
 def _check_work_options(

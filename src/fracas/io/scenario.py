@@ -220,35 +220,174 @@ def load_scenario(
     return parse_scenario(text, source=str(path), overrides=overrides, limits=limits)
 
 
-_PART = re.compile(r"([^.\[\]]+)|\[(-?\d+)\]")
-#: A whole key path: keys joined by dots, each followed by any number of [index].
-_KEY_PATH = re.compile(r"[^.\[\]]+(?:\[-?\d+\])*(?:\.[^.\[\]]+(?:\[-?\d+\])*)*")
+_PART = re.compile(r"([^.\[\]]+)|\[(-?\d+)\]|\[([^\[\]]+)\]")
+#: A whole key path: keys joined by dots, each followed by any number of [index] or [name].
+_KEY_PATH = re.compile(r"[^.\[\]]+(?:\[[^\[\]]+\])*(?:\.[^.\[\]]+(?:\[[^\[\]]+\])*)*")
+#: The keys that name an entry of a list (a unit, a side), in the order they are tried.
+NAME_KEYS = ("name", "id")
 
 
-def parse_path(path: str, *, source: str | None = None) -> tuple[str | int, ...]:
-    """Split ``units[2].attack.air`` into ``("units", 2, "attack", "air")``.
+@dataclass(frozen=True)
+class Named:
+    """A list entry chosen by its name in a key path: ``units[Halberdiers]``."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def parse_path(path: str, *, source: str | None = None) -> tuple[str | int | Named, ...]:
+    """Split ``units[2].attack.air`` into ``("units", 2, "attack", "air")``; a bracket
+    that holds no whole number names an entry (``units[Halberdiers]``).
 
     >>> parse_path("units[2].attack.air")
     ('units', 2, 'attack', 'air')
+    >>> parse_path("sides[Fenwick].units[Fen Scouts].pax")
+    ('sides', Named(name='Fenwick'), 'units', Named(name='Fen Scouts'), 'pax')
     """
-    parts: list[str | int] = []
+    parts: list[str | int | Named] = []
     for match in _PART.finditer(path):
-        parts.append(match.group(1) if match.group(1) is not None else int(match.group(2)))
+        key, index, name = match.groups()
+        if key is not None:
+            parts.append(key)
+        elif index is not None:
+            parts.append(int(index))
+        else:
+            parts.append(Named(name.strip()))
     if not parts:
         raise ScenarioError(f"empty key path {path!r}", source=source)
     if not _KEY_PATH.fullmatch(path):
         # Whatever the parts skipped (a doubled dot, a stray bracket) was a typing slip.
         raise ScenarioError(
-            f"not a key path: {path!r} (write keys and [index] like units[2].level)",
+            f"not a key path: {path!r} (write keys and [index] or [name] like units[2].level "
+            "or units[Halberdiers].models)",
             source=source,
         )
     return tuple(parts)
 
 
+def _entry_named(node: Any, named: Named, source: str, where: tuple[str | int, ...]) -> int:
+    """The index of the one entry of list ``node`` whose name (or id) is ``named``."""
+    if not isinstance(node, list):
+        raise ScenarioError(
+            f"[{named.name}] names a list entry, but this is not a list", source=source, path=where
+        )
+    names: list[str] = []
+    found: list[int] = []
+    for index, entry in enumerate(node):
+        label = next(
+            (entry[key] for key in NAME_KEYS if isinstance(entry, dict) and key in entry), None
+        )
+        if label is None:
+            continue
+        names.append(str(label))
+        if str(label) == named.name:
+            found.append(index)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise ScenarioError(
+            f"{len(found)} entries are named {named.name!r}; give the index",
+            source=source,
+            path=where,
+        )
+    known = ", ".join(names) if names else "none has a name"
+    raise ScenarioError(
+        f"no entry named {named.name!r} (names: {known})", source=source, path=where
+    )
+
+
+def resolve_path(document: Any, path: str, *, source: str = "<memory>") -> tuple[str | int, ...]:
+    """The key path with each ``[name]`` replaced by its entry's index in ``document``.
+
+    >>> document = {"units": [{"name": "Spears"}, {"name": "Orcs", "models": 20}]}
+    >>> resolve_path(document, "units[Orcs].models")
+    ('units', 1, 'models')
+    """
+    resolved: list[str | int] = []
+    node = document
+    for part in parse_path(path, source=source):
+        if isinstance(part, Named):
+            part = _entry_named(node, part, source, tuple(resolved))
+        resolved.append(part)
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            node = None  # a missing key: get_path and set_path say so, where it matters
+    return tuple(resolved)
+
+
+def index_path(document: Any, path: str, *, source: str = "<memory>") -> str:
+    """``path`` with every ``[name]`` written as its index: the one spelling of a place.
+
+    >>> document = {"units": [{"name": "Spears"}, {"name": "Orcs", "models": 20}]}
+    >>> index_path(document, "units[Orcs].models"), index_path(document, "units[1].models")
+    ('units[1].models', 'units[1].models')
+    """
+    written = ""
+    for part in resolve_path(document, path, source=source):
+        if isinstance(part, int):
+            written += f"[{part}]"
+        else:
+            written += f".{part}" if written else part
+    return written
+
+
+def named_path(document: Any, path: str) -> str:
+    """``path`` as a person reads it: each list index of a named entry written as its name.
+
+    >>> document = {"units": [{"name": "Spears"}, {"name": "Orcs", "models": 20}]}
+    >>> named_path(document, "units[1].models"), named_path(document, "parameters.x")
+    ('units[Orcs].models', 'parameters.x')
+    """
+    try:
+        parts = resolve_path(document, path)
+    except ScenarioError:
+        return path
+    written = ""
+    node = document
+    for part in parts:
+        name = None
+        if isinstance(part, int) and isinstance(node, list) and -len(node) <= part < len(node):
+            entry = node[part]
+            name = next(
+                (entry[key] for key in NAME_KEYS if isinstance(entry, dict) and key in entry),
+                None,
+            )
+            unique = (
+                name is not None
+                and sum(
+                    1
+                    for other in node
+                    if isinstance(other, dict)
+                    and any(str(other.get(key)) == str(name) for key in NAME_KEYS)
+                )
+                == 1
+            )
+            if (
+                not unique
+                or "]" in str(name)
+                or "[" in str(name)
+                or str(name).strip() != str(name)
+                or str(name).lstrip("-").isdigit()
+            ):
+                name = None
+        if isinstance(part, int):
+            written += f"[{name if name is not None else part}]"
+        else:
+            written += f".{part}" if written else part
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            node = None
+    return written
+
+
 def get_path(document: Any, path: str, *, source: str = "<memory>") -> Any:
     """Read the value at a key path, with a clear error when it does not exist."""
     node = document
-    parts = parse_path(path, source=source)
+    parts = resolve_path(document, path, source=source)
     for depth, part in enumerate(parts):
         try:
             node = node[part]
@@ -266,7 +405,7 @@ def set_path(document: Any, path: str, value: Any, *, source: str = "<memory>") 
     {'parameters': {'round_limit': 3}}
     """
     result = copy.deepcopy(document)
-    parts = parse_path(path, source=source)
+    parts = resolve_path(document, path, source=source)
     node = result
     for depth, part in enumerate(parts[:-1]):
         if isinstance(node, dict) and part not in node and isinstance(parts[depth + 1], str):
