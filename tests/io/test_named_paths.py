@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -20,7 +21,7 @@ FRONTAL = ROOT / "examples" / "rankflank" / "frontal_charge.yaml"
 BOTTLE = ROOT / "examples" / "d100" / "bottle_out.yaml"
 runner = CliRunner()
 
-DOCUMENT = {
+DOCUMENT: dict[str, Any] = {
     "units": [{"name": "Spears", "models": 25}, {"name": "Orcs", "models": 20}],
     "sides": [{"name": "Fenwick", "units": [{"name": "Fen Scouts", "pax": 6}]}],
     "board": [{"id": "lead", "strength": 100}],
@@ -73,6 +74,11 @@ def test_a_shown_path_leads_back_to_the_same_place(names: list[str]) -> None:
         assert get_path(document, shown) == index
 
 
+def strip(text: str) -> dict[str, object]:
+    """A JSON report without its overrides (which name the path as it was typed)."""
+    return {k: v for k, v in json.loads(text).items() if k != "overrides"}
+
+
 def test_set_solve_and_vary_take_names() -> None:
     by_index = runner.invoke(
         app, ["resolve", str(FRONTAL), "--set", "units[1].models=30", "-f", "json"]
@@ -81,7 +87,6 @@ def test_set_solve_and_vary_take_names() -> None:
         app, ["resolve", str(FRONTAL), "--set", "units[Goblins].models=30", "-f", "json"]
     )
     assert by_index.exit_code == 0, by_index.output
-    strip = lambda text: {k: v for k, v in json.loads(text).items() if k != "overrides"}  # noqa: E731
     assert strip(by_index.stdout) == strip(by_name.stdout)
     d100 = runner.invoke(
         app, ["resolve", str(BOTTLE), "--set", "sides[Fenwick].units[Fen Scouts].pax=2"]

@@ -181,8 +181,7 @@ def odds(
             if method == "exact" or ruleset.deterministic:  # one play is all there is
                 advice = budget_advice(exc, exact_budget, time.perf_counter() - started)
                 raise EnumerationBudgetError(f"{exc}; {advice}") from None
-            advice = budget_advice(exc, exact_budget, None)
-            fallback = f"exact odds exceed the budget of {exact_budget:,} steps: {exc}; {advice}"
+            fallback = auto_fallback(exc, exact_budget)
             # A refused enumeration cost one play; any other attempt ran to its bound.
             wasted = exc.spent if isinstance(exc, _RefusedEnumeration) else exact_budget
         else:
@@ -382,6 +381,49 @@ def budget_advice(error: EnumerationBudgetError, budget: int, seconds: float | N
     return (
         f"a larger --exact-budget may reach it ({larger:,} would take at most about "
         f"{_duration(larger / pace)} at the pace measured here) or use --method mc"
+    )
+
+
+def auto_fallback(error: EnumerationBudgetError, budget: int) -> str:
+    """Why ``auto`` sampled instead, in a player's words, and what exact odds would take.
+
+    No time is named: it would differ from one machine to the next, and the same question
+    gives the same output byte for byte. The budget is about what a few seconds answer.
+
+    >>> from fracas.core.distribution import EnumerationBudgetError
+    >>> print(auto_fallback(EnumerationBudgetError("", needed=8_660_254), 500_000))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    exact odds would take about 8,700,000 steps of work, more than the 500,000 that answer
+    in a few seconds (to wait for them: --method exact --exact-budget 18,000,000)
+    >>> print(auto_fallback(EnumerationBudgetError(""), 500_000))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    exact odds would take more than 500,000 steps of work, more than answers in a few
+    seconds (--method exact --exact-budget 8,000,000 may reach them, in more time)
+    """
+    most = limits.value(EXACT_LIMIT.name)
+    if error.needed is not None:
+        if error.needed > most:
+            size = (
+                f"about 10^{math.log10(error.needed):.0f}"
+                if math.isfinite(error.needed)
+                else "more"
+            )
+            return (
+                f"exact odds would take {size} steps of work, more than any budget allows "
+                f"(at most {most:,})"
+            )
+        needed = _round_up(2 * error.needed)
+        return (
+            f"exact odds would take about {_round_up(error.needed):,} steps of work, more than "
+            f"the {budget:,} that answer in a few seconds (to wait for them: --method exact "
+            f"--exact-budget {needed:,})"
+        )
+    if budget >= most:
+        return f"exact odds would take more than {budget:,} steps of work, the most allowed"
+    larger = min(most, max(EXACT_BUDGET, budget * 10))
+    return (
+        f"exact odds would take more than {budget:,} steps of work, more than answers in a "
+        f"few seconds (--method exact --exact-budget {larger:,} may reach them, in more time)"
     )
 
 

@@ -24,7 +24,7 @@ from fracas.analysis.results import (
 )
 from fracas.analysis.stats import wilson_interval
 from fracas.analysis.views import HeadlineRow, headline
-from fracas.core.report import Report, Section, Table, Text
+from fracas.core.report import Report, Section, Table, Text, rounded
 
 #: Numeric metrics with more distinct values than this are shown in ranges (text only).
 MAX_ROWS = 16
@@ -62,7 +62,13 @@ def method_lines(result: OddsResult) -> list[str]:
         elif result.stopped_by == "work budget":
             lines.append(f"Stopped early by the work budget ({result.budget:,} dice rolls).")
     if result.fallback:
-        lines.append(f"Why not exact: {result.fallback}.")
+        instead = (
+            f"; these odds are {result.runs:,} sampled battles instead, each probability "
+            f"within ±{rounded(result.error_bar * 100, 1)} percentage points"
+            if result.runs
+            else ""
+        )
+        lines.append(f"Why not exact: {result.fallback}{instead}.")
     return lines
 
 
