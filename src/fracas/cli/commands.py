@@ -48,6 +48,7 @@ from fracas.cli.progress import QuietOpt, SchedulerOpt, Tracker, long_work
 from fracas.cli.sweep import sweep_command
 from fracas.core.errors import FracasError, ScenarioError, UnsupportedError, format_path
 from fracas.rulesets import AnyRuleset, available_rulesets, find_ruleset
+from fracas.rulesets.base import TOP
 
 # Start-up stays light (tests/cli/test_startup.py): scenarios, renderers, pydantic and
 # the analysis are imported by the commands that use them, inside the command.
@@ -332,6 +333,15 @@ def advise_command(
         int | None,
         typer.Option(metavar="N", help="With --plan: the search width (default: the ruleset's)."),
     ] = None,
+    top: Annotated[
+        int,
+        typer.Option(
+            "--top", metavar="N", help="Show the best N (default 20); the JSON keeps them all."
+        ),
+    ] = TOP,
+    everything: Annotated[
+        bool, typer.Option("--all", help="Show every attack, not only the best --top.")
+    ] = False,
     limits: LimitOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -348,6 +358,8 @@ def advise_command(
     from fracas.core.process import watching_work
     from fracas.io.scenario import ADVISE_BUDGET
 
+    if top < 0:
+        raise ScenarioError(f"must be 0 or more, not {top}", path=("--top",))
     scenario = load(file, settings, limits)
     label = f"{scenario.ruleset.name} {side}"
     with long_work(workers=1, quiet=quiet, interrupted=advise_interrupted) as tracker:
@@ -360,7 +372,7 @@ def advise_command(
             elif width is not None:
                 raise ScenarioError("only goes with --plan", path=("--width",))
             else:
-                report = scenario.advise(side)
+                report = scenario.advise(side, top=None if everything else top)
         # A thousand ranked attacks take seconds to lay out as text: say so meanwhile, at
         # once (the bar may have been drawn a moment ago, and nothing redraws it before
         # the text is done).

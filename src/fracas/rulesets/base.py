@@ -65,6 +65,8 @@ ACTIONS: tuple[Action, ...] = (
     Action("plan", "propose a whole turn of attacks for a side"),
     Action("picture", "draw the scenario as an SVG picture"),
 )
+#: How many ranked actions a report shows people by default (its data keeps them all).
+TOP = 20
 #: The hooks a ruleset may leave out (:meth:`Ruleset.implements` tells which it provides):
 #: ``metrics`` (which enables odds) and every action.
 OPTIONAL_HOOKS = ("metrics", *(action.name for action in ACTIONS))
@@ -241,8 +243,9 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, StateT]):
         """Report one action without changing anything (a preview before committing)."""
         raise self._missing("has no forecast")
 
-    def advise(self, scenario: ScenarioT, side: str) -> Report:
-        """Rank the actions available to ``side``."""
+    def advise(self, scenario: ScenarioT, side: str, *, top: int | None = TOP) -> Report:
+        """Rank the actions available to ``side``: people see the best ``top`` (``None``:
+        all) and the total; the data keeps every action."""
         raise self._missing("has no advisor")
 
     def plan(self, scenario: ScenarioT, side: str, *, width: int | None = None) -> Report:

@@ -255,9 +255,21 @@ def _score(value: Fraction) -> str:
 
 
 def advice_report(
-    side: str, ranked: Sequence[Advice], title: str, score_rule: str, detail: int = 10
+    side: str,
+    ranked: Sequence[Advice],
+    title: str,
+    score_rule: str,
+    detail: int = 10,
+    *,
+    top: int | None = None,
 ) -> Report:
-    """The advisor's ranking, best first; the first ``detail`` with their full forecast."""
+    """The advisor's ranking, best first; the first ``detail`` with their full forecast.
+
+    The text shows the best ``top`` (``None``: all) and how many there are in all: on a
+    board of thousands the full list is thousands of lines. The data keeps every attack.
+    """
+    shown = ranked if top is None else ranked[: max(top, 0)]
+    detail = min(detail, len(shown))
     rows = tuple(
         (
             str(rank),
@@ -268,15 +280,21 @@ def advice_report(
             str(a.levels_gained),
             _score(a.score),
         )
-        for rank, a in enumerate(ranked, start=1)
+        for rank, a in enumerate(shown, start=1)
     )
     columns = ("#", "attacker", "target", "enemy lost", "own lost", "Lv gained", "score")
     summary: list[Block] = [Text(score_rule)]
     if rows:
         summary.append(Table(columns, rows, title=f"Attacks of {side}, best first"))
+        if len(shown) < len(ranked):
+            summary.append(
+                Text(f"The best {len(shown):,} of {len(ranked):,} legal attacks are shown.")
+            )
+        else:
+            summary.append(Text(f"{len(ranked):,} legal attacks in all."))
     else:
         summary.append(Text(f"{side} has no legal attack"))
-    if len(ranked) > detail:
+    if len(shown) > detail:
         summary.append(
             Text(f"The {detail} best are shown in full below (parameter advisor_detail).")
         )
@@ -290,6 +308,7 @@ def advice_report(
     data = {
         "kind": "advice",
         "side": side,
+        "total": len(ranked),
         "attacks": [
             {
                 "rank": rank,

@@ -10,7 +10,7 @@ from fracas.core.limits import spend
 from fracas.core.process import Done, OneStep, Played
 from fracas.core.record import Recorder
 from fracas.core.report import Report
-from fracas.rulesets.base import Ruleset, Summary, deferred
+from fracas.rulesets.base import TOP, Ruleset, Summary, deferred
 from fracas.rulesets.hex.odds import HEADLINES
 
 if TYPE_CHECKING:  # the rules load when used: listing the rulesets needs none of them
@@ -104,8 +104,8 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
         if side not in sides:
             raise ScenarioError(f"no side {side!r} (sides: {', '.join(sides)})", path=("--side",))
 
-    def advise(self, scenario: HexScenario, side: str) -> Report:
-        """Every legal attack of ``side``, best first, each with its forecast."""
+    def advise(self, scenario: HexScenario, side: str, *, top: int | None = TOP) -> Report:
+        """Every legal attack of ``side``, best first; the best ``top`` shown to people."""
         self._check_side(scenario, side)
         params = scenario.params
         # Every attacker of the side is tried against every unit: a step of the budget each.
@@ -120,7 +120,7 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
 
         ranked = advise(scenario.board, side, params)
         title = scenario.title or "Hex combat"
-        return advice_report(side, ranked, title, rule, params.advisor_detail)
+        return advice_report(side, ranked, title, rule, params.advisor_detail, top=top)
 
     def plan(self, scenario: HexScenario, side: str, *, width: int | None = None) -> Report:
         """An order of attacks for the whole of ``side`` (beam search; see ``hex.plan``)."""

@@ -186,6 +186,12 @@ def _side(
     )
 
 
+#: Sides already gathered on one board, by (unit, striking, domain struck, centre): a
+#: caller gathering many strikes on one unchanged board may pass one to
+#: :func:`gather_strike`, since a side depends on nothing else.
+SideMemo = dict[tuple[str, bool, str, str], SideInputs]
+
+
 def gather_strike(
     board: Board,
     striker_id: str,
@@ -193,21 +199,31 @@ def gather_strike(
     params: HexParams,
     *,
     support_around: str | None = None,
+    memo: SideMemo | None = None,
 ) -> StrikeInputs:
     """Phase 1: read the board and freeze the inputs of ``striker_id`` striking ``target_id``.
 
     Both sides' supporters are their allies next to ``support_around``: the defending unit
     of the combat, which is ``target_id`` (the default) for an attack and ``striker_id``
-    for a counter (see :func:`fracas.rulesets.hex.play.fight`).
+    for a counter (see :func:`fracas.rulesets.hex.play.fight`). ``memo`` (see
+    :data:`SideMemo`) keeps the sides for later strikes on the same board and parameters.
     """
     striker = board.unit(striker_id)
     target = board.unit(target_id)
     centre = target if support_around is None else board.unit(support_around)
+
+    def side(unit: Unit, printed: Fraction, attacking: bool) -> SideInputs:
+        if memo is None:
+            return _side(board, unit, printed, target, attacking, params, centre)
+        key = (unit.id, attacking, target.domain if attacking else "", centre.id)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _side(board, unit, printed, target, attacking, params, centre)
+        return found
+
     return StrikeInputs(
-        attacker=_side(
-            board, striker, striker.attack_vs(target.domain), target, True, params, centre
-        ),
-        defender=_side(board, target, target.defense, target, False, params, centre),
+        attacker=side(striker, striker.attack_vs(target.domain), True),
+        defender=side(target, target.defense, False),
         target_domain=target.domain,
         distance=striker.hex.distance(target.hex),
         pierce=striker.pierce,
