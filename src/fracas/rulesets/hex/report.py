@@ -367,6 +367,7 @@ def plan_report(plan: Plan, title: str, value_rule: str) -> Report:
         "side": plan.side,
         "value_rule": value_rule,
         "method": plan.method,
+        "exact": plan.exact,
         "width": plan.width,
         "plans_evaluated": plan.plans_evaluated,
         "value": number(plan.value),
