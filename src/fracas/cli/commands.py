@@ -318,6 +318,30 @@ def forecast_command(
     write_output(render(report, fmt, output), output)
 
 
+@app.command("threats")
+@friendly_errors
+def threats_command(
+    file: FileArg,
+    side: Annotated[str, typer.Option(metavar="SIDE", help="The side under threat.")],
+    fmt: FormatOpt = Format.text,
+    output: OutputOpt = None,
+    settings: SetOpt = None,
+    limits: LimitOpt = None,
+) -> None:
+    """List every attack the other sides can make on a side now, worst first.
+
+    \b
+    Example:
+      fracas threats examples/hex/encirclement.yaml --side blue
+    """
+    from fracas.io.scenario import ADVISE_BUDGET
+
+    scenario = load(file, settings, limits)
+    with _operating_on(file), scenario.budget(ADVISE_BUDGET.name):
+        report = scenario.stamp(scenario.ruleset.threats(scenario.model, side))
+    write_output(render(report, fmt, output), output)
+
+
 @app.command("advise")
 @friendly_errors
 def advise_command(
@@ -342,6 +366,22 @@ def advise_command(
     everything: Annotated[
         bool, typer.Option("--all", help="Show every attack, not only the best --top.")
     ] = False,
+    reply: Annotated[
+        bool,
+        typer.Option(
+            "--reply",
+            help="Show the enemy's best reply to each of the best --top attacks (with "
+            "--plan: to the planned turn), ranked by the value after both.",
+        ),
+    ] = False,
+    focus: Annotated[
+        str | None,
+        typer.Option(
+            "--focus",
+            metavar="ID",
+            help="The best order of the side's attackers against this one unit.",
+        ),
+    ] = None,
     limits: LimitOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -354,25 +394,38 @@ def advise_command(
     Examples:
       fracas advise examples/hex/encirclement.yaml --side blue
       fracas advise examples/hex/encirclement.yaml --side blue --plan
+      fracas advise examples/hex/encirclement.yaml --side blue --reply
+      fracas advise examples/hex/encirclement.yaml --side blue --focus holdout
     """
     from fracas.core.process import watching_work
     from fracas.io.scenario import ADVISE_BUDGET
 
-    if top < 0:
-        raise ScenarioError(f"must be 0 or more, not {top}", path=("--top",))
     scenario = load(file, settings, limits)
     label = f"{scenario.ruleset.name} {side}"
+    shown = None if everything else top
+    ruleset, model = scenario.ruleset, scenario.model
     with long_work(workers=1, quiet=quiet, interrupted=advise_interrupted) as tracker:
         with _operating_on(file), watching_work(_attacks_told_to(tracker, label)):
-            if plan:
+            if top < 0:
+                raise ScenarioError(f"must be 0 or more, not {top}", path=("--top",))
+            if focus is not None and (plan or reply):
+                raise ScenarioError("goes with neither --plan nor --reply", path=("--focus",))
+            if width is not None and not (plan or reply):
+                raise ScenarioError("only goes with --plan or --reply", path=("--width",))
+            if focus is not None:
+                with scenario.budget(ADVISE_BUDGET.name):
+                    report = scenario.stamp(ruleset.focus(model, side, focus))
+            elif reply:
+                with scenario.budget(ADVISE_BUDGET.name):
+                    found = ruleset.reply(model, side, plan=plan, width=width, top=shown)
+                report = scenario.stamp(found)
+            elif plan:
                 # A plan is advice for the whole turn: the same budget bounds it.
                 with scenario.budget(ADVISE_BUDGET.name):
                     found = scenario.ruleset.plan(scenario.model, side, width=width)
                 report = scenario.stamp(found)
-            elif width is not None:
-                raise ScenarioError("only goes with --plan", path=("--width",))
             else:
-                report = scenario.advise(side, top=None if everything else top)
+                report = scenario.advise(side, top=shown)
         # A thousand ranked attacks take seconds to lay out as text: say so meanwhile, at
         # once (the bar may have been drawn a moment ago, and nothing redraws it before
         # the text is done).
