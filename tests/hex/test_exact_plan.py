@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -73,3 +74,33 @@ def test_the_method_says_whether_the_plan_is_proven() -> None:
     assert not short.exact
     assert short.method.startswith("the exact search did not fit the budget of 1 attacks")
     assert short.value == 66
+
+
+@given(st.integers(0, 10**6), st.lists(st.integers(0, 10**6), min_size=1, max_size=6))
+def test_evaluating_only_the_rows_a_fight_touches_gives_every_rows_outcome(
+    seed: int, picks: list[int]
+) -> None:
+    # The beam search keeps a parent's outcome and evaluates again only the rows reading
+    # the two units of the last fight: that must be what evaluating every row gives.
+    from fracas.rulesets.hex.boards import SideAttacks, fought
+
+    board = random_board(random.Random(seed), units=30, size=7)
+    params = HexParams()
+    for side in board.sides():
+        side_attacks = SideAttacks.gather(board, side, params)
+        state = side_attacks.start
+        used = np.zeros(len(state.strength), dtype=np.bool_)
+        known = side_attacks.evaluate_all(state, side_attacks.open_rows(state, used))
+        for pick in picks:
+            rows = side_attacks.open_rows(state, used)
+            if not rows.size:
+                break
+            row = int(rows[pick % rows.size])
+            state = fought(side_attacks, state, row, int(known[0][row]), int(known[1][row]))
+            used[side_attacks.attacker[row]] = True
+            changed = (int(side_attacks.attacker[row]), int(side_attacks.target[row]))
+            rows = side_attacks.open_rows(state, used)
+            known = side_attacks.evaluate_after(known, state, changed, rows)
+            again = side_attacks.evaluate_all(state, rows)
+            for mine, fresh in zip(known, again, strict=True):
+                assert mine[rows].tolist() == fresh[rows].tolist()

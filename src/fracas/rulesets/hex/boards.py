@@ -304,6 +304,11 @@ class SideOutcome:
     results: CombatResults
 
 
+#: Target losses, attacker losses and attacker level gains of every row of a side's
+#: attacks on one state (rows that are not open hold 0).
+FullOutcome = tuple[Ints, Ints, Ints]
+
+
 @dataclass(frozen=True)
 class SideAttacks:
     """Every legal attack of ``side`` on ``board``, with its supporters and encirclers."""
@@ -366,6 +371,61 @@ class SideAttacks:
 
     def __len__(self) -> int:
         return len(self.pairs)
+
+    def dependents(self, units: Sequence[int]) -> Ints:
+        """Rows whose numbers read the strength or level of any of ``units``: as striker or
+        struck, supporter or encircler, in the attack or in the counter. After a fight
+        changes only its two units, only these rows need evaluating again."""
+        starts, rows = self._dependency_index()
+        found = [rows[starts[u] : starts[u + 1]] for u in units]
+        return np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
+
+    def _dependency_index(self) -> tuple[Ints, Ints]:
+        cached = self.__dict__.get("_dependencies")
+        if cached is not None:
+            return cached  # type: ignore[no-any-return]
+        filler = len(self.start.strength) - 1
+        columns = [self.attacker[:, None], self.target[:, None]]
+        for lists in (self.forward, self.back):
+            for which in (lists.striker, lists.target):
+                columns += [which.supporters, which.encirclers]
+        table = np.concatenate(columns, axis=1)
+        row = np.repeat(np.arange(len(self), dtype=np.int64), table.shape[1])
+        unit = table.reshape(-1)
+        keep = unit != filler
+        unit, row = unit[keep], row[keep]
+        order = np.lexsort((row, unit))
+        unit, row = unit[order], row[order]
+        starts = np.searchsorted(unit, np.arange(filler + 2)).astype(np.int64)
+        self.__dict__["_dependencies"] = (starts, row)
+        return starts, row
+
+    def evaluate_after(
+        self, known: FullOutcome, state: BoardState, changed: Sequence[int], open_rows: Ints
+    ) -> FullOutcome:
+        """The outcome of every row on ``state``, from ``known`` (every row's outcome on a
+        state that differs from ``state`` only in the units ``changed``): the open rows
+        that read a changed unit are evaluated again, the rest are kept."""
+        target, attacker, gain = (a.copy() for a in known)
+        redo = np.intersect1d(self.dependents(changed), open_rows, assume_unique=True)
+        if redo.size:
+            outcome = self.evaluate(state, redo)
+            target[redo] = outcome.target_losses
+            attacker[redo] = outcome.attacker_losses
+            gain[redo] = outcome.attacker_level_gain
+        return target, attacker, gain
+
+    def evaluate_all(self, state: BoardState, open_rows: Ints) -> FullOutcome:
+        """Every row's outcome on ``state``: the open rows evaluated, the others 0."""
+        target = np.zeros(len(self), np.int64)
+        attacker = np.zeros(len(self), np.int64)
+        gain = np.zeros(len(self), np.int64)
+        if open_rows.size:
+            outcome = self.evaluate(state, open_rows)
+            target[open_rows] = outcome.target_losses
+            attacker[open_rows] = outcome.attacker_losses
+            gain[open_rows] = outcome.attacker_level_gain
+        return target, attacker, gain
 
     def _arrays(self, lists: _StrikeLists, state: BoardState, rows: Ints) -> StrikeArrays:
         params = self.params
@@ -482,10 +542,17 @@ def apply(
     attacks: SideAttacks, state: BoardState, row: int, outcome: SideOutcome, at: int
 ) -> BoardState:
     """The state after attack ``row`` (whose results are ``outcome[at]``) is fought."""
+    return fought(
+        attacks, state, row, int(outcome.target_losses[at]), int(outcome.attacker_losses[at])
+    )
+
+
+def fought(
+    attacks: SideAttacks, state: BoardState, row: int, target_losses: int, attacker_losses: int
+) -> BoardState:
+    """The state after attack ``row`` is fought with these losses."""
     after = state.copy()
     a, t = int(attacks.attacker[row]), int(attacks.target[row])
-    target_losses = int(outcome.target_losses[at])
-    attacker_losses = int(outcome.attacker_losses[at])
     countered = bool(attacks.countered[row])
     a_left = int(state.strength[a]) - attacker_losses
     t_left = int(state.strength[t]) - target_losses

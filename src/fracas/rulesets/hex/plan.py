@@ -48,7 +48,7 @@ from numpy.typing import NDArray
 
 from fracas.core.modifiers import to_fraction
 from fracas.rulesets.hex.advisor import ranked_rows, scores
-from fracas.rulesets.hex.boards import BoardState, SideAttacks, apply
+from fracas.rulesets.hex.boards import BoardState, FullOutcome, SideAttacks, apply, fought
 from fracas.rulesets.hex.document import HexParams
 from fracas.rulesets.hex.play import Turn, play_turn
 from fracas.rulesets.hex.scenario import Board, Unit
@@ -143,6 +143,10 @@ class _Node:
     rows: tuple[int, ...]
     value: float
     levels: int
+    #: Every row's outcome on the parent's state, and the two units the last attack
+    #: changed: the node's own outcome is that with the rows reading them evaluated again.
+    known: FullOutcome | None = None
+    changed: tuple[int, int] = (0, 0)
 
 
 def _weights(params: HexParams) -> tuple[float, float]:
@@ -166,22 +170,37 @@ def _search(attacks: SideAttacks, width: int, start: BoardState | None = None) -
             rows = attacks.open_rows(node.state, node.used)
             if not rows.size:
                 continue
-            outcome = attacks.evaluate(node.state, rows)
+            # Only the rows that read the two units of the last fight change: the rest of
+            # the parent's outcome stands (a node's outcome is every open row's).
+            full = (
+                attacks.evaluate_all(node.state, rows)
+                if node.known is None
+                else attacks.evaluate_after(node.known, node.state, node.changed, rows)
+            )
             evaluated += 1
-            score = enemy_weight * outcome.target_losses - own_weight * outcome.attacker_losses
+            target_losses, attacker_losses, gain = (a[rows] for a in full)
+            score = enemy_weight * target_losses - own_weight * attacker_losses
             # Best scores first; equal scores: more levels, then scenario order.
-            order = np.lexsort((rows, -outcome.attacker_level_gain, -score))[:width]
+            order = np.lexsort((rows, -gain, -score))[:width]
             for at in order.tolist():
                 row = int(rows[at])
                 used = node.used.copy()
                 used[attacks.attacker[row]] = True
                 children.append(
                     _Node(
-                        apply(attacks, node.state, row, outcome, at),
+                        fought(
+                            attacks,
+                            node.state,
+                            row,
+                            int(target_losses[at]),
+                            int(attacker_losses[at]),
+                        ),
                         used,
                         (*node.rows, row),
                         node.value + float(score[at]),
-                        node.levels + int(outcome.attacker_level_gain[at]),
+                        node.levels + int(gain[at]),
+                        full,
+                        (int(attacks.attacker[row]), int(attacks.target[row])),
                     )
                 )
         children.sort(key=lambda n: (-n.value, -n.levels, n.rows))
@@ -272,19 +291,19 @@ def exact_search(
             open_rows = open_rows[allowed[open_rows]]
         if not open_rows.size:
             return
-        strength = state.strength
-        targets = attacks.target[open_rows]
-        reach: dict[int, int] = {}
-        for attacker, held in zip(
-            attacks.attacker[open_rows].tolist(), strength[targets].tolist(), strict=True
-        ):
-            reach[attacker] = max(reach.get(attacker, 0), held)
-        left = min(sum(reach.values()), int(strength[np.unique(targets)].sum()))
-        if value + weights.enemy * left < best[0]:
-            return
+        # Looking at a node counts its open attacks, cut or not: the budget bounds the work.
         spent += int(open_rows.size)
         if spent > budget:
             raise _OutOfBudget
+        strength = state.strength
+        targets = attacks.target[open_rows]
+        reach = np.zeros(len(strength), dtype=np.int64)
+        np.maximum.at(reach, attacks.attacker[open_rows], strength[targets])
+        held = np.zeros(len(strength), dtype=np.bool_)
+        held[targets] = True
+        left = min(int(reach.sum()), int(strength[held].sum()))
+        if value + weights.enemy * left < best[0]:
+            return
         outcome = attacks.evaluate(state, open_rows)
         evaluated += 1
         scores = [
