@@ -88,7 +88,15 @@ def measure(path: Path, runs: int) -> dict[str, float]:
     rank, report = timed(runs, lambda: scenario.advise("blue"))
     text, _ = timed(runs, advise(Format.text))
     data, _ = timed(runs, advise(Format.json))
+    ruleset, model = scenario.ruleset, scenario.model
+    threats, _ = timed(runs, lambda: ruleset.threats(model, "blue"))
+    extra = {"threats": threats}
+    if len(model.board.units) <= 1000:
+        extra["plan"] = timed(1, lambda: ruleset.plan(model, "blue"))[0]
+        extra["reply1"] = timed(1, lambda: ruleset.reply(model, "blue", top=1))[0]
+        extra["reply"] = timed(1, lambda: ruleset.reply(model, "blue"))[0]
     return {
+        **extra,
         "baseline": base,
         "load": load,
         "rank": rank,
@@ -98,12 +106,28 @@ def measure(path: Path, runs: int) -> dict[str, float]:
     }
 
 
+def replies_on_the_examples() -> None:
+    """``--reply`` on every side of every hex example, against parsing its JSON again."""
+    for example in sorted(Path(__file__).resolve().parents[1].glob("examples/hex/*.yaml")):
+        scenario = load_scenario(example)
+        text = json.dumps(scenario.document)
+        base, _ = timed(3, lambda: json.loads(text))  # noqa: B023
+        for side in scenario.model.board.sides():
+
+            def reply() -> str:
+                return render(scenario.ruleset.reply(scenario.model, side), Format.text, None)  # noqa: B023
+
+            wall, _ = timed(3, reply)
+            print(f"  {example.name:26} --reply --side {side:5} {wall:7.3f} s "
+                  f"{wall / base:9.0f} × baseline  (floor 0.3 s)")  # fmt: skip
+
+
 def main() -> None:
     load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
     print(f"hex boards ({len(os.sched_getaffinity(0))} cores, load average {load}); best wall "
           "time of several runs, and its ratio to reading + parsing the file")  # fmt: skip
     floors = {
-        1000: {"load": 0.2, "text": 0.5, "json": 0.5},
+        1000: {"load": 0.2, "text": 0.5, "json": 0.5, "reply": 2.0},
         10000: {"load": 3.0, "text": 3.0, "json": 3.0},
     }
     with tempfile.TemporaryDirectory() as folder:
@@ -120,12 +144,20 @@ def main() -> None:
                 ("rank", "rank the attacks (loaded)"),
                 ("text", "advise --side, text"),
                 ("json", "advise --side, JSON"),
+                ("threats", "threats (loaded)"),
+                ("plan", "advise --plan (loaded)"),
+                ("reply1", "--reply --top 1 (loaded)"),
+                ("reply", "--reply, best 20 (loaded)"),
             ):
+                if key not in got:
+                    continue
                 floor = floors[units].get(key)
                 shown = f"(floor {floor:g} s)" if floor is not None else ""
                 print(f"  {label:28} {got[key]:7.3f} s  {got[key] / base:7.1f} × baseline  "
                       f"{shown}")  # fmt: skip
     print(f"peak memory {peak_mb():.0f} MB (floor 1,000 MB)")
+    print("the examples (baseline: parsing the scenario's JSON):")
+    replies_on_the_examples()
 
 
 if __name__ == "__main__":

@@ -199,6 +199,9 @@ def replies(
         ranked = ranked_rows(ours, ours.evaluate(ours.start))
         candidates += [((row,), True) for row in (ranked if top is None else ranked[:top])]
     units = len(board.units)
+    # An exact search that did not fit the budget on one of these boards is not tried
+    # again for that side: the boards differ in two units, and each try costs the budget.
+    too_big: set[str] = set()
     made: list[tuple[Fraction, Fraction, int, Reply]] = []
     for number, (rows, exact) in enumerate(candidates):
         planned, state = _replay(ours, rows)
@@ -211,7 +214,10 @@ def replies(
             state,
         )
         for enemy in enemies:
-            found = best_turn(enemy, start=state, width=width, budget=budget)
+            tries = 0 if enemy.side in too_big else budget
+            found = best_turn(enemy, start=state, width=width, budget=tries)
+            if width is None and not found.exact:
+                too_big.add(enemy.side)
             theirs, after = _replay(enemy, found.rows, state)
             value = _value(theirs)
             if best[1] is None or value > best[0]:
