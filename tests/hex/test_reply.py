@@ -264,3 +264,39 @@ def test_the_value_rule_is_the_plans() -> None:
     (advice,) = advise(board, "blue", HexParams())
     (reply,) = replies(board, "blue", HexParams())
     assert reply.our_value == advice.score == Fraction(-30)
+
+
+def test_the_picture_draws_the_reply_and_the_threats() -> None:
+    import xml.etree.ElementTree as ET
+
+    from fracas.rulesets import find_ruleset
+    from fracas.rulesets.hex.scenario import HexScenario
+
+    hexes = find_ruleset("hex")
+    svg = hexes.picture(
+        HexScenario(duel(), (), HexParams()), attacker="a", target="b", reply=True, threats="blue"
+    )
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    # The reply of test_threat_and_reply_values_worked_by_hand: b → a takes 19.
+    arrows = [e for e in root.iter(f"{ns}line") if e.get("class") == "reply-arrow"]
+    assert [(e.get("data-attacker"), e.get("data-target")) for e in arrows] == [("b", "a")]
+    texts = {e.get("class"): e.text for e in root.iter(f"{ns}text") if e.get("data-id") == "a"}
+    assert texts["reply-loss"] == "−19"
+    # The threat on a now: b would take 80.
+    assert texts["threat-loss"] == "⚠80"
+
+
+def test_render_reply_needs_an_attack(tmp_path: Path) -> None:
+    path = str(EXAMPLES / "encirclement.yaml")
+    result = runner.invoke(app, ["render", path, "-o", str(tmp_path / "x.svg"), "--reply"])
+    assert result.exit_code == 2
+    assert "--reply: needs --attacker and --target" in result.stderr
+    assert not (tmp_path / "x.svg").exists()
+    drawn = runner.invoke(
+        app,
+        ["render", path, "-o", str(tmp_path / "y.svg"), "--attacker", "holdout", "--target",
+         "lead", "--reply", "--threats", "red"],
+    )  # fmt: skip
+    assert drawn.exit_code == 0, drawn.output
+    assert 'class="reply-arrow"' in (tmp_path / "y.svg").read_text(encoding="utf-8")

@@ -498,14 +498,25 @@ def render_command(
         str | None, typer.Option(metavar="ID", help="Draw this unit's attack.")
     ] = None,
     target: Annotated[str | None, typer.Option(metavar="ID", help="The unit it attacks.")] = None,
+    reply: Annotated[
+        bool, typer.Option("--reply", help="Draw the enemy's best reply to that attack.")
+    ] = False,
+    threats: Annotated[
+        str | None,
+        typer.Option(
+            metavar="SIDE", help="Write on each unit of SIDE the most one enemy attack takes."
+        ),
+    ] = None,
     settings: SetOpt = None,
     limits: LimitOpt = None,
 ) -> None:
     """Draw the scenario as an SVG picture.
 
     \b
-    Example:
+    Examples:
       fracas render examples/hex/encirclement.yaml -o board.svg --attacker lead --target holdout
+      fracas render examples/hex/encirclement.yaml -o reply.svg --attacker lead --target holdout \\
+          --reply --threats blue
     """
     if (attacker is None) != (target is None):
         raise ScenarioError("give both --attacker and --target, or neither", source=str(file))
@@ -515,7 +526,15 @@ def render_command(
         raise ScenarioError("render writes SVG: name the file .svg", source=str(output))
     scenario = load(file, settings, limits)
     with _operating_on(file):
-        svg = scenario.ruleset.picture(scenario.model, attacker=attacker, target=target)
+        if reply or threats is not None:
+            from fracas.io.scenario import ADVISE_BUDGET
+
+            with scenario.budget(ADVISE_BUDGET.name):
+                svg = scenario.ruleset.picture(
+                    scenario.model, attacker=attacker, target=target, reply=reply, threats=threats
+                )
+        else:
+            svg = scenario.ruleset.picture(scenario.model, attacker=attacker, target=target)
     write_output(svg, output)
     if to_file:
         typer.echo(f"wrote {output}")

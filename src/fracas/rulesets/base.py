@@ -260,9 +260,16 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, StateT]):
         raise self._missing("has no turn planner")
 
     def picture(
-        self, scenario: ScenarioT, *, attacker: str | None = None, target: str | None = None
+        self,
+        scenario: ScenarioT,
+        *,
+        attacker: str | None = None,
+        target: str | None = None,
+        reply: bool = False,
+        threats: str | None = None,
     ) -> str:
-        """An SVG picture of the scenario."""
+        """An SVG picture of the scenario; with ``reply`` the enemy's best reply to the
+        attack drawn, with ``threats`` (a side) what can hit that side now."""
         raise self._missing("has no picture")
 
     def threats(self, scenario: ScenarioT, side: str) -> Report:

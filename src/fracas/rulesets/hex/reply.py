@@ -44,6 +44,7 @@ a's counter is an even 1000 against 1000: 50. Our attack: a takes 50 and loses 8
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -182,9 +183,11 @@ def replies(
     top: int | None = 20,
     width: int | None = None,
     budget: int = EXACT_BUDGET,
+    orders: Sequence[tuple[str, str]] | None = None,
 ) -> list[Reply]:
     """The enemy's best reply to each of our ``top`` best attacks (``None``: all), or to
-    our planned turn (``plan``), ranked by net value (see the module doc).
+    our planned turn (``plan``), or to the attacks ``orders`` played in order (legal ones,
+    each unit once), ranked by net value (see the module doc).
 
     ``width`` and ``budget`` size every search as for
     :func:`~fracas.rulesets.hex.plan.plan_turn`.
@@ -192,7 +195,10 @@ def replies(
     ours = SideAttacks.gather(board, side, params)
     enemies = [SideAttacks.gather(board, e, params) for e in board.sides() if e != side]
     candidates: list[tuple[tuple[int, ...], bool]] = []
-    if plan:
+    if orders is not None:
+        index = {pair: row for row, pair in enumerate(ours.pairs)}
+        candidates.append((tuple(index[pair] for pair in orders), False))
+    elif plan:
         found = best_turn(ours, width=width, budget=budget)
         candidates.append((found.rows, found.exact))
     else:

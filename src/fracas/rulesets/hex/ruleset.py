@@ -219,11 +219,43 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
         return focus_report(found, scenario.title or "Hex combat")
 
     def picture(
-        self, scenario: HexScenario, *, attacker: str | None = None, target: str | None = None
+        self,
+        scenario: HexScenario,
+        *,
+        attacker: str | None = None,
+        target: str | None = None,
+        reply: bool = False,
+        threats: str | None = None,
     ) -> str:
-        """An SVG of the board; with an attacker and a target, their forecast drawn on it."""
+        """An SVG of the board; with an attacker and a target, their forecast drawn on it,
+        and with ``reply`` the enemy's best reply to it as arrows in the enemy's colour;
+        with ``threats`` the most one enemy attack would take from each unit of that side."""
         from fracas.rulesets.hex.svg import board_svg
 
+        board, params = scenario.board, scenario.params
+        answer: list[tuple[str, str, int]] = []
         if attacker is not None and target is not None:
-            self._check_ids(scenario.board, attacker, target)
-        return board_svg(scenario.board, attacker=attacker, target=target, params=scenario.params)
+            self._check_ids(board, attacker, target)
+            if reply:
+                from fracas.rulesets.hex.reply import replies
+
+                side = board.unit(attacker).side
+                (found,) = replies(board, side, params, orders=[(attacker, target)])
+                answer = [(a.attacker, a.target, a.enemy_lost) for a in found.theirs]
+        elif reply:
+            raise ScenarioError("needs --attacker and --target", path=("--reply",))
+        threatened: dict[str, int] = {}
+        if threats is not None:
+            self._sided(scenario, threats)
+            from fracas.rulesets.hex.reply import threats as threats_to
+
+            for threat in threats_to(board, threats, params):
+                threatened.setdefault(threat.target, threat.target_lost)
+        return board_svg(
+            board,
+            attacker=attacker,
+            target=target,
+            params=params,
+            reply=answer,
+            threatened=threatened,
+        )
