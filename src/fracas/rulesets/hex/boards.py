@@ -337,7 +337,7 @@ class SideAttacks:
         back: list[StrikeInputs] = []
         countered: list[bool] = []
         centre_is_target = params.counter_support == "target"
-        memo: SideMemo = {}
+        memo = SideMemo()
         for number, (attacker_id, target_id) in enumerate(pairs, 1):
             if number % REPORT_EVERY == 0:
                 work.add(REPORT_EVERY)

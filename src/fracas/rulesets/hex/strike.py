@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -157,8 +157,13 @@ def _side(
     attacking: bool,
     params: HexParams,
     support_around: Unit,
+    rings: dict[str, tuple[str, ...]] | None = None,
 ) -> SideInputs:
-    encirclers = tuple(enemy.id for enemy in board.adjacent_enemies(unit))
+    encirclers = rings.get(unit.id) if rings is not None else None
+    if encirclers is None:
+        encirclers = tuple(enemy.id for enemy in board.adjacent_enemies(unit))
+        if rings is not None:
+            rings[unit.id] = encirclers
     terrain = board.terrain_at(unit.hex)
     # Supporters are the allies standing next to the combat's defending unit, in its attack
     # and in its counter alike (seed 000, "Support: … Either way, the allies who count…").
@@ -186,10 +191,14 @@ def _side(
     )
 
 
-#: Sides already gathered on one board, by (unit, striking, domain struck, centre): a
-#: caller gathering many strikes on one unchanged board may pass one to
-#: :func:`gather_strike`, since a side depends on nothing else.
-SideMemo = dict[tuple[str, bool, str, str], SideInputs]
+@dataclass(slots=True)
+class SideMemo:
+    """Sides already gathered on one board, by (unit, striking, domain struck, centre), and
+    each unit's ring of adjacent enemies: a caller gathering many strikes on one unchanged
+    board may pass one to :func:`gather_strike`, since a side depends on nothing else."""
+
+    sides: dict[tuple[str, bool, str, str], SideInputs] = field(default_factory=dict)
+    rings: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def gather_strike(
@@ -216,9 +225,11 @@ def gather_strike(
         if memo is None:
             return _side(board, unit, printed, target, attacking, params, centre)
         key = (unit.id, attacking, target.domain if attacking else "", centre.id)
-        found = memo.get(key)
+        found = memo.sides.get(key)
         if found is None:
-            found = memo[key] = _side(board, unit, printed, target, attacking, params, centre)
+            found = memo.sides[key] = _side(
+                board, unit, printed, target, attacking, params, centre, memo.rings
+            )
         return found
 
     return StrikeInputs(
