@@ -207,6 +207,8 @@ def test_advise_shows_the_best_top_and_the_json_keeps_every_attack() -> None:
     assert text.exit_code == 0, text.output
     assert "The best 1 of 3 legal attacks are shown." in text.stdout
     assert "\n2   " not in text.stdout
+    none = runner.invoke(app, ["advise", path, "--side", "blue", "--top", "0", "--reply"])
+    assert "None of the 3 legal attacks is answered (top 0)." in none.stdout
     every = runner.invoke(app, ["advise", path, "--side", "blue", "--all"])
     assert "3 legal attacks in all." in every.stdout
     data = json.loads(

@@ -293,6 +293,8 @@ def advice_report(
             )
         else:
             summary.append(Text(f"{len(ranked):,} legal attacks in all."))
+    elif ranked:
+        summary.append(Text(f"None of the {len(ranked):,} legal attacks is shown (top 0)."))
     else:
         summary.append(Text(f"{side} has no legal attack"))
     if len(shown) > detail:
@@ -507,6 +509,8 @@ def reply_report(
     if rows:
         columns = ("#", "ours (taken/−lost)", "value", "their reply", "value", "net")
         blocks.append(Table(columns, rows, title=f"{side}: attacks and replies, best net first"))
+    elif total:
+        blocks.append(Text(f"None of the {total:,} legal attacks is answered (top 0)."))
     else:
         blocks.append(Text(f"{side} has no legal attack"))
     proven = [
