@@ -50,8 +50,9 @@ def test_a_ruleset_that_overrides_play_or_samples_its_own_way_is_caught() -> Non
 
 
 def test_the_actions_are_declared_once() -> None:
-    assert [action.name for action in ACTIONS] == ["forecast", "advise", "plan", "picture"]
-    assert OPTIONAL_HOOKS == ("metrics", "forecast", "advise", "plan", "picture")
+    names = ["forecast", "advise", "plan", "picture", "threats", "reply", "focus"]
+    assert [action.name for action in ACTIONS] == names
+    assert ("metrics", *names) == OPTIONAL_HOOKS
     for action in ACTIONS:
         assert callable(getattr(Ruleset, action.name))
 

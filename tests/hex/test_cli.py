@@ -249,7 +249,8 @@ def test_advise_ranks_and_rejects_an_unknown_side(tmp_path: Path) -> None:
     result = runner.invoke(app, ["advise", str(path), "--side", "blue", "-f", "json"])
     assert result.exit_code == 0, result.output
     advice = json.loads(result.stdout)["result"]
-    assert list(advice) == ["kind", "side", "attacks"]
+    assert list(advice) == ["kind", "side", "total", "attacks"]
+    assert advice["total"] == 1
     attacks = advice["attacks"]
     assert list(attacks[0]) == [
         "rank", "attacker", "target", "score", "enemy_lost", "own_lost", "levels_gained",

@@ -108,10 +108,12 @@ def test_advise_plan_on_the_command_line(tmp_path: Path) -> None:
     assert data["kind"] == "plan"
     assert (data["value"], data["ranking_value"], data["width"]) == (66, 39, 4)
     assert [(a["attacker"], a["target"]) for a in data["attacks"]] == [("a0", "b3"), ("a2", "b1")]
-    assert "beam search, width 4" in data["method"]
+    # Two attackers: the exact search proves the plan well within its budget.
+    assert data["exact"] is True
+    assert data["method"].startswith("best of all plans")
     text = runner.invoke(app, ["advise", str(path), "--side", "blue", "--plan", "--width", "1"])
     assert text.exit_code == 0, text.output
-    assert "greedy (beam search of width 1)" in text.stdout
+    assert "best found by greedy (beam search of width 1)" in text.stdout
     assert "Board after the plan" in text.stdout
     for bad, message in (
         (["--plan", "--width", "0"], "--width: the width must be at least 1, not 0"),

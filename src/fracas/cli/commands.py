@@ -50,6 +50,7 @@ from fracas.cli.progress import QuietOpt, SchedulerOpt, Tracker, long_work
 from fracas.cli.sweep import sweep_command
 from fracas.core.errors import FracasError, ScenarioError, UnsupportedError, format_path
 from fracas.rulesets import AnyRuleset, available_rulesets, find_ruleset
+from fracas.rulesets.base import TOP
 
 # Start-up stays light (tests/cli/test_startup.py): scenarios, renderers, pydantic and
 # the analysis are imported by the commands that use them, inside the command.
@@ -319,6 +320,30 @@ def forecast_command(
     write_output(render(report, fmt, output), output)
 
 
+@app.command("threats")
+@friendly_errors
+def threats_command(
+    file: FileArg,
+    side: Annotated[str, typer.Option(metavar="SIDE", help="The side under threat.")],
+    fmt: FormatOpt = Format.text,
+    output: OutputOpt = None,
+    settings: SetOpt = None,
+    limits: LimitOpt = None,
+) -> None:
+    """List every attack the other sides can make on a side now, worst first.
+
+    \b
+    Example:
+      fracas threats examples/hex/encirclement.yaml --side blue
+    """
+    from fracas.io.scenario import ADVISE_BUDGET
+
+    scenario = load(file, settings, limits)
+    with _operating_on(file), scenario.budget(ADVISE_BUDGET.name):
+        report = scenario.stamp(scenario.ruleset.threats(scenario.model, side))
+    write_output(render(report, fmt, output), output)
+
+
 @app.command("advise")
 @friendly_errors
 def advise_command(
@@ -334,6 +359,31 @@ def advise_command(
         int | None,
         typer.Option(metavar="N", help="With --plan: the search width (default: the ruleset's)."),
     ] = None,
+    top: Annotated[
+        int,
+        typer.Option(
+            "--top", metavar="N", help="Show the best N (default 20); the JSON keeps them all."
+        ),
+    ] = TOP,
+    everything: Annotated[
+        bool, typer.Option("--all", help="Show every attack, not only the best --top.")
+    ] = False,
+    reply: Annotated[
+        bool,
+        typer.Option(
+            "--reply",
+            help="Show the enemy's best reply to each of the best --top attacks (with "
+            "--plan: to the planned turn), ranked by the value after both.",
+        ),
+    ] = False,
+    focus: Annotated[
+        str | None,
+        typer.Option(
+            "--focus",
+            metavar="ID",
+            help="The best order of the side's attackers against this one unit.",
+        ),
+    ] = None,
     limits: LimitOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -346,23 +396,38 @@ def advise_command(
     Examples:
       fracas advise examples/hex/encirclement.yaml --side blue
       fracas advise examples/hex/encirclement.yaml --side blue --plan
+      fracas advise examples/hex/encirclement.yaml --side blue --reply
+      fracas advise examples/hex/encirclement.yaml --side blue --focus holdout
     """
     from fracas.core.process import watching_work
     from fracas.io.scenario import ADVISE_BUDGET
 
     scenario = load(file, settings, limits)
     label = f"{scenario.ruleset.name} {side}"
+    shown = None if everything else top
+    ruleset, model = scenario.ruleset, scenario.model
     with long_work(workers=1, quiet=quiet, interrupted=advise_interrupted) as tracker:
         with _operating_on(file), watching_work(_attacks_told_to(tracker, label)):
-            if plan:
+            if top < 0:
+                raise ScenarioError(f"must be 0 or more, not {top}", path=("--top",))
+            if focus is not None and (plan or reply):
+                raise ScenarioError("goes with neither --plan nor --reply", path=("--focus",))
+            if width is not None and not (plan or reply):
+                raise ScenarioError("only goes with --plan or --reply", path=("--width",))
+            if focus is not None:
+                with scenario.budget(ADVISE_BUDGET.name):
+                    report = scenario.stamp(ruleset.focus(model, side, focus))
+            elif reply:
+                with scenario.budget(ADVISE_BUDGET.name):
+                    found = ruleset.reply(model, side, plan=plan, width=width, top=shown)
+                report = scenario.stamp(found)
+            elif plan:
                 # A plan is advice for the whole turn: the same budget bounds it.
                 with scenario.budget(ADVISE_BUDGET.name):
                     found = scenario.ruleset.plan(scenario.model, side, width=width)
                 report = scenario.stamp(found)
-            elif width is not None:
-                raise ScenarioError("only goes with --plan", path=("--width",))
             else:
-                report = scenario.advise(side)
+                report = scenario.advise(side, top=shown)
         # A thousand ranked attacks take seconds to lay out as text: say so meanwhile, at
         # once (the bar may have been drawn a moment ago, and nothing redraws it before
         # the text is done).
@@ -435,14 +500,25 @@ def render_command(
         str | None, typer.Option(metavar="ID", help="Draw this unit's attack.")
     ] = None,
     target: Annotated[str | None, typer.Option(metavar="ID", help="The unit it attacks.")] = None,
+    reply: Annotated[
+        bool, typer.Option("--reply", help="Draw the enemy's best reply to that attack.")
+    ] = False,
+    threats: Annotated[
+        str | None,
+        typer.Option(
+            metavar="SIDE", help="Write on each unit of SIDE the most one enemy attack takes."
+        ),
+    ] = None,
     settings: SetOpt = None,
     limits: LimitOpt = None,
 ) -> None:
     """Draw the scenario as an SVG picture.
 
     \b
-    Example:
+    Examples:
       fracas render examples/hex/encirclement.yaml -o board.svg --attacker lead --target holdout
+      fracas render examples/hex/encirclement.yaml -o reply.svg --attacker lead --target holdout \\
+          --reply --threats blue
     """
     if (attacker is None) != (target is None):
         raise ScenarioError("give both --attacker and --target, or neither", source=str(file))
@@ -452,7 +528,15 @@ def render_command(
         raise ScenarioError("render writes SVG: name the file .svg", source=str(output))
     scenario = load(file, settings, limits)
     with _operating_on(file):
-        svg = scenario.ruleset.picture(scenario.model, attacker=attacker, target=target)
+        if reply or threats is not None:
+            from fracas.io.scenario import ADVISE_BUDGET
+
+            with scenario.budget(ADVISE_BUDGET.name):
+                svg = scenario.ruleset.picture(
+                    scenario.model, attacker=attacker, target=target, reply=reply, threats=threats
+                )
+        else:
+            svg = scenario.ruleset.picture(scenario.model, attacker=attacker, target=target)
     write_output(svg, output)
 
 

@@ -27,6 +27,7 @@ from fracas.core.schema import SCHEMA_VERSION, Document, validate
 from fracas.io.canonical import canonical_document, scenario_sha256
 from fracas.io.reader import INTEGER_DIGITS, check_document, parse_text, read_text
 from fracas.rulesets import AnyRuleset, find_ruleset
+from fracas.rulesets.base import TOP
 
 FORMATS = ("yaml", "json", "toml")
 
@@ -82,10 +83,11 @@ class Scenario:
         with self.budget(FORECAST_BUDGET.name):
             return self.stamp(self.ruleset.forecast(self.model, attacker, target))
 
-    def advise(self, side: str) -> Report:
-        """Rank the actions of ``side`` (rulesets that can), within ``budget.advise``."""
+    def advise(self, side: str, *, top: int | None = TOP) -> Report:
+        """Rank the actions of ``side`` (rulesets that can), within ``budget.advise``;
+        people see the best ``top`` (``None``: all), the data keeps every one."""
         with self.budget(ADVISE_BUDGET.name):
-            return self.stamp(self.ruleset.advise(self.model, side))
+            return self.stamp(self.ruleset.advise(self.model, side, top=top))
 
     @contextmanager
     def budget(self, name: str) -> Iterator[None]:

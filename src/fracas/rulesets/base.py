@@ -12,9 +12,10 @@ A ruleset hands over four things, and nothing else decides how it is played:
 Seeded play, replay, exact odds and sampling are derived from these for every ruleset, a
 plugin included: :meth:`Ruleset.play` runs the process with a keeping recorder, and the
 evaluators of :mod:`fracas.analysis` walk or sample the same process with a summing one.
-The optional actions (forecast, advise, plan, picture) are declared in :data:`ACTIONS`, the
-one table the command line, the web page and :meth:`Ruleset.capabilities` read; what a
-ruleset can do is read from the class, never from its name.
+The optional actions (forecast, advise, plan, picture, threats, reply, focus) are declared
+in :data:`ACTIONS`, the one table the command line, the web page and
+:meth:`Ruleset.capabilities` read; what a ruleset can do is read from the class, never
+from its name.
 """
 
 from __future__ import annotations
@@ -64,7 +65,12 @@ ACTIONS: tuple[Action, ...] = (
     Action("advise", "rank the attacks a side can make"),
     Action("plan", "propose a whole turn of attacks for a side"),
     Action("picture", "draw the scenario as an SVG picture"),
+    Action("threats", "list what the other sides can do to a side now"),
+    Action("reply", "show the enemy's best reply to each attack or to the planned turn"),
+    Action("focus", "find the best order of a side's attackers against one target"),
 )
+#: How many ranked actions a report shows people by default (its data keeps them all).
+TOP = 20
 #: The hooks a ruleset may leave out (:meth:`Ruleset.implements` tells which it provides):
 #: ``metrics`` (which enables odds) and every action.
 OPTIONAL_HOOKS = ("metrics", *(action.name for action in ACTIONS))
@@ -140,8 +146,11 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, StateT]):
         """What this ruleset can do, in words for listings, read from the class itself.
 
         >>> from fracas.rulesets import find_ruleset
-        >>> print(", ".join(type(find_ruleset("hex")).capabilities()))
-        resolve, deterministic, odds, exact odds, headline odds, forecast, advise, plan, picture
+        >>> found = type(find_ruleset("hex")).capabilities()
+        >>> print(", ".join(found[:5]))
+        resolve, deterministic, odds, exact odds, headline odds
+        >>> print(", ".join(found[5:]))
+        forecast, advise, plan, picture, threats, reply, focus
         """
         found = ["resolve", "deterministic" if cls.deterministic else "dice"]
         if cls.implements("metrics"):
@@ -254,8 +263,9 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, StateT]):
         """Report one action without changing anything (a preview before committing)."""
         raise self._missing("has no forecast")
 
-    def advise(self, scenario: ScenarioT, side: str) -> Report:
-        """Rank the actions available to ``side``."""
+    def advise(self, scenario: ScenarioT, side: str, *, top: int | None = TOP) -> Report:
+        """Rank the actions available to ``side``: people see the best ``top`` (``None``:
+        all) and the total; the data keeps every action."""
         raise self._missing("has no advisor")
 
     def plan(self, scenario: ScenarioT, side: str, *, width: int | None = None) -> Report:
@@ -263,7 +273,35 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, StateT]):
         raise self._missing("has no turn planner")
 
     def picture(
-        self, scenario: ScenarioT, *, attacker: str | None = None, target: str | None = None
+        self,
+        scenario: ScenarioT,
+        *,
+        attacker: str | None = None,
+        target: str | None = None,
+        reply: bool = False,
+        threats: str | None = None,
     ) -> str:
-        """An SVG picture of the scenario."""
+        """An SVG picture of the scenario; with ``reply`` the enemy's best reply to the
+        attack drawn, with ``threats`` (a side) what can hit that side now."""
         raise self._missing("has no picture")
+
+    def threats(self, scenario: ScenarioT, side: str) -> Report:
+        """Every action the other sides can take against ``side`` now, worst first."""
+        raise self._missing("has no threats")
+
+    def reply(
+        self,
+        scenario: ScenarioT,
+        side: str,
+        *,
+        plan: bool = False,
+        width: int | None = None,
+        top: int | None = TOP,
+    ) -> Report:
+        """The enemy's best reply to each of the ``top`` best actions of ``side`` (or to
+        its planned turn, ``plan``), ranked by the value after both."""
+        raise self._missing("has no reply")
+
+    def focus(self, scenario: ScenarioT, side: str, target: str) -> Report:
+        """The best order of the actions of ``side`` against one ``target``."""
+        raise self._missing("has no focus")

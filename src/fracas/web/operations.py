@@ -219,7 +219,7 @@ def _report_answer(
     }
 
 
-def _picture(answer: dict[str, Any], scenario: Scenario, most: int | None, **where: str) -> None:
+def _picture(answer: dict[str, Any], scenario: Scenario, most: int | None, **where: Any) -> None:
     """Put the ruleset's picture into ``answer`` (if it draws one), unless it is longer
     than ``most`` characters: then ``limits`` says it was left out, and the rest of the
     answer stands (a board of a quarter of a million hexes draws to some 100 MB)."""

@@ -69,13 +69,35 @@ def scores(outcome: SideOutcome, params: HexParams) -> list[Fraction]:
     ]
 
 
+def whole_scores(outcome: SideOutcome, params: HexParams) -> list[int]:
+    """The scores times the weights' common denominator: whole numbers in the same order
+    as :func:`scores`, which sort without a fraction compared.
+
+    >>> from types import SimpleNamespace
+    >>> import numpy as np
+    >>> seen = SimpleNamespace(target_losses=np.array([3, 4]), attacker_losses=np.array([1, 3]))
+    >>> whole_scores(seen, HexParams(advisor_own_weight=0.5))  # 2 × (3 − 0.5) and 2 × (4 − 1.5)
+    [5, 5]
+    """
+    enemy_weight = to_fraction(params.advisor_enemy_weight)
+    own_weight = to_fraction(params.advisor_own_weight)
+    common = enemy_weight.denominator * own_weight.denominator
+    enemy, own = int(enemy_weight * common), int(own_weight * common)
+    return [
+        enemy * e - own * o
+        for e, o in zip(
+            outcome.target_losses.tolist(), outcome.attacker_losses.tolist(), strict=True
+        )
+    ]
+
+
 def ranked_rows(side_attacks: SideAttacks, outcome: SideOutcome) -> list[int]:
     """Rows of ``side_attacks`` best first: score, then levels gained, then scenario order."""
     keyed = sorted(
         (-score, -gained, row)
         for row, (score, gained) in enumerate(
             zip(
-                scores(outcome, side_attacks.params),
+                whole_scores(outcome, side_attacks.params),
                 outcome.attacker_level_gain.tolist(),
                 strict=True,
             )

@@ -50,10 +50,11 @@ from fracas.rulesets.hex.batch import (
 from fracas.rulesets.hex.document import RANGE, HexParams, out_of_range
 from fracas.rulesets.hex.play import counter_reason, illegal_reason, level_after
 from fracas.rulesets.hex.scenario import Board, Hex
-from fracas.rulesets.hex.strike import SideInputs, StrikeInputs, gather_strike
+from fracas.rulesets.hex.strike import SideInputs, SideMemo, StrikeInputs, gather_strike
 
 #: Most units a list can hold: the six hexes around one unit.
 RING = 6
+_ONE, _ZERO = Fraction(1), Fraction(0)
 
 
 def attack_pairs(board: Board, side: str) -> list[tuple[str, str]]:
@@ -95,6 +96,16 @@ def check_range(board: Board) -> None:
     overflow or underflow where the error bound cannot see it, giving wrong losses without
     a word. ``units[i]`` in the error is the unit's place in ``board.units``.
     """
+    # Boards repeat a few numbers many times over: each distinct one is checked once.
+    checked: dict[tuple[int, int], bool] = {}
+
+    def outside(value: Fraction) -> bool:
+        key = (value.numerator, value.denominator)
+        found = checked.get(key)
+        if found is None:
+            found = checked[key] = out_of_range(value)
+        return found
+
     for index, unit in enumerate(board.units):
         terrain = board.terrain_at(unit.hex)
         numbers = {
@@ -108,7 +119,7 @@ def check_range(board: Board) -> None:
             "statuses' def_mul": _product([s.def_mul for s in unit.statuses]),
         }
         for key, value in numbers.items():
-            if out_of_range(value):
+            if outside(value):
                 shown = str(value) if value.denominator == 1 else f"{float(value):.6g}"
                 raise ScenarioError(
                     f"{key} of {unit.id!r} is {shown}, outside the numbers hex "
@@ -172,36 +183,54 @@ def _ring(ids: Sequence[str], index: Mapping[str, int], filler: int) -> list[int
 
 
 def _lists(sides: list[SideInputs], index: Mapping[str, int], filler: int) -> _SideLists:
-    def floats(values: list[Fraction]) -> Floats:
-        return np.array([float(v) for v in values], dtype=np.float64).reshape(-1)
-
-    printed = [s.printed for s in sides]
-    terrain = [s.terrain_factor for s in sides]
-    mul = [
-        Fraction(1) if not s.status_mul else _product([v for _, v in s.status_mul]) for s in sides
+    # Gathering shares one record between the pairs a side belongs to (the target's side,
+    # or its counter): each distinct record is converted once, then spread over the rows.
+    where: list[int] = []
+    place: dict[int, int] = {}
+    distinct: list[SideInputs] = []
+    for side in sides:
+        found = place.get(id(side))
+        if found is None:
+            found = place[id(side)] = len(distinct)
+            distinct.append(side)
+        where.append(found)
+    picked = np.array(where, dtype=np.int64)
+    # Most units carry no status: one shared 1 and 0 rather than a new fraction per side.
+    mul = [_ONE if not s.status_mul else _product([v for _, v in s.status_mul]) for s in distinct]
+    add = [
+        _ZERO if not s.status_add else sum((v for _, v in s.status_add), _ZERO) for s in distinct
     ]
-    add = [sum((v for _, v in s.status_add), Fraction(0)) for s in sides]
-    lent_exact = [[a.printed for a in s.supporters] + [Fraction(0)] * (RING - len(s.supporters))
-                  for s in sides]  # fmt: skip
+    lent_exact = [[a.printed for a in s.supporters] + [_ZERO] * (RING - len(s.supporters))
+                  for s in distinct]  # fmt: skip
+    printed = [s.printed for s in distinct]
+    terrain = [s.terrain_factor for s in distinct]
+
+    def floats(values: list[Fraction]) -> Floats:
+        return np.array([as_float(v) for v in values], dtype=np.float64).reshape(-1)[picked]
+
+    def spread(values: list[Any]) -> list[Any]:
+        return [values[i] for i in where]
+
     return _SideLists(
-        unit=np.array([index[s.unit] for s in sides], dtype=np.int64),
+        unit=np.array([index[s.unit] for s in distinct], dtype=np.int64)[picked],
         printed=floats(printed),
         terrain=floats(terrain),
         status_mul=floats(mul),
         status_add=floats(add),
         supporters=np.array(
-            [_ring([a.unit for a in s.supporters], index, filler) for s in sides], dtype=np.int64
-        ).reshape(-1, RING),
-        lent=_lent_floats(sides),
+            [_ring([a.unit for a in s.supporters], index, filler) for s in distinct],
+            dtype=np.int64,
+        ).reshape(-1, RING)[picked],
+        lent=_lent_floats(distinct)[picked],
         encirclers=np.array(
-            [_ring(s.encirclers, index, filler) for s in sides], dtype=np.int64
-        ).reshape(-1, RING),
+            [_ring(s.encirclers, index, filler) for s in distinct], dtype=np.int64
+        ).reshape(-1, RING)[picked],
         exact={
-            "printed": printed,
-            "terrain": terrain,
-            "status_mul": mul,
-            "status_add": add,
-            "lent": lent_exact,
+            "printed": spread(printed),
+            "terrain": spread(terrain),
+            "status_mul": spread(mul),
+            "status_add": spread(add),
+            "lent": spread(lent_exact),
         },
     )
 
@@ -211,8 +240,29 @@ def _lent_floats(sides: list[SideInputs]) -> Floats:
     lent = np.zeros((len(sides), RING), np.float64)
     for row, side in enumerate(sides):
         for place, ally in enumerate(side.supporters):
-            lent[row, place] = float(ally.printed)
+            lent[row, place] = as_float(ally.printed)
     return lent
+
+
+_FLOATS: dict[tuple[int, int], float] = {}
+
+
+def as_float(value: Fraction) -> float:
+    """``value`` correctly rounded to a float, each distinct value converted once.
+
+    A board holds few distinct numbers, and converting a fraction divides big integers;
+    the key is the pair of integers, as hashing a fraction costs more than the division.
+
+    >>> as_float(Fraction(1, 3)) == 1 / 3
+    True
+    """
+    key = (value.numerator, value.denominator)
+    found = _FLOATS.get(key)
+    if found is None:
+        if len(_FLOATS) > 65536:
+            _FLOATS.clear()
+        found = _FLOATS[key] = float(value)
+    return found
 
 
 def _product(values: list[Fraction]) -> Fraction:
@@ -254,6 +304,11 @@ class SideOutcome:
     results: CombatResults
 
 
+#: Target losses, attacker losses and attacker level gains of every row of a side's
+#: attacks on one state (rows that are not open hold 0).
+FullOutcome = tuple[Ints, Ints, Ints]
+
+
 @dataclass(frozen=True)
 class SideAttacks:
     """Every legal attack of ``side`` on ``board``, with its supporters and encirclers."""
@@ -282,16 +337,21 @@ class SideAttacks:
         back: list[StrikeInputs] = []
         countered: list[bool] = []
         centre_is_target = params.counter_support == "target"
+        memo = SideMemo()
         for number, (attacker_id, target_id) in enumerate(pairs, 1):
             if number % REPORT_EVERY == 0:
                 work.add(REPORT_EVERY)
-            forward.append(gather_strike(board, attacker_id, target_id, params))
+            forward.append(gather_strike(board, attacker_id, target_id, params, memo=memo))
             can = counter_reason(board.unit(attacker_id), board.unit(target_id)) is None
             countered.append(can)
             # Without a counter the counter's numbers are never used; gather them anyway so
             # every array has one row per pair.
             centre = target_id if centre_is_target else attacker_id
-            back.append(gather_strike(board, target_id, attacker_id, params, support_around=centre))
+            back.append(
+                gather_strike(
+                    board, target_id, attacker_id, params, support_around=centre, memo=memo
+                )
+            )
         work.add(len(pairs) % REPORT_EVERY)
         strength = np.array([u.strength for u in board.units] + [0], dtype=np.int64)
         level = np.array([u.level for u in board.units] + [0], dtype=np.int64)
@@ -311,6 +371,61 @@ class SideAttacks:
 
     def __len__(self) -> int:
         return len(self.pairs)
+
+    def dependents(self, units: Sequence[int]) -> Ints:
+        """Rows whose numbers read the strength or level of any of ``units``: as striker or
+        struck, supporter or encircler, in the attack or in the counter. After a fight
+        changes only its two units, only these rows need evaluating again."""
+        starts, rows = self._dependency_index()
+        found = [rows[starts[u] : starts[u + 1]] for u in units]
+        return np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
+
+    def _dependency_index(self) -> tuple[Ints, Ints]:
+        cached = self.__dict__.get("_dependencies")
+        if cached is not None:
+            return cached  # type: ignore[no-any-return]
+        filler = len(self.start.strength) - 1
+        columns = [self.attacker[:, None], self.target[:, None]]
+        for lists in (self.forward, self.back):
+            for which in (lists.striker, lists.target):
+                columns += [which.supporters, which.encirclers]
+        table = np.concatenate(columns, axis=1)
+        row = np.repeat(np.arange(len(self), dtype=np.int64), table.shape[1])
+        unit = table.reshape(-1)
+        keep = unit != filler
+        unit, row = unit[keep], row[keep]
+        order = np.lexsort((row, unit))
+        unit, row = unit[order], row[order]
+        starts = np.searchsorted(unit, np.arange(filler + 2)).astype(np.int64)
+        self.__dict__["_dependencies"] = (starts, row)
+        return starts, row
+
+    def evaluate_after(
+        self, known: FullOutcome, state: BoardState, changed: Sequence[int], open_rows: Ints
+    ) -> FullOutcome:
+        """The outcome of every row on ``state``, from ``known`` (every row's outcome on a
+        state that differs from ``state`` only in the units ``changed``): the open rows
+        that read a changed unit are evaluated again, the rest are kept."""
+        target, attacker, gain = (a.copy() for a in known)
+        redo = np.intersect1d(self.dependents(changed), open_rows, assume_unique=True)
+        if redo.size:
+            outcome = self.evaluate(state, redo)
+            target[redo] = outcome.target_losses
+            attacker[redo] = outcome.attacker_losses
+            gain[redo] = outcome.attacker_level_gain
+        return target, attacker, gain
+
+    def evaluate_all(self, state: BoardState, open_rows: Ints) -> FullOutcome:
+        """Every row's outcome on ``state``: the open rows evaluated, the others 0."""
+        target = np.zeros(len(self), np.int64)
+        attacker = np.zeros(len(self), np.int64)
+        gain = np.zeros(len(self), np.int64)
+        if open_rows.size:
+            outcome = self.evaluate(state, open_rows)
+            target[open_rows] = outcome.target_losses
+            attacker[open_rows] = outcome.attacker_losses
+            gain[open_rows] = outcome.attacker_level_gain
+        return target, attacker, gain
 
     def _arrays(self, lists: _StrikeLists, state: BoardState, rows: Ints) -> StrikeArrays:
         params = self.params
@@ -427,10 +542,17 @@ def apply(
     attacks: SideAttacks, state: BoardState, row: int, outcome: SideOutcome, at: int
 ) -> BoardState:
     """The state after attack ``row`` (whose results are ``outcome[at]``) is fought."""
+    return fought(
+        attacks, state, row, int(outcome.target_losses[at]), int(outcome.attacker_losses[at])
+    )
+
+
+def fought(
+    attacks: SideAttacks, state: BoardState, row: int, target_losses: int, attacker_losses: int
+) -> BoardState:
+    """The state after attack ``row`` is fought with these losses."""
     after = state.copy()
     a, t = int(attacks.attacker[row]), int(attacks.target[row])
-    target_losses = int(outcome.target_losses[at])
-    attacker_losses = int(outcome.attacker_losses[at])
     countered = bool(attacks.countered[row])
     a_left = int(state.strength[a]) - attacker_losses
     t_left = int(state.strength[t]) - target_losses

@@ -9,7 +9,12 @@ Each unit attacks at most once; every attack is evaluated on the board as the ea
 attacks of the plan left it (strengths, levels, who is still there to encircle and to
 support). A plan may stop early: attacking is never compulsory.
 
-Search: beam search of width ``width``. Every plan in the beam is extended by each of its
+Search, by default: an exact search first — depth first, branch and bound on the value,
+the same board reached twice in one walk cut at the second arrival — which proves the best
+plan when it finishes within ``budget`` attacks evaluated, and says "best of all plans";
+past the budget (or when a ``width`` is asked for) beam search.
+
+Beam search of width ``width``. Every plan in the beam is extended by each of its
 ``width`` best next attacks (all open attacks are evaluated in one batch); the ``width``
 best plans by value go on. The best plan seen at any depth wins. Width 1 is plain greedy
 (best next attack, again and again); the work grows with ``width²``.
@@ -23,6 +28,9 @@ best plans by value go on. The best plan seen at any depth wins. Width 1 is plai
 >>> plan = plan_turn(board, "blue", HexParams(), width=2)
 >>> plan.orders, plan.value
 ((('a', 'foe'), ('b', 'foe')), Fraction(57, 1))
+>>> proven = plan_turn(board, "blue", HexParams())
+>>> proven.orders, proven.value, proven.exact
+((('a', 'foe'), ('b', 'foe')), Fraction(57, 1), True)
 
 a strikes 1000 + b's support 250 against foe's 100 × 10 × 0.9 (ringed by a and b) = 900:
 66 lost; foe's counter, 900 against a's 1000 + b's 250, costs a 34: 32. Then b strikes
@@ -40,7 +48,7 @@ from numpy.typing import NDArray
 
 from fracas.core.modifiers import to_fraction
 from fracas.rulesets.hex.advisor import ranked_rows, scores
-from fracas.rulesets.hex.boards import BoardState, SideAttacks, apply
+from fracas.rulesets.hex.boards import BoardState, FullOutcome, SideAttacks, apply, fought
 from fracas.rulesets.hex.document import HexParams
 from fracas.rulesets.hex.play import Turn, play_turn
 from fracas.rulesets.hex.scenario import Board, Unit
@@ -76,6 +84,10 @@ class Plan:
     params: HexParams
     strength_after: tuple[int, ...]
     level_after: tuple[int, ...]
+    #: True when the exact search finished: no plan of the side is worth more.
+    exact: bool = False
+    #: The exact search's budget, in attacks evaluated (0: not tried).
+    budget: int = 0
 
     @property
     def orders(self) -> tuple[tuple[str, str], ...]:
@@ -84,11 +96,23 @@ class Plan:
 
     @property
     def method(self) -> str:
-        """The search that found the plan, in words."""
+        """The search that found the plan, in words: proven best, or the best a beam found."""
+        if self.exact:
+            return (
+                "best of all plans, proven by an exact search (branch and bound on the "
+                f"value): {_count(self.plans_evaluated, 'plan')} evaluated, within the budget of "
+                f"{self.budget:,} attacks"
+            )
         kind = "greedy (beam search of width 1)" if self.width == 1 else "beam search"
+        tried = (
+            f"the exact search did not fit the budget of {self.budget:,} attacks; "
+            if self.budget
+            else ""
+        )
         return (
-            f"{kind}, width {self.width}: each plan extended by its {self.width} best next "
-            f"attacks, the {self.width} best plans kept; {self.plans_evaluated} plans evaluated"
+            f"{tried}best found by {kind}, width {self.width}: each plan extended by its "
+            f"{self.width} best next attacks, the {self.width} best plans kept; "
+            f"{_count(self.plans_evaluated, 'plan')} evaluated"
         )
 
     def end(self) -> Board:
@@ -108,6 +132,10 @@ class Plan:
         return play_turn(self.board, self.orders, self.params)
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
 @dataclass(frozen=True, slots=True)
 class _Node:
     state: BoardState
@@ -115,6 +143,10 @@ class _Node:
     rows: tuple[int, ...]
     value: float
     levels: int
+    #: Every row's outcome on the parent's state, and the two units the last attack
+    #: changed: the node's own outcome is that with the rows reading them evaluated again.
+    known: FullOutcome | None = None
+    changed: tuple[int, int] = (0, 0)
 
 
 def _weights(params: HexParams) -> tuple[float, float]:
@@ -127,9 +159,10 @@ def _key(node: _Node) -> bytes:
     return node.state.strength.tobytes() + node.state.level.tobytes() + node.used.tobytes()
 
 
-def _search(attacks: SideAttacks, width: int) -> tuple[_Node, int]:
+def _search(attacks: SideAttacks, width: int, start: BoardState | None = None) -> tuple[_Node, int]:
     enemy_weight, own_weight = _weights(attacks.params)
-    root = _Node(attacks.start, np.zeros(len(attacks.start.strength), dtype=np.bool_), (), 0.0, 0)
+    state = attacks.start if start is None else start
+    root = _Node(state, np.zeros(len(state.strength), dtype=np.bool_), (), 0.0, 0)
     best, beam, evaluated = root, [root], 0
     while beam:
         children: list[_Node] = []
@@ -137,22 +170,37 @@ def _search(attacks: SideAttacks, width: int) -> tuple[_Node, int]:
             rows = attacks.open_rows(node.state, node.used)
             if not rows.size:
                 continue
-            outcome = attacks.evaluate(node.state, rows)
+            # Only the rows that read the two units of the last fight change: the rest of
+            # the parent's outcome stands (a node's outcome is every open row's).
+            full = (
+                attacks.evaluate_all(node.state, rows)
+                if node.known is None
+                else attacks.evaluate_after(node.known, node.state, node.changed, rows)
+            )
             evaluated += 1
-            score = enemy_weight * outcome.target_losses - own_weight * outcome.attacker_losses
+            target_losses, attacker_losses, gain = (a[rows] for a in full)
+            score = enemy_weight * target_losses - own_weight * attacker_losses
             # Best scores first; equal scores: more levels, then scenario order.
-            order = np.lexsort((rows, -outcome.attacker_level_gain, -score))[:width]
+            order = np.lexsort((rows, -gain, -score))[:width]
             for at in order.tolist():
                 row = int(rows[at])
                 used = node.used.copy()
                 used[attacks.attacker[row]] = True
                 children.append(
                     _Node(
-                        apply(attacks, node.state, row, outcome, at),
+                        fought(
+                            attacks,
+                            node.state,
+                            row,
+                            int(target_losses[at]),
+                            int(attacker_losses[at]),
+                        ),
                         used,
                         (*node.rows, row),
                         node.value + float(score[at]),
-                        node.levels + int(outcome.attacker_level_gain[at]),
+                        node.levels + int(gain[at]),
+                        full,
+                        (int(attacks.attacker[row]), int(attacks.target[row])),
                     )
                 )
         children.sort(key=lambda n: (-n.value, -n.levels, n.rows))
@@ -169,11 +217,129 @@ def _search(attacks: SideAttacks, width: int) -> tuple[_Node, int]:
     return best, evaluated
 
 
-def _replay(attacks: SideAttacks, rows: tuple[int, ...]) -> tuple[list[PlannedAttack], BoardState]:
+#: Attacks the exact search may evaluate before it gives way to beam search (each node of
+#: the search evaluates every attack still open there, and counts them all).
+EXACT_BUDGET = 200_000
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """Whole-number weights of enemy and own soldiers: a plan's value is ``enemy × enemy
+    soldiers lost − own × own soldiers lost``, compared exactly."""
+
+    enemy: int
+    own: int
+
+    @staticmethod
+    def of(params: HexParams) -> Weights:
+        """The advisor's weights times their common denominator (the same order)."""
+        enemy = to_fraction(params.advisor_enemy_weight)
+        own = to_fraction(params.advisor_own_weight)
+        common = enemy.denominator * own.denominator
+        return Weights(int(enemy * common), int(own * common))
+
+
+@dataclass(frozen=True, slots=True)
+class Proven:
+    """What the exact search found: the rows, their whole-number value, the work."""
+
+    rows: tuple[int, ...]
+    value: int
+    evaluated: int
+    attacks_evaluated: int
+
+
+def exact_search(
+    attacks: SideAttacks,
+    weights: Weights,
+    *,
+    start: BoardState | None = None,
+    allowed: NDArray[np.bool_] | None = None,
+    budget: int = EXACT_BUDGET,
+) -> Proven | None:
+    """The plan of greatest value from ``start`` (more levels gained on a tie), proven;
+    ``None`` when proving it would take more than ``budget`` attacks evaluated.
+
+    Depth first, best next attack first. A branch is cut when its value so far plus a
+    bound on what is left cannot beat the best plan found: each attacker still unused
+    takes at most the strength of the strongest target open to it, and all of them
+    together at most what the open targets hold (own losses are never below 0, and the
+    weights are not negative). A board reached a second time with no more value is cut
+    too, since what can follow depends on the board alone. ``allowed`` restricts the
+    search to some rows (e.g. the attacks on one target).
+    """
+    state0 = attacks.start if start is None else start
+    used0 = np.zeros(len(state0.strength), dtype=np.bool_)
+    best_rows: tuple[int, ...] = ()
+    best = (0, 0)
+    seen: dict[bytes, int] = {}
+    evaluated = 0
+    spent = 0
+
+    def walk(
+        state: BoardState, used: NDArray[np.bool_], rows: tuple[int, ...], value: int, levels: int
+    ) -> None:
+        nonlocal best_rows, best, evaluated, spent
+        if (value, levels) > best:
+            best, best_rows = (value, levels), rows
+        open_rows = attacks.open_rows(state, used)
+        if allowed is not None:
+            open_rows = open_rows[allowed[open_rows]]
+        if not open_rows.size:
+            return
+        # Looking at a node counts its open attacks, cut or not: the budget bounds the work.
+        spent += int(open_rows.size)
+        if spent > budget:
+            raise _OutOfBudget
+        strength = state.strength
+        targets = attacks.target[open_rows]
+        reach = np.zeros(len(strength), dtype=np.int64)
+        np.maximum.at(reach, attacks.attacker[open_rows], strength[targets])
+        held = np.zeros(len(strength), dtype=np.bool_)
+        held[targets] = True
+        left = min(int(reach.sum()), int(strength[held].sum()))
+        if value + weights.enemy * left < best[0]:
+            return
+        outcome = attacks.evaluate(state, open_rows)
+        evaluated += 1
+        scores = [
+            weights.enemy * e - weights.own * o
+            for e, o in zip(
+                outcome.target_losses.tolist(), outcome.attacker_losses.tolist(), strict=True
+            )
+        ]
+        gains = outcome.attacker_level_gain.tolist()
+        order = sorted(range(len(scores)), key=lambda at: (-scores[at], -gains[at], at))
+        for at in order:
+            row = int(open_rows[at])
+            after = apply(attacks, state, row, outcome, at)
+            now_used = used.copy()
+            now_used[attacks.attacker[row]] = True
+            reached = value + scores[at]
+            key = after.strength.tobytes() + after.level.tobytes() + now_used.tobytes()
+            if seen.get(key, reached - 1) >= reached:
+                continue
+            seen[key] = reached
+            walk(after, now_used, (*rows, row), reached, levels + gains[at])
+
+    try:
+        walk(state0, used0, (), 0, 0)
+    except _OutOfBudget:
+        return None
+    return Proven(best_rows, best[0], evaluated, spent)
+
+
+def _replay(
+    attacks: SideAttacks, rows: tuple[int, ...], start: BoardState | None = None
+) -> tuple[list[PlannedAttack], BoardState]:
     """Walk the chosen rows again, exactly, collecting each attack's numbers."""
     enemy_weight = to_fraction(attacks.params.advisor_enemy_weight)
     own_weight = to_fraction(attacks.params.advisor_own_weight)
-    state = attacks.start
+    state = attacks.start if start is None else start
     planned = []
     for row in rows:
         one = np.array([row], dtype=np.int64)
@@ -206,17 +372,53 @@ def ranking_value(attacks: SideAttacks, order: list[tuple[str, str]]) -> Fractio
     return sum((p.value for p in planned), Fraction(0))
 
 
-def plan_turn(board: Board, side: str, params: HexParams, *, width: int | None = None) -> Plan:
+@dataclass(frozen=True, slots=True)
+class Found:
+    """The best turn a search found from one state: rows, and how it was found."""
+
+    rows: tuple[int, ...]
+    exact: bool
+    evaluated: int
+
+
+def best_turn(
+    attacks: SideAttacks,
+    *,
+    start: BoardState | None = None,
+    width: int | None = None,
+    budget: int = EXACT_BUDGET,
+) -> Found:
+    """The planner's turn from ``start``: proven by :func:`exact_search` when no ``width``
+    is asked for and it fits ``budget``, else beam search (width: ``planner_width``)."""
+    if width is None and budget > 0:
+        proven = exact_search(attacks, Weights.of(attacks.params), start=start, budget=budget)
+        if proven is not None:
+            return Found(proven.rows, True, proven.evaluated)
+    beam = attacks.params.planner_width if width is None else width
+    node, evaluated = _search(attacks, beam, start)
+    return Found(node.rows, False, evaluated)
+
+
+def plan_turn(
+    board: Board,
+    side: str,
+    params: HexParams,
+    *,
+    width: int | None = None,
+    budget: int = EXACT_BUDGET,
+) -> Plan:
     """Propose the attacks of ``side`` for this turn (see the module doc).
 
-    ``width`` defaults to the parameter ``planner_width``.
+    Without ``width``, the exact search is tried first, within ``budget`` attacks
+    evaluated (0: never); beam search uses ``width``, by default ``planner_width``.
     """
     beam = params.planner_width if width is None else width
     if beam < 1:
         raise ValueError(f"width must be at least 1, not {beam}")
     attacks = SideAttacks.gather(board, side, params)
-    best, evaluated = _search(attacks, beam)
-    planned, state = _replay(attacks, best.rows)
+    found = best_turn(attacks, width=width, budget=budget)
+    evaluated = found.evaluated
+    planned, state = _replay(attacks, found.rows)
     start = attacks.evaluate(attacks.start)
     worth = scores(start, params)
     # The ranking as a player would follow it: its attacks that score above 0, in order.
@@ -233,4 +435,6 @@ def plan_turn(board: Board, side: str, params: HexParams, *, width: int | None =
         params=params,
         strength_after=tuple(int(s) for s in state.strength[:units]),
         level_after=tuple(int(v) for v in state.level[:units]),
+        exact=found.exact,
+        budget=budget if width is None else 0,
     )

@@ -23,8 +23,9 @@ from fracas.core.report import (
 )
 from fracas.core.report import json_number as number
 from fracas.rulesets.hex.advisor import Advice
-from fracas.rulesets.hex.plan import Plan
+from fracas.rulesets.hex.plan import Plan, PlannedAttack
 from fracas.rulesets.hex.play import Combat, Turn
+from fracas.rulesets.hex.reply import Focus, Reply, Threat
 from fracas.rulesets.hex.scenario import Board
 from fracas.rulesets.hex.strike import ROW_ATTACK, ROW_DEFENSE, ROW_ORDER, StrikeOutcome
 
@@ -255,9 +256,21 @@ def _score(value: Fraction) -> str:
 
 
 def advice_report(
-    side: str, ranked: Sequence[Advice], title: str, score_rule: str, detail: int = 10
+    side: str,
+    ranked: Sequence[Advice],
+    title: str,
+    score_rule: str,
+    detail: int = 10,
+    *,
+    top: int | None = None,
 ) -> Report:
-    """The advisor's ranking, best first; the first ``detail`` with their full forecast."""
+    """The advisor's ranking, best first; the first ``detail`` with their full forecast.
+
+    The text shows the best ``top`` (``None``: all) and how many there are in all: on a
+    board of thousands the full list is thousands of lines. The data keeps every attack.
+    """
+    shown = ranked if top is None else ranked[: max(top, 0)]
+    detail = min(detail, len(shown))
     rows = tuple(
         (
             str(rank),
@@ -268,15 +281,23 @@ def advice_report(
             str(a.levels_gained),
             _score(a.score),
         )
-        for rank, a in enumerate(ranked, start=1)
+        for rank, a in enumerate(shown, start=1)
     )
     columns = ("#", "attacker", "target", "enemy lost", "own lost", "Lv gained", "score")
     summary: list[Block] = [Text(score_rule)]
     if rows:
         summary.append(Table(columns, rows, title=f"Attacks of {side}, best first"))
+        if len(shown) < len(ranked):
+            summary.append(
+                Text(f"The best {len(shown):,} of {len(ranked):,} legal attacks are shown.")
+            )
+        else:
+            summary.append(Text(f"{len(ranked):,} legal attacks in all."))
+    elif ranked:
+        summary.append(Text(f"None of the {len(ranked):,} legal attacks is shown (top 0)."))
     else:
         summary.append(Text(f"{side} has no legal attack"))
-    if len(ranked) > detail:
+    if len(shown) > detail:
         summary.append(
             Text(f"The {detail} best are shown in full below (parameter advisor_detail).")
         )
@@ -290,6 +311,7 @@ def advice_report(
     data = {
         "kind": "advice",
         "side": side,
+        "total": len(ranked),
         "attacks": [
             {
                 "rank": rank,
@@ -348,6 +370,7 @@ def plan_report(plan: Plan, title: str, value_rule: str) -> Report:
         "side": plan.side,
         "value_rule": value_rule,
         "method": plan.method,
+        "exact": plan.exact,
         "width": plan.width,
         "plans_evaluated": plan.plans_evaluated,
         "value": number(plan.value),
@@ -366,3 +389,229 @@ def plan_report(plan: Plan, title: str, value_rule: str) -> Report:
         "units": board_data(plan.board, end),
     }
     return Report(RULESET, title, sections, data, version=__version__)
+
+
+def threats_report(side: str, found: Sequence[Threat], units: Sequence[str], title: str) -> Report:
+    """What the other sides can do to ``side`` now: every attack, worst first, and each
+    unit of ``side`` with the worst single attack on it."""
+    rows = tuple(
+        (
+            str(rank),
+            t.target,
+            t.attacker,
+            t.side,
+            str(t.distance),
+            f"{t.target_lost} of {t.target_strength}",
+            str(t.attacker_lost),
+            "destroyed" if t.destroys else "",
+        )
+        for rank, t in enumerate(found, start=1)
+    )
+    worst: dict[str, Threat] = {}
+    count: dict[str, int] = {}
+    for threat in found:
+        worst.setdefault(threat.target, threat)
+        count[threat.target] = count.get(threat.target, 0) + 1
+    blocks: list[Block] = [
+        Text(
+            "Each attack as the other side would fight it now, on the board as it is; "
+            "worst first (most of our soldiers lost, then fewest of theirs)."
+        )
+    ]
+    if rows:
+        columns = ("#", "ours", "attacked by", "side", "distance", "we lose", "they lose", "")
+        blocks.append(Table(columns, rows, title=f"Attacks on {side}, worst first"))
+    else:
+        blocks.append(Text(f"no unit of another side can attack {side} now"))
+    per_unit = tuple(
+        (
+            unit,
+            str(count.get(unit, 0)),
+            f"{worst[unit].target_lost} (by {worst[unit].attacker})" if unit in worst else "—",
+        )
+        for unit in units
+    )
+    blocks.append(
+        Table(("unit", "attacks on it", "worst single attack"), per_unit, title=f"Units of {side}")
+    )
+    data = {
+        "kind": "threats",
+        "side": side,
+        "threats": [
+            {
+                "rank": rank,
+                "target": t.target,
+                "attacker": t.attacker,
+                "side": t.side,
+                "distance": t.distance,
+                "target_lost": t.target_lost,
+                "attacker_lost": t.attacker_lost,
+                "target_strength": t.target_strength,
+                "destroys": t.destroys,
+            }
+            for rank, t in enumerate(found, start=1)
+        ],
+        "units": [
+            {
+                "id": unit,
+                "attacks": count.get(unit, 0),
+                "worst": worst[unit].target_lost if unit in worst else 0,
+            }
+            for unit in units
+        ],
+    }
+    sections = (Section(f"Threats to {side}", tuple(blocks)),)
+    return Report(RULESET, title, sections, data, version=__version__)
+
+
+def _orders(attacks: Sequence[PlannedAttack]) -> str:
+    return ", ".join(f"{a.attacker} → {a.target} ({a.enemy_lost}/−{a.own_lost})" for a in attacks)
+
+
+def _attacks_data(attacks: Sequence[PlannedAttack]) -> list[dict[str, Any]]:
+    return [
+        {
+            "attacker": a.attacker,
+            "target": a.target,
+            "enemy_lost": a.enemy_lost,
+            "own_lost": a.own_lost,
+            "value": number(a.value),
+        }
+        for a in attacks
+    ]
+
+
+def reply_report(
+    side: str, found: Sequence[Reply], title: str, value_rule: str, *, plan: bool, total: int
+) -> Report:
+    """Our attacks (or plan), the enemy's best reply to each, ranked by the net value."""
+    what = "our planned turn" if plan else f"each of our best {len(found):,} attacks"
+    blocks: list[Block] = [
+        Text(value_rule),
+        Text(
+            f"For {what}: the board it leaves, the other side's best turn on that board by "
+            "the same planner, and net = our value − theirs; best net first."
+        ),
+    ]
+    if not plan and total > len(found):
+        blocks.append(Text(f"The best {len(found):,} of {total:,} legal attacks are answered."))
+    rows = tuple(
+        (
+            str(rank),
+            _orders(r.ours) or "no attack",
+            _score(r.our_value),
+            _orders(r.theirs) or "no attack",
+            _score(r.their_value),
+            _score(r.net),
+        )
+        for rank, r in enumerate(found, start=1)
+    )
+    if rows:
+        columns = ("#", "ours (taken/−lost)", "value", "their reply", "value", "net")
+        blocks.append(Table(columns, rows, title=f"{side}: attacks and replies, best net first"))
+    elif total:
+        blocks.append(Text(f"None of the {total:,} legal attacks is answered (top 0)."))
+    else:
+        blocks.append(Text(f"{side} has no legal attack"))
+    proven = [
+        f"#{rank}: {'ours proven best, ' if plan and r.our_exact else ''}"
+        f"their reply {'proven best' if r.their_exact else 'found by beam search'}"
+        for rank, r in enumerate(found, start=1)
+    ]
+    if proven:
+        blocks.append(Text("Searches: " + "; ".join(proven) + "."))
+    sections = [Section(f"Replies to {side}", tuple(blocks))]
+    if found:
+        best = found[0]
+        sections.append(
+            Section("Board after the best and its reply", (board_table(best.board, best.end()),))
+        )
+    data = {
+        "kind": "reply",
+        "side": side,
+        "plan": plan,
+        "value_rule": value_rule,
+        "total": total,
+        "replies": [
+            {
+                "rank": rank,
+                "attacks": _attacks_data(r.ours),
+                "value": number(r.our_value),
+                "proven": r.our_exact,
+                "enemy": r.enemy,
+                "reply": _attacks_data(r.theirs),
+                "reply_value": number(r.their_value),
+                "reply_proven": r.their_exact,
+                "net": number(r.net),
+                "units": board_data(r.board, r.end()),
+            }
+            for rank, r in enumerate(found, start=1)
+        ],
+    }
+    return Report(RULESET, title, tuple(sections), data, version=__version__)
+
+
+def focus_report(found: Focus, title: str) -> Report:
+    """The best order of attackers against one target, and the board after each attack."""
+    rows = []
+    for order, step in enumerate(found.steps, start=1):
+        rows.append(
+            (
+                str(order),
+                step.attack.attacker,
+                str(step.attack.enemy_lost),
+                str(step.attack.own_lost),
+                str(step.target_left),
+                str(step.attacker_left),
+            )
+        )
+    outcome = (
+        f"destroys {found.target}"
+        if found.destroyed
+        else f"takes {found.taken} of {found.target}'s {found.strength}"
+    )
+    blocks: list[Block] = [
+        Text(
+            f"Attackers of {found.side} that can reach {found.target}: "
+            f"{', '.join(found.attackers)}. Best order, proven by exact search over every "
+            f"order and subset ({_count_plans(found.evaluated)}): most soldiers taken from "
+            "the target, then fewest of ours lost."
+        ),
+        Text(f"The order {outcome} for {found.own_lost} of ours."),
+    ]
+    if rows:
+        columns = ("#", "attacker", "taken", "lost", f"{found.target} left", "attacker left")
+        blocks.append(Table(columns, tuple(rows), title=f"Attacks on {found.target}, in order"))
+    else:
+        blocks.append(Text(f"no attack on {found.target} is worth making"))
+    sections = (
+        Section(f"Focus on {found.target}", tuple(blocks)),
+        Section("Board after the order", (board_table(found.board, found.end()),)),
+    )
+    data = {
+        "kind": "focus",
+        "side": found.side,
+        "target": found.target,
+        "attackers": list(found.attackers),
+        "destroyed": found.destroyed,
+        "taken": found.taken,
+        "own_lost": found.own_lost,
+        "plans_evaluated": found.evaluated,
+        "attacks": [
+            {
+                "order": order,
+                "attacker": step.attack.attacker,
+                "enemy_lost": step.attack.enemy_lost,
+                "own_lost": step.attack.own_lost,
+                "target_left": step.target_left,
+                "attacker_left": step.attacker_left,
+            }
+            for order, step in enumerate(found.steps, start=1)
+        ],
+        "units": board_data(found.board, found.end()),
+    }
+    return Report(RULESET, title, sections, data, version=__version__)
+
+
+def _count_plans(number: int) -> str:
+    return f"{number:,} plan{'' if number == 1 else 's'} evaluated"

@@ -10,11 +10,11 @@ from fracas.core.limits import spend
 from fracas.core.process import Done, OneStep, Played
 from fracas.core.record import Recorder
 from fracas.core.report import Report
-from fracas.rulesets.base import Ruleset, Summary, deferred
+from fracas.rulesets.base import TOP, Ruleset, Summary, deferred
 from fracas.rulesets.hex.odds import HEADLINES
 
 if TYPE_CHECKING:  # the rules load when used: listing the rulesets needs none of them
-    from fracas.rulesets.hex.document import HexDocument
+    from fracas.rulesets.hex.document import HexDocument, HexParams
     from fracas.rulesets.hex.play import Turn
     from fracas.rulesets.hex.scenario import Board, HexScenario
 
@@ -110,8 +110,8 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
         if side not in sides:
             raise ScenarioError(f"no side {side!r} (sides: {', '.join(sides)})", path=("--side",))
 
-    def advise(self, scenario: HexScenario, side: str) -> Report:
-        """Every legal attack of ``side``, best first, each with its forecast."""
+    def advise(self, scenario: HexScenario, side: str, *, top: int | None = TOP) -> Report:
+        """Every legal attack of ``side``, best first; the best ``top`` shown to people."""
         self._check_side(scenario, side)
         params = scenario.params
         # Every attacker of the side is tried against every unit: a step of the budget each.
@@ -126,7 +126,7 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
 
         ranked = advise(scenario.board, side, params)
         title = scenario.title or "Hex combat"
-        return advice_report(side, ranked, title, rule, params.advisor_detail)
+        return advice_report(side, ranked, title, rule, params.advisor_detail, top=top)
 
     def plan(self, scenario: HexScenario, side: str, *, width: int | None = None) -> Report:
         """An order of attacks for the whole of ``side`` (beam search; see ``hex.plan``)."""
@@ -150,12 +150,118 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
         found = plan_turn(scenario.board, side, params, width=width)
         return plan_report(found, scenario.title or "Hex combat", rule)
 
+    def _sided(self, scenario: HexScenario, side: str) -> None:
+        """Refuse a side that is not on the board, or has no unit left to fight with."""
+        self._check_side(scenario, side)
+        if not any(unit.side == side and unit.alive for unit in scenario.board.units):
+            raise ScenarioError(f"side {side!r} has no unit with soldiers", path=("--side",))
+
+    def _plan_rule(self, params: HexParams) -> str:
+        return (
+            f"value = Σ over the attacks of ({params.advisor_enemy_weight:g} × enemy soldiers "
+            f"lost − {params.advisor_own_weight:g} × own soldiers lost), each attack on the "
+            "board the earlier ones left; no chance is involved, so this is the value itself"
+        )
+
+    def threats(self, scenario: HexScenario, side: str) -> Report:
+        """Every attack the other sides can make on ``side`` now, worst first."""
+        self._sided(scenario, side)
+        board = scenario.board
+        enemies = sum(1 for unit in board.units if unit.side != side)
+        spend(enemies * len(board.units))
+        from fracas.rulesets.hex.reply import threats
+        from fracas.rulesets.hex.report import threats_report
+
+        found = threats(board, side, scenario.params)
+        units = [unit.id for unit in board.units if unit.side == side]
+        return threats_report(side, found, units, scenario.title or "Hex combat")
+
+    def reply(
+        self,
+        scenario: HexScenario,
+        side: str,
+        *,
+        plan: bool = False,
+        width: int | None = None,
+        top: int | None = TOP,
+    ) -> Report:
+        """The other sides' best reply to each of our ``top`` best attacks, or to our
+        planned turn; ranked by our value minus theirs (see ``hex.reply``)."""
+        self._sided(scenario, side)
+        if width is not None and width < 1:
+            raise ScenarioError(f"the width must be at least 1, not {width}", path=("--width",))
+        params = scenario.params
+        board = scenario.board
+        # Every side's attacks are gathered once, each unit against each: a step a pair.
+        # The searches are bounded by their own width and exact budget (``hex.plan``).
+        spend(len(board.units) * len(board.units))
+        from fracas.rulesets.hex.advisor import attacks
+        from fracas.rulesets.hex.reply import replies
+        from fracas.rulesets.hex.report import reply_report
+
+        found = replies(board, side, params, plan=plan, top=top, width=width)
+        return reply_report(
+            side,
+            found,
+            scenario.title or "Hex combat",
+            self._plan_rule(params),
+            plan=plan,
+            total=len(attacks(board, side)),
+        )
+
+    def focus(self, scenario: HexScenario, side: str, target: str) -> Report:
+        """The best order of the attackers of ``side`` against ``target``, proven."""
+        self._sided(scenario, side)
+        board = scenario.board
+        if not board.has_unit(target):
+            known = ", ".join(unit.id for unit in board.units)
+            raise ScenarioError(f"no unit with id {target!r} (units: {known})", path=("--focus",))
+        attackers = sum(1 for unit in board.units if unit.side == side)
+        spend(attackers * len(board.units))
+        from fracas.rulesets.hex.reply import focus
+        from fracas.rulesets.hex.report import focus_report
+
+        found = focus(board, side, target, scenario.params)
+        return focus_report(found, scenario.title or "Hex combat")
+
     def picture(
-        self, scenario: HexScenario, *, attacker: str | None = None, target: str | None = None
+        self,
+        scenario: HexScenario,
+        *,
+        attacker: str | None = None,
+        target: str | None = None,
+        reply: bool = False,
+        threats: str | None = None,
     ) -> str:
-        """An SVG of the board; with an attacker and a target, their forecast drawn on it."""
+        """An SVG of the board; with an attacker and a target, their forecast drawn on it,
+        and with ``reply`` the enemy's best reply to it as arrows in the enemy's colour;
+        with ``threats`` the most one enemy attack would take from each unit of that side."""
         from fracas.rulesets.hex.svg import board_svg
 
+        board, params = scenario.board, scenario.params
+        answer: list[tuple[str, str, int]] = []
         if attacker is not None and target is not None:
-            self._check_ids(scenario.board, attacker, target)
-        return board_svg(scenario.board, attacker=attacker, target=target, params=scenario.params)
+            self._check_ids(board, attacker, target)
+            if reply:
+                from fracas.rulesets.hex.reply import replies
+
+                side = board.unit(attacker).side
+                (found,) = replies(board, side, params, orders=[(attacker, target)])
+                answer = [(a.attacker, a.target, a.enemy_lost) for a in found.theirs]
+        elif reply:
+            raise ScenarioError("needs --attacker and --target", path=("--reply",))
+        threatened: dict[str, int] = {}
+        if threats is not None:
+            self._sided(scenario, threats)
+            from fracas.rulesets.hex.reply import threats as threats_to
+
+            for threat in threats_to(board, threats, params):
+                threatened.setdefault(threat.target, threat.target_lost)
+        return board_svg(
+            board,
+            attacker=attacker,
+            target=target,
+            params=params,
+            reply=answer,
+            threatened=threatened,
+        )

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -157,8 +157,13 @@ def _side(
     attacking: bool,
     params: HexParams,
     support_around: Unit,
+    rings: dict[str, tuple[str, ...]] | None = None,
 ) -> SideInputs:
-    encirclers = tuple(enemy.id for enemy in board.adjacent_enemies(unit))
+    encirclers = rings.get(unit.id) if rings is not None else None
+    if encirclers is None:
+        encirclers = tuple(enemy.id for enemy in board.adjacent_enemies(unit))
+        if rings is not None:
+            rings[unit.id] = encirclers
     terrain = board.terrain_at(unit.hex)
     # Supporters are the allies standing next to the combat's defending unit, in its attack
     # and in its counter alike (seed 000, "Support: … Either way, the allies who count…").
@@ -186,6 +191,16 @@ def _side(
     )
 
 
+@dataclass(slots=True)
+class SideMemo:
+    """Sides already gathered on one board, by (unit, striking, domain struck, centre), and
+    each unit's ring of adjacent enemies: a caller gathering many strikes on one unchanged
+    board may pass one to :func:`gather_strike`, since a side depends on nothing else."""
+
+    sides: dict[tuple[str, bool, str, str], SideInputs] = field(default_factory=dict)
+    rings: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
 def gather_strike(
     board: Board,
     striker_id: str,
@@ -193,21 +208,33 @@ def gather_strike(
     params: HexParams,
     *,
     support_around: str | None = None,
+    memo: SideMemo | None = None,
 ) -> StrikeInputs:
     """Phase 1: read the board and freeze the inputs of ``striker_id`` striking ``target_id``.
 
     Both sides' supporters are their allies next to ``support_around``: the defending unit
     of the combat, which is ``target_id`` (the default) for an attack and ``striker_id``
-    for a counter (see :func:`fracas.rulesets.hex.play.fight`).
+    for a counter (see :func:`fracas.rulesets.hex.play.fight`). ``memo`` (see
+    :data:`SideMemo`) keeps the sides for later strikes on the same board and parameters.
     """
     striker = board.unit(striker_id)
     target = board.unit(target_id)
     centre = target if support_around is None else board.unit(support_around)
+
+    def side(unit: Unit, printed: Fraction, attacking: bool) -> SideInputs:
+        if memo is None:
+            return _side(board, unit, printed, target, attacking, params, centre)
+        key = (unit.id, attacking, target.domain if attacking else "", centre.id)
+        found = memo.sides.get(key)
+        if found is None:
+            found = memo.sides[key] = _side(
+                board, unit, printed, target, attacking, params, centre, memo.rings
+            )
+        return found
+
     return StrikeInputs(
-        attacker=_side(
-            board, striker, striker.attack_vs(target.domain), target, True, params, centre
-        ),
-        defender=_side(board, target, target.defense, target, False, params, centre),
+        attacker=side(striker, striker.attack_vs(target.domain), True),
+        defender=side(target, target.defense, False),
         target_domain=target.domain,
         distance=striker.hex.distance(target.hex),
         pierce=striker.pierce,

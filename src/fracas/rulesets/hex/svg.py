@@ -20,6 +20,7 @@ mean. The same board gives the same bytes.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 
 from fracas.core.errors import IllegalActionError
 from fracas.core.escape import escape_html as escape
@@ -194,6 +195,72 @@ def _combat_layer(combat: Combat, shift: tuple[float, float]) -> list[str]:
     return parts
 
 
+def _arrow(x1: float, y1: float, x2: float, y2: float) -> tuple[float, float, float, float]:
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    trim = SIZE * 0.55
+    return (
+        x1 + (x2 - x1) * trim / length,
+        y1 + (y2 - y1) * trim / length,
+        x2 - (x2 - x1) * trim / length,
+        y2 - (y2 - y1) * trim / length,
+    )
+
+
+def _reply_layer(
+    board: Board,
+    reply: Sequence[tuple[str, str, int]],
+    colours: Mapping[str, str],
+    shift: tuple[float, float],
+) -> list[str]:
+    """The enemy's reply: a dashed arrow per attack in its side's colour, with the soldiers
+    it would take written at the arrow's head."""
+    parts = ['<g class="reply">']
+    for attacker_id, target_id, lost in reply:
+        attacker, target = board.unit(attacker_id), board.unit(target_id)
+        ax, ay = _centre(attacker.hex)
+        tx, ty = _centre(target.hex)
+        x1, y1, x2, y2 = _arrow(ax + shift[0], ay + shift[1], tx + shift[0], ty + shift[1])
+        colour = escape(colours[attacker.side])
+        parts.append(
+            f'<line class="reply-arrow" data-attacker="{escape(attacker_id)}" '
+            f'data-target="{escape(target_id)}" x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" '
+            f'y2="{_n(y2)}" stroke="{colour}" stroke-width="3" stroke-dasharray="6 3" '
+            f'marker-end="url(#arrowhead)"/>'
+        )
+        parts.append(
+            f'<text class="reply-loss" data-id="{escape(target_id)}" x="{_n(x2)}" '
+            f'y="{_n(y2 - 6)}" text-anchor="middle" font-size="11" font-weight="bold" '
+            f'fill="{colour}" stroke="#ffffff" stroke-width="3" paint-order="stroke">−{lost}</text>'
+        )
+    parts.append("</g>")
+    return parts
+
+
+def _threat_layer(
+    board: Board, threatened: Mapping[str, int], shift: tuple[float, float]
+) -> list[str]:
+    """On each threatened unit, the most soldiers one enemy attack would take from it now."""
+    parts = ['<g class="threats">']
+    for unit in board.units:
+        if unit.id not in threatened:
+            continue
+        x, y = _centre(unit.hex)
+        x, y = x + shift[0] - SIZE * 0.95, y + shift[1] - SIZE * 0.62
+        label = f"⚠{threatened[unit.id]}"
+        width = 8 + 7 * len(label)
+        parts.append(
+            f'<rect class="threat-badge" x="{_n(x)}" y="{_n(y)}" width="{width}" height="16" '
+            f'rx="4" fill="#fffbea" stroke="#b7791f"/>'
+        )
+        parts.append(
+            f'<text class="threat-loss" data-id="{escape(unit.id)}" x="{_n(x + width / 2)}" '
+            f'y="{_n(y + 12)}" text-anchor="middle" font-size="11" font-weight="bold" '
+            f'fill="#975a16">{label}</text>'
+        )
+    parts.append("</g>")
+    return parts
+
+
 def _legend_item(x: float, top: float, swatch: str, label: str) -> tuple[list[str], float]:
     parts = [
         swatch,
@@ -269,8 +336,14 @@ def board_svg(
     attacker: str | None = None,
     target: str | None = None,
     params: HexParams | None = None,
+    reply: Sequence[tuple[str, str, int]] = (),
+    threatened: Mapping[str, int] | None = None,
 ) -> str:
     """The board as an SVG document; with ``attacker`` and ``target``, their forecast too.
+
+    ``reply`` draws attacks ``(attacker, target, soldiers taken)`` as dashed arrows in the
+    attacker's colour (the enemy's reply, :mod:`fracas.rulesets.hex.reply`); ``threatened``
+    writes on each unit named the most one enemy attack would take from it now.
 
     The attack must be legal (:class:`~fracas.core.errors.IllegalActionError`, a
     ``ValueError``, otherwise: a picture of an impossible attack would mislead).
@@ -330,6 +403,10 @@ def board_svg(
     out.append("</g>")
     if combat is not None:
         out.extend(_combat_layer(combat, shift))
+    if reply:
+        out.extend(_reply_layer(board, reply, colours, shift))
+    if threatened:
+        out.extend(_threat_layer(board, threatened, shift))
     out.append('<g class="labels">')
     for unit in board.units:
         x, y = _centre(unit.hex)

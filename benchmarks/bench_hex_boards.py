@@ -1,0 +1,164 @@
+"""Benchmark: big hex boards on the path a user runs, as ratios measured in this one run.
+
+Two boards: 20 rows × 50 columns with a unit on every hex (1,000 units), and 100 rows ×
+100 columns with 10,000. Each is timed for what ``fracas advise FILE --side blue`` does
+(the command's own functions, in this process, start-up done): load the file, rank the
+attacks, write the report as text and as JSON. Every time is also given as a ratio to a
+baseline run here on the same board: reading the file and parsing its JSON, the least any
+loader pays. Peak memory is this process's high-water mark after the big board.
+
+Run: ``.venv/bin/python benchmarks/bench_hex_boards.py``. The floors are printed beside
+each number; timing depends on the machine and its load, so the tests assert none of it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fracas.cli.common import Format, render
+from fracas.io.scenario import load_scenario
+
+
+def full_board(rows: int, columns: int, seed: int = 7) -> dict[str, Any]:
+    """A unit on every hex; sides in bands three columns wide, so fronts run everywhere."""
+    rng = random.Random(seed)
+    terrain = ["".join(rng.choice(".....fhm~=") for _ in range(columns)) for _ in range(rows)]
+    units: list[dict[str, Any]] = []
+    for r in range(rows):
+        for c in range(columns):
+            units.append(
+                {
+                    "id": f"u{len(units)}",
+                    "side": "blue" if (c // 3) % 2 == 0 else "red",
+                    "hex": [c - r // 2, r],
+                    "strength": rng.choice([33, 50, 77, 99, 100]),
+                    "attack": {"land": rng.choice([8, 10, 12])},
+                    "defense": rng.choice([8, 10, 12]),
+                    "range": [1, 1] if rng.random() < 0.85 else [2, 3],
+                    "level": rng.choice([0, 1, 5]),
+                }
+            )
+    return {"fracas": 1, "ruleset": "hex", "title": f"{len(units)} units",
+            "map": {"rows": terrain}, "units": units}  # fmt: skip
+
+
+def timed(runs: int, work: Callable[[], Any]) -> tuple[float, Any]:
+    """Best wall time of ``runs`` and the last result."""
+    best, result = float("inf"), None
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = work()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory so far, in MB (Linux; 0 elsewhere)."""
+    status = Path("/proc/self/status")
+    if not status.exists():
+        return 0.0
+    line = next(row for row in status.read_text().splitlines() if row.startswith("VmHWM"))
+    return int(line.split()[1]) / 1024
+
+
+#: A 10,000-unit file holds more values and bytes than the default limits let in (a
+#: guard against hostile files, docs/limits.md): raised here as a user would, --limit.
+LIMITS = {"input.nodes": 1_000_000, "input.file_bytes": 40_000_000, "budget.advise": 10**9}
+
+
+def measure(path: Path, runs: int) -> dict[str, float]:
+    def baseline() -> Any:
+        return json.loads(path.read_text())
+
+    def advise(fmt: Format) -> Callable[[], str]:
+        def work() -> str:
+            return render(load_scenario(path, limits=LIMITS).advise("blue"), fmt, None)
+
+        return work
+
+    base, _ = timed(runs, baseline)
+    load, scenario = timed(runs, lambda: load_scenario(path, limits=LIMITS))
+    rank, report = timed(runs, lambda: scenario.advise("blue"))
+    text, _ = timed(runs, advise(Format.text))
+    data, _ = timed(runs, advise(Format.json))
+    ruleset, model = scenario.ruleset, scenario.model
+    threats, _ = timed(runs, lambda: ruleset.threats(model, "blue"))
+    extra = {"threats": threats}
+    if len(model.board.units) <= 1000:
+        extra["plan"] = timed(1, lambda: ruleset.plan(model, "blue"))[0]
+        extra["reply1"] = timed(1, lambda: ruleset.reply(model, "blue", top=1))[0]
+        extra["reply"] = timed(1, lambda: ruleset.reply(model, "blue"))[0]
+    return {
+        **extra,
+        "baseline": base,
+        "load": load,
+        "rank": rank,
+        "text": text,
+        "json": data,
+        "attacks": report.data["total"] if "total" in report.data else len(report.data["attacks"]),
+    }
+
+
+def replies_on_the_examples() -> None:
+    """``--reply`` on every side of every hex example, against parsing its JSON again."""
+    for example in sorted(Path(__file__).resolve().parents[1].glob("examples/hex/*.yaml")):
+        scenario = load_scenario(example)
+        text = json.dumps(scenario.document)
+        base, _ = timed(3, lambda: json.loads(text))  # noqa: B023
+        for side in scenario.model.board.sides():
+
+            def reply() -> str:
+                return render(scenario.ruleset.reply(scenario.model, side), Format.text, None)  # noqa: B023
+
+            wall, _ = timed(3, reply)
+            print(f"  {example.name:26} --reply --side {side:5} {wall:7.3f} s "
+                  f"{wall / base:9.0f} × baseline  (floor 0.3 s)")  # fmt: skip
+
+
+def main() -> None:
+    load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
+    print(f"hex boards ({len(os.sched_getaffinity(0))} cores, load average {load}); best wall "
+          "time of several runs, and its ratio to reading + parsing the file")  # fmt: skip
+    floors = {
+        1000: {"load": 0.2, "text": 0.5, "json": 0.5, "reply": 2.0},
+        10000: {"load": 3.0, "text": 3.0, "json": 3.0},
+    }
+    with tempfile.TemporaryDirectory() as folder:
+        for rows, columns, runs in ((20, 50, 3), (100, 100, 1)):
+            path = Path(folder) / f"board{rows}x{columns}.json"
+            path.write_text(json.dumps(full_board(rows, columns)))
+            units = rows * columns
+            got = measure(path, runs)
+            base = got["baseline"]
+            print(f"{rows} × {columns} board, {units:,} units, {int(got['attacks']):,} attacks "
+                  f"of blue; baseline {base:.3f} s")  # fmt: skip
+            for key, label in (
+                ("load", "load"),
+                ("rank", "rank the attacks (loaded)"),
+                ("text", "advise --side, text"),
+                ("json", "advise --side, JSON"),
+                ("threats", "threats (loaded)"),
+                ("plan", "advise --plan (loaded)"),
+                ("reply1", "--reply --top 1 (loaded)"),
+                ("reply", "--reply, best 20 (loaded)"),
+            ):
+                if key not in got:
+                    continue
+                floor = floors[units].get(key)
+                shown = f"(floor {floor:g} s)" if floor is not None else ""
+                print(f"  {label:28} {got[key]:7.3f} s  {got[key] / base:7.1f} × baseline  "
+                      f"{shown}")  # fmt: skip
+    print(f"peak memory {peak_mb():.0f} MB (floor 1,000 MB)")
+    print("the examples (baseline: parsing the scenario's JSON):")
+    replies_on_the_examples()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""The exact plan search: it equals brute force over every plan, and says so."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fracas.core.modifiers import to_fraction
+from fracas.rulesets.hex import Board, HexParams, play_turn
+from fracas.rulesets.hex.advisor import attacks
+from fracas.rulesets.hex.plan import plan_turn
+
+from .test_boards import random_board
+from .test_plan import ring_board
+
+
+def brute_force(board: Board, side: str, params: HexParams) -> Fraction:
+    """The best value over every plan: every order of every subset of attacks, each unit
+    once, each attack played by play_turn on the board the earlier ones left."""
+    enemy = to_fraction(params.advisor_enemy_weight)
+    own = to_fraction(params.advisor_own_weight)
+
+    def best(now: Board, used: frozenset[str]) -> Fraction:
+        found = Fraction(0)  # stopping is always allowed
+        for attacker, target in attacks(now, side):
+            if attacker in used:
+                continue
+            combat = play_turn(now, [(attacker, target)], params).combats[0]
+            value = enemy * combat.losses[target] - own * combat.losses[attacker]
+            found = max(found, value + best(combat.after, used | {attacker}))
+        return found
+
+    return best(board, frozenset())
+
+
+def small_board(seed: int, units: int) -> Board:
+    return random_board(random.Random(seed), units=units, size=4)
+
+
+@given(st.integers(0, 10**6), st.integers(3, 9), st.sampled_from([1, 0.5, 2]))
+def test_the_exact_search_equals_brute_force_on_random_boards(
+    seed: int, units: int, own_weight: float
+) -> None:
+    board = small_board(seed, units)
+    params = HexParams(advisor_own_weight=own_weight)
+    for side in board.sides():
+        attackers = {a for a, _ in attacks(board, side)}
+        if len(attackers) > 6:
+            continue
+        plan = plan_turn(board, side, params)
+        assert plan.exact, plan.method
+        assert plan.value == brute_force(board, side, params)
+        # Its numbers are the turn played.
+        turn = play_turn(board, plan.orders, params)
+        assert [c.losses[c.target] for c in turn.combats] == [a.enemy_lost for a in plan.attacks]
+
+
+def test_the_method_says_whether_the_plan_is_proven() -> None:
+    board = ring_board()
+    proven = plan_turn(board, "blue", HexParams())
+    # The ring board of test_plan: a0 → b3 (35) then a2 → b1 (31) is the best of all.
+    assert proven.exact
+    assert proven.value == 66
+    assert proven.method.startswith("best of all plans, proven by an exact search")
+    beam = plan_turn(board, "blue", HexParams(), width=2)
+    assert not beam.exact
+    assert beam.method.startswith("best found by beam search, width 2")
+    # A budget too small to prove anything: beam search, and the method says why.
+    short = plan_turn(board, "blue", HexParams(), budget=1)
+    assert not short.exact
+    assert short.method.startswith("the exact search did not fit the budget of 1 attacks")
+    assert short.value == 66
+
+
+@given(st.integers(0, 10**6), st.lists(st.integers(0, 10**6), min_size=1, max_size=6))
+def test_evaluating_only_the_rows_a_fight_touches_gives_every_rows_outcome(
+    seed: int, picks: list[int]
+) -> None:
+    # The beam search keeps a parent's outcome and evaluates again only the rows reading
+    # the two units of the last fight: that must be what evaluating every row gives.
+    from fracas.rulesets.hex.boards import SideAttacks, fought
+
+    board = random_board(random.Random(seed), units=30, size=7)
+    params = HexParams()
+    for side in board.sides():
+        side_attacks = SideAttacks.gather(board, side, params)
+        state = side_attacks.start
+        used = np.zeros(len(state.strength), dtype=np.bool_)
+        known = side_attacks.evaluate_all(state, side_attacks.open_rows(state, used))
+        for pick in picks:
+            rows = side_attacks.open_rows(state, used)
+            if not rows.size:
+                break
+            row = int(rows[pick % rows.size])
+            state = fought(side_attacks, state, row, int(known[0][row]), int(known[1][row]))
+            used[side_attacks.attacker[row]] = True
+            changed = (int(side_attacks.attacker[row]), int(side_attacks.target[row]))
+            rows = side_attacks.open_rows(state, used)
+            known = side_attacks.evaluate_after(known, state, changed, rows)
+            again = side_attacks.evaluate_all(state, rows)
+            for mine, fresh in zip(known, again, strict=True):
+                assert mine[rows].tolist() == fresh[rows].tolist()
