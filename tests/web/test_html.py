@@ -83,7 +83,11 @@ def test_odds_html_puts_the_chart_under_the_headline() -> None:
     scenario = fracas.load_scenario(ROOT / "examples" / "rankflank" / "flank_charge.yaml")
     result = odds(scenario, method="mc", runs=300, seed=1)
     html = odds_html(result, title="Flank")
-    assert html.index("<h3>Headline</h3>") < html.index("<svg") < html.index("<h3>winner</h3>")
+    assert (
+        html.index("<h3>Headline</h3>")
+        < html.index("<svg")
+        < html.index("<h3>Winner of the combat (winner)</h3>")
+    )
 
 
 def test_notebooks_show_reports_and_odds_as_html() -> None:

@@ -200,7 +200,7 @@ def _distribution_panel(metric: MetricOdds, result: OddsResult, x: float, y: flo
     def at(position: float) -> float:
         return x + (position - low_x + step / 2) / span * width
 
-    out = [f'<text x="{_f(x)}" y="{_f(y - 6)}" class="t">{escape(metric.name)}</text>']
+    out = [f'<text x="{_f(x)}" y="{_f(y - 6)}" class="t">{escape(metric.title)}</text>']
     out += _axes(x, y, width, height, top)
     labels = [number(entry.value) for entry in metric.values]
     every = max(1, math.ceil(len(labels) / 12))
@@ -208,7 +208,7 @@ def _distribution_panel(metric: MetricOdds, result: OddsResult, x: float, y: flo
         probability = float(entry.probability)
         bar_height = probability / top * height
         centre = at(position)
-        tip = f"{metric.name} = {labels[index]}: {percent(entry.probability)}"
+        tip = f"{metric.title} = {labels[index]}: {percent(entry.probability)}"
         if not result.exact:
             tip += f" ({percent(entry.low)} – {percent(entry.high)})"
         out.append(
@@ -235,7 +235,7 @@ def _at_least_panel(metric: MetricOdds, x: float, y: float) -> list[str]:
     width, height = _PANEL_WIDTH, _PANEL_HEIGHT
     points = [entry for entry in metric.values if entry.value is not None]
     values = [float(entry.value) for entry in points]  # type: ignore[arg-type]
-    out = [f'<text x="{_f(x)}" y="{_f(y - 6)}" class="t">{escape(metric.name)}: at least</text>']
+    out = [f'<text x="{_f(x)}" y="{_f(y - 6)}" class="t">{escape(metric.title)}: at least</text>']
     out += _axes(x, y, width, height, 1.0)
     if not values:
         return out
@@ -255,7 +255,7 @@ def _at_least_panel(metric: MetricOdds, x: float, y: float) -> list[str]:
         path.append(
             f"M{_f(at(value))} {_f(point_y)}" if not path else f"H{_f(at(value))}V{_f(point_y)}"
         )
-        tip = f"{metric.name} ≥ {number(entry.value)}: {percent(remaining)}"
+        tip = f"{metric.title} ≥ {number(entry.value)}: {percent(remaining)}"
         dots.append(
             f'<circle cx="{_f(at(value))}" cy="{_f(point_y)}" r="2" fill="{_CURVE}">'
             f"<title>{escape(tip)}</title></circle>"
