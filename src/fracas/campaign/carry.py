@@ -140,8 +140,13 @@ class Adapter:
         raise NotImplementedError
 
     def forces_of(self, scenario: Scenario) -> tuple[str, ...]:
-        """The two forces of a battle, attacker first."""
-        raise NotImplementedError
+        """The two forces of a battle, attacker first: the sides of its units, in the
+        order they first appear (a ruleset whose forces are listed otherwise says so)."""
+        sides: list[str] = []
+        for unit in scenario.document["units"]:
+            if unit["side"] not in sides:
+                sides.append(unit["side"])
+        return tuple(sides)
 
 
 #: The header every scenario has: none of it is a campaign's.
@@ -334,13 +339,6 @@ class RankflankAdapter(Adapter):
             document["engagements"] = [{"unit": attacker, "enemy": defender, "arc": "front"}]
         return document
 
-    def forces_of(self, scenario: Scenario) -> tuple[str, ...]:
-        sides: list[str] = []
-        for unit in scenario.document["units"]:
-            if unit["side"] not in sides:
-                sides.append(unit["side"])
-        return tuple(sides)
-
     def changes(self, scenario: Scenario, played: Played[Any], report: Report) -> list[Change]:
         from fracas.rulesets.rankflank.formation import initial_state
 
@@ -458,13 +456,6 @@ class HexAdapter(Adapter):
             keep=("ruleset", "units"),
         )
         return document
-
-    def forces_of(self, scenario: Scenario) -> tuple[str, ...]:
-        sides: list[str] = []
-        for unit in scenario.document["units"]:
-            if unit["side"] not in sides:
-                sides.append(unit["side"])
-        return tuple(sides)
 
     def changes(self, scenario: Scenario, played: Played[Any], report: Report) -> list[Change]:
         summary = scenario.ruleset.summarize(scenario.model, played)
