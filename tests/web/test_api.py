@@ -162,6 +162,10 @@ def test_odds_are_the_librarys_with_a_chart(client: TestClient) -> None:
     assert [row["label"] for row in answer["headline"]] == [
         row.label for row in fracas.analysis.headline(result)
     ]
+    # The charts name each metric as the ruleset does for players.
+    labels = {d["metric"]: d["label"] for d in answer["distributions"]}
+    assert labels["winner"] == "Winner of the combat"
+    assert labels["breaks.Spearmen"] == "Spearmen break"
     assert answer["chart"].startswith("<svg")
     assert answer["chart"] in answer["html"]
     # This server samples at most 5,000,000 dice rolls a request (Limits), the command line

@@ -476,6 +476,7 @@ def distributions(result: OddsResult) -> list[dict[str, Any]]:
     return [
         {
             "metric": metric.name,
+            "label": metric.title,
             "numeric": metric.numeric,
             "mean": None if metric.mean is None else float(metric.mean),
             "values": [
