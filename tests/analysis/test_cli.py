@@ -252,7 +252,7 @@ def test_huge_scenario_through_the_cli_stays_within_budget(toy: object, tmp_path
     said = " ".join(out.split())  # as read, whatever the terminal's width
     assert "Why not exact: exact odds would take" in said
     # One step of 10,000 dice shot by shot: too wide for any budget, said before any walk.
-    assert "exact odds would take more steps of work, more than any budget allows" in said
+    assert "exact odds would take more steps of work, more than the 20,000 budgeted" in said
     assert "sampled battles instead, each probability within ±" in said
     assert "Stopped early by the work budget (100,000 dice rolls)" in out
 

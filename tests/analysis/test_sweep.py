@@ -182,7 +182,10 @@ def test_text_table_and_rerun_line() -> None:
     code, out, _ = run(*sweep_args("--workers", "1"))
     assert code == 0
     header = out.splitlines()[0]
-    assert header.startswith("sides[1].units[0].pax  parameters.round_limit  winner=Red Fang")
+    # The axis is shown by name; the cells were worked out on sides[1].units[0].pax.
+    assert header.startswith(
+        "sides[Thornwall].units[Wall Guard].pax  parameters.round_limit  winner=Red Fang"
+    )
     assert header.split()[-4:] == ["95", "%", "interval", "method"]
     assert len(out.splitlines()) == 1 + 6 + 2 + 2
     assert "Re-run a cell alone: fracas odds examples/d100/lair_raid.yaml" in out

@@ -409,8 +409,8 @@ def auto_fallback(error: EnumerationBudgetError, budget: int) -> str:
                 else "more"
             )
             return (
-                f"exact odds would take {size} steps of work, more than any budget allows "
-                f"(at most {most:,})"
+                f"exact odds would take {size} steps of work, more than the {budget:,} "
+                f"budgeted and than any budget allows (at most {most:,})"
             )
         needed = _round_up(2 * error.needed)
         return (
