@@ -223,6 +223,10 @@ def test_validate_offers_the_numbers_of_each_unit(client: TestClient) -> None:
         "units[0].pierce": 0,
     }
     labels = {f["path"]: f["label"] for f in lead["fields"]}
+    # The key path is shown by the unit's id, which --set takes as well as the index.
+    assert {f["path"]: f["shown"] for f in lead["fields"]}["units[0].strength"] == (
+        "units[lead].strength"
+    )
     assert labels["units[0].strength"] == "Strength"  # "Soldiers…" explains, not names
     assert labels["units[0].defense"] == "Printed defence"
     domain = next(f for f in lead["fields"] if f["path"] == "units[0].domain")

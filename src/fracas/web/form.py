@@ -30,6 +30,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from fracas.core.errors import format_path
+from fracas.io.scenario import named_path
 
 #: Bounds on what a form may hold, so a huge scenario gives a usable page.
 MAX_GROUPS = 60
@@ -280,6 +281,9 @@ def form_fields(
     groups: list[dict[str, Any]] = []
     for path, item in _items(document, ()):
         fields = _fields(item, path, root)
+        for field in fields:
+            # Shown as a person reads it (units by name); the index path drives the edits.
+            field["shown"] = named_path(document, field["path"])
         if fields:
             groups.append(
                 {"title": _title(item, path), "path": format_path(path), "fields": fields}

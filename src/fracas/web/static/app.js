@@ -253,7 +253,7 @@ function fieldLabel(field, input, group) {
   name.textContent = field.label;
   const path = document.createElement("small");
   path.className = "path";
-  path.textContent = field.path;
+  path.textContent = field.shown || field.path;
   if (field.kind === "boolean") label.append(input, name);
   else label.append(name, input);
   label.append(path);
