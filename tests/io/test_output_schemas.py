@@ -32,10 +32,14 @@ def run_json(*args: str | Path) -> Any:
     return json.loads(result.stdout)
 
 
+@cache
+def validator(kind: str, ruleset: str | None = None) -> Draft202012Validator:
+    return Draft202012Validator(output_schema(kind, ruleset))
+
+
 def errors(kind: str, document: Any, ruleset: str | None = None) -> list[str]:
-    validator = Draft202012Validator(output_schema(kind, ruleset))
     found = []
-    for error in validator.iter_errors(document):
+    for error in validator(kind, ruleset).iter_errors(document):
         # Under a oneOf the reason is in the error's context: the branch it came closest to.
         reasons = [error, *(error.context or ())]
         found.append("; ".join(f"{reason.json_path}: {reason.message[:200]}" for reason in reasons))
@@ -267,3 +271,58 @@ def test_the_result_is_checked_against_the_ruleset_the_document_names() -> None:
     assert errors("resolve", document, "d100")  # ruleset is const d100 there
     document["ruleset"] = "d100"
     assert errors("resolve", document, "hex")
+
+
+#: The objects keyed by names, open by nature (their values are checked): a combat's
+#: losses by unit id, a parameter's default, a sweep's options.
+OPEN_BY_NAME = {"losses", "default"}
+
+
+def objects_in(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path of every object inside ``node`` (itself included)."""
+    found: list[tuple[Any, ...]] = []
+    if isinstance(node, dict):
+        found.append(path)
+        for key, value in node.items():
+            found += objects_in(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += objects_in(value, (*path, index))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("kind", "args"),
+    [
+        ("resolve", ("resolve", "examples/hex/encirclement.yaml")),
+        ("resolve", ("resolve", "examples/d100/lair_raid.yaml")),
+        ("advise", ("advise", "examples/hex/encirclement.yaml", "--side", "blue", "--plan")),
+        ("advise", ("advise", "examples/hex/encirclement.yaml", "--side", "blue", "--reply")),
+        ("threats", ("threats", "examples/hex/encirclement.yaml", "--side", "red")),
+        ("odds", ("odds", "examples/hex/river_crossing.yaml")),
+    ],
+    ids=lambda value: value if isinstance(value, str) else "-".join(value[:2]),
+)
+def test_every_documented_object_is_closed(kind: str, args: tuple[str, ...]) -> None:
+    document = run_json(
+        *args[:1],
+        ROOT / args[1],
+        *args[2:],
+        "-f",
+        "json",
+        *(("--quiet",) if args[0] == "advise" else ()),
+    )
+    # One object of each place (the first list entry stands for the others).
+    places: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    for path in objects_in(document):
+        if not OPEN_BY_NAME & set(path[-1:]):
+            places.setdefault(tuple(None if isinstance(p, int) else p for p in path), path)
+    paths = list(places.values())
+    assert len(paths) > 3
+    for path in paths:
+        changed = copy.deepcopy(document)
+        node = changed
+        for part in path:
+            node = node[part]
+        node["undocumented"] = 1
+        assert errors(kind, changed), f"an undocumented key at {path} passes"
