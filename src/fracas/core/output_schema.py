@@ -36,7 +36,7 @@ NUMBER: Schema = {
 #: the commands that write it. (Here, not beside the schemas: ``--help`` lists the names
 #: without loading them.)
 OUTPUTS: dict[str, str] = {
-    "resolve": "fracas resolve FILE --format json",
+    "resolve": "fracas resolve FILE --format json (and fracas campaign battle --format json)",
     "forecast": "fracas forecast FILE --attacker ID --target ID --format json",
     "advise": "fracas advise FILE --side SIDE --format json (also with --plan, --reply, --focus)",
     "threats": "fracas threats FILE --side SIDE --format json",
