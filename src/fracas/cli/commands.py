@@ -49,6 +49,7 @@ from fracas.cli.odds import metrics_command, odds_command
 from fracas.cli.progress import QuietOpt, SchedulerOpt, Tracker, long_work
 from fracas.cli.sweep import sweep_command
 from fracas.core.errors import FracasError, ScenarioError, UnsupportedError, format_path
+from fracas.core.output_schema import OUTPUTS
 from fracas.rulesets import AnyRuleset, available_rulesets, find_ruleset
 from fracas.rulesets.base import TOP
 
@@ -472,20 +473,48 @@ def advise_interrupted(done: Tracker) -> str:
 @app.command("schema")
 @friendly_errors
 def schema_command(
-    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="Ruleset name or alias.")],
+    ruleset: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="RULESET",
+            help="Ruleset name or alias: its scenario files' schema (with --command: the "
+            "output of that ruleset).",
+        ),
+    ] = None,
+    command: Annotated[
+        str | None,
+        typer.Option(
+            "--command",
+            "-c",
+            metavar="KIND",
+            help="The schema of a --format json output instead: " + ", ".join(OUTPUTS) + ".",
+        ),
+    ] = None,
     fmt: Annotated[
         SchemaFormat,
         typer.Option("--format", "-f", metavar="json", help="Output format (JSON Schema)."),
     ] = SchemaFormat.json,
     output: OutputOpt = None,
 ) -> None:
-    """Print the JSON Schema of a ruleset's scenario files.
+    """Print the JSON Schema of a ruleset's scenario files, or of a command's JSON output.
 
     \b
-    Example:
+    Examples:
       fracas schema hex -o hex.schema.json
+      fracas schema --command odds
+      fracas schema hex --command advise -o advise.schema.json
     """
-    schema = find_ruleset(ruleset).json_schema()
+    if command is not None:
+        from fracas.io.output_schemas import output_schema
+
+        schema = output_schema(command, ruleset)
+    elif ruleset is None:
+        raise ScenarioError(
+            "name a RULESET (its scenario files) or --command KIND (a JSON output)",
+            source="command line",
+        )
+    else:
+        schema = find_ruleset(ruleset).json_schema()
     write_output(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", output)
 
 

@@ -182,6 +182,13 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, StateT]):
         """The JSON Schema of this ruleset's scenario documents."""
         return cls.document_model.model_json_schema()
 
+    @classmethod
+    def result_schema(cls, command: str) -> dict[str, Any] | None:
+        """The JSON Schema of the ``result`` this ruleset's reports carry for ``command``
+        (``resolve``, ``forecast``, ``advise``, ``threats``), or ``None`` where it gives
+        none: the output schemas (``fracas schema --command``) then take any object."""
+        return None
+
     def load(self, document: Mapping[str, Any], *, source: str | None = None) -> ScenarioT:
         """Validate a parsed document and build the ruleset's scenario from it."""
         from fracas.core.schema import validate

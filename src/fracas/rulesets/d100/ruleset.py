@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import chain
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from fracas.core.headline import Headline, MetricLabels
 from fracas.core.process import Played
@@ -42,6 +42,13 @@ class D100Ruleset(Ruleset["D100Document", "Battle", "State"]):
     )
     document_model = deferred("fracas.rulesets.d100.document", "D100Document")
     params_model = deferred("fracas.rulesets.d100.params", "D100Params")
+
+    @classmethod
+    def result_schema(cls, command: str) -> dict[str, Any] | None:
+        """The JSON Schema of a report's ``result`` (``fracas.rulesets.d100.output_schema``)."""
+        from fracas.rulesets.d100.output_schema import RESULTS
+
+        return RESULTS.get(command)
 
     def build(self, document: D100Document) -> Battle:
         """Check what the document means and freeze it (see :func:`build_battle`)."""

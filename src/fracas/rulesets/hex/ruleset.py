@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.core.errors import IllegalActionError, ScenarioError
 from fracas.core.headline import Headline, MetricLabels
@@ -36,6 +36,13 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
     )
     document_model = deferred("fracas.rulesets.hex.document", "HexDocument")
     params_model = deferred("fracas.rulesets.hex.document", "HexParams")
+
+    @classmethod
+    def result_schema(cls, command: str) -> dict[str, Any] | None:
+        """The JSON Schema of a report's ``result`` (``fracas.rulesets.hex.output_schema``)."""
+        from fracas.rulesets.hex.output_schema import RESULTS
+
+        return RESULTS.get(command)
 
     def build(self, document: HexDocument) -> HexScenario:
         """Check the map, the units and every order (on the board as it evolves)."""
