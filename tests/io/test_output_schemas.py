@@ -296,6 +296,7 @@ def objects_in(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     [
         ("resolve", ("resolve", "examples/hex/encirclement.yaml")),
         ("resolve", ("resolve", "examples/d100/lair_raid.yaml")),
+        ("resolve", ("resolve", "examples/rankflank/challenge_overkill.yaml")),
         ("advise", ("advise", "examples/hex/encirclement.yaml", "--side", "blue", "--plan")),
         ("advise", ("advise", "examples/hex/encirclement.yaml", "--side", "blue", "--reply")),
         ("threats", ("threats", "examples/hex/encirclement.yaml", "--side", "red")),

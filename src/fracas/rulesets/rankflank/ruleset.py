@@ -60,6 +60,13 @@ class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "Fight"])
     document_model = deferred("fracas.rulesets.rankflank.document", "RankflankDocument")
     params_model = deferred("fracas.rulesets.rankflank.document", "RankflankParams")
 
+    @classmethod
+    def result_schema(cls, command: str) -> dict[str, Any] | None:
+        """The JSON Schema of a report's ``result`` (see its ``output_schema`` module)."""
+        from fracas.rulesets.rankflank.output_schema import RESULTS
+
+        return RESULTS.get(command)
+
     def build(self, document: RankflankDocument) -> RankflankScenario:
         """Check the units, engagements and challenge, and freeze the combat."""
         from fracas.rulesets.rankflank.scenario import build_combat
