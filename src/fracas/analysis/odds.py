@@ -182,6 +182,8 @@ def odds(
                 advice = budget_advice(exc, exact_budget, time.perf_counter() - started)
                 raise EnumerationBudgetError(f"{exc}; {advice}") from None
             fallback = auto_fallback(exc, exact_budget)
+            if str(exc) and not str(exc).startswith("more than "):
+                fallback += f": {exc}"  # what made it so wide (a step with too many paths…)
             # A refused enumeration cost one play; any other attempt ran to its bound.
             wasted = exc.spent if isinstance(exc, _RefusedEnumeration) else exact_budget
         else:
