@@ -201,7 +201,7 @@ def test_the_command_shown_for_odds_gives_the_pages_answer(
 def test_odds_say_when_a_budget_cut_the_work_short(client: TestClient) -> None:
     answer = client.post("/api/odds", json=body(FLANK, exact_budget=10, runs=200)).json()
     assert answer["method"] == "monte-carlo"
-    assert any("budget of 10 steps" in note for note in answer["limits"])
+    assert any("more than 10 steps of work" in note for note in answer["limits"])
     cut = client.post("/api/odds", json=body(FLANK, method="mc", sample_budget=300)).json()
     assert cut["limits"] == ["Stopped early by the work budget (300 dice rolls)."]
 

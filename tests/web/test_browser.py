@@ -467,7 +467,7 @@ def test_a_player_picks_changes_runs_and_compares(
     # The form speaks the player's words, with the key path beneath.
     knights = page.locator('.fields [data-path="units[2].models"]').locator("xpath=..")
     assert "Rank-and-file models" in knights.inner_text()
-    assert "units[2].models" in knights.inner_text()
+    assert "units[Knights].models" in knights.inner_text()  # the key path, by name
     # A change of a field resolves again at once, and the answer says what it is for.
     edit(page, "units[2].models", "8")
     wait_for_answer(page, "--set units[2].models=8")
@@ -481,7 +481,9 @@ def test_a_player_picks_changes_runs_and_compares(
     page.click("#run-odds")
     page.wait_for_selector("#headline-chart svg.chart")
     chart = page.locator("#headline-chart svg.chart")
-    assert chart.locator(".axis-title").all_text_contents() == ["winner", "chance (exactly)"]
+    # The axis is the metric as players read it (the ruleset's label).
+    titles = chart.locator(".axis-title").all_text_contents()
+    assert titles == ["Winner of the combat", "chance (exactly)"]
     assert page.locator("#all-charts").get_attribute("open") is None
     assert page.locator("#all-tables").get_attribute("open") is None
     # "At least": P(casualties ≥ 0) is 1, the first bar reaches the top of the axis.

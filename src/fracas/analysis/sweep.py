@@ -23,7 +23,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -70,7 +70,7 @@ class Axis:
 
     path: str
     values: tuple[Any, ...]
-    shown: str = ""
+    shown: str = field(default="", repr=False)
 
     @property
     def title(self) -> str:
