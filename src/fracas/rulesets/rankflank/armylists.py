@@ -310,7 +310,7 @@ class Gathered:
     rules: list[str] = field(default_factory=list)
     weapons: list[tuple[str, dict[str, str], bool]] = field(default_factory=list)
     armour: list[tuple[str, str]] = field(default_factory=list)
-    command: dict[str, dict[str, str] | None] = field(default_factory=dict)
+    command: dict[str, tuple[str, dict[str, str] | None]] = field(default_factory=dict)
     points: float = 0
     unmodelled: list[str] = field(default_factory=list)
 
@@ -351,7 +351,7 @@ def gather(unit: dict[str, Any]) -> Gathered:
         role = _command_role(row)
         if role and role not in found.command:
             model = _profiles(row, "Model")
-            found.command[role] = _characteristics(model[0]) if model else None
+            found.command[role] = (name, _characteristics(model[0]) if model else None)
             # A command row that pays a whole model is a model more ("motley crews");
             # one that pays the upgrade only is one of the models already counted.
             if model and per_model and _points(row) >= per_model:
@@ -494,7 +494,9 @@ def _fit_weapons(found: Gathered, unit: dict[str, Any], notes: list[str]) -> Non
         if engine != "hand_weapon" and printed:
             notes.append(f"{name} ({printed}): fought as {engine}, the preset's own profile")
         return
-    # A weapon fracas does not know (a magic weapon): what of it the schema can carry.
+    # A weapon fracas does not know (a magic weapon): a hand weapon, with what of its
+    # profile the schema can carry.
+    unit["weapon"] = "hand_weapon"
     strength = parse_strength(values.get("S", ""))
     always, charge = parse_ap(values.get("AP", ""))
     if always:
@@ -538,11 +540,12 @@ def map_unit(found: Gathered, side: str) -> Mapped:
     champion: dict[str, Any] | None = None
     models = max(found.models, 1)
     command = unit.setdefault("command", {})
-    for role, values in found.command.items():
+    for role, (name, values) in found.command.items():
         if role in ("standard", "musician"):
             command[role] = True
         elif models > 1:
-            champion = {"name": f"{found.name} Champion", "troop_type": unit["troop_type"]}
+            # Named after the unit too: character names are unique in a scenario.
+            champion = {"name": f"{name} ({found.name})", "troop_type": unit["troop_type"]}
             champion["profile"] = _profile(values or found.model, found.mount, notes)
             if values is None:
                 notes.append("champion: no profile in the export, the unit's is used")
