@@ -418,7 +418,8 @@ def _profile(values: Mapping[str, str], mount: Mapping[str, str], notes: list[st
         else:
             floor = PROFILE_FLOOR.get(key, 1)
             numbers.append(floor)
-            notes.append(f"{key} {text or '(missing)'} read as {floor}")
+            if key != "BS":  # no close combat reads it
+                notes.append(f"{key} {text or '(missing)'} read as {floor}")
     return " ".join(str(n) for n in numbers)
 
 
@@ -560,7 +561,8 @@ def map_unit(found: Gathered, side: str) -> Mapped:
                 champion[key] = unit[key]
         unit["characters"] = [champion]
     ordered = {k: unit[k] for k in _ORDER if k in unit}
-    return Mapped(found.name, found.character, ordered, champion, found.points, notes)
+    unique = list(dict.fromkeys(notes))
+    return Mapped(found.name, found.character, ordered, champion, found.points, unique)
 
 
 _ORDER = (
