@@ -751,7 +751,11 @@ def bad_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
             "is XML but not a BattleScribe roster",
         ),
         "empty roster": (write(tmp_path, "empty.json", roster()), "holds no units"),
-        "binary": (write(tmp_path, "blob.json", b"\xff\xfe\x00garbage"), "is not UTF-8 text"),
+        "a scenario": (
+            write(tmp_path, "battle.yaml", b"fracas: 1\nruleset: rankflank\n"),
+            "is not an army list (New Recruit JSON, BattleScribe .ros or .rosz",
+        ),
+        "binary": (write(tmp_path, "blob.json", b'{"roster": "\xff\xfe"}'), "is not UTF-8 text"),
     }
 
 
@@ -767,6 +771,7 @@ CASES = [
     "not a list",
     "other XML",
     "empty roster",
+    "a scenario",
     "binary",
 ]
 

@@ -204,13 +204,19 @@ def parse_json(path: Path, data: bytes) -> Any:
         raise _refuse(path, f"is not valid JSON ({exc.msg}, line {exc.lineno})") from None
 
 
+KINDS = "New Recruit JSON, BattleScribe .ros or .rosz, Old World Builder JSON"
+
+
 def read_army(path: Path) -> tuple[str, dict[str, Any]]:
     """``(format, document)`` of an army file: ``roster`` (New Recruit, BattleScribe) or
     ``owb`` (Old World Builder), refused unless it is a list of The Old World."""
     data = read_bounded(path)
     if data[:4] == b"PK\x03\x04" or path.suffix.lower() == ".rosz":
         data = _unzip(path, data)
-    if data.lstrip()[:1] == b"<":
+    start = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    if start not in (b"<", b"{", b"["):
+        raise _refuse(path, f"is not an army list ({KINDS})")
+    if start == b"<":
         document = parse_xml(path, data)
         if "roster" not in document:
             raise _refuse(path, "is XML but not a BattleScribe roster")
