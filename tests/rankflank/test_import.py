@@ -18,6 +18,8 @@ from xml.etree import ElementTree
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fracas.cli.commands import app
@@ -798,3 +800,45 @@ def test_a_bad_catalogue_is_refused_the_same_way(tmp_path: Path) -> None:
         result.stderr.strip()
         == f"fracas: error: {catalogue}: XML with a DOCTYPE or entity declarations is refused"
     )
+
+
+# Invariants ----------------------------------------------------------------------------
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(name=st.text(min_size=1, max_size=30).filter(str.strip), army=st.text(max_size=20))
+def test_any_name_survives_the_yaml_it_is_written_in(tmp_path: Path, name: str, army: str) -> None:
+    unit = dryads()
+    unit["name"] = name
+    path = write(tmp_path, "named.json", roster(unit, army=army))
+    text = import_army(path).text
+    # What YAML cannot carry (a lone surrogate) becomes U+FFFD; everything else is kept.
+    kept = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in name.strip())
+    (only,) = yaml.safe_load(text)["units"]
+    assert only["name"] == kept
+    assert only["side"] == (
+        "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in army) or "2k list"
+    )
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    number=st.integers(min_value=2, max_value=60),
+    cost=st.integers(min_value=1, max_value=30),
+    champion_cost=st.integers(min_value=0, max_value=60),
+)
+def test_command_rows_are_models_only_when_they_pay_a_whole_model(
+    tmp_path: Path, number: int, cost: int, champion_cost: int
+) -> None:
+    unit = dryads()
+    dryad, nymph = unit["selections"]
+    dryad["number"], dryad["costs"] = number, pts(number * cost)
+    nymph["costs"] = pts(champion_cost)
+    path = write(tmp_path, "count.json", roster(unit))
+    (spec,) = yaml.safe_load(import_army(path).text)["units"]
+    bodies = spec["models"] + len(spec["characters"])
+    assert bodies == number + (1 if champion_cost >= cost else 0)

@@ -850,19 +850,33 @@ def import_army(
         mapped.append(unit)
     mapped = join(mapped, joins, str(path))
     notes = [*missing, *(f"{unit.name}: {note}" for unit in mapped for note in unit.unmodelled)]
+    notes = [_comment(note) for note in notes]
     return ArmyImport(_yaml(mapped, path.name, builder, army, missing), tuple(notes))
 
 
+#: What a YAML double-quoted scalar cannot hold as it is: C1 controls and line breaks
+#: that YAML folds (NEL, LS, PS), surrogates and the non-characters.
+_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+
+
 def _scalar(value: Any) -> str:
+    """A YAML scalar: a JSON string (JSON escapes are YAML's), with what YAML would read
+    otherwise escaped too; a lone surrogate cannot be written and becomes U+FFFD."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    return json.dumps(str(value), ensure_ascii=False)  # a JSON string is a YAML scalar
+
+    def escape(match: re.Match[str]) -> str:
+        code = ord(match.group(0))
+        return "\\ufffd" if 0xD800 <= code <= 0xDFFF else f"\\u{code:04x}"
+
+    return _UNPRINTABLE.sub(escape, json.dumps(str(value), ensure_ascii=False))
 
 
 def _comment(text: str) -> str:
-    return re.sub(r"[\x00-\x1f\x7f\u2028\u2029]", " ", text)
+    """User text inside a ``#`` comment: one line, nothing YAML cannot read."""
+    return _UNPRINTABLE.sub("?", re.sub(r"[\x00-\x1f]", " ", text))
 
 
 def _emit(value: Mapping[str, Any], column: int, lines: list[str], first: str) -> None:
