@@ -128,7 +128,11 @@ def dryads() -> dict[str, Any]:
                 "Nymph",
                 "crew",
                 1,
-                [model("Nymph", "5 4 - 4 4 1 4 3 8"), {"typeName": "Command", "name": "Champion"}],
+                [
+                    model("Nymph", "5 4 - 4 4 1 4 3 8"),
+                    {"typeName": "Command", "name": "Champion"},
+                    rule("Blessing of the Glade"),
+                ],
                 group="Command",
                 costs=pts(5),
             ),
@@ -282,6 +286,18 @@ def captain() -> dict[str, Any]:
                         ],
                         costs=pts(15),
                     ),
+                    row(
+                        "Dawnstone",
+                        "upgrade",
+                        1,
+                        [
+                            armour(
+                                "Dawnstone",
+                                "Its bearer may re-roll failed armour saves.",
+                                "Talismans",
+                            )
+                        ],
+                    ),
                     row("General", "upgrade", 1, [rule("General")]),
                     row(
                         "Battle Standard Bearer",
@@ -422,6 +438,8 @@ def test_new_recruit_dryads(tmp_path: Path) -> None:
     )
     assert "Dryads: Forest Stalkers: not a rule fracas plays" in result.unmodelled
     assert "# not modelled: Forest Stalkers: not a rule fracas plays" in result.text
+    # The champion's own rule is hers, not the unit's: listed.
+    assert "Dryads: Blessing of the Glade of the command group: not modelled" in result.unmodelled
     assert "# Dryads: 257 pts" in result.text  # 247 + the musician 5 + the Nymph 5
 
 
@@ -487,6 +505,16 @@ def test_a_character_stands_alone_and_joins_with_join(tmp_path: Path) -> None:
         }
     ]
     notes = joined.unmodelled
+    # A talisman whose text gives no save is listed whole; one that gives a ward says that
+    # the ward is all of it that is applied.
+    assert (
+        "Empire Knights: Captain of the Empire: Dawnstone (talismans): nothing of it is modelled"
+        in notes
+    )
+    assert (
+        "Empire Knights: Captain of the Empire: Talisman of Protection (talismans): "
+        "only its armour value or ward is applied"
+    ) in notes
     assert (
         "Empire Knights: Captain of the Empire: "
         "General: its Leadership for nearby units is not modelled" in notes

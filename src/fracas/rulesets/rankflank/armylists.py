@@ -315,7 +315,7 @@ class Gathered:
     mount: dict[str, str] = field(default_factory=dict)
     rules: list[str] = field(default_factory=list)
     weapons: list[tuple[str, dict[str, str], bool]] = field(default_factory=list)
-    armour: list[tuple[str, str]] = field(default_factory=list)
+    armour: list[tuple[str, str, str]] = field(default_factory=list)
     command: dict[str, tuple[str, dict[str, str] | None]] = field(default_factory=dict)
     points: float = 0
     unmodelled: list[str] = field(default_factory=list)
@@ -382,7 +382,11 @@ def gather(unit: dict[str, Any]) -> Gathered:
         for kind in ("Armour", "Magic Armour", "Talismans"):
             for profile in _profiles(row, kind):
                 text = _characteristics(profile).get("Description", "")
-                found.armour.append((str(profile.get("name") or name), text))
+                item = str(profile.get("name") or name)
+                if owner == "command":  # the champion's or the standard's, not the unit's
+                    found.unmodelled.append(f"{item} of the command group: not modelled")
+                else:
+                    found.armour.append((item, text, kind))
         for kind in ("Arcane Items", "Enchanted Items", "Magic Standards"):
             for profile in _profiles(row, kind):
                 found.unmodelled.append(f"{kind[:-1].lower()} {profile.get('name') or name}")
@@ -395,6 +399,9 @@ def gather(unit: dict[str, Any]) -> Gathered:
                 rule = str(profile.get("name", "")).strip()
                 if rule and rule not in found.rules:
                     found.rules.append(rule)
+        elif owner == "command":
+            for profile in _profiles(row, "Special Rule"):
+                found.unmodelled.append(f"{profile.get('name')} of the command group: not modelled")
     return found
 
 
@@ -517,10 +524,14 @@ def _fit_weapons(found: Gathered, unit: dict[str, Any], notes: list[str]) -> Non
             _rule(text, unit, notes, name)
 
 
-def _fit_armour(found: Gathered, unit: dict[str, Any]) -> None:
+def _fit_armour(found: Gathered, unit: dict[str, Any], notes: list[str]) -> None:
     base, better = 7, int(unit.pop("_better", 0))
-    for name, text in found.armour:
+    for name, text, kind in found.armour:
         value, improves, ward = armour_from_text(text)
+        if value is None and not improves and ward is None:
+            notes.append(f"{name} ({kind.lower()}): nothing of it is modelled")
+        elif kind != "Armour":  # a magic item may do more than its save
+            notes.append(f"{name} ({kind.lower()}): only its armour value or ward is applied")
         if value is not None:
             base = min(base, value)
         if improves and "shield" in name.lower():
@@ -543,7 +554,7 @@ def map_unit(found: Gathered, side: str) -> Mapped:
     for rule in found.rules:
         _rule(rule, unit, notes)
     _fit_weapons(found, unit, notes)
-    _fit_armour(found, unit)
+    _fit_armour(found, unit, notes)
     champion: dict[str, Any] | None = None
     models = max(found.models, 1)
     command = unit.setdefault("command", {})
