@@ -770,6 +770,10 @@ def bad_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
             write(tmp_path, "lol.ros", billion),
             "XML with a DOCTYPE or entity declarations is refused",
         ),
+        "entities in UTF-16": (
+            write(tmp_path, "wide.ros", billion.decode().encode("utf-16-le")),
+            "is not UTF-8 text",
+        ),
         "100 MB": (big, f"is 104,857,600 bytes; an army file is at most {MAX_BYTES:,}"),
         "broken JSON": (
             write(tmp_path, "cut.json", b'{"roster": {"forces": ['),
@@ -796,6 +800,7 @@ CASES = [
     "zip of two",
     "zip bomb",
     "entities",
+    "entities in UTF-16",
     "100 MB",
     "broken JSON",
     "not a list",

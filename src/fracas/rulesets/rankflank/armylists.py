@@ -184,6 +184,8 @@ def _element(element: ElementTree.Element) -> dict[str, Any]:
 
 def parse_xml(path: Path | str, data: bytes) -> dict[str, Any]:
     """An XML roster or catalogue as nested dicts; DOCTYPE and entities refused unparsed."""
+    if b"\x00" in data:  # UTF-16 or -32 would hide a DOCTYPE from the check below
+        raise _refuse(path, "is not UTF-8 text")
     if _REFUSED_XML.search(data):
         raise _refuse(path, "XML with a DOCTYPE or entity declarations is refused")
     try:
