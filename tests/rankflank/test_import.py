@@ -775,6 +775,26 @@ def bad_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
             "is not UTF-8 text",
         ),
         "100 MB": (big, f"is 104,857,600 bytes; an army file is at most {MAX_BYTES:,}"),
+        "deep XML": (
+            write(
+                tmp_path,
+                "deep.ros",
+                b"<roster>" + b"<a>" * 50_000 + b"</a>" * 50_000 + b"</roster>",
+            ),
+            "nests too deeply to be an army list",
+        ),
+        "deep JSON": (
+            write(
+                tmp_path,
+                "deep.json",
+                b'{"roster": {"forces": [{"selections": '
+                + b'[{"selections": ' * 5000
+                + b"[]"
+                + b"}]" * 5000
+                + b"}]}}",
+            ),
+            "nests too deeply to be an army list",
+        ),
         "broken JSON": (
             write(tmp_path, "cut.json", b'{"roster": {"forces": ['),
             "is not valid JSON",
@@ -802,6 +822,8 @@ CASES = [
     "entities",
     "entities in UTF-16",
     "100 MB",
+    "deep XML",
+    "deep JSON",
     "broken JSON",
     "not a list",
     "other XML",

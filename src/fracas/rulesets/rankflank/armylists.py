@@ -1,6 +1,6 @@
 """Army lists in: the exports of New Recruit, BattleScribe and Old World Builder as units.
 
-The formats are read as ``/docs/import.md`` describes them: New Recruit's JSON and
+The formats are read as ``docs/import.md`` describes them: New Recruit's JSON and
 BattleScribe's ``.ros`` / ``.rosz`` hold the same tree of selections (a unit row, its model,
 crew and mount rows, their upgrades, each with the catalogue's profiles already modified);
 an Old World Builder list names the chosen options only, so its profiles come from the
@@ -192,7 +192,10 @@ def parse_xml(path: Path | str, data: bytes) -> dict[str, Any]:
         root = ElementTree.fromstring(data)
     except ElementTree.ParseError as exc:
         raise _refuse(path, f"is not well-formed XML ({exc})") from None
-    return {_local(root.tag): _element(root)}
+    try:
+        return {_local(root.tag): _element(root)}
+    except RecursionError:
+        raise _refuse(path, "nests too deeply to be an army list") from None
 
 
 def parse_json(path: Path, data: bytes) -> Any:
@@ -824,6 +827,15 @@ def import_army(
     ...
     fracas.core.errors.ScenarioError: x.ros: XML with a DOCTYPE or entity declarations is refused
     """
+    try:
+        return _import(path, catalogues, joins, side)
+    except RecursionError:  # a tree deep enough to pass the parser, too deep to walk
+        raise _refuse(path, "nests too deeply to be an army list") from None
+
+
+def _import(
+    path: Path, catalogues: Sequence[Path], joins: Sequence[str], side: str | None
+) -> ArmyImport:
     kind, document = read_army(path)
     missing: list[str] = []
     if kind == "owb":
