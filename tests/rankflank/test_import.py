@@ -537,6 +537,14 @@ def test_a_character_stands_alone_and_joins_with_join(tmp_path: Path) -> None:
     )
 
 
+def test_two_units_of_one_kind_get_names_of_their_own(tmp_path: Path) -> None:
+    path = write(tmp_path, "two.json", roster(dryads(), dryads(), army="Wood Elf Realms"))
+    units = units_of(import_army(path).text)
+    assert list(units) == ["Dryads", "Dryads 2"]
+    # Their champions too: a character's name is unique in a scenario.
+    assert units["Dryads 2"]["characters"][0]["name"] == "Nymph (Dryads 2)"
+
+
 @pytest.mark.parametrize(
     "join",
     [

@@ -867,12 +867,12 @@ def _import(
     mapped: list[Mapped] = []
     seen: dict[str, int] = {}
     for row in rows:
-        unit = map_unit(gather(row), side)
-        count = seen.get(unit.name, 0) + 1
-        seen[unit.name] = count
-        if count > 1:  # two units of one kind: the schema wants unique names
-            unit.name = unit.spec["name"] = f"{unit.name} {count}"
-        mapped.append(unit)
+        found = gather(row)
+        count = seen.get(found.name, 0) + 1
+        seen[found.name] = count
+        if count > 1:  # two units of one kind: the schema wants unique names, champions too
+            found.name = f"{found.name} {count}"
+        mapped.append(map_unit(found, side))
     mapped = join(mapped, joins, str(path))
     notes = [*missing, *(f"{unit.name}: {note}" for unit in mapped for note in unit.unmodelled)]
     notes = [_comment(note) for note in notes]
