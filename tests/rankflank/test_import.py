@@ -298,6 +298,7 @@ def captain() -> dict[str, Any]:
                             )
                         ],
                     ),
+                    row("Pigeon", "upgrade", 1, [{"typeName": "Familiar", "name": "Pigeon"}]),
                     row("General", "upgrade", 1, [rule("General")]),
                     row(
                         "Battle Standard Bearer",
@@ -505,6 +506,8 @@ def test_a_character_stands_alone_and_joins_with_join(tmp_path: Path) -> None:
         }
     ]
     notes = joined.unmodelled
+    # A profile of a type the import does not know is listed as it is.
+    assert "Empire Knights: Captain of the Empire: Familiar Pigeon" in notes
     # A talisman whose text gives no save is listed whole; one that gives a ward says that
     # the ward is all of it that is applied.
     assert (

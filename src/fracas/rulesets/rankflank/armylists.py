@@ -326,6 +326,16 @@ class Gathered:
     unmodelled: list[str] = field(default_factory=list)
 
 
+#: The profile types the import reads (or lists); any other is listed as it is.
+_READ_PROFILES = frozenset(
+    {
+        "Unit", "Model", "Base", "Command", "Special Rule", "Spell", "Weapon", "Magic Weapons",
+        "Armour", "Magic Armour", "Talismans", "Arcane Items", "Enchanted Items",
+        "Magic Standards",
+    }
+)  # fmt: skip
+
+
 def _walk(row: dict[str, Any], owner: str) -> Iterator[tuple[dict[str, Any], str]]:
     """Every row under ``row`` with what it belongs to: the model, a mount or a command."""
     for child in _list(row, "selections"):
@@ -395,6 +405,9 @@ def gather(unit: dict[str, Any]) -> Gathered:
         for kind in ("Arcane Items", "Enchanted Items", "Magic Standards"):
             for profile in _profiles(row, kind):
                 found.unmodelled.append(f"{kind[:-1].lower()} {profile.get('name') or name}")
+        for profile in _list(row, "profiles"):
+            if str(profile.get("typeName", "")) not in _READ_PROFILES:
+                found.unmodelled.append(f"{profile.get('typeName')} {profile.get('name') or name}")
         if _profiles(row, "Spell"):
             found.unmodelled.append(f"lore {name} (spells)")
         elif name.lower().startswith("wizard level"):
