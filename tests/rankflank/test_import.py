@@ -908,3 +908,27 @@ def test_command_rows_are_models_only_when_they_pay_a_whole_model(
     (spec,) = yaml.safe_load(import_army(path).text)["units"]
     bodies = spec["models"] + len(spec["characters"])
     assert bodies == number + (1 if champion_cost >= cost else 0)
+
+
+def test_the_example_armies_are_copied_with_the_examples_and_import(tmp_path: Path) -> None:
+    runner = CliRunner()
+    copied = runner.invoke(app, ["examples", "-o", str(tmp_path / "ex")])
+    assert copied.exit_code == 0, copied.output
+    armies = sorted(p.name for p in (tmp_path / "ex" / "armies").iterdir())
+    assert armies == ["empire.ros", "wood_elves.json"]
+    # Not scenarios: the list of examples leaves them out.
+    assert "armies/" not in runner.invoke(app, ["examples"]).stdout
+    imported = runner.invoke(
+        app, ["import", str(tmp_path / "ex/armies/empire.ros"), "--join", "Captain=Halberdiers"]
+    )
+    assert imported.exit_code == 0, imported.output
+    halberdiers = units_of(imported.stdout)["Halberdiers"]
+    # 20 Halberdiers, the Sergeant one of them (6 < 7 pts a model): 19 and two characters.
+    assert halberdiers["models"] == 19
+    assert [c["name"] for c in halberdiers["characters"]] == ["Sergeant (Halberdiers)", "Captain"]
+    assert halberdiers["weapon"] == "halberd"
+    assert halberdiers["command"] == {
+        "standard": True,
+        "musician": True,
+        "battle_standard": "Captain",
+    }
