@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from fracas._version import __version__
+from fracas.cli.armies import import_command
 from fracas.cli.campaign import campaign_app
 from fracas.cli.common import (
     EXIT_BAD_INPUT,
@@ -572,6 +573,7 @@ def render_command(
 app.command("odds")(friendly_errors(odds_command))
 app.command("metrics")(friendly_errors(metrics_command))
 app.command("examples")(friendly_errors(examples_command))
+app.command("import")(friendly_errors(import_command))
 app.command("commit")(friendly_errors(commit_command))
 app.command("verify")(friendly_errors(verify_command))
 app.command("sweep")(friendly_errors(sweep_command))

@@ -21,6 +21,9 @@ from fracas.core.errors import FracasError
 
 #: Suffixes of scenario files (what ``load_scenario`` reads).
 SCENARIO_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
+#: The folder of example army lists (``fracas import`` reads them): copied with the
+#: scenarios, but not scenarios themselves.
+ARMIES = "armies"
 
 
 def examples_root() -> Path:
@@ -42,8 +45,16 @@ def example_files() -> list[tuple[str, Path]]:
     return [
         (path.relative_to(root).as_posix(), path)
         for path in sorted(root.glob("*/*"))
-        if path.suffix in SCENARIO_SUFFIXES and path.is_file() and path.name != "pyproject.toml"
+        if path.suffix in SCENARIO_SUFFIXES
+        and path.is_file()
+        and path.name != "pyproject.toml"
+        and path.parent.name != ARMIES
     ]
+
+
+def army_files() -> list[Path]:
+    """The example army lists: list builders' exports for ``fracas import``."""
+    return sorted(path for path in (examples_root() / ARMIES).glob("*") if path.is_file())
 
 
 def example_path(name: str) -> Path:
@@ -64,7 +75,8 @@ def example_path(name: str) -> Path:
 
 
 def copy_examples(destination: Path, names: list[str] | None = None) -> list[Path]:
-    """Copy examples (all when ``names`` is None) into ``destination``, keeping their folders.
+    """Copy examples (all when ``names`` is None, the army lists too) into ``destination``,
+    keeping their folders.
 
     Returns the files written. A file already there with the same text is left as it is
     (copying twice is harmless); one with other text is never overwritten: the copy stops
@@ -72,7 +84,7 @@ def copy_examples(destination: Path, names: list[str] | None = None) -> list[Pat
     """
     root = examples_root()
     sources = (
-        [path for _, path in example_files()]
+        [path for _, path in example_files()] + army_files()
         if names is None
         else [example_path(name) for name in names]
     )

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from fracas._version import __version__
@@ -69,6 +70,17 @@ ACTIONS: tuple[Action, ...] = (
     Action("reply", "show the enemy's best reply to each attack or to the planned turn"),
     Action("focus", "find the best order of a side's attackers against one target"),
 )
+
+
+@dataclass(frozen=True)
+class ArmyImport:
+    """An army list read into a ruleset's units: the scenario text to write (its comments
+    list what the ruleset does not model) and those notes, one per line, for the terminal."""
+
+    text: str
+    unmodelled: tuple[str, ...] = ()
+
+
 #: How many ranked actions a report shows people by default (its data keeps them all).
 TOP = 20
 #: The hooks a ruleset may leave out (:meth:`Ruleset.implements` tells which it provides):
@@ -312,3 +324,28 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, StateT]):
     def focus(self, scenario: ScenarioT, side: str, target: str) -> Report:
         """The best order of the actions of ``side`` against one ``target``."""
         raise self._missing("has no focus")
+
+    # Army lists in: a ruleset that can read list builders' exports overrides this -------
+
+    def import_army(
+        self,
+        path: Path,
+        *,
+        catalogues: Sequence[Path] = (),
+        joins: Sequence[str] = (),
+        side: str | None = None,
+    ) -> ArmyImport:
+        """Read the army file ``path`` (with the catalogue files some formats need) into
+        this ruleset's units; ``joins`` put characters into units (``"Captain=Halberdiers"``);
+        ``side`` names the side (default: the army's name). ``fracas import`` calls it."""
+        raise self._missing("imports no army lists")
+
+    @classmethod
+    def imports_armies(cls) -> bool:
+        """True when this ruleset reads army lists (overrides :meth:`import_army`).
+
+        >>> from fracas.rulesets import find_ruleset
+        >>> [type(find_ruleset(name)).imports_armies() for name in ("rankflank", "hex")]
+        [True, False]
+        """
+        return cls.import_army is not Ruleset.import_army

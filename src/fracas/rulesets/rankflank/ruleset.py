@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fracas.core.process import Played
 from fracas.core.record import Recorder
 from fracas.core.report import Report
-from fracas.rulesets.base import Ruleset, Summary, deferred
+from fracas.rulesets.base import ArmyImport, Ruleset, Summary, deferred
 from fracas.rulesets.rankflank.odds import HEADLINES
 
 if TYPE_CHECKING:  # the rules load with the first combat: listing rulesets needs none
@@ -95,6 +96,20 @@ class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "Fight"])
         rounds = tuple(note for note in played.notes if isinstance(note, Round))
         outcome = CombatOutcome(rounds, initial_state(combat), final, end)
         return build_report(combat, outcome, scenario.title)
+
+    def import_army(
+        self,
+        path: Path,
+        *,
+        catalogues: Sequence[Path] = (),
+        joins: Sequence[str] = (),
+        side: str | None = None,
+    ) -> ArmyImport:
+        """A New Recruit, BattleScribe or Old World Builder list of The Old World as units
+        (:mod:`fracas.rulesets.rankflank.armylists`)."""
+        from fracas.rulesets.rankflank.armylists import import_army
+
+        return import_army(path, catalogues=catalogues, joins=joins, side=side)
 
     def metrics(self, scenario: RankflankScenario, state: Fight) -> Summary:
         """Who won the combat and round 1, and what became of every unit.

@@ -1,0 +1,93 @@
+"""The ``fracas import`` command: an army list from a list builder, as a ruleset's units.
+
+The command names no ruleset: it asks the installed rulesets which of them read army lists
+(:meth:`~fracas.rulesets.base.Ruleset.import_army`), uses the one there is, and takes
+``--ruleset`` when there are several.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from fracas.cli.common import OutputOpt, reading, write_output
+from fracas.core.errors import ScenarioError
+from fracas.rulesets import AnyRuleset, available_rulesets, find_ruleset
+
+
+def importer(name: str | None) -> AnyRuleset:
+    """The ruleset that reads army lists: ``name``, or the only one installed that does."""
+    if name is not None:
+        ruleset = find_ruleset(name)
+        if not type(ruleset).imports_armies():
+            raise ScenarioError(
+                f"ruleset {ruleset.name!r} imports no army lists", source="--ruleset"
+            )
+        return ruleset
+    found = [cls for cls in available_rulesets() if cls.imports_armies()]
+    if len(found) != 1:
+        names = ", ".join(cls.name for cls in found) or "none is installed"
+        raise ScenarioError(f"choose the ruleset to import into ({names})", source="--ruleset")
+    return found[0]()
+
+
+def import_command(
+    army_file: Annotated[
+        Path,
+        typer.Argument(
+            metavar="ARMY_FILE",
+            help="A New Recruit JSON export, a BattleScribe .ros or .rosz, or an Old World "
+            "Builder JSON list.",
+        ),
+    ],
+    output: OutputOpt = None,
+    joins: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--join",
+            metavar="CHARACTER=UNIT",
+            help="Put a character into a unit (exports list characters alone). Repeatable.",
+        ),
+    ] = None,
+    catalogues: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--catalogue",
+            metavar="FILE",
+            help="A BSData catalogue (.cat / .gst) lending the profiles an Old World "
+            "Builder list lacks. Repeatable.",
+        ),
+    ] = None,
+    side: Annotated[
+        str | None,
+        typer.Option(
+            "--side", metavar="NAME", help="The side the units fight for (default: the army)."
+        ),
+    ] = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Option(
+            "--ruleset",
+            metavar="NAME",
+            help="The ruleset to import into (default: the one that can).",
+        ),
+    ] = None,
+) -> None:
+    """Read an army list into units of a scenario, listing what the ruleset does not model.
+
+    \b
+    Examples:
+      fracas import examples/armies/wood_elves.json -o wood_elves.yaml
+      fracas import examples/armies/empire.ros --join "Captain=Halberdiers"
+    """
+    chosen = importer(ruleset)
+    for path in (army_file, *(catalogues or [])):
+        reading(path)
+    result = chosen.import_army(
+        army_file, catalogues=tuple(catalogues or ()), joins=tuple(joins or ()), side=side
+    )
+    write_output(result.text, output)
+    for note in result.unmodelled:
+        typer.echo(f"not modelled: {note}", err=True)
