@@ -24,6 +24,7 @@ from typing import Any
 
 from fracas.cli.common import Format, render
 from fracas.io.scenario import load_scenario
+from fracas.rulesets.hex.reply import replies
 
 
 def full_board(rows: int, columns: int, seed: int = 7) -> dict[str, Any]:
@@ -95,6 +96,11 @@ def measure(path: Path, runs: int) -> dict[str, float]:
         extra["plan"] = timed(1, lambda: ruleset.plan(model, "blue"))[0]
         extra["reply1"] = timed(1, lambda: ruleset.reply(model, "blue", top=1))[0]
         extra["reply"] = timed(1, lambda: ruleset.reply(model, "blue"))[0]
+        # The same twenty replies, each searched on its own (nothing kept between them):
+        # what sharing the enemy's outcomes across the replies saves.
+        board, params = model.board, model.params
+        extra["reply_alone"] = timed(1, lambda: replies(board, "blue", params, shared=False))[0]
+        extra["reply_shared"] = timed(1, lambda: replies(board, "blue", params))[0]
     return {
         **extra,
         "baseline": base,
@@ -148,6 +154,8 @@ def main() -> None:
                 ("plan", "advise --plan (loaded)"),
                 ("reply1", "--reply --top 1 (loaded)"),
                 ("reply", "--reply, best 20 (loaded)"),
+                ("reply_alone", "  the replies, each alone"),
+                ("reply_shared", "  the replies, outcomes shared"),
             ):
                 if key not in got:
                     continue
@@ -155,6 +163,9 @@ def main() -> None:
                 shown = f"(floor {floor:g} s)" if floor is not None else ""
                 print(f"  {label:28} {got[key]:7.3f} s  {got[key] / base:7.1f} × baseline  "
                       f"{shown}")  # fmt: skip
+            if "reply_alone" in got:
+                print(f"  sharing outcomes: {got['reply_alone'] / got['reply_shared']:.1f} × "
+                      "faster than each reply alone")  # fmt: skip
     print(f"peak memory {peak_mb():.0f} MB (floor 1,000 MB)")
     print("the examples (baseline: parsing the scenario's JSON):")
     replies_on_the_examples()

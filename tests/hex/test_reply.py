@@ -9,6 +9,7 @@ import random
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,6 +20,7 @@ from fracas.core.errors import IllegalActionError
 from fracas.core.modifiers import to_fraction
 from fracas.rulesets.hex import Board, HexParams, Unit, play_turn
 from fracas.rulesets.hex.advisor import advise, attacks
+from fracas.rulesets.hex.boards import fought
 from fracas.rulesets.hex.reply import focus, replies, threats
 
 from .test_boards import random_board
@@ -119,6 +121,66 @@ def test_the_reply_planner_equals_brute_force(seed: int, units: int) -> None:
             assert reply.net == reply.our_value - reply.their_value
             assert reply.their_exact
         assert [r.net for r in found] == sorted((r.net for r in found), reverse=True)
+
+
+@given(
+    st.integers(0, 10**6),
+    st.integers(3, 12),
+    st.sampled_from([(None, 200_000), (None, 40), (1, 0), (2, 0), (3, 0)]),
+)
+def test_shared_outcomes_give_the_replies_worked_out_one_by_one(
+    seed: int, units: int, search: tuple[int | None, int]
+) -> None:
+    # The fast path (every enemy outcome kept for the next reply's search) against each
+    # reply searched on its own: the exact search, one cut short by its budget (beam
+    # search takes over part way through the candidates), and beam searches of widths 1-3.
+    width, budget = search
+    board = small_board(seed, units)
+    params = HexParams()
+    for side in board.sides():
+        for plan in (False, True):
+            fast = replies(board, side, params, plan=plan, top=None, width=width, budget=budget)
+            plain = replies(
+                board, side, params, plan=plan, top=None, width=width, budget=budget, shared=False
+            )
+            assert fast == plain
+
+
+@given(st.integers(0, 10**6), st.integers(4, 12), st.integers(1, 4))
+def test_searches_sharing_outcomes_find_the_plans_they_find_alone(
+    seed: int, units: int, width: int
+) -> None:
+    # One Recall across beam and exact searches from many states of the same board (the
+    # replies' use, and then some): every search finds what it finds with nothing shared.
+    from fracas.rulesets.hex.boards import Recall, SideAttacks
+    from fracas.rulesets.hex.plan import Weights, _search, exact_search
+
+    board = small_board(seed, units)
+    params = HexParams()
+    for side in board.sides():
+        attacks_of = SideAttacks.gather(board, side, params)
+        recall = Recall(attacks_of, limit=64)  # small: starting afresh is exercised too
+        for other in board.sides():
+            if other == side:
+                continue
+            ours = SideAttacks.gather(board, other, params)
+            for row in range(len(ours)):
+                one = np.array([row], dtype=np.int64)
+                outcome = ours.evaluate(ours.start, one)
+                state = fought(
+                    ours,
+                    ours.start,
+                    row,
+                    int(outcome.target_losses[0]),
+                    int(outcome.attacker_losses[0]),
+                )
+                alone, _ = _search(attacks_of, width, state)
+                shared, _ = _search(attacks_of, width, state, recall)
+                assert shared.rows == alone.rows
+                weights = Weights.of(params)
+                assert exact_search(attacks_of, weights, start=state, budget=5_000) == (
+                    exact_search(attacks_of, weights, start=state, budget=5_000, recall=recall)
+                )
 
 
 def focus_brute_force(board: Board, side: str, target: str, params: HexParams) -> tuple[int, int]:

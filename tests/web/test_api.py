@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 import yaml
@@ -29,6 +30,7 @@ EXAMPLES = sorted((ROOT / "examples").glob("*/*.yaml"))
 ENCIRCLEMENT = ROOT / "examples" / "hex" / "encirclement.yaml"
 LAIR_RAID = ROOT / "examples" / "d100" / "lair_raid.yaml"
 FLANK = ROOT / "examples" / "rankflank" / "flank_charge.yaml"
+RIVER = ROOT / "examples" / "hex" / "river_crossing.yaml"
 
 
 def error_of(response: Any) -> dict[str, Any]:
@@ -302,10 +304,15 @@ def test_a_bad_yaml_message_names_no_placeholder(client: TestClient) -> None:
 
 
 BAD_SCENARIO = ENCIRCLEMENT.read_text(encoding="utf-8").replace("strength: 100", "strength: -5", 1)
-ACTION = {"forecast": {"attacker": "lead", "target": "holdout"}, "advise": {"side": "blue"}}
+ACTION = {
+    "forecast": {"attacker": "lead", "target": "holdout"},
+    **{side_action: {"side": "blue"} for side_action in ("advise", "threats", "reply")},
+}
 
 
-@pytest.mark.parametrize("endpoint", ["validate", "resolve", "odds", "forecast", "advise"])
+@pytest.mark.parametrize(
+    "endpoint", ["validate", "resolve", "odds", "forecast", "advise", "threats", "reply"]
+)
 def test_a_bad_scenario_names_the_file_and_key_path(client: TestClient, endpoint: str) -> None:
     request = {"scenario": BAD_SCENARIO, "name": "broken.yaml", **ACTION.get(endpoint, {})}
     response = client.post(f"/api/{endpoint}", json=request)
@@ -350,6 +357,9 @@ def test_malformed_text_is_422(client: TestClient, text: str, problem: str) -> N
         ("odds", {"method": "exact", "exact_budget": 10}, 400, "larger --exact-budget"),
         ("forecast", {"attacker": "lead", "target": "nobody"}, 422, "nobody"),
         ("advise", {"side": "green"}, 422, "green"),
+        ("threats", {"side": "green"}, 422, "green"),
+        ("reply", {"side": "green"}, 422, "green"),
+        ("reply", {"side": "blue", "plan": "maybe"}, 422, "plan"),
     ],
 )
 def test_bad_options_are_4xx(
@@ -365,6 +375,27 @@ def test_an_operation_the_ruleset_lacks_is_400(client: TestClient) -> None:
     response = client.post("/api/advise", json=body(LAIR_RAID, side="Thornwall"))
     assert response.status_code == 400
     assert error_of(response)["message"].startswith("ruleset 'd100' has no advisor")
+    for endpoint, words in (("threats", "has no threats"), ("reply", "has no reply")):
+        response = client.post(f"/api/{endpoint}", json=body(LAIR_RAID, side="Thornwall"))
+        assert response.status_code == 400
+        assert words in error_of(response)["message"]
+
+
+def test_threats_and_reply_are_the_librarys(client: TestClient) -> None:
+    scenario = fracas.load_scenario(RIVER)
+    threats = client.post("/api/threats", json=body(RIVER, side="blue")).json()
+    expected = scenario.stamp(scenario.ruleset.threats(scenario.model, "blue"))
+    assert threats["document"]["result"] == expected.data
+    assert threats["command"] == "fracas threats river_crossing.yaml --side blue"
+    # The picture marks the threatened units: grenadiers would take 42 from assault.
+    assert threats["picture"].startswith("data:image/svg+xml")
+    assert 'data-id="assault"' in (svg := unquote(threats["picture"]))
+    assert "⚠42</text>" in svg
+    for plan, words in ((False, ""), (True, " --plan")):
+        reply = client.post("/api/reply", json=body(RIVER, side="blue", plan=plan)).json()
+        expected = scenario.stamp(scenario.ruleset.reply(scenario.model, "blue", plan=plan))
+        assert reply["document"]["result"] == expected.data
+        assert reply["command"] == f"fracas advise river_crossing.yaml --side blue{words} --reply"
 
 
 def test_not_json_and_wrong_shapes_are_422(client: TestClient) -> None:
@@ -425,6 +456,8 @@ def test_openapi_describes_every_operation(client: TestClient) -> None:
         "/api/resolve",
         "/api/forecast",
         "/api/advise",
+        "/api/threats",
+        "/api/reply",
         "/api/odds",
     }
 

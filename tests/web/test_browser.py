@@ -670,3 +670,85 @@ def test_editing_the_text_marks_the_odds_old(page: Page, server: str) -> None:
     wait_for(page, "document.querySelector('#stale-note').hidden")
     assert page.inner_text("#report") != before
     assert "as written" in page.inner_text("#answer-for")
+
+
+def cli_json(*arguments: str) -> Any:
+    """The command line's JSON answer (the page must show the same numbers)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "fracas", *arguments, "--format", "json"],
+        capture_output=True,
+        check=True,
+        cwd=ROOT,
+    )
+    return json.loads(done.stdout)
+
+
+def first_table(page: Page) -> list[list[str]]:
+    """The cells of the report's first table, row by row (the header left out)."""
+    rows: list[list[str]] = page.evaluate(
+        "() => [...document.querySelector('#report table').querySelectorAll('tbody tr')]"
+        ".map(row => [...row.cells].map(cell => cell.textContent.trim()))"
+    )
+    return rows
+
+
+def test_threats_and_the_enemy_reply_show_the_command_lines_numbers(
+    page: Page, server: str
+) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#report .fracas-report")
+    pick(page, "hex/river_crossing.yaml")
+    example = "examples/hex/river_crossing.yaml"
+
+    page.click(".tabs button[data-op=threats]")
+    page.select_option("#threats-side", "blue")
+    page.click("#run-threats")
+    wait_for(page, "document.querySelector('#command').textContent.includes('fracas threats')")
+    assert page.inner_text("#command").endswith("--side blue")
+    expected = cli_json("threats", example, "--side", "blue")["result"]["threats"]
+    shown = first_table(page)
+    # Each row: rank, our unit, attacker, side, distance, "lost of strength", their loss.
+    assert [row[:3] for row in shown] == [
+        [str(t["rank"]), t["target"], t["attacker"]] for t in expected
+    ]
+    assert [row[5:7] for row in shown] == [
+        [f"{t['target_lost']} of {t['target_strength']}", str(t["attacker_lost"])] for t in expected
+    ]
+    # The picture marks the threatened units.
+    assert page.is_visible("#picture img")
+    shot(page, "40-threats")
+
+    page.click(".tabs button[data-op=reply]")
+    page.select_option("#reply-side", "blue")
+    page.click("#run-reply")
+    wait_for(page, "document.querySelector('#command').textContent.includes('--reply')")
+    expected = cli_json("advise", example, "--side", "blue", "--reply")["result"]["replies"]
+    shown = first_table(page)
+    # Each row: rank, our attack, its value, their reply, its value, the net.
+    assert [[row[0], row[2], row[4], row[5]] for row in shown] == [
+        [str(r["rank"]), str(r["value"]), str(r["reply_value"]), str(r["net"])] for r in expected
+    ]
+    assert [row[1].split(" (")[0] for row in shown] == [
+        f"{r['attacks'][0]['attacker']} → {r['attacks'][0]['target']}" for r in expected
+    ]
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        shot(page, f"41-reply-{width}")
+
+    # The planned turn and its reply: the same as the command line's --plan --reply.
+    page.check("#reply-plan")
+    page.click("#run-reply")
+    wait_for(page, "document.querySelector('#command').textContent.includes('--plan')")
+    planned = cli_json("advise", example, "--side", "blue", "--plan", "--reply")["result"]
+    (row,) = first_table(page)
+    (best,) = planned["replies"]
+    assert [row[2], row[4], row[5]] == [
+        str(best["value"]),
+        str(best["reply_value"]),
+        str(best["net"]),
+    ]
+    assert "to the planned turn" in page.inner_text("#answer-for")
+    # A ruleset without these actions does not offer them.
+    pick(page, "d100/lair_raid.yaml")
+    assert not page.is_visible(".tabs button[data-op=threats]")
+    assert not page.is_visible(".tabs button[data-op=reply]")

@@ -106,6 +106,15 @@ class AdviseRequest(ScenarioRequest):
     side: str = Field(max_length=200, description="The side to advise.")
 
 
+class ThreatsRequest(ScenarioRequest):
+    side: str = Field(max_length=200, description="The side whose units are threatened.")
+
+
+class ReplyRequest(ScenarioRequest):
+    side: str = Field(max_length=200, description="The side that acts first.")
+    plan: bool = Field(False, description="Reply to the planned turn, not to each action.")
+
+
 class OddsRequest(ScenarioRequest):
     method: Literal["auto", "exact", "mc"] = "auto"
     seed: int | None = Field(None, ge=0, le=MAX_SEED)
@@ -577,6 +586,17 @@ def create_app(
     async def advise(request: AdviseRequest) -> Response:
         """Rank a side's actions, best first (rulesets with an advisor)."""
         return await compute("advise", given=request.given(), side=request.side)
+
+    @app.post("/api/threats", response_model=ReportAnswer, responses=ERRORS, tags=["api"])
+    async def threats(request: ThreatsRequest) -> Response:
+        """What the other sides can do to a side now, worst first (rulesets with threats)."""
+        return await compute("threats", given=request.given(), side=request.side)
+
+    @app.post("/api/reply", response_model=ReportAnswer, responses=ERRORS, tags=["api"])
+    async def reply(request: ReplyRequest) -> Response:
+        """The enemy's best reply to each of a side's best actions, or to its planned turn
+        (rulesets with a reply)."""
+        return await compute("reply", given=request.given(), side=request.side, plan=request.plan)
 
     @app.post("/api/odds", response_model=OddsAnswer, responses=ERRORS, tags=["api"])
     async def odds(request: OddsRequest) -> Response:

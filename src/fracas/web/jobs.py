@@ -113,6 +113,10 @@ OPERATIONS: dict[str, Callable[[dict[str, Any]], Any]] = {
         a["given"], a["attacker"], a["target"], picture_bytes=a["limits"].answer_bytes // 2
     ),
     "advise": lambda a: operations.advise(a["given"], a["side"]),
+    "threats": lambda a: operations.threats(
+        a["given"], a["side"], picture_bytes=a["limits"].answer_bytes // 2
+    ),
+    "reply": lambda a: operations.reply(a["given"], a["side"], plan=a["plan"]),
     "odds": lambda a: operations.odds_answer(a["given"], a["options"], a["limits"]),
 }
 
@@ -160,7 +164,7 @@ def work_estimate(operation: str, arguments: dict[str, Any], limits: Limits) -> 
     given = arguments.get("given")
     if given is not None and len(given.text) > CHEAP_TEXT:
         return math.inf
-    if operation == "advise":
+    if operation in ("advise", "threats", "reply"):
         return float(ADVISE_BUDGET.default)
     if operation != "odds":
         return 1.0

@@ -318,6 +318,25 @@ def advise(given: ScenarioInput, side: str) -> dict[str, Any]:
     return _report_answer(scenario, report, "advise", ["--side", side], given.post)
 
 
+def threats(given: ScenarioInput, side: str, *, picture_bytes: int | None = None) -> dict[str, Any]:
+    """What the other sides can do to ``side`` now, worst first (for rulesets that can);
+    the picture marks each threatened unit."""
+    scenario = load(given)
+    report = scenario.stamp(scenario.ruleset.threats(scenario.model, side))
+    answer = _report_answer(scenario, report, "threats", ["--side", side], given.post)
+    _picture(answer, scenario, picture_bytes, threats=side)
+    return answer
+
+
+def reply(given: ScenarioInput, side: str, *, plan: bool = False) -> dict[str, Any]:
+    """The enemy's best reply to each of the best actions of ``side``, or to its planned
+    turn (``plan``), ranked by the value after both (for rulesets that can)."""
+    scenario = load(given)
+    report = scenario.stamp(scenario.ruleset.reply(scenario.model, side, plan=plan))
+    options = ["--side", side, *(["--plan"] if plan else []), "--reply"]
+    return _report_answer(scenario, report, "advise", options, given.post)
+
+
 @dataclass(frozen=True)
 class OddsOptions:
     """The options of ``fracas odds`` that the page offers."""

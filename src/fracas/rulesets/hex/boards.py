@@ -372,24 +372,55 @@ class SideAttacks:
     def __len__(self) -> int:
         return len(self.pairs)
 
+    def level_after(self, level: int, fought: bool, killed: bool) -> int:
+        """:func:`~fracas.rulesets.hex.play.level_after` of one unit under these params,
+        each distinct question worked out once (searches ask it for every board made)."""
+        cache: dict[tuple[int, bool, bool], int] = self.__dict__.setdefault("_levels", {})
+        key = (level, fought, killed)
+        got = cache.get(key)
+        if got is None:
+            got = cache[key] = int(level_after(level, fought, killed, self.params))
+        return got
+
     def dependents(self, units: Sequence[int]) -> Ints:
         """Rows whose numbers read the strength or level of any of ``units``: as striker or
         struck, supporter or encircler, in the attack or in the counter. After a fight
         changes only its two units, only these rows need evaluating again."""
-        starts, rows = self._dependency_index()
-        found = [rows[starts[u] : starts[u + 1]] for u in units]
-        return np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
+        # Searches ask for the same few pairs of units over and over.
+        cache: dict[tuple[int, ...], Ints] = self.__dict__.setdefault("_dependents", {})
+        key = tuple(units)
+        got = cache.get(key)
+        if got is None:
+            starts, rows = self._dependency_index()
+            found = [rows[starts[u] : starts[u + 1]] for u in key]
+            got = np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
+            if len(cache) > 65536:
+                cache.clear()
+            cache[key] = got
+        return got
+
+    def reads(self) -> Ints:
+        """Every unit each row reads, one row of the table per attack (the filler unit in
+        the empty places): attacker, target, and the supporters and encirclers of both
+        sides of the attack and of the counter. A row's outcome is a function of the
+        strengths of these units and the levels of the first two alone."""
+        cached = self.__dict__.get("_reads")
+        if cached is not None:
+            return cached  # type: ignore[no-any-return]
+        columns = [self.attacker[:, None], self.target[:, None]]
+        for lists in (self.forward, self.back):
+            for which in (lists.striker, lists.target):
+                columns += [which.supporters, which.encirclers]
+        table = np.ascontiguousarray(np.concatenate(columns, axis=1))
+        self.__dict__["_reads"] = table
+        return table
 
     def _dependency_index(self) -> tuple[Ints, Ints]:
         cached = self.__dict__.get("_dependencies")
         if cached is not None:
             return cached  # type: ignore[no-any-return]
         filler = len(self.start.strength) - 1
-        columns = [self.attacker[:, None], self.target[:, None]]
-        for lists in (self.forward, self.back):
-            for which in (lists.striker, lists.target):
-                columns += [which.supporters, which.encirclers]
-        table = np.concatenate(columns, axis=1)
+        table = self.reads()
         row = np.repeat(np.arange(len(self), dtype=np.int64), table.shape[1])
         unit = table.reshape(-1)
         keep = unit != filler
@@ -401,31 +432,51 @@ class SideAttacks:
         return starts, row
 
     def evaluate_after(
-        self, known: FullOutcome, state: BoardState, changed: Sequence[int], open_rows: Ints
+        self,
+        known: FullOutcome,
+        state: BoardState,
+        changed: Sequence[int],
+        open_rows: Ints,
+        recall: Recall | None = None,
     ) -> FullOutcome:
         """The outcome of every row on ``state``, from ``known`` (every row's outcome on a
         state that differs from ``state`` only in the units ``changed``): the open rows
-        that read a changed unit are evaluated again, the rest are kept."""
+        that read a changed unit are evaluated again (or taken from ``recall``), the rest
+        are kept."""
         target, attacker, gain = (a.copy() for a in known)
-        redo = np.intersect1d(self.dependents(changed), open_rows, assume_unique=True)
+        touched = self.dependents(changed)
+        if not open_rows.size:
+            return target, attacker, gain
+        # Both are sorted and without repeats: the touched rows found among the open ones.
+        at = np.minimum(np.searchsorted(open_rows, touched), open_rows.size - 1)
+        redone = open_rows[at] == touched
+        redo = touched[redone]
         if redo.size:
-            outcome = self.evaluate(state, redo)
-            target[redo] = outcome.target_losses
-            attacker[redo] = outcome.attacker_losses
-            gain[redo] = outcome.attacker_level_gain
+            if recall is None:
+                found = self._outcomes(state, redo, None)
+            else:
+                found = recall.after(state, changed, redone, redo)
+            target[redo], attacker[redo], gain[redo] = found
         return target, attacker, gain
 
-    def evaluate_all(self, state: BoardState, open_rows: Ints) -> FullOutcome:
-        """Every row's outcome on ``state``: the open rows evaluated, the others 0."""
+    def evaluate_all(
+        self, state: BoardState, open_rows: Ints, recall: Recall | None = None
+    ) -> FullOutcome:
+        """Every row's outcome on ``state``: the open rows evaluated (or taken from
+        ``recall``), the others 0."""
         target = np.zeros(len(self), np.int64)
         attacker = np.zeros(len(self), np.int64)
         gain = np.zeros(len(self), np.int64)
         if open_rows.size:
-            outcome = self.evaluate(state, open_rows)
-            target[open_rows] = outcome.target_losses
-            attacker[open_rows] = outcome.attacker_losses
-            gain[open_rows] = outcome.attacker_level_gain
+            found = self._outcomes(state, open_rows, recall)
+            target[open_rows], attacker[open_rows], gain[open_rows] = found
         return target, attacker, gain
+
+    def _outcomes(self, state: BoardState, rows: Ints, recall: Recall | None) -> FullOutcome:
+        if recall is not None:
+            return recall.outcomes(state, rows)
+        outcome = self.evaluate(state, rows)
+        return outcome.target_losses, outcome.attacker_losses, outcome.attacker_level_gain
 
     def _arrays(self, lists: _StrikeLists, state: BoardState, rows: Ints) -> StrikeArrays:
         params = self.params
@@ -504,10 +555,9 @@ class SideAttacks:
 
     def open_rows(self, state: BoardState, used: NDArray[np.bool_] | None = None) -> Ints:
         """Pairs still possible in ``state``: both units alive, the attacker not ``used``."""
-        alive = (state.strength[self.attacker] > 0) & (state.strength[self.target] > 0)
-        if used is not None:
-            alive &= ~used[self.attacker]
-        return np.flatnonzero(alive).astype(np.int64)
+        alive = state.strength > 0
+        able = alive if used is None else alive & ~used
+        return np.flatnonzero(able[self.attacker] & alive[self.target]).astype(np.int64, copy=False)
 
     def evaluate(self, state: BoardState, rows: Ints | None = None) -> SideOutcome:
         """Attacks ``rows`` (default: all) on ``state``: losses both ways and level gains.
@@ -531,6 +581,102 @@ class SideAttacks:
         gain = np.asarray(level_gain(level, killed, self.params), dtype=np.int64)
         self.work.add(len(picked))
         return SideOutcome(results.target_losses, results.attacker_losses, gain, results)
+
+
+class Recall:
+    """The outcomes of one side's attacks already worked out, for searches that visit
+    nearly the same boards again (the enemy's reply to each of our attacks: boards that
+    differ in two units).
+
+    A row's outcome is a function of the numbers it reads (:meth:`SideAttacks.reads`), so
+    it is kept under the row and those numbers, and found again whatever else differs on
+    the board; the rows not found are evaluated together, as
+    :meth:`SideAttacks.evaluate` would. Past ``limit`` outcomes kept, it starts afresh.
+
+    >>> from fracas.rulesets.hex.scenario import Board, Unit
+    >>> from fracas.rulesets.hex.document import HexParams
+    >>> board = Board.from_rows(["..."], [
+    ...     Unit.make("a", "blue", (0, 0), attack=10, defense=10),
+    ...     Unit.make("b", "red", (1, 0), attack=10, defense=10)])
+    >>> side = SideAttacks.gather(board, "blue", HexParams())
+    >>> recall, rows = Recall(side), np.arange(1)
+    >>> [a.tolist() for a in recall.outcomes(side.start, rows)], recall.evaluated
+    ([[50], [50], [1]], 1)
+    >>> [a.tolist() for a in recall.outcomes(side.start, rows)], recall.evaluated
+    ([[50], [50], [1]], 1)
+    """
+
+    __slots__ = ("around", "attacks", "evaluated", "known", "limit", "redone")
+
+    def __init__(self, attacks: SideAttacks, limit: int = 1_000_000) -> None:
+        self.attacks = attacks
+        self.known: dict[bytes, tuple[int, int, int]] = {}
+        self.limit = limit
+        #: Rows evaluated (not found): what the recall did not save.
+        self.evaluated = 0
+        self.redone: dict[bytes, FullOutcome] = {}
+        self.around: dict[tuple[int, ...], Ints] = {}
+
+    def after(
+        self, state: BoardState, changed: Sequence[int], redone: NDArray[np.bool_], redo: Ints
+    ) -> FullOutcome:
+        """:meth:`outcomes` of ``redo``: the rows reading the units ``changed`` (those of
+        them that ``redone`` marks). All of them read only the units around the changed
+        ones, so when those units stand as they stood once before, the whole answer is
+        the one given then."""
+        pair = tuple(changed)
+        around = self.around.get(pair)
+        if around is None:
+            touched = self.attacks.dependents(pair)
+            around = self.around[pair] = np.unique(self.attacks.reads()[touched])
+        key = (
+            np.array(pair, np.int64).tobytes()
+            + redone.tobytes()
+            + state.strength[around].tobytes()
+            + state.level[around].tobytes()
+        )
+        found = self.redone.get(key)
+        if found is None:
+            found = self.outcomes(state, redo)
+            if len(self.redone) > self.limit // 16:
+                self.redone.clear()
+            self.redone[key] = found
+        return found
+
+    def outcomes(self, state: BoardState, rows: Ints) -> FullOutcome:
+        """Target losses, attacker losses and level gains of ``rows`` on ``state``."""
+        attacks = self.attacks
+        read = attacks.reads()[rows]
+        numbers = np.concatenate(
+            (
+                rows[:, None],
+                state.strength[read],
+                state.level[attacks.attacker[rows], None],
+                state.level[attacks.target[rows], None],
+            ),
+            axis=1,
+        )
+        keys = np.ascontiguousarray(numbers).view(np.dtype((np.void, numbers.shape[1] * 8)))
+        names = [bytes(key) for key in keys.ravel().tolist()]
+        known = self.known
+        found = [known.get(name) for name in names]
+        missing = [at for at, got in enumerate(found) if got is None]
+        if missing:
+            picked = np.array(missing, dtype=np.int64)
+            outcome = attacks.evaluate(state, rows[picked])
+            self.evaluated += len(missing)
+            if len(known) + len(missing) > self.limit:
+                known.clear()
+            for at, t, a, g in zip(
+                missing,
+                outcome.target_losses.tolist(),
+                outcome.attacker_losses.tolist(),
+                outcome.attacker_level_gain.tolist(),
+                strict=True,
+            ):
+                found[at] = known[names[at]] = (t, a, g)
+        target, attacker, gain = np.array(found, dtype=np.int64).reshape(-1, 3).T
+        return target.copy(), attacker.copy(), gain.copy()
 
 
 def level_gain(level: Ints, killed: NDArray[np.bool_], params: HexParams) -> Ints:
@@ -558,6 +704,6 @@ def fought(
     t_left = int(state.strength[t]) - target_losses
     after.strength[a] = a_left
     after.strength[t] = t_left
-    after.level[a] = int(level_after(int(state.level[a]), True, t_left == 0, attacks.params))
-    after.level[t] = int(level_after(int(state.level[t]), countered, a_left == 0, attacks.params))
+    after.level[a] = attacks.level_after(int(state.level[a]), True, t_left == 0)
+    after.level[t] = attacks.level_after(int(state.level[t]), countered, a_left == 0)
     return after

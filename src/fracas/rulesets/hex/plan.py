@@ -48,7 +48,14 @@ from numpy.typing import NDArray
 
 from fracas.core.modifiers import to_fraction
 from fracas.rulesets.hex.advisor import ranked_rows, scores
-from fracas.rulesets.hex.boards import BoardState, FullOutcome, SideAttacks, apply, fought
+from fracas.rulesets.hex.boards import (
+    BoardState,
+    FullOutcome,
+    Recall,
+    SideAttacks,
+    apply,
+    fought,
+)
 from fracas.rulesets.hex.document import HexParams
 from fracas.rulesets.hex.play import Turn, play_turn
 from fracas.rulesets.hex.scenario import Board, Unit
@@ -159,13 +166,21 @@ def _key(node: _Node) -> bytes:
     return node.state.strength.tobytes() + node.state.level.tobytes() + node.used.tobytes()
 
 
-def _search(attacks: SideAttacks, width: int, start: BoardState | None = None) -> tuple[_Node, int]:
+def _search(
+    attacks: SideAttacks,
+    width: int,
+    start: BoardState | None = None,
+    recall: Recall | None = None,
+) -> tuple[_Node, int]:
     enemy_weight, own_weight = _weights(attacks.params)
     state = attacks.start if start is None else start
     root = _Node(state, np.zeros(len(state.strength), dtype=np.bool_), (), 0.0, 0)
     best, beam, evaluated = root, [root], 0
     while beam:
-        children: list[_Node] = []
+        # A child is only made (its board worked out) when the beam may keep it: of the
+        # width² proposed, most fall behind the width best.
+        children: list[tuple[float, int, tuple[int, ...], _Node, int, int, int, FullOutcome]]
+        children = []
         for node in beam:
             rows = attacks.open_rows(node.state, node.used)
             if not rows.size:
@@ -173,39 +188,49 @@ def _search(attacks: SideAttacks, width: int, start: BoardState | None = None) -
             # Only the rows that read the two units of the last fight change: the rest of
             # the parent's outcome stands (a node's outcome is every open row's).
             full = (
-                attacks.evaluate_all(node.state, rows)
+                attacks.evaluate_all(node.state, rows, recall)
                 if node.known is None
-                else attacks.evaluate_after(node.known, node.state, node.changed, rows)
+                else attacks.evaluate_after(node.known, node.state, node.changed, rows, recall)
             )
             evaluated += 1
-            target_losses, attacker_losses, gain = (a[rows] for a in full)
-            score = enemy_weight * target_losses - own_weight * attacker_losses
+            score = enemy_weight * full[0][rows] - own_weight * full[1][rows]
+            if rows.size > width:
+                # Only rows scoring at least the width-th best can be among the width best
+                # (ties at that score included): sort those alone.
+                floor = np.partition(score, rows.size - width)[rows.size - width]
+                near = np.flatnonzero(score >= floor)
+                rows, score = rows[near], score[near]
+            gain = full[2][rows]
             # Best scores first; equal scores: more levels, then scenario order.
             order = np.lexsort((rows, -gain, -score))[:width]
             for at in order.tolist():
                 row = int(rows[at])
-                used = node.used.copy()
-                used[attacks.attacker[row]] = True
                 children.append(
-                    _Node(
-                        fought(
-                            attacks,
-                            node.state,
-                            row,
-                            int(target_losses[at]),
-                            int(attacker_losses[at]),
-                        ),
-                        used,
-                        (*node.rows, row),
+                    (
                         node.value + float(score[at]),
                         node.levels + int(gain[at]),
+                        (*node.rows, row),
+                        node,
+                        row,
+                        int(full[0][row]),
+                        int(full[1][row]),
                         full,
-                        (int(attacks.attacker[row]), int(attacks.target[row])),
                     )
                 )
-        children.sort(key=lambda n: (-n.value, -n.levels, n.rows))
+        children.sort(key=lambda c: (-c[0], -c[1], c[2]))
         beam, seen = [], set()
-        for child in children:
+        for value, levels, path, node, row, taken, given, full in children:
+            used = node.used.copy()
+            used[attacks.attacker[row]] = True
+            child = _Node(
+                fought(attacks, node.state, row, taken, given),
+                used,
+                path,
+                value,
+                levels,
+                full,
+                (int(attacks.attacker[row]), int(attacks.target[row])),
+            )
             key = _key(child)
             if key not in seen:
                 seen.add(key)
@@ -260,6 +285,7 @@ def exact_search(
     start: BoardState | None = None,
     allowed: NDArray[np.bool_] | None = None,
     budget: int = EXACT_BUDGET,
+    recall: Recall | None = None,
 ) -> Proven | None:
     """The plan of greatest value from ``start`` (more levels gained on a tie), proven;
     ``None`` when proving it would take more than ``budget`` attacks evaluated.
@@ -270,7 +296,8 @@ def exact_search(
     together at most what the open targets hold (own losses are never below 0, and the
     weights are not negative). A board reached a second time with no more value is cut
     too, since what can follow depends on the board alone. ``allowed`` restricts the
-    search to some rows (e.g. the attacks on one target).
+    search to some rows (e.g. the attacks on one target); ``recall`` keeps outcomes for
+    the next search on a board like this one.
     """
     state0 = attacks.start if start is None else start
     used0 = np.zeros(len(state0.strength), dtype=np.bool_)
@@ -278,10 +305,18 @@ def exact_search(
     best = (0, 0)
     seen: dict[bytes, int] = {}
     evaluated = 0
+    # No loss exceeds the strongest unit: scores stay far inside 64 bits when this holds.
+    small = max(weights.enemy, weights.own, 1) * max(int(state0.strength.max()), 1) < 2**60
     spent = 0
 
     def walk(
-        state: BoardState, used: NDArray[np.bool_], rows: tuple[int, ...], value: int, levels: int
+        state: BoardState,
+        used: NDArray[np.bool_],
+        rows: tuple[int, ...],
+        value: int,
+        levels: int,
+        known: FullOutcome | None,
+        changed: tuple[int, int],
     ) -> None:
         nonlocal best_rows, best, evaluated, spent
         if (value, levels) > best:
@@ -304,19 +339,28 @@ def exact_search(
         left = min(int(reach.sum()), int(strength[held].sum()))
         if value + weights.enemy * left < best[0]:
             return
-        outcome = attacks.evaluate(state, open_rows)
+        # As in beam search: the parent's outcome stands but for the rows reading the two
+        # units its last fight changed (the open rows here were all open there).
+        full = (
+            attacks.evaluate_all(state, open_rows, recall)
+            if known is None
+            else attacks.evaluate_after(known, state, changed, open_rows, recall)
+        )
         evaluated += 1
-        scores = [
-            weights.enemy * e - weights.own * o
-            for e, o in zip(
-                outcome.target_losses.tolist(), outcome.attacker_losses.tolist(), strict=True
-            )
-        ]
-        gains = outcome.attacker_level_gain.tolist()
-        order = sorted(range(len(scores)), key=lambda at: (-scores[at], -gains[at], at))
+        taken_now, given_now, gains_now = (a[open_rows] for a in full)
+        taken, given, gains = taken_now.tolist(), given_now.tolist(), gains_now.tolist()
+        if small:
+            # Every score fits a 64-bit integer: numpy sorts them, the same order.
+            score_now = weights.enemy * taken_now - weights.own * given_now
+            order = np.lexsort((np.arange(open_rows.size), -gains_now, -score_now)).tolist()
+            scores = score_now.tolist()
+        else:
+            pairs = zip(taken, given, strict=True)
+            scores = [weights.enemy * e - weights.own * o for e, o in pairs]
+            order = sorted(range(len(scores)), key=lambda at: (-scores[at], -gains[at], at))
         for at in order:
             row = int(open_rows[at])
-            after = apply(attacks, state, row, outcome, at)
+            after = fought(attacks, state, row, taken[at], given[at])
             now_used = used.copy()
             now_used[attacks.attacker[row]] = True
             reached = value + scores[at]
@@ -324,17 +368,21 @@ def exact_search(
             if seen.get(key, reached - 1) >= reached:
                 continue
             seen[key] = reached
-            walk(after, now_used, (*rows, row), reached, levels + gains[at])
+            fighters = (int(attacks.attacker[row]), int(attacks.target[row]))
+            walk(after, now_used, (*rows, row), reached, levels + gains[at], full, fighters)
 
     try:
-        walk(state0, used0, (), 0, 0)
+        walk(state0, used0, (), 0, 0, None, (0, 0))
     except _OutOfBudget:
         return None
     return Proven(best_rows, best[0], evaluated, spent)
 
 
 def _replay(
-    attacks: SideAttacks, rows: tuple[int, ...], start: BoardState | None = None
+    attacks: SideAttacks,
+    rows: tuple[int, ...],
+    start: BoardState | None = None,
+    recall: Recall | None = None,
 ) -> tuple[list[PlannedAttack], BoardState]:
     """Walk the chosen rows again, exactly, collecting each attack's numbers."""
     enemy_weight = to_fraction(attacks.params.advisor_enemy_weight)
@@ -343,13 +391,17 @@ def _replay(
     planned = []
     for row in rows:
         one = np.array([row], dtype=np.int64)
-        outcome = attacks.evaluate(state, one)
-        enemy, own = int(outcome.target_losses[0]), int(outcome.attacker_losses[0])
+        if recall is None:
+            outcome = attacks.evaluate(state, one)
+            enemy, own = int(outcome.target_losses[0]), int(outcome.attacker_losses[0])
+        else:
+            taken, given, _ = recall.outcomes(state, one)
+            enemy, own = int(taken[0]), int(given[0])
         attacker, target = attacks.pairs[row]
         planned.append(
             PlannedAttack(attacker, target, enemy, own, enemy_weight * enemy - own_weight * own)
         )
-        state = apply(attacks, state, row, outcome, 0)
+        state = fought(attacks, state, row, enemy, own)
     return planned, state
 
 
@@ -387,15 +439,20 @@ def best_turn(
     start: BoardState | None = None,
     width: int | None = None,
     budget: int = EXACT_BUDGET,
+    recall: Recall | None = None,
 ) -> Found:
     """The planner's turn from ``start``: proven by :func:`exact_search` when no ``width``
-    is asked for and it fits ``budget``, else beam search (width: ``planner_width``)."""
+    is asked for and it fits ``budget``, else beam search (width: ``planner_width``).
+    ``recall`` keeps the outcomes worked out for the next search on a board like this;
+    the turn found is the same with it or without."""
     if width is None and budget > 0:
-        proven = exact_search(attacks, Weights.of(attacks.params), start=start, budget=budget)
+        proven = exact_search(
+            attacks, Weights.of(attacks.params), start=start, budget=budget, recall=recall
+        )
         if proven is not None:
             return Found(proven.rows, True, proven.evaluated)
     beam = attacks.params.planner_width if width is None else width
-    node, evaluated = _search(attacks, beam, start)
+    node, evaluated = _search(attacks, beam, start, recall)
     return Found(node.rows, False, evaluated)
 
 

@@ -52,7 +52,7 @@ import numpy as np
 
 from fracas.core.errors import ScenarioError
 from fracas.rulesets.hex.advisor import ranked_rows
-from fracas.rulesets.hex.boards import BoardState, SideAttacks
+from fracas.rulesets.hex.boards import BoardState, Recall, SideAttacks
 from fracas.rulesets.hex.document import HexParams
 from fracas.rulesets.hex.plan import (
     EXACT_BUDGET,
@@ -184,16 +184,23 @@ def replies(
     width: int | None = None,
     budget: int = EXACT_BUDGET,
     orders: Sequence[tuple[str, str]] | None = None,
+    shared: bool = True,
 ) -> list[Reply]:
     """The enemy's best reply to each of our ``top`` best attacks (``None``: all), or to
     our planned turn (``plan``), or to the attacks ``orders`` played in order (legal ones,
     each unit once), ranked by net value (see the module doc).
 
     ``width`` and ``budget`` size every search as for
-    :func:`~fracas.rulesets.hex.plan.plan_turn`.
+    :func:`~fracas.rulesets.hex.plan.plan_turn`. The boards the replies are searched on
+    differ from the board as it is in two units each, so an enemy attack that reads
+    neither (and most of the later states of the searches) comes out as before:
+    ``shared`` keeps every outcome worked out for the next search
+    (:class:`~fracas.rulesets.hex.boards.Recall`); without it each reply is worked out on
+    its own, the same replies more slowly.
     """
     ours = SideAttacks.gather(board, side, params)
     enemies = [SideAttacks.gather(board, e, params) for e in board.sides() if e != side]
+    recalls = {enemy.side: Recall(enemy) if shared else None for enemy in enemies}
     candidates: list[tuple[tuple[int, ...], bool]] = []
     if orders is not None:
         index = {pair: row for row, pair in enumerate(ours.pairs)}
@@ -221,10 +228,11 @@ def replies(
         )
         for enemy in enemies:
             tries = 0 if enemy.side in too_big else budget
-            found = best_turn(enemy, start=state, width=width, budget=tries)
+            recall = recalls[enemy.side]
+            found = best_turn(enemy, start=state, width=width, budget=tries, recall=recall)
             if width is None and not found.exact:
                 too_big.add(enemy.side)
-            theirs, after = _replay(enemy, found.rows, state)
+            theirs, after = _replay(enemy, found.rows, state, recall)
             value = _value(theirs)
             if best[1] is None or value > best[0]:
                 best = (value, enemy.side, theirs, found.exact, after)

@@ -4,10 +4,13 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const OPERATIONS = ["resolve", "odds", "forecast", "advise", "compare"];
+const OPERATIONS = ["resolve", "odds", "forecast", "advise", "threats", "reply", "compare"];
 const SVG = "http://www.w3.org/2000/svg";
 const VIEWS = { exactly: "Exactly", at_least: "At least", at_most: "At most" };
-const TITLES = { resolve: "Battle", odds: "Odds", forecast: "Forecast", advise: "Advice", compare: "Comparison" };
+const TITLES = {
+  resolve: "Battle", odds: "Odds", forecast: "Forecast", advise: "Advice", threats: "Threats",
+  reply: "Reply", compare: "Comparison",
+};
 const LINK_VERSION = 1;
 
 const state = {
@@ -90,6 +93,11 @@ function operationRequest(op) {
     request.target = $("target").value;
   } else if (op === "advise") {
     request.side = $("side").value;
+  } else if (op === "threats") {
+    request.side = $("threats-side").value;
+  } else if (op === "reply") {
+    request.side = $("reply-side").value;
+    if ($("reply-plan").checked) request.plan = true;
   }
   return request;
 }
@@ -338,7 +346,7 @@ function fillChoices(choices) {
     fill($("attacker"), choices.units, 0);
   }
   fillTargets();
-  fill($("side"), choices.sides, 0);
+  for (const id of ["side", "threats-side", "reply-side"]) fill($(id), choices.sides, 0);
 }
 
 function fillTargets() {
@@ -527,7 +535,8 @@ function describeInputs(op) {
   const request = operationRequest(op);
   const parts = [`${TITLES[op]} for ${request.name} ${describeEdits(request.overrides)}`];
   if (op === "forecast") parts.push(`${request.attacker} attacks ${request.target}`);
-  if (op === "advise") parts.push(`side ${request.side}`);
+  if (["advise", "threats", "reply"].includes(op)) parts.push(`side ${request.side}`);
+  if (op === "reply") parts.push(request.plan ? "to the planned turn" : "to each of the best attacks");
   if (op === "compare") parts.push(`B ${describeEdits(Object.fromEntries(state.changes))}`);
   if (request.seed !== undefined) parts.push(`seed ${request.seed}`);
   if (op === "odds" || op === "compare") {
@@ -562,7 +571,7 @@ function changed() {
 
 function isOption(path) {
   return ["seed", "runs", "method", "max_runs", "exact_budget", "sample_budget", "attacker",
-    "target", "side", "precision", "confidence", "exact_tolerance"].includes(path.split(/[.[]/)[0]);
+    "target", "side", "plan", "precision", "confidence", "exact_tolerance"].includes(path.split(/[.[]/)[0]);
 }
 
 function showMethodOptions() {
@@ -1067,7 +1076,8 @@ function wire() {
     if (await validate()) await refresh();
   });
   $("attacker").addEventListener("change", () => { fillTargets(); markStale(); });
-  for (const id of ["target", "side", "seed", "odds-seed", "runs", "method", "exact-tolerance"]) {
+  for (const id of ["target", "side", "threats-side", "reply-side", "reply-plan", "seed", "odds-seed",
+    "runs", "method", "exact-tolerance"]) {
     $(id).addEventListener("input", markStale);
     $(id).addEventListener("change", markStale);
   }
