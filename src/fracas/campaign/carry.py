@@ -149,6 +149,17 @@ class Adapter:
         return tuple(sides)
 
 
+def _loss_margin(
+    scenario: Scenario, summary: Mapping[str, Any], force: str, metric: str, key: str
+) -> float:
+    """What the enemy lost less what ``force`` lost, by each unit's ``metric.<key>``."""
+    total = 0.0
+    for unit in scenario.document["units"]:
+        sign = -1 if unit["side"] == force else 1
+        total += sign * summary[f"{metric}.{unit[key]}"]
+    return total
+
+
 #: The header every scenario has: none of it is a campaign's.
 HEADER_KEYS = ("fracas", "ruleset", "title", "description", "seed")
 
@@ -394,11 +405,7 @@ class RankflankAdapter(Adapter):
         return found
 
     def score(self, scenario: Scenario, summary: Mapping[str, Any], force: str) -> float:
-        total = 0.0
-        for unit in scenario.document["units"]:
-            sign = -1 if unit["side"] == force else 1
-            total += sign * summary[f"casualties.{unit['name']}"]
-        return total
+        return _loss_margin(scenario, summary, force, "casualties", "name")
 
 
 class HexAdapter(Adapter):
@@ -474,11 +481,7 @@ class HexAdapter(Adapter):
         return found
 
     def score(self, scenario: Scenario, summary: Mapping[str, Any], force: str) -> float:
-        total = 0.0
-        for unit in scenario.document["units"]:
-            sign = -1 if unit["side"] == force else 1
-            total += sign * summary[f"losses.{unit['id']}"]
-        return total
+        return _loss_margin(scenario, summary, force, "losses", "id")
 
 
 ADAPTERS: dict[str, Adapter] = {
