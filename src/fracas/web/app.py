@@ -476,7 +476,7 @@ def create_app(
 
     >>> app = create_app()
     >>> sorted(route.path for route in app.routes if route.path.startswith("/api/r"))
-    ['/api/resolve', '/api/rulesets']
+    ['/api/reply', '/api/resolve', '/api/rulesets']
     """
     limits = limits or Limits()
     pool = Pool(limits, scheduler)
