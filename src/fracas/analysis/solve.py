@@ -50,7 +50,7 @@ class Goal:
             return float(metric.mean)
         total = 0.0
         for entry in metric.values:
-            if self._matches(entry.value):
+            if self.matches(entry.value):
                 total += float(entry.probability)
         return total
 
@@ -71,16 +71,13 @@ class Goal:
         count = sum(
             entry.count or 0
             for entry in result.metric(self.metric).values
-            if self._matches(entry.value)
+            if self.matches(entry.value)
         )
         low, high = wilson_interval(count, result.runs or 0, result.confidence or 0.95)
         return value, low, high
 
     def matches(self, value: Value) -> bool:
         """Whether a metric value is one the goal's event counts."""
-        return self._matches(value)
-
-    def _matches(self, value: Value) -> bool:
         if self.op == "==":
             return value == self.value or str(value).lower() == self.raw.lower()
         if not isinstance(value, int | float) or not isinstance(self.value, int | float):

@@ -339,6 +339,10 @@ def index_path(document: Any, path: str, *, source: str = "<memory>") -> str:
 def named_path(document: Any, path: str) -> str:
     """``path`` as a person reads it: each list index of a named entry written as its name.
 
+    A name is written only where ``[name]`` reads back as that same entry
+    (:func:`resolve_path`): it is unique there and has no bracket or outer space, and is
+    not a whole number.
+
     >>> document = {"units": [{"name": "Spears"}, {"name": "Orcs", "models": 20}]}
     >>> named_path(document, "units[1].models"), named_path(document, "parameters.x")
     ('units[Orcs].models', 'parameters.x')
@@ -350,33 +354,8 @@ def named_path(document: Any, path: str) -> str:
     written = ""
     node = document
     for part in parts:
-        name = None
-        if isinstance(part, int) and isinstance(node, list) and -len(node) <= part < len(node):
-            entry = node[part]
-            name = next(
-                (entry[key] for key in NAME_KEYS if isinstance(entry, dict) and key in entry),
-                None,
-            )
-            unique = (
-                name is not None
-                and sum(
-                    1
-                    for other in node
-                    if isinstance(other, dict)
-                    and any(str(other.get(key)) == str(name) for key in NAME_KEYS)
-                )
-                == 1
-            )
-            if (
-                not unique
-                or "]" in str(name)
-                or "[" in str(name)
-                or str(name).strip() != str(name)
-                or str(name).lstrip("-").isdigit()
-            ):
-                name = None
         if isinstance(part, int):
-            written += f"[{name if name is not None else part}]"
+            written += f"[{_readable_name(node, part)}]"
         else:
             written += f".{part}" if written else part
         try:
@@ -384,6 +363,23 @@ def named_path(document: Any, path: str) -> str:
         except (KeyError, IndexError, TypeError):
             node = None
     return written
+
+
+def _readable_name(node: Any, index: int) -> str | int:
+    """The name of entry ``index`` of ``node`` when ``[name]`` finds that entry, else the index."""
+    entry = node[index] if isinstance(node, list) and -len(node) <= index < len(node) else None
+    name = next(
+        (str(entry[key]) for key in NAME_KEYS if isinstance(entry, dict) and key in entry), None
+    )
+    if name is None or name != name.strip() or name.lstrip("-").isdigit():
+        return index
+    if "[" in name or "]" in name:
+        return index
+    try:
+        found = _entry_named(node, Named(name), "<memory>", ())
+    except ScenarioError:
+        return index
+    return name if found == index % len(node) else index
 
 
 def get_path(document: Any, path: str, *, source: str = "<memory>") -> Any:
