@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import shlex
 import tempfile
@@ -414,12 +415,10 @@ def _sweep(
 
 
 def _by_index(document: Any, source: str, axis: Any) -> Any:
-    from dataclasses import replace as replaced
-
     from fracas.io.scenario import index_path, named_path
 
     path = index_path(document, axis.path, source=source)
-    return replaced(axis, path=path, shown=named_path(document, path))
+    return dataclasses.replace(axis, path=path, shown=named_path(document, path))
 
 
 def _check_work_options(
