@@ -30,7 +30,8 @@ def test_runs_at_once_are_the_runs_one_by_one(path: Path) -> None:
     keys = run_keys(5, 0, 250)
     found, used = block_sampler(ruleset, model).play(keys)
     one = sampler(ruleset, model)
-    plain, numbers = Counter(), []
+    plain: Counter[Any] = Counter()
+    numbers: list[int] = []
     for key in keys:
         dice = StreamDice(int(key))
         plain[frozen(one(dice))] += 1
