@@ -1,32 +1,16 @@
-"""The core evaluator's tolerance, closed-form sampling (LawDice) and the step cache."""
+"""The exact walk: its tolerance and the closed forms of branching steps."""
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections import Counter
 from fractions import Fraction
-from itertools import accumulate
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.analysis.exact import exact_states
-from fracas.analysis.sample import StepCache
-from fracas.analysis.stats import wilson_interval
-from fracas.core.dice import (
-    D6,
-    OPEN,
-    Dice,
-    DiceGroup,
-    LawDice,
-    LawTable,
-    ScriptedDice,
-    SeededDice,
-    draw,
-)
+from fracas.core.dice import Dice, DiceGroup, draw
 from fracas.core.distribution import Distribution
-from fracas.core.process import run
 
 
 class Hits(DiceGroup[int, None]):
@@ -121,159 +105,6 @@ def test_tolerance_drops_at_most_what_it_reports(
     assert rough.work <= exact.work
 
 
-def test_law_dice_draw_each_key_as_often_as_its_law_says() -> None:
-    # 4 blows at 1/3: 16/81, 32/81, 24/81, 8/81, 1/81. 20,000 draws from seeded dice
-    # must fall within 99.99 % intervals of those.
-    group = Hits(4, Fraction(1, 3))
-    tables: dict[object, object] = {}
-    counts: Counter[int] = Counter()
-    runs = 20_000
-    for seed in range(runs // 100):
-        dice = LawDice(SeededDice(seed), tables)  # type: ignore[arg-type]
-        for _ in range(100):
-            counts[draw(dice, group)[0]] += 1
-    for key, p in group.law():
-        low, high = wilson_interval(counts[key], runs, 0.9999)
-        assert low <= p <= high, (key, p, counts[key])
-    # A node is rolled by the inner dice as is.
-    assert LawDice(SeededDice(3)).roll(D6) == SeededDice(3).roll(D6)
-
-
-class Race:
-    """Roll a D6 each step and add it; stop at 10 or more (settling nothing)."""
-
-    def start(self) -> int:
-        return 0
-
-    def step(self, state: int, dice: Dice) -> int:
-        return state + dice.roll(D6)
-
-    def finished(self, state: int) -> bool:
-        return state >= 10
-
-
-@pytest.mark.parametrize("limit", [200_000, 3])
-def test_step_cache_plays_what_an_uncached_play_plays(limit: int) -> None:
-    # Same dice, same play, whatever the cache holds (a limit of 3 states keeps
-    # clearing it).
-    def summarize(total: int, settled: object) -> int:
-        return total
-
-    cache = StepCache(Race(), summarize, limit=limit)
-    cached = [cache.play(SeededDice(seed)) for seed in range(300)]
-    plain = [run(Race(), LawDice(SeededDice(seed))) for seed in range(300)]
-    assert cached == plain
-
-
-def test_step_cache_draws_groups_and_matches_the_exact_law() -> None:
-    process = Volleys([(6, Fraction(1, 2)), (6, Fraction(1, 2))], goal=9)
-    exact = exact_states(process, budget=10_000)
-    cache = StepCache(process, lambda state, settled: state)
-    runs = 20_000
-    seen = Counter(cache.play(SeededDice(seed)) for seed in range(runs))
-    for state, p in exact.states.items():
-        low, high = wilson_interval(seen[state], runs, 0.9999)
-        assert low <= p <= high, state
-    assert set(seen) <= set(exact.states)
-
-
-def digit_by_digit(keys: tuple[int, ...], cumulative: tuple[float, ...], digits: list[int]) -> int:
-    """The key a uniform number falls on, read one base-4,096 digit at a time (the plain
-    loop that :class:`LawTable` shortens: it must give the same key for the same digits)."""
-    last = len(keys) - 1
-    if not last:
-        return keys[0]
-    low, width = 0.0, 1.0
-    for digit in digits:
-        width /= 4096
-        low += (digit - 1) * width
-        index = bisect_right(cumulative, low)
-        if index >= last or cumulative[index] >= low + width or width < 1e-15:
-            return keys[min(index, last)]
-    raise AssertionError("more digits needed")
-
-
-laws = st.lists(
-    st.one_of(st.floats(1e-300, 1.0), st.sampled_from([1e-18, 1 / 3, 1 / 4096, 0.5])),
-    min_size=1,
-    max_size=12,
-)
-
-
-@settings(max_examples=60, deadline=None)
-@given(weights=laws, tails=st.lists(st.integers(1, 4096), min_size=5, max_size=5))
-def test_law_table_settles_a_draw_as_the_digit_by_digit_loop(
-    weights: list[float], tails: list[int]
-) -> None:
-    # Every first digit, followed by the same later digits, must land on the same key as
-    # the plain loop; the cumulative sums may round a hair below or above 1.
-    total = sum(weights)
-    cumulative = tuple(accumulate(w / total for w in weights))
-    keys = tuple(range(len(weights)))
-    table = LawTable(keys, cumulative)
-    for first in range(1, 4097):
-        dice = LawDice(SeededDice(0), digit=iter([first, *tails]).__next__)
-        assert dice.pick(table) == digit_by_digit(keys, cumulative, [first, *tails]), first
-
-
-def test_law_table_by_hand() -> None:
-    # Keys 0, 1, 2 with 1/4, 1/2, 1/4: digit d covers [(d - 1)/4096, d/4096). Digits 1
-    # to 1024 lie within key 0's quarter, 1025 to 3072 within key 1's half, the rest in
-    # key 2's; no digit straddles a boundary (1/4 and 3/4 are multiples of 1/4096).
-    table = LawTable((0, 1, 2), (0.25, 0.75, 1.0))
-    assert table.first is not None
-    settled = [table.keys[table.first[d]] for d in range(1, 4097)]
-    assert settled == [0] * 1024 + [1] * 2048 + [2] * 1024
-    # 1/3 is no multiple of 1/4096: 4096/3 = 1365.33, so digit 1366 covers both keys
-    # and a second digit decides; digits 1 to 1365 settle key 0 at once.
-    third = LawTable((0, 1), (1 / 3, 1.0))
-    assert third.first is not None
-    assert third.keys[third.first[1365]] == 0
-    assert third.keys[third.first[1366]] is OPEN
-    assert third.keys[third.first[1367]] == 1
-    # In base 4,096, 1/3 is 0.(1365)(1365)(1365)…, and digit d stands for d - 1. After a
-    # first digit 1366: a second digit 1365 ends below 1/3, 1367 starts above it, 1366
-    # straddles it again and a third digit 1 then ends below it.
-    assert third.after(1366, iter([1365]).__next__) == 0
-    assert third.after(1366, iter([1367]).__next__) == 1
-    assert third.after(1366, iter([1366, 1]).__next__) == 0
-    # A group of one key rolls no digit.
-    assert LawTable((7,), (1.0,)).first is None
-    assert LawDice(ScriptedDice([])).pick(LawTable((7,), (1.0,))) == 7
-
-
-class Skirmish:
-    """Steps of several events whose order and number depend on the values drawn: a D6,
-    then on a 4+ a volley whose size is that face, then on any hit a second D6."""
-
-    def start(self) -> tuple[int, int]:
-        return (0, 0)
-
-    def step(self, state: tuple[int, int], dice: Dice) -> tuple[int, int]:
-        number, total = state
-        face = dice.roll(D6)
-        if face >= 4:
-            hits, _ = draw(dice, Hits(face, Fraction(1, 3)))
-            if hits:
-                total += hits * dice.roll(D6)
-        return (number + 1, min(total + face, 40))
-
-    def finished(self, state: tuple[int, int]) -> bool:
-        return state[0] == 4 or state[1] >= 30
-
-
-@pytest.mark.parametrize("limit", [200_000, 5])
-def test_step_cache_follows_steps_of_several_events(limit: int) -> None:
-    # The cached walk asks the dice for what an uncached play asks, in the same order,
-    # also where a step's second or third event is met for the first time.
-    cache = StepCache(Skirmish(), lambda state, settled: state, limit=limit)
-    cached = [cache.play(SeededDice(seed)) for seed in range(600)]
-    plain = [run(Skirmish(), LawDice(SeededDice(seed))) for seed in range(600)]
-    assert cached == plain
-    # And the same play again from a warm cache.
-    assert [cache.play(SeededDice(seed)) for seed in range(600)] == plain
-
-
 class BranchingVolleys(Volleys):
     """The same volleys, each step named as one group and where each number of hits leads."""
 
@@ -323,35 +154,3 @@ def test_a_branching_step_by_hand() -> None:
         2: Fraction(6, 16),
         3: Fraction(5, 16),
     }
-
-
-class CountedVolleys(BranchingVolleys):
-    """Branching volleys that count the steps they play and the groups they name."""
-
-    def __init__(self, volleys: list[tuple[int, Fraction]], goal: int) -> None:
-        super().__init__(volleys, goal)
-        self.steps = 0
-        self.branches = 0
-
-    def step(self, state: tuple[int, int], dice: Dice) -> tuple[int, int]:
-        self.steps += 1
-        return super().step(state, dice)
-
-    def branch(self, state: tuple[int, int]) -> tuple[Hits, object]:
-        self.branches += 1
-        return super().branch(state)
-
-
-def test_step_cache_goes_on_from_the_key_of_a_branching_step() -> None:
-    # A volley of no blows is a group of one key (no digit is rolled for it).
-    volleys = [(6, Fraction(1, 2)), (0, Fraction(1, 2)), (6, Fraction(1, 3)), (3, Fraction(1, 2))]
-    process = CountedVolleys(volleys, goal=9)
-    cache = StepCache(process, lambda state, settled: state)
-    cached = [cache.play(SeededDice(seed)) for seed in range(500)]
-    plain = [run(Volleys(volleys, 9), LawDice(SeededDice(seed))) for seed in range(500)]
-    assert cached == plain
-    # No step is played: each state met names its group once, and every key drawn there
-    # later goes on through the step's own continuation.
-    assert process.steps == 0
-    met = [state for state in cache._states if not process.finished(state)]
-    assert process.branches == len(met)

@@ -12,13 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.analysis import odds, repetition_seed
+from fracas.analysis import odds
 from fracas.analysis.odds import exact_outcomes
 from fracas.analysis.parallel import running
-from fracas.core.dice import ChanceNode, LawDice, SeededDice
+from fracas.core.dice import ChanceNode, SeededDice
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.errors import FracasError
 from fracas.core.limits import limits_in_force
+from fracas.core.streams import StreamDice, run_key
 from fracas.io.scenario import Scenario, load_scenario, parse_scenario
 
 from .conftest import EnumeratedVolleyRuleset, StandRuleset, VolleyRuleset, volley_yaml
@@ -137,11 +138,11 @@ def test_monte_carlo_is_reproducible_and_depends_on_the_seed() -> None:
     assert first.metrics != other.metrics
 
 
-def test_each_repetition_replays_as_an_ordinary_seeded_play() -> None:
+def test_each_run_replays_from_the_seed_and_its_number() -> None:
     scenario = load(dice=5)
     ruleset = VolleyRuleset()
     one = odds(scenario, method="mc", runs=1, seed=9)
-    replay = ruleset.play(scenario.model, LawDice(SeededDice(repetition_seed(9, 0))))
+    replay = ruleset.play(scenario.model, StreamDice(run_key(9, 0)))
     hits, _ = replay.state
     assert one.probability("hits", hits) == 1.0
 

@@ -8,7 +8,6 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fracas.analysis.odds import odds, repetition_seed
+from fracas.analysis.odds import odds
 from fracas.analysis.parallel import (
     Question,
     Tally,
@@ -26,10 +25,10 @@ from fracas.analysis.parallel import (
     running,
     sample,
 )
-from fracas.core.dice import ChanceNode, LawDice, SeededDice
 from fracas.core.errors import FracasError
 from fracas.core.process import run
 from fracas.core.record import SUMMING
+from fracas.core.streams import StreamDice, run_key
 from fracas.io.scenario import load_scenario
 
 LAIR = Path("examples/d100/lair_raid.yaml")
@@ -78,22 +77,6 @@ def test_merged_tallies_equal_one_tally(
     assert merged.squares == whole.squares
 
 
-@given(st.lists(summaries, max_size=30), st.lists(values, min_size=1, max_size=30))
-def test_a_tally_of_outcomes_equals_adding_them_one_by_one(
-    outcomes: list[dict[str, Any]], column: list[Any]
-) -> None:
-    # Outcomes of one sampler share their metrics (counted a metric at a time); others not.
-    for batch in (outcomes, [{"x": value, "y": str(value)} for value in column]):
-        one_by_one = Tally()
-        for outcome in batch:
-            one_by_one.add(outcome)
-        whole = Tally.of(batch)
-        assert whole == one_by_one
-        assert list(whole.counts) == list(one_by_one.counts)
-        for metric, counter in whole.counts.items():
-            assert list(counter.items()) == list(one_by_one.counts[metric].items())
-
-
 def test_sums_come_from_counts_in_value_order() -> None:
     # 0.1 + 0.2 + 0.3 in float depends on the order of the additions; sums taken from the
     # counts do not: every split of the runs adds the same products in the same order.
@@ -113,21 +96,9 @@ def test_plan_covers_every_run_once() -> None:
         assert all(a[1] == b[0] for a, b in itertools.pairwise(pieces))
 
 
-class Counted:
-    """Seeded dice that count their rolls (and offer no roller)."""
-
-    def __init__(self, inner: SeededDice) -> None:
-        self.inner = inner
-        self.used = 0
-
-    def roll(self, node: ChanceNode) -> int:
-        self.used += 1
-        return self.inner.roll(node)
-
-
 def question() -> Question:
     lair = load_scenario(LAIR)
-    return Question(lair.ruleset, lair.model, partial(repetition_seed, 7))
+    return Question(lair.ruleset, lair.model, 7)
 
 
 def test_a_dice_limit_stops_at_the_same_run_however_the_runs_are_split() -> None:
@@ -136,17 +107,16 @@ def test_a_dice_limit_stops_at_the_same_run_however_the_runs_are_split() -> None
     assert 0 < whole.stop < 200
     assert whole.rolls <= 1000
     # By hand: the first run whose dice would take the total past 1000, counted by
-    # replaying each run's process with plainly seeded dice (each group drawn from its
-    # law, as sampling draws it).
+    # replaying each run's process on its own with its stream (each group one number).
     lair = load_scenario(LAIR)
     spent, first_over = 0, None
     for index in range(200):
-        counted = Counted(SeededDice(repetition_seed(7, index)))
-        run(lair.ruleset.process(lair.model, SUMMING), LawDice(counted))
-        if spent + counted.used > 1000:
+        dice = StreamDice(run_key(7, index))
+        run(lair.ruleset.process(lair.model, SUMMING), dice)
+        if spent + dice.used > 1000:
             first_over = index
             break
-        spent += counted.used
+        spent += dice.used
     assert (whole.stop, whole.rolls) == (first_over, spent)
     for workers in (1, 2):
         with running(workers=workers):

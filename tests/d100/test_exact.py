@@ -11,10 +11,10 @@ import pytest
 from fracas.analysis import odds, wilson_interval
 from fracas.analysis.exact import exact_states
 from fracas.analysis.odds import exact_outcomes
-from fracas.analysis.sample import StepCache
-from fracas.core.dice import SeededDice
+from fracas.analysis.sample import Sampler
 from fracas.core.distribution import EnumerationBudgetError, check_group
 from fracas.core.record import SUMMING
+from fracas.core.streams import run_keys
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.d100 import D100Ruleset, OpenEnded
 from fracas.rulesets.d100.play import Assessment, Exchange, FleeRoll
@@ -176,16 +176,16 @@ def test_branching_walk_is_the_walk_of_the_steps() -> None:
 
 
 def test_sampling_from_the_laws_agrees_with_exact() -> None:
-    # What a sampler drawing each group from its law (StepCache) finds, within its interval.
+    # What a sampler drawing each group from its law finds, within its interval.
     battle = RULESET.load(duel(round_limit=3))
     exact = winners(exact_outcomes(RULESET, battle, budget=10_000, fractions=False)[0])
     process = RULESET.process(battle, SUMMING)
-    cache = StepCache(process, lambda state, _: RULESET.metrics(battle, state))
+    sampler = Sampler(process, lambda state, _: str(RULESET.metrics(battle, state)["winner"]))
     runs = 4000
+    found, _ = sampler.play(run_keys(0, 0, runs))
     counts: dict[str, int] = {}
-    for seed in range(runs):
-        winner = str(cache.play(SeededDice(seed))["winner"])
-        counts[winner] = counts.get(winner, 0) + 1
+    for winner, times in found:  # the same winner may end several distinct states
+        counts[winner] = counts.get(winner, 0) + times
     for winner, p in exact.items():
         low, high = wilson_interval(counts.get(winner, 0), runs, 0.999)
         assert low <= p <= high, winner

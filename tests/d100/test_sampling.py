@@ -2,27 +2,24 @@
 
 One process serves both: the sampling play hands it a summing recorder, which keeps no
 log, and its process remembers each state's step. A remembered step must never carry a
-bonus from one state of the battle into another, so each property plays several seeds
+bonus from one state of the battle into another, so each property plays several streams
 through the same sampler, in an order Hypothesis chooses.
 """
 
 from __future__ import annotations
 
-import random
-from pathlib import Path
+from collections import Counter
 from typing import Any
 
-import pytest
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.analysis.odds import repetition_seed
-from fracas.analysis.sample import CACHED_STEP_EVENTS, _longest_step, sampler
-from fracas.core.dice import LawDice, SeededDice
+from fracas.analysis.sample import block_sampler, sampler
+from fracas.core.dice import SeededDice
 from fracas.core.process import run
 from fracas.core.record import SUMMING
-from fracas.core.sampling import SamplingDice
-from fracas.io.scenario import load_scenario
+from fracas.core.streams import StreamDice
 from fracas.rulesets.d100 import D100Ruleset
 
 from .test_properties import documents
@@ -30,14 +27,11 @@ from .test_properties import documents
 RULESET = D100Ruleset()
 
 
-def sampled_play(battle: Any, seed: int) -> dict[str, Any]:
-    """What a Monte Carlo repetition with ``seed`` plays: where a step rolls too many dice
-    to repeat, the battle seeded play gives that seed, die by die; elsewhere the summing
-    process with each dice group drawn from its law."""
+def sampled_play(battle: Any, key: int) -> dict[str, Any]:
+    """What a Monte Carlo run with the stream of ``key`` plays: the summing process, each
+    dice group drawn from its law, summed up from its final state."""
     process = RULESET.process(battle, SUMMING)
-    if _longest_step(process) > CACHED_STEP_EVENTS:
-        return dict(RULESET.summarize(battle, RULESET.play(battle, SeededDice(seed))))
-    return dict(RULESET.metrics(battle, run(process, LawDice(SamplingDice(seed)))))
+    return dict(RULESET.metrics(battle, run(process, StreamDice(key))))
 
 
 @settings(max_examples=60, deadline=None)
@@ -47,23 +41,25 @@ def test_sampling_play_gives_the_recorded_outcome(
 ) -> None:
     battle = RULESET.load(document)
     summing = RULESET.process(battle, SUMMING)
-    sample = sampler(RULESET, battle)
     for seed in seeds:
         played = RULESET.play(battle, SeededDice(seed))
         # The recorder never changes the battle: the same dice end in the same state.
         assert run(summing, SeededDice(seed)) == played.state
         assert RULESET.metrics(battle, played.state) == RULESET.summarize(battle, played)
-        assert dict(sample(SamplingDice(seed))) == sampled_play(battle, seed)
+    # The sampler remembers states' steps: what it says of a run must not depend on the
+    # runs played beside it (several streams through the same sampler, twice).
+    sample = block_sampler(RULESET, battle)
+    expected = Counter(frozen(sampled_play(battle, seed)) for seed in seeds)
+    for _ in range(2):
+        found, _ = sample.play(np.array(seeds, dtype=np.uint64))
+        at_once: Counter[Any] = Counter()
+        for summary, times in found:
+            at_once[frozen(summary)] += times
+        assert at_once == expected
+        assert dict(sampler(RULESET, battle)(StreamDice(seeds[0]))) == sampled_play(
+            battle, seeds[0]
+        )
 
 
-@pytest.mark.parametrize("path", sorted(Path("examples/d100").glob("*.yaml")), ids=str)
-def test_each_repetition_is_the_play_of_its_seed(path: Path) -> None:
-    # Monte Carlo lends one generator to every play of a chunk; repetition i is still the
-    # play of its own seed (`fracas resolve --seed` where the steps are long).
-    scenario = load_scenario(path)
-    sample = sampler(RULESET, scenario.model)
-    lent = random.Random()
-    for index in range(40):
-        seed = repetition_seed(3, index)
-        outcome = sample(SamplingDice(seed, rng=lent))
-        assert dict(outcome) == sampled_play(scenario.model, seed)
+def frozen(summary: Any) -> tuple[tuple[str, str], ...]:
+    return tuple((metric, repr(value)) for metric, value in dict(summary).items())

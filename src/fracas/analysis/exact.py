@@ -235,7 +235,7 @@ def exact_states(
     mine = 1
     kept: bytes | None = None
     try:
-        with _collecting_once_per_step():
+        with collecting_once_per_step():
             while frontier:
                 before = work.used
                 cut = (len(frontier) + 1) // 2
@@ -275,7 +275,7 @@ def exact_states(
                 steps += 1
                 peak = max(peak, len(following))
                 frontier = following
-                _collect_young()
+                collect_young()
                 if watch is not None:
                     watch(work.used)
     finally:
@@ -533,7 +533,7 @@ def _walk_halves(walk: _Walk[Any]) -> Callable[[BinaryIO, BinaryIO], None]:
             del message, sent, pairs
             _send(writer, reply)
             del reply
-            _collect_young()
+            collect_young()
 
     return serve
 
@@ -581,7 +581,7 @@ class _CollectorPause:
 
     A step makes millions of small tuples and keeps tens of thousands of states alive:
     the collector's automatic passes over them took about a tenth of a walk. The walk
-    instead collects the youngest generation after a step (:func:`_collect_young`), so
+    instead collects the youngest generation after a step (:func:`collect_young`), so
     that reference cycles the steps leave behind never pile up.
     """
 
@@ -606,7 +606,7 @@ class _CollectorPause:
                     gc.enable()
 
 
-_collecting_once_per_step = _CollectorPause()
+collecting_once_per_step = _CollectorPause()
 
 #: Objects made (and not yet freed) since the last collection past which a walk collects
 #: the youngest generation after a step. Collecting after every step cost twice as much:
@@ -614,7 +614,7 @@ _collecting_once_per_step = _CollectorPause()
 COLLECT_AFTER = 100_000
 
 
-def _collect_young() -> None:
+def collect_young() -> None:
     """Collect the youngest generation once enough has been made since the last time."""
     if gc.get_count()[0] > COLLECT_AFTER:
         gc.collect(0)

@@ -87,11 +87,12 @@ from fracas.core.budgets import (
     SAMPLE_BUDGET,
     exact_budget_for,
 )
-from fracas.core.dice import ChanceNode, DiceGroup, LawDice, SeededDice
+from fracas.core.dice import ChanceNode, DiceGroup, SeededDice
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.errors import FracasError
 from fracas.core.process import Process, run, watching_work
 from fracas.core.record import SUMMING
+from fracas.core.streams import StreamDice, law_table, run_key
 from fracas.rulesets import AnyRuleset
 
 #: One outcome: the metrics of :meth:`Ruleset.summarize` as ``(name, value)`` pairs.
@@ -298,7 +299,7 @@ class _RecordingDice:
 
     def __init__(self, seed: int, budget: WorkBudget) -> None:
         self._counted = CountingDice(SeededDice(seed), budget)
-        self._law = LawDice(self._counted)
+        self._groups = StreamDice(run_key(seed, 0))
         self.digits = 0.0
 
     def roll(self, node: ChanceNode) -> int:
@@ -306,12 +307,15 @@ class _RecordingDice:
         return self._counted.roll(node)
 
     def draw_group(self, group: DiceGroup[Hashable, object]) -> Hashable:
-        try:
-            table = self._law.table(group)
-        except EnumerationBudgetError as exc:  # a law too wide for exact odds to branch on
-            raise _TooWide(str(exc), needed=math.inf) from None
+        table = law_table(group)
+        if table is None:  # a law too wide for exact odds to branch on: say why
+            try:
+                group.float_law()
+            except (EnumerationBudgetError, OverflowError) as exc:
+                raise _TooWide(str(exc), needed=math.inf) from None
+            raise _TooWide(f"the law of {group.label} is too wide", needed=math.inf)
         self.digits += math.log10(max(1, len(table.keys)))
-        return self._law.pick(table)
+        return table.key_at(self._groups.number())
 
 
 class _TooWide(EnumerationBudgetError):
@@ -602,7 +606,7 @@ def _sample(
     question = Question(
         ruleset,
         model,
-        partial(repetition_seed, seed),
+        seed,
         None if derive is None else partial(ruleset.derived_metrics, model),
     )
     tally = Tally()

@@ -1,7 +1,7 @@
 """Monte Carlo runs spread over local processes or a Dask cluster, with the numbers of one.
 
 Repetition *i* of a question seeded with *s* is a pure function of (scenario, *s*, *i*):
-its dice are seeded with :func:`~fracas.analysis.odds.repetition_seed` and nothing else is
+its dice are the random stream of :func:`~fracas.core.streams.run_key` and nothing else is
 shared between runs. So the runs can be cut into chunks, played anywhere in any order,
 and their tallies merged in run order give the very counts, sums and stopping point of
 one process playing them one after the other. Sums are taken from the counts (value ×
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 import os
-import random
 import signal
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -33,14 +32,13 @@ from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from fracas.analysis.sample import sampler
+from fracas.analysis.sample import Sampler, block_sampler
 from fracas.analysis.stats import wilson_interval
-from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.errors import FracasError
-from fracas.core.sampling import SamplingDice
+from fracas.core.streams import run_keys
+from fracas.rulesets.base import Summary
 
 if TYPE_CHECKING:  # imported where used: start-up needs none of them
     from concurrent.futures import Future
@@ -54,10 +52,9 @@ T = TypeVar("T")
 MIN_CHUNK = 250
 #: Chunks per worker: enough for a lively progress bar and an even finish.
 CHUNKS_PER_WORKER = 8
-#: Runs between two progress reports when everything runs in this process.
-LOCAL_SLICE = 1000
-#: Outcomes a process keeps before it tallies them (see :meth:`Tally.of`).
-_BATCH = 1024
+#: Runs played at once when everything runs in this process: between two progress
+#: reports. Many runs at once share their steps (:class:`~.sample.Sampler`).
+LOCAL_SLICE = 8192
 #: Seconds to wait for a Dask scheduler before giving up.
 CONNECT_TIMEOUT = 10.0
 
@@ -99,31 +96,6 @@ class Tally:
                 if metric not in summary:
                     counter[None] += times
         self.runs += times
-
-    @classmethod
-    def of(cls, outcomes: Sequence[Mapping[str, Value]]) -> Tally:
-        """The tally of ``outcomes``, one per run in run order: the same, to the order of
-        every metric and value, as adding them one by one — faster when every outcome has
-        the same metrics, as a sampler's outcomes do: each metric is counted in one go.
-
-        >>> outcomes = [{"hits": 2, "dead": False}, {"hits": 3, "dead": True}]
-        >>> outcomes.append({"hits": 2, "dead": False})
-        >>> one_by_one = Tally()
-        >>> for outcome in outcomes:
-        ...     one_by_one.add(outcome)
-        >>> Tally.of(outcomes) == one_by_one, list(Tally.of(outcomes).counts["hits"])
-        (True, [2, 3])
-        """
-        tally = cls()
-        if len(set(map(tuple, outcomes))) == 1:
-            tally.counts = {
-                metric: Counter(map(itemgetter(metric), outcomes)) for metric in outcomes[0]
-            }
-            tally.runs = len(outcomes)
-        else:
-            for outcome in outcomes:
-                tally.add(outcome)
-        return tally
 
     def merge(self, later: Tally) -> None:
         """Add the runs of ``later``, which come after this tally's runs."""
@@ -178,13 +150,14 @@ class Tally:
 class Question:
     """Everything a process needs to play repetitions of one question (it is pickled).
 
-    ``seed_of(i)`` is the dice seed of repetition ``i``; ``derive`` makes the function
-    that adds derived metrics to an outcome (``None``: none).
+    ``seed`` is the question's seed: run ``i`` plays with the random stream of
+    :func:`~fracas.core.streams.run_key` of (``seed``, ``i``). ``derive`` makes the
+    function that adds derived metrics to an outcome (``None``: none).
     """
 
     ruleset: Any
     model: Any
-    seed_of: Callable[[int], int]
+    seed: int
     derive: Callable[[], Derive | None] | None = None
     #: Tells a worker process that a chunk belongs to a question it has set up already.
     key: str = field(default_factory=lambda: os.urandom(16).hex(), compare=False)
@@ -205,7 +178,7 @@ class Chunk:
     over: bool
 
 
-Prepared = tuple[Callable[[Any], Mapping[str, Value]], Derive | None]
+Prepared = tuple["Sampler[Any, Summary]", Derive | None]
 
 
 _PREPARED: dict[str, Prepared] = {}
@@ -216,7 +189,7 @@ def _prepare(question: Question) -> Prepared:
     prepared = _PREPARED.get(question.key)
     if prepared is None:
         derive = question.derive() if question.derive is not None else None
-        prepared = (sampler(question.ruleset, question.model), derive)
+        prepared = (block_sampler(question.ruleset, question.model), derive)
         if len(_PREPARED) >= 4:  # a worker serves one question at a time, or a few
             _PREPARED.pop(next(iter(_PREPARED)))
         _PREPARED[question.key] = prepared
@@ -229,38 +202,20 @@ def play_chunk(
     """Play repetitions ``start`` … ``stop − 1`` in this process, at most ``limit`` dice rolls.
 
     >>> from fracas.io.scenario import load_scenario
-    >>> from fracas.analysis.odds import repetition_seed
-    >>> from functools import partial
     >>> lair = load_scenario("examples/d100/lair_raid.yaml")
-    >>> question = Question(lair.ruleset, lair.model, partial(repetition_seed, 0))
+    >>> question = Question(lair.ruleset, lair.model, 0)
     >>> chunk = play_chunk(question, 0, 10, 10**6)
     >>> chunk.tally.runs, chunk.over
     (10, False)
     """
     sample, derive = _prepare(question) if prepared is None else prepared
+    found, used = sample.play(run_keys(question.seed, start, stop), limit)
     tally = Tally()
-    # Outcomes are tallied a batch at a time (see Tally.of), in run order.
-    outcomes: list[Mapping[str, Value]] = []
-    rolls = 0
-    rng = random.Random()
-    seed_of = question.seed_of
-    for index in range(start, stop):
-        dice = SamplingDice(seed_of(index), limit - rolls, rng=rng)
-        try:
-            summary = sample(dice)
-        except EnumerationBudgetError:
-            tally.merge(Tally.of(outcomes))
-            return Chunk(start, index, tally, rolls, True)
-        if dice.overspent:  # a roller checks only when it fetches more bits
-            tally.merge(Tally.of(outcomes))
-            return Chunk(start, index, tally, rolls, True)
-        rolls += dice.used
-        outcomes.append(summary if derive is None else {**summary, **derive(summary)})
-        if len(outcomes) == _BATCH:
-            tally.merge(Tally.of(outcomes))
-            outcomes = []
-    tally.merge(Tally.of(outcomes))
-    return Chunk(start, stop, tally, rolls, False)
+    # Each summary stands for all the runs that ended alike: derived once for them all.
+    for summary, times in found:
+        tally.add(summary if derive is None else {**summary, **derive(summary)}, times)
+    played = len(used)
+    return Chunk(start, start + played, tally, sum(used), played < stop - start)
 
 
 def _play_chunk_alone(question: Question, start: int, stop: int, limit: int) -> Chunk:

@@ -1,118 +1,85 @@
-"""Sampling a process: many plays of the same steps, each step met before followed from a cache."""
+"""Sampling a process: many runs at once, grouped by the state each has reached.
+
+Every sampled run has its own random stream (:mod:`fracas.core.streams`), so a run is
+the same play however it is played. :func:`sampler` plays one run at a time, step by
+step with :class:`~fracas.core.streams.StreamDice`: the plain reference. :class:`Sampler`
+plays a whole block of runs at once and gives the very same summaries, faster: runs that
+reach the same state take its step together. Where the step is one dice group
+(:class:`~fracas.core.process.Branching`) the group's law decides every run's key at
+once from its stream, with arrays; a step without dice is played once for all of them;
+any other step is played run by run. What a state's step leads to is remembered, so a
+later block that meets the state again only looks it up.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from fracas.core.dice import OPEN, ChanceNode, Dice, DiceGroup, LawDice, LawTable, uniform_digits
+from fracas.analysis.exact import collect_young, collecting_once_per_step
+from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.process import Process
 from fracas.core.record import SUMMING
+from fracas.core.streams import LawTable, StreamDice, law_table, uniform, uniforms
 from fracas.rulesets import AnyRuleset
 from fracas.rulesets.base import Summary
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 S = TypeVar("S", bound=Hashable)
 T = TypeVar("T")
 
+#: Fewest runs at one state for which arrays beat a loop over the runs.
+ARRAY_FROM = 12
 
-class _Reached:
-    """A state met while sampling, with the tree of its step's random events once known."""
 
-    __slots__ = ("finished", "hand", "state", "summaries", "tree")
+class _Node:
+    """A state met while sampling, with what its step is known to lead to."""
 
-    def __init__(self, state: Any, finished: bool) -> None:
+    __slots__ = ("children", "fixed", "follow", "hand", "plain", "state", "summaries", "table")
+
+    def __init__(self, state: Any) -> None:
         self.state = state
-        self.finished = finished
-        self.tree: _Event | _Reached | None = None
         #: A settling process's state goes on as another, handing over metrics.
-        self.hand: tuple[_Reached, tuple[tuple[str, Hashable], ...]] | None = None
-        #: Only final states get summaries: the dict is made with the first one.
-        self.summaries: dict[tuple[tuple[str, Hashable], ...], Any] | None = None
-
-
-class _Event:
-    """One random event of a step: a die (``node``) or a group (its ``table``), and where
-    each value drawn leads (the next event, or the state the step ends in). ``before`` is
-    the event of the same step that led here, by the value ``via`` (``None``: the first)."""
-
-    __slots__ = ("before", "follow", "node", "table", "then", "via")
-
-    def __init__(
-        self, node: ChanceNode | None, table: LawTable | None, before: _Event | None, via: Any
-    ) -> None:
-        self.node = node
-        self.table = table
-        self.then: dict[Any, _Event | _Reached] = {}
-        self.before = before
-        self.via = via
-        #: The rest of a step that is this one group (:class:`Branching`): key → state.
+        self.hand: tuple[_Node, tuple[tuple[str, Hashable], ...]] | None = None
+        #: A step that is one group: its law and where each key leads.
+        self.table: LawTable | None = None
         self.follow: Callable[[Any], Any] | None = None
+        self.children: dict[int, _Node] = {}
+        #: A step that rolls no dice: where it leads.
+        self.fixed: _Node | None = None
+        #: A step of any other shape, played run by run.
+        self.plain = False
+        #: Only final states get summaries: settled metrics → summary.
+        self.summaries: dict[int, Any] | None = None
 
 
-class _Recorder:
-    """Gives the values already drawn on a path again (``drawn``, the last first), then
-    draws and records new ones."""
+class Sampler(Generic[S, T]):
+    """Plays blocks of runs of ``process`` at once (Monte Carlo): the summaries, in run
+    order, that :func:`play_run` gives run by run, and the random numbers each used.
 
-    __slots__ = ("dice", "drawn", "events")
+    ``summarize(state, settled)`` gets a final state with the metrics a
+    :class:`~fracas.core.process.Settling` process handed over on the way (as exact odds
+    settle them: fewer distinct states to remember); it is called once per such pair.
+    Past ``limit`` states the memory of steps starts afresh.
 
-    def __init__(self, drawn: list[Any], dice: LawDice) -> None:
-        self.drawn = drawn
-        self.dice = dice
-        #: The events met after the values drawn: (node, table, value).
-        self.events: list[tuple[ChanceNode | None, LawTable | None, Any]] = []
-
-    def roll(self, node: ChanceNode) -> int:
-        drawn = self.drawn
-        if drawn:
-            face: int = drawn.pop()
-            return face
-        face = self.dice.roll(node)
-        self.events.append((node, None, face))
-        return face
-
-    def draw_group(self, group: DiceGroup[Hashable, object]) -> Hashable:
-        drawn = self.drawn
-        if drawn:
-            key: Hashable = drawn.pop()  # the law is known on this path: no look-up
-            return key
-        dice = self.dice
-        table = dice.table_or_none(group)
-        if table is None:  # too wide to combine: die by die, each die an event
-            key, _ = group.roll(self)
-            return key
-        key = dice.pick(table)
-        self.events.append((None, table, key))
-        return key
-
-
-class StepCache(Generic[S, T]):
-    """Plays a process over and over (Monte Carlo), each step it has seen played only once.
-
-    Every step is a function of its state and of the values its random events take. The
-    cache keeps, for each state met, the tree of its step's events: which die or group
-    comes first, and for each value drawn the next event or the state reached. A later
-    play that reaches the same state draws the same events from its own dice and follows
-    the tree; only a value never drawn there before plays the step again (for a
-    :class:`Branching` step, its continuation goes on from that key instead, without
-    the step's set-up). Groups are drawn at once from their laws
-    (:class:`~fracas.core.dice.LawDice`). The dice are asked for exactly what an uncached
-    play would ask, in the same order, so every play is the
-    same function of its dice whatever the cache holds. A :class:`Settling` process's
-    states are settled as exact odds settle them (fewer distinct states to remember), and
-    ``summarize`` gets the final state with the metrics handed over on the way; it is
-    called once per such pair. Past ``limit`` states the cache starts afresh (memory stays
-    bounded).
-
-    >>> from fracas.core.dice import D6, Dice, SeededDice
+    >>> from fracas.core.dice import D6, Dice
+    >>> from fracas.core.streams import run_keys
     >>> class Race:
     ...     "Roll a D6 each step and add it; stop at 4 or more."
     ...     def start(self) -> int: return 0
     ...     def step(self, state: int, dice: Dice) -> int: return state + dice.roll(D6)
     ...     def finished(self, state: int) -> bool: return state >= 4
-    >>> from fracas.core.process import run
-    >>> cache = StepCache(Race(), lambda total, settled: {"total": total})
-    >>> [cache.play(SeededDice(seed))["total"] for seed in range(3)] == [
-    ...     run(Race(), LawDice(SeededDice(seed))) for seed in range(3)]
+    >>> sampler = Sampler(Race(), lambda total, settled: total)
+    >>> keys = run_keys(0, 0, 50)
+    >>> totals, used = sampler.play(keys)
+    >>> one_by_one = [play_run(Race(), lambda t, s: t, int(k)) for k in keys]
+    >>> from collections import Counter
+    >>> dict(totals) == dict(Counter(total for total, _ in one_by_one))
+    True
+    >>> used == [numbers for _, numbers in one_by_one]
     True
     """
 
@@ -121,159 +88,342 @@ class StepCache(Generic[S, T]):
         process: Process[S],
         summarize: Callable[[S, Mapping[str, Hashable]], T],
         *,
-        limit: int = 100_000,
+        limit: int = 200_000,
     ) -> None:
         self.process = process
         self.summarize = summarize
         self.settle: Callable[[S], tuple[S, Mapping[str, Hashable]] | None] | None = getattr(
             process, "settle", None
         )
-        self.branch: Callable[[S], tuple[DiceGroup[Any, Any], Callable[[Any], S]] | None] | None = (
-            getattr(process, "branch", None)
+        self.branch: Callable[[S], tuple[Any, Callable[[Any], S]] | None] | None = getattr(
+            process, "branch", None
         )
         self.limit = limit
-        self.tables: dict[Hashable, LawTable] = {}
-        self._states: dict[S, _Reached] = {}
-        self._start: _Reached | None = None
-        #: Random events added to the trees: what the cache has had to remember so far.
-        self.events = 0
+        self._nodes: dict[S, _Node] = {}
+        self._start: _Node | None = None
+        #: Metrics handed over, as tuples: their index is what a run carries.
+        self._settled: list[tuple[tuple[str, Hashable], ...]] = [()]
+        self._settled_index: dict[tuple[tuple[str, Hashable], ...], int] = {(): 0}
+        self._after: dict[tuple[int, tuple[tuple[str, Hashable], ...]], int] = {}
 
-    def play(self, dice: Dice) -> T:
-        """One play with ``dice``, summarized."""
-        # Most plays only follow the trees: the walk is written out here, in one frame,
-        # and a step is played (:meth:`_play`) only where the tree has no branch yet.
-        digit = uniform_digits(dice)
-        law_dice: LawDice | None = None  # made for the first step this play plays
-        at = self._start or self._begin()
-        settled: tuple[tuple[str, Hashable], ...] = ()
-        while True:
-            hand = at.hand
-            if hand is not None:
-                at, metrics = hand
-                settled += metrics
-            if at.finished:
-                break
-            tree = at.tree
-            if tree.__class__ is _Reached:  # a step without dice
-                at = tree
-                continue
-            event: _Event | None = None
-            value: Any = None
-            while tree.__class__ is _Event:
-                event = tree
-                table = event.table
-                if table is None:
-                    value = dice.roll(event.node)  # type: ignore[arg-type]
-                elif table.first is None:
-                    value = table.keys[0]
-                else:
-                    first = digit()
-                    value = table.keys[table.first[first]]
-                    if value is OPEN:  # the first digit left it open
-                        value = table.after(first, digit)
-                tree = event.then.get(value)
-            if tree is None:
-                if law_dice is None:
-                    law_dice = LawDice(dice, self.tables, digit=digit)
-                tree = self._play(at, event, value, law_dice)
-            at = tree  # type: ignore[assignment]  # the events end in a _Reached
-        summaries = at.summaries
-        if summaries is None:
-            summaries = at.summaries = {}
-        summary: T | None = summaries.get(settled)
-        if summary is None:
-            summary = summaries[settled] = self.summarize(at.state, dict(settled))
-        return summary
+    # ── states ──────────────────────────────────────────────────────────────────────
 
-    def _begin(self) -> _Reached:
-        start = self._start = self._reach(self.process.start())
-        return start
-
-    def _reach(self, state: S) -> _Reached:
-        reached = self._states.get(state)
-        if reached is None:
-            if len(self._states) >= self.limit:
-                self._states.clear()
+    def _reach(self, state: S) -> _Node:
+        node = self._nodes.get(state)
+        if node is None:
+            if len(self._nodes) >= self.limit:
+                self._nodes.clear()
                 self._start = None
-            reached = _Reached(state, self.process.finished(state))
-            self._states[state] = reached
+            node = self._nodes[state] = _Node(state)
             handed = self.settle(state) if self.settle is not None else None
             if handed is not None:
                 rest, metrics = handed
-                reached.hand = (self._reach(rest), tuple(metrics.items()))
-        return reached
+                node.hand = (self._reach(rest), tuple(metrics.items()))
+        return node
 
-    def _play(self, at: _Reached, event: _Event | None, value: Any, dice: LawDice) -> _Reached:
-        """Play the step from ``at`` again, with the values that led to ``event`` and the
-        new ``value`` drawn there (no event: a step never played), and remember where it
-        goes."""
-        if event is not None and event.follow is not None:
-            # A step that is one group goes on from the key drawn: no replay.
-            after = event.then[value] = self._reach(event.follow(value))
-            return after
-        if event is None and self.branch is not None:
-            split = self.branch(at.state)
-            law = None if split is None else dice.table_or_none(split[0])
-            if split is not None and law is not None:
-                follow = split[1]
-                root = _Event(None, law, None, None)
-                root.follow = follow
-                at.tree = root
-                # Drawn as the step would draw it (the walk met no event here yet).
-                value = dice.pick(law)
-                after = root.then[value] = self._reach(follow(value))
-                return after
-        # The values of the path, last first, for the recorder to pop.
-        drawn: list[Any] = []
-        if event is not None:
-            drawn.append(value)
-            on = event
-            while on.before is not None:
-                drawn.append(on.via)
-                on = on.before
-        recorder = _Recorder(drawn, dice)
-        after = self._reach(self.process.step(at.state, recorder))
-        # The new events hang where the walk fell off, each below the one before.
-        previous, via = event, value
-        self.events += len(recorder.events)
-        for node, table, drawn_value in recorder.events:
-            new = _Event(node, table, previous, via)
-            if previous is None:
-                at.tree = new
+    def _carry(self, settled: int, metrics: tuple[tuple[str, Hashable], ...]) -> int:
+        """The index of what a run carries once ``metrics`` are handed over too."""
+        found = self._after.get((settled, metrics))
+        if found is None:
+            whole = self._settled[settled] + metrics
+            found = self._settled_index.get(whole)
+            if found is None:
+                found = self._settled_index[whole] = len(self._settled)
+                self._settled.append(whole)
+            self._after[(settled, metrics)] = found
+        return found
+
+    def _learn(self, node: _Node) -> None:
+        """Find out the shape of ``node``'s step: one group, or anything else."""
+        split = self.branch(node.state) if self.branch is not None else None
+        if split is not None:
+            table = law_table(split[0])
+            if table is not None:
+                node.table, node.follow = table, split[1]
+                return
+        node.plain = True
+
+    def _child(self, node: _Node, index: int) -> _Node:
+        child = node.children.get(index)
+        if child is None:
+            assert node.follow is not None
+            assert node.table is not None
+            child = node.children[index] = self._reach(node.follow(node.table.keys[index]))
+        return child
+
+    def _played(self, node: _Node, dice: StreamDice) -> _Node:
+        """The step from ``node`` played with one run's dice; a step that rolled none is
+        remembered as the step of every run."""
+        before = dice.used
+        child = self._reach(self.process.step(node.state, dice))
+        if dice.used == before and node.fixed is None:
+            node.fixed, node.plain = child, False
+        return child
+
+    # ── runs ────────────────────────────────────────────────────────────────────────
+
+    def play(
+        self, keys: npt.NDArray[np.uint64], limit: float = float("inf")
+    ) -> tuple[list[tuple[T, int]], list[int]]:
+        """Play one run per key: the summaries of the runs, each with how many runs it
+        sums up (in the order of each one's first run), and the random numbers each run
+        used.
+
+        Past ``limit`` numbers in all (counted run by run, in run order) the runs stop:
+        only the runs before the one that went over are summed up, and the numbers list
+        holds those runs only.
+        """
+        import numpy as np
+
+        count = len(keys)
+        used = np.zeros(count, dtype=np.uint64)
+        start = self._start
+        if start is None:
+            start = self._start = self._reach(self.process.start())
+        gathered: dict[_Node, _Gathered] = {start: _Gathered()}
+        gathered[start].parts.append(
+            (np.arange(count), np.zeros(count, dtype=np.uint64), np.zeros(count, dtype=np.int64))
+        )
+        # The runs that have ended: their state's number among ``ends``, what they carry.
+        ends: dict[_Node, int] = {}
+        ended: list[tuple[Any, int, Any]] = []
+        with collecting_once_per_step():
+            cut = self._walk(gathered, used, ends, ended, keys, limit)
+        return self._summaries(ends, ended, count, cut), used[:cut].tolist()
+
+    def _walk(
+        self,
+        gathered: dict[_Node, _Gathered],
+        used: npt.NDArray[np.uint64],
+        ends: dict[_Node, int],
+        ended: list[tuple[Any, int, Any]],
+        keys: npt.NDArray[np.uint64],
+        limit: float,
+    ) -> int:
+        """Step every run on until it ends; the first run past ``limit`` (or the count)."""
+        import numpy as np
+
+        count = len(keys)
+        cut = count  # runs from here on are past the limit
+        finished = self.process.finished
+        while gathered:
+            # Runs waiting at each state: their indices, numbers used, settled metrics.
+            frontier: dict[_Node, tuple[Any, Any, Any]] = {}
+            for node, gathering in gathered.items():
+                runs, counters, settled = gathering.arrays()
+                while node.hand is not None:
+                    node, metrics = node.hand
+                    settled = self._carried(settled, metrics)
+                used[runs] = counters
+                if finished(node.state):
+                    end = ends.get(node)
+                    if end is None:
+                        end = ends[node] = len(ends)
+                    ended.append((runs, end, settled))
+                    continue
+                old = frontier.get(node)
+                if old is not None:  # reached by two ways, one of them a hand-over
+                    runs, counters, settled = (
+                        np.concatenate((old[0], runs)),
+                        np.concatenate((old[1], counters)),
+                        np.concatenate((old[2], settled)),
+                    )
+                frontier[node] = (runs, counters, settled)
+            if limit != float("inf"):
+                cut = min(cut, _first_over(used, limit))
+            gathered = {}
+            for node, (runs, counters, settled) in frontier.items():
+                if cut < count:
+                    keep = runs < cut
+                    if not keep.all():
+                        runs, counters, settled = runs[keep], counters[keep], settled[keep]
+                        if not len(runs):
+                            continue
+                self._advance(node, runs, counters, settled, keys, gathered)
+            collect_young()
+        return cut
+
+    def _summaries(
+        self, ends: dict[_Node, int], ended: list[tuple[Any, int, Any]], count: int, cut: int
+    ) -> list[tuple[T, int]]:
+        """Each summary of the runs before ``cut`` with how many of them it sums up, in the
+        order of the first run of each."""
+        import numpy as np
+
+        end_of = np.zeros(count, dtype=np.int64)
+        carried = np.zeros(count, dtype=np.int64)
+        for runs, end, settled in ended:
+            end_of[runs] = end
+            carried[runs] = settled
+        end_of, carried = end_of[:cut], carried[:cut]
+        # One number per (state, metrics handed over): the runs that sum up alike.
+        pairs = end_of * len(self._settled) + carried
+        unique, first, counts = np.unique(pairs, return_index=True, return_counts=True)
+        nodes = list(ends)
+        found: list[tuple[T, int]] = []
+        for at in np.argsort(first, kind="stable").tolist():
+            pair = int(unique[at])
+            end, settled = divmod(pair, len(self._settled))
+            found.append((self._summary(nodes[end], settled), int(counts[at])))
+        return found
+
+    def _carried(
+        self, settled: npt.NDArray[np.int64], metrics: tuple[tuple[str, Hashable], ...]
+    ) -> npt.NDArray[np.int64]:
+        import numpy as np
+
+        if len(settled) == 1 or (settled == settled[0]).all():
+            return np.full(len(settled), self._carry(int(settled[0]), metrics), dtype=np.int64)
+        unique, inverse = np.unique(settled, return_inverse=True)
+        carried = np.array([self._carry(s, metrics) for s in unique.tolist()], dtype=np.int64)
+        return carried[inverse]
+
+    def _advance(
+        self,
+        node: _Node,
+        runs: npt.NDArray[np.intp],
+        counters: npt.NDArray[np.uint64],
+        settled: npt.NDArray[np.int64],
+        keys: npt.NDArray[np.uint64],
+        gathered: dict[_Node, _Gathered],
+    ) -> None:
+        """One step of the runs at ``node``, each gathered at the state it reaches."""
+        import numpy as np
+
+        if node.table is None and node.fixed is None and not node.plain:
+            self._learn(node)
+        if node.fixed is not None:
+            _gathering(gathered, node.fixed).parts.append((runs, counters, settled))
+            return
+        table = node.table
+        if table is not None and len(runs) >= ARRAY_FROM:
+            indices = table.indices(uniforms(keys[runs], counters))
+            counters = counters + np.uint64(1)
+            order = np.argsort(indices, kind="stable")
+            indices = indices[order]
+            runs, counters, settled = runs[order], counters[order], settled[order]
+            edges = (np.flatnonzero(np.diff(indices)) + 1).tolist()
+            for first, last in zip([0, *edges], [*edges, len(indices)], strict=True):
+                child = self._child(node, int(indices[first]))
+                _gathering(gathered, child).parts.append(
+                    (runs[first:last], counters[first:last], settled[first:last])
+                )
+            return
+        step_keys = keys[runs].tolist()
+        for position, (run, key, counter, carried) in enumerate(
+            zip(runs.tolist(), step_keys, counters.tolist(), settled.tolist(), strict=True)
+        ):
+            if table is not None:
+                child = self._child(node, _index_of(table, uniform(key, counter)))
+                counter += 1
+            elif node.fixed is not None:  # learnt from the run before
+                rest = slice(position, None)
+                _gathering(gathered, node.fixed).parts.append(
+                    (runs[rest], counters[rest], settled[rest])
+                )
+                return
             else:
-                previous.then[via] = new
-            previous, via = new, drawn_value
-        if previous is None:
-            at.tree = after
-        else:
-            previous.then[via] = after
-        return after
+                dice = StreamDice(key, counter)
+                child = self._played(node, dice)
+                counter = dice.used
+            gathering = _gathering(gathered, child)
+            gathering.runs.append(run)
+            gathering.counters.append(counter)
+            gathering.settled.append(carried)
+
+    def _summary(self, node: _Node, settled: int) -> T:
+        summaries = node.summaries
+        if summaries is None:
+            summaries = node.summaries = {}
+        found: T | None = summaries.get(settled)
+        if found is None:
+            found = summaries[settled] = self.summarize(node.state, dict(self._settled[settled]))
+        return found
 
 
-#: Most random events in one step that a :class:`StepCache` is worth its memory for: a
-#: longer step (a battle of a hundred rolls in one step) rarely repeats its dice.
-CACHED_STEP_EVENTS = 64
+class _Gathered:
+    """The runs reaching one state in a step: whole arrays, and runs one by one."""
+
+    __slots__ = ("counters", "parts", "runs", "settled")
+
+    def __init__(self) -> None:
+        self.parts: list[tuple[Any, Any, Any]] = []
+        self.runs: list[int] = []
+        self.counters: list[int] = []
+        self.settled: list[int] = []
+
+    def arrays(self) -> tuple[Any, Any, Any]:
+        import numpy as np
+
+        parts = self.parts
+        if self.runs:
+            parts = [
+                *parts,
+                (
+                    np.array(self.runs, dtype=np.intp),
+                    np.array(self.counters, dtype=np.uint64),
+                    np.array(self.settled, dtype=np.int64),
+                ),
+            ]
+        if len(parts) == 1:
+            return parts[0]
+        runs, counters, settled = zip(*parts, strict=True)
+        return np.concatenate(runs), np.concatenate(counters), np.concatenate(settled)
 
 
-def sampler(ruleset: AnyRuleset, model: Any) -> Callable[[Dice], Summary]:
-    """One Monte Carlo play of ``model`` per call, with the dice it is given: its metrics.
+def _gathering(gathered: dict[_Node, _Gathered], node: _Node) -> _Gathered:
+    found = gathered.get(node)
+    if found is None:
+        found = gathered[node] = _Gathered()
+    return found
 
-    Every ruleset is sampled the same way, from its process and a summing recorder (no
-    rows, no notes). Steps met before are followed from a :class:`StepCache`, which draws
-    each dice group at once from its law, unless one seeded play (seed 0, the same in
-    every worker) shows a step of more than :data:`CACHED_STEP_EVENTS` random events:
-    such steps rarely repeat, so the process is played plainly with the run's own dice,
-    die by die, and each run is then the very play seeded play gives its seed. Metrics
-    handed over on the way (:class:`~fracas.core.process.Settling`) take their place
-    among the rest in the order of a seeded play's summary.
 
-    >>> from fracas.core.dice import SeededDice
-    >>> from fracas.io.scenario import load_scenario
-    >>> duel = load_scenario("examples/rankflank/frontal_charge.yaml")
-    >>> play = sampler(duel.ruleset, duel.model)
-    >>> play(SeededDice(1)) == play(SeededDice(1))
-    True
-    """
+def _index_of(table: LawTable, u: float) -> int:
+    from bisect import bisect_right
+
+    index = bisect_right(table.cumulative, u)
+    return index if index < len(table.keys) else len(table.keys) - 1
+
+
+def _first_over(used: npt.NDArray[np.uint64], limit: float) -> int:
+    """The first run at which the numbers used so far, run after run, pass ``limit``."""
+    import numpy as np
+
+    totals = np.cumsum(used, dtype=np.float64)
+    over = np.flatnonzero(totals > limit)
+    return int(over[0]) if len(over) else len(used)
+
+
+def play_run(
+    process: Process[S],
+    summarize: Callable[[S, Mapping[str, Hashable]], T],
+    key: int,
+    limit: float = float("inf"),
+) -> tuple[T, int]:
+    """One run of ``process`` with the stream of ``key``, step by step: its summary and
+    the random numbers it used (the plain reference :class:`Sampler` is held to)."""
+    dice = StreamDice(key, 0, limit)
+    return _play(process, summarize, dice), dice.used
+
+
+def _play(process: Process[S], summarize: Callable[[S, Mapping[str, Hashable]], T], dice: Any) -> T:
+    settle = getattr(process, "settle", None)
+    state = process.start()
+    settled: dict[str, Hashable] = {}
+    while True:
+        handed = settle(state) if settle is not None else None
+        if handed is not None:
+            state, metrics = handed
+            settled.update(metrics)
+            continue
+        if process.finished(state):
+            return summarize(state, settled)
+        state = process.step(state, dice)
+
+
+def summarizer(ruleset: AnyRuleset, model: Any) -> Callable[[Any, Mapping[str, Hashable]], Summary]:
+    """What a sampled run's final state and its handed-over metrics sum up to: the metrics
+    of a seeded play's summary, in its order."""
     order = _metric_order(ruleset, model)
     rank = {name: index for index, name in enumerate(order)}
 
@@ -284,57 +434,30 @@ def sampler(ruleset: AnyRuleset, model: Any) -> Callable[[Dice], Summary]:
             return dict(sorted(found.items(), key=lambda item: rank.get(item[0], len(rank))))
         return found
 
+    return summarize
+
+
+def sampler(ruleset: AnyRuleset, model: Any) -> Callable[[Any], Summary]:
+    """One play of ``model`` per call, with the dice it is given: its metrics.
+
+    With :class:`~fracas.core.streams.StreamDice` of a run's key, it is that sampled run
+    (the summary :class:`Sampler` gives it); with other dice, a play of those dice.
+
+    >>> from fracas.core.streams import StreamDice, run_key
+    >>> from fracas.io.scenario import load_scenario
+    >>> duel = load_scenario("examples/rankflank/frontal_charge.yaml")
+    >>> play = sampler(duel.ruleset, duel.model)
+    >>> play(StreamDice(run_key(1, 0))) == play(StreamDice(run_key(1, 0)))
+    True
+    """
+    summarize = summarizer(ruleset, model)
     process = ruleset.process(model, SUMMING)
-    cache = StepCache(process, summarize)
-    if _longest_step(process) <= CACHED_STEP_EVENTS:
-        return cache.play
-    settle = getattr(process, "settle", None)
-
-    def play(dice: Dice) -> Summary:
-        state = process.start()
-        settled: dict[str, Hashable] = {}
-        while True:
-            handed = settle(state) if settle is not None else None
-            if handed is not None:
-                state, metrics = handed
-                settled.update(metrics)
-            if process.finished(state):
-                return summarize(state, settled)
-            state = process.step(state, dice)
-
-    return play
+    return lambda dice: _play(process, summarize, dice)
 
 
-class _CountingLawDice(LawDice):
-    """Law dice that count the random events asked of them."""
-
-    __slots__ = ("asked",)
-
-    def __init__(self, inner: Dice) -> None:
-        super().__init__(inner)
-        self.asked = 0
-
-    def roll(self, node: ChanceNode) -> int:
-        self.asked += 1
-        return super().roll(node)
-
-    def draw_group(self, group: DiceGroup[Hashable, object]) -> Hashable:
-        self.asked += 1
-        return super().draw_group(group)
-
-
-def _longest_step(process: Process[Any]) -> int:
-    """The most random events one step asks for, in one play with seed 0."""
-    from fracas.core.dice import SeededDice
-
-    dice = _CountingLawDice(SeededDice(0))
-    longest = 0
-    state = process.start()
-    while not process.finished(state):
-        dice.asked = 0
-        state = process.step(state, dice)
-        longest = max(longest, dice.asked)
-    return longest
+def block_sampler(ruleset: AnyRuleset, model: Any) -> Sampler[Any, Summary]:
+    """The :class:`Sampler` of ``model``: its runs many at once."""
+    return Sampler(ruleset.process(model, SUMMING), summarizer(ruleset, model))
 
 
 def _metric_order(ruleset: AnyRuleset, model: Any) -> tuple[str, ...]:
@@ -342,3 +465,14 @@ def _metric_order(ruleset: AnyRuleset, model: Any) -> tuple[str, ...]:
     from fracas.core.dice import SeededDice
 
     return tuple(ruleset.summarize(model, ruleset.play(model, SeededDice(0))))
+
+
+__all__ = [
+    "ARRAY_FROM",
+    "EnumerationBudgetError",
+    "Sampler",
+    "block_sampler",
+    "play_run",
+    "sampler",
+    "summarizer",
+]
