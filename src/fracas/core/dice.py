@@ -194,6 +194,14 @@ class DiceGroup(ABC, Generic[K, D]):
         fractions themselves would be too costly to compute (a binomial of 10,000 blows)."""
         return tuple((key, float(p)) for key, p in self.law())
 
+    def law_pays(self) -> bool:
+        """Whether sampling should draw the group from its law (one random number) rather
+        than die by die. Sampling builds a state's law once for every run that reaches the
+        state; override with a cheap check where the law can cost more to build than
+        rolling saves (many dice whose keys seldom repeat). Exact odds always use the law.
+        """
+        return True
+
 
 def draw(dice: Dice, group: DiceGroup[K, D]) -> tuple[K, D | None]:
     """Ask ``dice`` for a group: die by die, or one branch per key when enumerating.

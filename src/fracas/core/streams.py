@@ -163,10 +163,13 @@ class LawTable(NamedTuple):
 def law_table(group: DiceGroup[Hashable, object]) -> LawTable | None:
     """The :class:`LawTable` of ``group``'s float law, worked out once per group; ``None``
     for a group too wide to combine (its law overflows floats, or has more keys than any
-    budget allows): it is rolled die by die.
+    budget allows) or one whose law does not pay (:meth:`DiceGroup.law_pays`): it is
+    rolled die by die.
     """
     import numpy as np
 
+    if not group.law_pays():
+        return None
     try:
         law = [(key, p) for key, p in group.float_law() if p]
     except (OverflowError, EnumerationBudgetError):

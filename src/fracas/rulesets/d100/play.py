@@ -56,6 +56,9 @@ _NOTHING = Fraction(0)
 _MORALE_ROLLS = frozenset({"morale", "flee", "morale_assessment"})
 #: The most products of probabilities the law of one speed group may take to combine.
 _MOST_LAW_WORK = 1_000_000
+#: The most casualty patterns (bounded from above) a speed group may have for sampling
+#: to draw it from its law.
+_MOST_SAMPLED_KEYS = 4096
 #: Most states (and bonus rows) a process remembers before it starts afresh: a bound on memory.
 _MAX_REMEMBERED = 200_000
 
@@ -334,6 +337,26 @@ class Exchange(DiceGroup[Casualties, tuple[Struck, ...]]):
 
     def float_law(self) -> tuple[tuple[Casualties, float], ...]:
         return self._law(False)  # type: ignore[return-value]
+
+    def law_pays(self) -> bool:
+        """A law of few casualty patterns: at most :data:`_MOST_SAMPLED_KEYS` by a bound
+        found from the shape alone (an attack ends in no loss or in one morale band of one
+        of its targets). Wider laws cost more to build than die-by-die rolling saves, since
+        in a big battle the runs seldom meet at the same state twice.
+
+        >>> from fracas.rulesets.d100.rolls import OpenEnded
+        >>> one = ((0, 0, 0, 0, 0, 0),)  # one attack on unit 0, every bonus 0
+        >>> Exchange(OpenEnded(100, limit=0), (one,), ((None, 1, False),)).law_pays()
+        True
+        >>> Exchange(OpenEnded(100, limit=0), (one,) * 20, ((None, 1, False),)).law_pays()
+        False
+        """
+        bound, bands = 1, len(self.bands)
+        for options in self.strikes:
+            bound *= 1 + len(options) * bands
+            if bound > _MOST_SAMPLED_KEYS:
+                return False
+        return True
 
     def _law(self, fractions: bool) -> tuple[tuple[Casualties, Probability], ...]:
         together: dict[Casualties, Probability] = {(): number(Fraction(1), fractions)}
