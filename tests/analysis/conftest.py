@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from pydantic import Field
 
 import fracas.rulesets as registry
-from fracas.core.dice import D6, Dice, draw
-from fracas.core.distribution import Successes
+from fracas.core.dice import D6, Dice, DiceGroup, draw
+from fracas.core.distribution import Distribution, Successes
 from fracas.core.errors import ScenarioError
 from fracas.core.process import Played, Process
 from fracas.core.record import Recorder
@@ -175,3 +176,23 @@ def volley_file(toy: type[VolleyRuleset], tmp_path: Path) -> Path:
     path = tmp_path / "volley.yaml"
     path.write_text(volley_yaml(), encoding="utf-8")
     return path
+
+
+class Hits(DiceGroup[int, None]):
+    """``n`` blows, each landing with chance ``p``: a binomial, drawn at once (a group for
+    the exact walk's and the sampler's tests of branching steps)."""
+
+    def __init__(self, n: int, p: Fraction) -> None:
+        self.n, self.p = n, p
+
+    def __hash__(self) -> int:
+        return hash((self.n, self.p))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hits) and (self.n, self.p) == (other.n, other.p)
+
+    def roll(self, dice: Dice) -> tuple[int, None]:
+        raise NotImplementedError  # only drawn at once in these tests
+
+    def law(self) -> tuple[tuple[int, Fraction], ...]:
+        return tuple(Distribution.binomial(self.n, self.p).items())

@@ -9,27 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.analysis.exact import exact_states
-from fracas.core.dice import Dice, DiceGroup, draw
-from fracas.core.distribution import Distribution
+from fracas.core.dice import Dice, draw
 
-
-class Hits(DiceGroup[int, None]):
-    """``n`` blows, each landing with chance ``p``: a binomial, drawn at once."""
-
-    def __init__(self, n: int, p: Fraction) -> None:
-        self.n, self.p = n, p
-
-    def __hash__(self) -> int:
-        return hash((self.n, self.p))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Hits) and (self.n, self.p) == (other.n, other.p)
-
-    def roll(self, dice: Dice) -> tuple[int, None]:
-        raise NotImplementedError  # only drawn at once in these tests
-
-    def law(self) -> tuple[tuple[int, Fraction], ...]:
-        return tuple(Distribution.binomial(self.n, self.p).items())
+from .conftest import Hits
 
 
 class Volleys:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from fracas.analysis.exact import exact_states
 from fracas.analysis.sample import ARRAY_FROM, Sampler, play_run
 from fracas.analysis.stats import wilson_interval
-from fracas.core.dice import D6, ChanceNode, Dice, DiceGroup, draw
+from fracas.core.dice import D6, ChanceNode, Dice, draw
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.streams import (
     LawTable,
@@ -28,27 +28,7 @@ from fracas.core.streams import (
     uniforms,
 )
 
-
-class Hits(DiceGroup[int, None]):
-    """``n`` blows, each landing with chance ``p``: a binomial, drawn at once."""
-
-    def __init__(self, n: int, p: Fraction) -> None:
-        self.n, self.p = n, p
-
-    def __hash__(self) -> int:
-        return hash((self.n, self.p))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Hits) and (self.n, self.p) == (other.n, other.p)
-
-    def roll(self, dice: Dice) -> tuple[int, None]:
-        raise NotImplementedError  # only drawn at once in these tests
-
-    def law(self) -> tuple[tuple[int, Fraction], ...]:
-        from math import comb
-
-        n, p = self.n, self.p
-        return tuple((k, comb(n, k) * p**k * (1 - p) ** (n - k)) for k in range(n + 1))
+from .conftest import Hits
 
 
 class Volleys:
