@@ -305,3 +305,37 @@ def test_a_limit_stops_at_the_run_one_by_one_play_stops_at(limit: int) -> None:
     found, used = Sampler(process, whole).play(keys, limit)
     assert used == [numbers for _, numbers in plain[:stop]]
     assert counted(found) == Counter(summary for summary, _ in plain[:stop])
+
+
+class LongVolley:
+    """One step of ``dice`` D6 rolled one by one, counting every roll it makes."""
+
+    def __init__(self, dice: int) -> None:
+        self.dice = dice
+        self.rolled = 0
+
+    def start(self) -> int:
+        return -1
+
+    def step(self, state: int, dice: Dice) -> int:
+        sixes = 0
+        for _ in range(self.dice):
+            self.rolled += 1
+            sixes += dice.roll(D6) == 6
+        return sixes
+
+    def finished(self, state: int) -> bool:
+        return state >= 0
+
+
+def test_a_limit_binds_inside_one_long_step() -> None:
+    # 1,000 runs of one 1,000-die step each, with 2,500 numbers: the first two runs fit
+    # (2,000), the third would pass the limit. Played all at once without the limit inside
+    # the step, the 1,000 runs would roll 1,000,000 dice; here the runs share the 2,500
+    # numbers, then the first three are replayed alone (at most 2,500 more rolls). Each
+    # phase counts one more attempt: the roll that finds the numbers spent.
+    process = LongVolley(1_000)
+    found, used = Sampler(process, whole).play(run_keys(8, 0, 1_000), 2_500)
+    assert used == [1_000, 1_000]
+    assert sum(counted(found).values()) == 2
+    assert process.rolled == 2 * (2_500 + 1)

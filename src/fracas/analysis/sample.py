@@ -105,6 +105,10 @@ class Sampler(Generic[S, T]):
         self._settled: list[tuple[tuple[str, Hashable], ...]] = [()]
         self._settled_index: dict[tuple[tuple[str, Hashable], ...], int] = {(): 0}
         self._after: dict[tuple[int, tuple[tuple[str, Hashable], ...]], int] = {}
+        #: The numbers the runs of the current walk have left between them.
+        self._left = float("inf")
+        #: Runs replayed alone near the limit, by run number: their summaries.
+        self._replayed: dict[int, T] = {}
 
     # ── states ──────────────────────────────────────────────────────────────────────
 
@@ -171,7 +175,8 @@ class Sampler(Generic[S, T]):
 
         Past ``limit`` numbers in all (counted run by run, in run order) the runs stop:
         only the runs before the one that went over are summed up, and the numbers list
-        holds those runs only.
+        holds those runs only. (A summary may then appear twice in the list: once for runs
+        played together, once for a run replayed alone near the limit.)
         """
         import numpy as np
 
@@ -187,6 +192,8 @@ class Sampler(Generic[S, T]):
         # The runs that have ended: their state's number among ``ends``, what they carry.
         ends: dict[_Node, int] = {}
         ended: list[tuple[Any, int, Any]] = []
+        self._left = limit
+        self._replayed = {}
         with collecting_once_per_step():
             cut = self._walk(gathered, used, ends, ended, keys, limit)
         return self._summaries(ends, ended, count, cut), used[:cut].tolist()
@@ -200,12 +207,19 @@ class Sampler(Generic[S, T]):
         keys: npt.NDArray[np.uint64],
         limit: float,
     ) -> int:
-        """Step every run on until it ends; the first run past ``limit`` (or the count)."""
+        """Step every run on until it ends; the first run past ``limit`` (or the count).
+
+        The limit binds inside a step too: a run played die by die gets only the numbers
+        the runs have left between them, so one long step cannot run far past the limit.
+        Once they run out, the runs still going are replayed one by one in run order
+        (:meth:`_replay`), which finds the first run past the limit exactly.
+        """
         import numpy as np
 
         count = len(keys)
         cut = count  # runs from here on are past the limit
         finished = self.process.finished
+        done = np.zeros(count, dtype=bool)
         while gathered:
             # Runs waiting at each state: their indices, numbers used, settled metrics.
             frontier: dict[_Node, tuple[Any, Any, Any]] = {}
@@ -220,6 +234,7 @@ class Sampler(Generic[S, T]):
                     if end is None:
                         end = ends[node] = len(ends)
                     ended.append((runs, end, settled))
+                    done[runs] = True
                     continue
                 old = frontier.get(node)
                 if old is not None:  # reached by two ways, one of them a hand-over
@@ -231,6 +246,7 @@ class Sampler(Generic[S, T]):
                 frontier[node] = (runs, counters, settled)
             if limit != float("inf"):
                 cut = min(cut, _first_over(used, limit))
+                self._left = limit - float(used.sum())
             gathered = {}
             for node, (runs, counters, settled) in frontier.items():
                 if cut < count:
@@ -239,15 +255,51 @@ class Sampler(Generic[S, T]):
                         runs, counters, settled = runs[keep], counters[keep], settled[keep]
                         if not len(runs):
                             continue
-                self._advance(node, runs, counters, settled, keys, gathered)
+                if not self._advance(node, runs, counters, settled, keys, gathered):
+                    return self._replay(used, done, keys, limit, cut)
             collect_young()
         return cut
+
+    def _replay(
+        self,
+        used: npt.NDArray[np.uint64],
+        done: npt.NDArray[np.bool_],
+        keys: npt.NDArray[np.uint64],
+        limit: float,
+        cut: int,
+    ) -> int:
+        """The first run past ``limit``, found run by run from the first run still going:
+        an ended run counts its numbers, a run still going is played again alone from its
+        start with the numbers left (its summary kept in ``_replayed``)."""
+        import numpy as np
+
+        going = np.flatnonzero(~done)
+        index = int(going[0]) if len(going) else len(done)
+        over = _first_over(used[:index], limit)
+        if over < index:  # an ended run before every run still going is already past
+            return over
+        left = limit - float(used[:index].sum())
+        while index < cut:
+            if not done[index]:
+                try:
+                    summary, numbers = play_run(
+                        self.process, self.summarize, int(keys[index]), left
+                    )
+                except EnumerationBudgetError:
+                    break
+                self._replayed[index] = summary
+                used[index] = numbers
+            if float(used[index]) > left:
+                break
+            left -= float(used[index])
+            index += 1
+        return min(index, cut)
 
     def _summaries(
         self, ends: dict[_Node, int], ended: list[tuple[Any, int, Any]], count: int, cut: int
     ) -> list[tuple[T, int]]:
         """Each summary of the runs before ``cut`` with how many of them it sums up, in the
-        order of the first run of each."""
+        order of the first run of each (a run replayed alone is one summary of its own)."""
         import numpy as np
 
         end_of = np.zeros(count, dtype=np.int64)
@@ -258,14 +310,21 @@ class Sampler(Generic[S, T]):
         end_of, carried = end_of[:cut], carried[:cut]
         # One number per (state, metrics handed over): the runs that sum up alike.
         pairs = end_of * len(self._settled) + carried
+        replayed = [index for index in sorted(self._replayed) if index < cut]
+        if replayed:
+            pairs[replayed] = -1
         unique, first, counts = np.unique(pairs, return_index=True, return_counts=True)
         nodes = list(ends)
-        found: list[tuple[T, int]] = []
-        for at in np.argsort(first, kind="stable").tolist():
+        found: list[tuple[int, T, int]] = []
+        for at in range(len(unique)):
             pair = int(unique[at])
+            if pair < 0:
+                continue
             end, settled = divmod(pair, len(self._settled))
-            found.append((self._summary(nodes[end], settled), int(counts[at])))
-        return found
+            found.append((int(first[at]), self._summary(nodes[end], settled), int(counts[at])))
+        found.extend((index, self._replayed[index], 1) for index in replayed)
+        found.sort(key=lambda item: item[0])
+        return [(summary, times) for _, summary, times in found]
 
     def _carried(
         self, settled: npt.NDArray[np.int64], metrics: tuple[tuple[str, Hashable], ...]
@@ -286,15 +345,16 @@ class Sampler(Generic[S, T]):
         settled: npt.NDArray[np.int64],
         keys: npt.NDArray[np.uint64],
         gathered: dict[_Node, _Gathered],
-    ) -> None:
-        """One step of the runs at ``node``, each gathered at the state it reaches."""
+    ) -> bool:
+        """One step of the runs at ``node``, each gathered at the state it reaches; false
+        when the numbers left ran out in a run played die by die."""
         import numpy as np
 
         if node.table is None and node.fixed is None and not node.plain:
             self._learn(node)
         if node.fixed is not None:
             _gathering(gathered, node.fixed).parts.append((runs, counters, settled))
-            return
+            return True
         table = node.table
         if table is not None and len(runs) >= ARRAY_FROM:
             indices = table.indices(uniforms(keys[runs], counters))
@@ -308,7 +368,8 @@ class Sampler(Generic[S, T]):
                 _gathering(gathered, child).parts.append(
                     (runs[first:last], counters[first:last], settled[first:last])
                 )
-            return
+            self._left -= len(runs)
+            return True
         step_keys = keys[runs].tolist()
         for position, (run, key, counter, carried) in enumerate(
             zip(runs.tolist(), step_keys, counters.tolist(), settled.tolist(), strict=True)
@@ -321,15 +382,20 @@ class Sampler(Generic[S, T]):
                 _gathering(gathered, node.fixed).parts.append(
                     (runs[rest], counters[rest], settled[rest])
                 )
-                return
+                return True
             else:
-                dice = StreamDice(key, counter)
-                child = self._played(node, dice)
+                dice = StreamDice(key, counter, counter + self._left)
+                try:
+                    child = self._played(node, dice)
+                except EnumerationBudgetError:
+                    return False
+                self._left -= dice.used - counter
                 counter = dice.used
             gathering = _gathering(gathered, child)
             gathering.runs.append(run)
             gathering.counters.append(counter)
             gathering.settled.append(carried)
+        return True
 
     def _summary(self, node: _Node, settled: int) -> T:
         summaries = node.summaries
