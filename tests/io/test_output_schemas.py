@@ -140,7 +140,9 @@ def test_odds_with_solve_and_fractions_and_a_fair_resolve(tmp_path: Path) -> Non
     solved = run_json(
         *("odds", frontal, "-f", "json", "--method", "mc", "--runs", "50", "--quiet"),
         *("--workers", "1", "--set", "parameters.max_rounds=1", "--solve", "units[0].models"),
-        *("--target", "0.3", "--metric", "winner=Empire", "--from", "8", "--to", "14"),
+        # Exactly 0.32 at 14 models (one round): a target of 0.2 leaves room for what the
+        # 50 sampled runs measure, so the solve finds a value in the range.
+        *("--target", "0.2", "--metric", "winner=Empire", "--from", "8", "--to", "14"),
     )
     assert "solve" in solved["result"]
     assert_valid("odds", solved)
