@@ -233,8 +233,9 @@ def record_battle(
     scenario = build_scenario(
         state, attacker, defender, extra=extra, overrides=overrides, only=only
     )
+    # The odds first: they are asked of the scenario before its dice fall.
+    law = luck_law(state, scenario)
     fought = fight(state, scenario, seed=seed, secret=secret, nonces=nonces)
-    law = luck_law(state, scenario, fought.seed)
     options = {
         "extra": dict(extra or {}),
         "overrides": [[path, value] for path, value in overrides],

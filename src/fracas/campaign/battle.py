@@ -4,8 +4,10 @@ The scenario is the rosters of the two forces plus the campaign's shared rules p
 battle file (map, orders, engagements, each side's action…), then ``--set`` overrides; it is
 played by the ruleset's own rules with a seed, or with the fair-dice protocol
 (:mod:`fracas.io.fair`), so its post verifies with ``fracas verify`` as any other. The
-odds of every outcome are worked out before the event is written and stored with it (the
-luck audit reads them, never recomputes them).
+odds of the outcomes that matter (the winner, each force's losses and breaks, its luck
+score) are worked out from the scenario alone, before the event is written, and stored with
+it: the luck audit reads them and never recomputes them; ``verify`` recomputes and checks
+them.
 """
 
 from __future__ import annotations
@@ -129,64 +131,76 @@ def fight(
         report = scenario.resolve(seed=chosen)
     played = scenario.ruleset.play(scenario.model, SeededDice(chosen))
     summary = dict(scenario.ruleset.summarize(scenario.model, played))
-    changes = state.adapter.changes(scenario, played, report)
+    changes = state.adapter.changes(scenario, played, summary, report)
     return Fought(scenario, chosen, report, changes, summary)
 
 
-def luck_law(state: CampaignState, scenario: Scenario, seed: int) -> dict[str, Any]:
-    """The law of each force's luck score in this battle, exact when it can be, else
-    :data:`LUCK_RUNS` seeded plays; and each force's chance to win, as asked before it.
+def luck_law(state: CampaignState, scenario: Scenario) -> dict[str, Any]:
+    """The odds of the outcomes the luck audit asks about, worked out before the battle:
+    exact when they can be, else :data:`LUCK_RUNS` seeded plays.
 
-    ``{"method": "exact" | "mc", "runs": n, "scores": {force: [[score, p], …]},
-    "winner": {name: p}}``, scores ascending.
+    ``{"method": "exact" | "mc", "runs": n, "winner": {name: p}, "scores": {force: law},
+    "losses": {force: law}, "breaks": {force: law}}``, each law a list of ``[value, p]``
+    by ascending value; ``breaks`` only where the ruleset has them. They depend on the
+    scenario alone, not on the battle's dice: the plays of ``mc`` are seeded from the
+    scenario's canonical hash, so the odds can be known before the dice fall, and anyone
+    gets the same law again (``verify`` does).
     """
     from fracas.analysis import exact_outcomes, repetition_seed
     from fracas.analysis.sample import sampler
     from fracas.core.distribution import EnumerationBudgetError
 
     adapter = state.adapter
-    forces = adapter.forces_of(scenario)
     ruleset, model = scenario.ruleset, scenario.model
     outcomes: list[tuple[Mapping[str, Any], float]]
     try:
         answer, _ = exact_outcomes(ruleset, model, budget=LUCK_EXACT_BUDGET, fractions=False)
         outcomes = [(dict(outcome), float(p)) for outcome, p in answer.outcomes.items()]
-        scores, winners = _laws(adapter, scenario, forces, outcomes)
+        laws = _laws(adapter, scenario, outcomes)
         method, runs = "exact", 0
     except (EnumerationBudgetError, KeyError):
-        # KeyError: the exact walk settled a metric the score needs apart from the
+        # KeyError: the exact walk settled a metric the outcomes need apart from the
         # outcomes; seeded plays give every metric.
         play = sampler(ruleset, model)
+        seed = odds_seed(scenario)
         weight = 1.0 / LUCK_RUNS
         outcomes = [
             (play(SeededDice(repetition_seed(seed, index))), weight) for index in range(LUCK_RUNS)
         ]
-        scores, winners = _laws(adapter, scenario, forces, outcomes)
+        laws = _laws(adapter, scenario, outcomes)
         method, runs = "mc", LUCK_RUNS
-    return {
-        "method": method,
-        "runs": runs,
-        "scores": {f: [[v, p] for v, p in sorted(law.items())] for f, law in scores.items()},
-        "winner": dict(sorted(winners.items())),
-    }
+    return {"method": method, "runs": runs, **laws}
+
+
+def odds_seed(scenario: Scenario) -> int:
+    """The seed of a battle's Monte Carlo odds: from its scenario's canonical hash, so
+    that the odds are fixed before its own seed (or fair dice) is known."""
+    return int(scenario.canonical_sha256[:15], 16)
 
 
 def _laws(
-    adapter: Adapter,
-    scenario: Scenario,
-    forces: Sequence[str],
-    outcomes: Sequence[tuple[Mapping[str, Any], float]],
-) -> tuple[dict[str, dict[float, float]], dict[str, float]]:
-    scores: dict[str, dict[float, float]] = {force: {} for force in forces}
+    adapter: Adapter, scenario: Scenario, outcomes: Sequence[tuple[Mapping[str, Any], float]]
+) -> dict[str, Any]:
+    forces = adapter.forces_of(scenario)
+    laws: dict[str, dict[str, dict[float, float]]] = {"scores": {f: {} for f in forces}}
     winners: dict[str, float] = {}
     for summary, p in outcomes:
         for force in forces:
             value = adapter.score(scenario, summary, force)
-            scores[force][value] = scores[force].get(value, 0.0) + p
+            laws["scores"][force][value] = laws["scores"][force].get(value, 0.0) + p
+        for kind, per_force in adapter.outcomes(scenario, summary).items():
+            for force, value in per_force.items():
+                law = laws.setdefault(kind, {}).setdefault(force, {})
+                law[float(value)] = law.get(float(value), 0.0) + p
         if "winner" in summary:
             name = str(summary["winner"])
             winners[name] = winners.get(name, 0.0) + p
-    return scores, winners
+    found: dict[str, Any] = {
+        kind: {f: [[v, p] for v, p in sorted(law.items())] for f, law in per_force.items()}
+        for kind, per_force in laws.items()
+    }
+    found["winner"] = dict(sorted(winners.items()))
+    return found
 
 
 def battle_body(
@@ -214,6 +228,7 @@ def battle_body(
         "version": fought.report.version,
         "summary": fought.summary,
         "scores": {force: adapter.score(scenario, fought.summary, force) for force in forces},
+        "outcomes": adapter.outcomes(scenario, fought.summary),
         "odds": dict(law),
         "changes": fought.changes,
     }

@@ -4,8 +4,13 @@
 sequence number and the hash of the line before it; every roster must fit the ruleset's
 schema; every battle is built again from the rosters the journal had made by then, played
 again from its seed (or its fair dice: secret, scenario and nonces), and must give the
-summary, the scores and the carried changes the line records; and every line must hash to
-what it says. The first line that does not follow is named, with why.
+summary, the scores, the luck audit's outcomes and the carried changes the line records;
+its odds (asked of the scenario before the battle, and read as they are by the luck audit)
+are worked out again and must be the ones it records; and every line must hash to what it
+says. The first line that does not follow is named, with why.
+
+Working out the odds again costs what recording them did (up to a second a battle);
+``odds=False`` skips that check alone, and says so.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from fracas.campaign.battle import build_scenario, fight
+from fracas.campaign.battle import build_scenario, fight, luck_law
 from fracas.campaign.journal import Event, event_hash, parse_line
 from fracas.campaign.rosters import CampaignState, JournalError, apply, derive
 from fracas.core.errors import FracasError
@@ -34,6 +39,8 @@ class Verdict:
     events: int
     battles: int
     problem: JournalError | None
+    #: Whether each battle's stored odds were worked out again and compared.
+    odds: bool = True
 
     @property
     def ok(self) -> bool:
@@ -41,9 +48,10 @@ class Verdict:
 
     def lines(self) -> list[str]:
         if self.problem is None:
+            odds = "their odds worked out again" if self.odds else "their odds NOT checked"
             return [
-                f"verified: {self.events} events, {self.battles} battles re-played, every "
-                "roster re-derived"
+                f"verified: {self.events} events, {self.battles} battles re-played ({odds}), "
+                "every roster re-derived"
             ]
         return [
             f"NOT VERIFIED: {self.problem}",
@@ -51,14 +59,14 @@ class Verdict:
         ]
 
 
-def verify_lines(text: str, *, source: str = "journal") -> Verdict:
+def verify_lines(text: str, *, source: str = "journal", odds: bool = True) -> Verdict:
     """Check an exported journal (see the module's text)."""
     lines = [line for line in text.splitlines() if line.strip()]
     events = [parse_line(line, number=n, source=source) for n, line in enumerate(lines, 1)]
-    return verify_events(events)
+    return verify_events(events, odds=odds)
 
 
-def verify_events(events: Sequence[Event]) -> Verdict:
+def verify_events(events: Sequence[Event], *, odds: bool = True) -> Verdict:
     """Check events in order (see the module's text)."""
     state: CampaignState | None = None
     previous = ""
@@ -77,24 +85,24 @@ def verify_events(events: Sequence[Event]) -> Verdict:
             if state is None:
                 state = derive([event])
             else:
-                _check(state, event)
+                _check(state, event, odds=odds)
                 apply(state, event)
                 state.last = event
             if event_hash(event.seq, event.kind, event.body, event.prev) != event.hash:
                 raise JournalError(event.seq, "its content does not match its hash: it was edited")
         except JournalError as exc:
-            return Verdict(index, battles, exc)
+            return Verdict(index, battles, exc, odds)
         except (FracasError, AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
             problem = JournalError(event.seq, f"{event.kind} does not apply ({exc})")
-            return Verdict(index, battles, problem)
+            return Verdict(index, battles, problem, odds)
         battles += event.kind == "battle_resolved"
         previous = event.hash
     if state is None:
-        return Verdict(0, 0, JournalError(1, "the journal is empty"))
-    return Verdict(len(events), battles, None)
+        return Verdict(0, 0, JournalError(1, "the journal is empty"), odds)
+    return Verdict(len(events), battles, None, odds)
 
 
-def _check(state: CampaignState, event: Event) -> None:
+def _check(state: CampaignState, event: Event, *, odds: bool) -> None:
     body, seq = event.body, event.seq
     adapter = state.adapter
     if event.kind == "roster_entered":
@@ -114,10 +122,10 @@ def _check(state: CampaignState, event: Event) -> None:
         if unit is None or int(unit[adapter.size_key]) + int(body["count"]) != body["size"]:
             raise JournalError(seq, "its new size is not the old size plus the count")
     elif event.kind == "battle_resolved":
-        _check_battle(state, event)
+        _check_battle(state, event, odds=odds)
 
 
-def _check_battle(state: CampaignState, event: Event) -> None:
+def _check_battle(state: CampaignState, event: Event, *, odds: bool) -> None:
     from fracas.io.fair import derive_seed
 
     body, seq = event.body, event.seq
@@ -157,20 +165,38 @@ def _check_battle(state: CampaignState, event: Event) -> None:
         "scores": canonical_document(
             {f: state.adapter.score(scenario, fought.summary, f) for f in body["scores"]}
         ),
+        "outcomes": canonical_document(state.adapter.outcomes(scenario, fought.summary)),
     }
     for key, value in again.items():
-        if value != body[key]:
-            differing = _first_key(value, body[key])
+        if value != body.get(key):
+            differing = _first_key(value, body.get(key))
             raise JournalError(
                 seq,
                 f"battle {body.get('battle')}: re-played from seed {body['seed']}, its {key} "
                 f"differs{differing} (a roll or a result was changed)",
             )
+    if odds:
+        law = canonical_document(luck_law(state, scenario))
+        if law != body.get("odds"):
+            differing = _first_key(law, body.get("odds"))
+            raise JournalError(
+                seq,
+                f"battle {body.get('battle')}: its odds are not the ones its scenario gives"
+                f"{differing} (the odds stored before the battle were changed)",
+            )
 
 
-def _first_key(mine: object, theirs: object) -> str:
+def _first_key(mine: object, theirs: object, path: str = "") -> str:
+    """Where two documents first differ (the deepest key both have), and the two values."""
     if isinstance(mine, dict) and isinstance(theirs, dict):
         for key in sorted(set(mine) | set(theirs)):
             if mine.get(key) != theirs.get(key):
-                return f" at {key}: re-play {mine.get(key)!r}, journal {theirs.get(key)!r}"
-    return ""
+                return _first_key(mine.get(key), theirs.get(key), f"{path}.{key}" if path else key)
+    if not path:
+        return ""
+    return f" at {path}: re-play {_short(mine)}, journal {_short(theirs)}"
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

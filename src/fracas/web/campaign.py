@@ -6,9 +6,8 @@ line does. Every text from the journal is escaped.
 
 >>> from fracas.campaign.store import Store
 >>> from fracas.campaign.actions import new_campaign
->>> from fracas.campaign.carry import ADAPTERS
 >>> store = Store.open("sqlite://")
->>> new_campaign(store, "War & Peace", next(iter(ADAPTERS)))
+>>> new_campaign(store, "War & Peace", "d100")
 >>> "War &amp; Peace" in index_page(store)
 True
 """
