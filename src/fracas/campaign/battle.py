@@ -69,7 +69,19 @@ def build_scenario(
                 source="command line",
                 path=(role,),
             )
-        forces.append((name, copy.deepcopy(state.forces[name].roster)))
+        roster = copy.deepcopy(state.forces[name].roster)
+        if not roster["units"]:
+            fell = ", ".join(
+                f"{unit} {why} in event {seq}"
+                for unit, (why, seq) in state.forces[name].fallen.items()
+            )
+            raise ScenarioError(
+                f"{name} has no unit left to fight ({fell or 'none entered'}): buy or enter "
+                "new units first",
+                source="command line",
+                path=(role,),
+            )
+        forces.append((name, roster))
     if only:
         forces = _only(state, adapter, forces, only)
     document = adapter.document(state.base, forces, extra or {})

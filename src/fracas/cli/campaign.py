@@ -421,15 +421,25 @@ def verify_command(
     file: Annotated[
         Path, typer.Argument(metavar="FILE", help="An exported journal (- for stdin).")
     ],
+    no_odds: Annotated[
+        bool,
+        typer.Option(
+            "--no-odds",
+            help="Do not work out each battle's stored odds again (much faster; the battles "
+            "are still re-played and the rosters re-derived).",
+        ),
+    ] = False,
 ) -> None:
-    """Re-play every battle of an exported journal and re-derive every roster.
+    """Re-play every battle of an exported journal, re-derive every roster, and work out
+    each battle's stored odds again.
 
     Exit 0 when every event follows, 1 naming the first that does not, 2 when the file
     cannot be read.
 
     \b
-    Example:
+    Examples:
       fracas campaign verify war.jsonl
+      fracas campaign verify war.jsonl --no-odds
     """
     from fracas.campaign.verify import verify_lines
     from fracas.io.reader import read_text
@@ -438,7 +448,7 @@ def verify_command(
         text, source = sys.stdin.read(), "stdin"
     else:
         text, source = read_text(reading(file)), str(file)
-    verdict = verify_lines(text, source=source)
+    verdict = verify_lines(text, source=source, odds=not no_odds)
     for line in verdict.lines():
         typer.echo(line)
     raise typer.Exit(0 if verdict.ok else 1)
