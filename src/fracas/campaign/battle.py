@@ -49,12 +49,33 @@ def build_scenario(
     extra: Mapping[str, Any] | None = None,
     overrides: Sequence[tuple[str, Any]] = (),
     only: Sequence[str] = (),
+    battle_file: str | None = None,
 ) -> Scenario:
     """The battle's scenario from the rosters now (see the module's text).
 
     ``only`` names the units that fight (default: every unit of both forces); naming a unit
-    that fell in an earlier battle is an error that says which battle.
+    that fell in an earlier battle is an error that says which battle. ``battle_file``
+    names the file ``extra`` was read from, for the errors it causes.
     """
+    try:
+        return _build(state, attacker, defender, extra, overrides, only, battle_file)
+    except ScenarioError as exc:
+        if battle_file is not None and exc.source == "battle file":
+            raise ScenarioError(
+                exc.problem, source=battle_file, path=exc.path, hint=exc.hint
+            ) from None
+        raise
+
+
+def _build(
+    state: CampaignState,
+    attacker: str,
+    defender: str,
+    extra: Mapping[str, Any] | None,
+    overrides: Sequence[tuple[str, Any]],
+    only: Sequence[str],
+    battle_file: str | None,
+) -> Scenario:
     adapter = state.adapter
     if attacker == defender:
         raise ScenarioError(
@@ -90,7 +111,10 @@ def build_scenario(
     )
     for path, value in overrides:
         document = set_path(document, path, value, source="--set")
-    return scenario_from_document(document, source=f"{state.name} battle {state.battles + 1}")
+    where = f"{state.name} battle {state.battles + 1}"
+    if battle_file is not None:
+        where += f" (rosters and {battle_file})"
+    return scenario_from_document(document, source=where)
 
 
 def _only(

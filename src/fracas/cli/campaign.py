@@ -331,6 +331,7 @@ def battle_command(
 
     store = _open(name, db)
     extra = _read_document(battle_file, "battle") if battle_file is not None else {}
+    source = str(battle_file) if battle_file is not None else None
     overrides = parse_overrides(settings)
     if secret_file is None and (nonces or commit):
         raise ScenarioError("--nonce and --commit need --secret-file", source="command line")
@@ -339,7 +340,13 @@ def battle_command(
     if commit:
         state = state_of(store, name)
         scenario = build_scenario(
-            state, attacker, defender, extra=extra, overrides=overrides, only=only or ()
+            state,
+            attacker,
+            defender,
+            extra=extra,
+            overrides=overrides,
+            only=only or (),
+            battle_file=source,
         )
         secret, created = secret_from_file(secret_file, create=True)  # type: ignore[arg-type]
         typer.echo(
@@ -363,6 +370,7 @@ def battle_command(
         seed=seed,
         secret=revealed,
         nonces=nonces or (),
+        battle_file=source,
     )
     fought = recorded.fought
     style = PostStyle(forum=forum.value)
