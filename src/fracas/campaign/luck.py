@@ -301,6 +301,12 @@ def _cells(luck: ForceLuck) -> list[list[str]]:
     return cells
 
 
+def drilldown(luck: ForceLuck) -> tuple[list[str], list[list[str]]]:
+    """The drill-down table of one force: its column headings and a row per battle, as
+    text (every renderer, the web page included, shows these cells)."""
+    return _columns(luck), _cells(luck)
+
+
 def render_luck(lucks: Sequence[ForceLuck], fmt: str, *, campaign: str) -> str:
     """The audit in ``text``, ``markdown``, ``bbcode`` or ``json``."""
     if fmt == "json":

@@ -58,7 +58,7 @@ def index_page(store: Store) -> str:
 
 def campaign_page(store: Store, name: str) -> str:
     """One campaign: the luck headlines and chart, the rosters now, the journal."""
-    from fracas.campaign.luck import audit, headline_sentence, luck_svg
+    from fracas.campaign.luck import audit, drilldown, headline_sentence, luck_svg
     from fracas.campaign.rosters import derive, roster_table
 
     events = store.events(name)
@@ -70,9 +70,19 @@ def campaign_page(store: Store, name: str) -> str:
     ]
     lucks = audit(events)
     parts.append("<h2>Luck</h2>")
-    parts += [f"<p>{escape(headline_sentence(luck))}</p>" for luck in lucks]
     if lucks:
         parts.append(luck_svg(lucks, campaign=name))
+    for luck in lucks:
+        # The headline first, then the battles it is made of (the drill-down).
+        columns, cells = drilldown(luck)
+        head = "".join(f"<th>{escape(c)}</th>" for c in columns)
+        rows = "".join(
+            "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in cells
+        )
+        parts.append(
+            f"<p><strong>{escape(headline_sentence(luck))}</strong></p>"
+            f"<table><tr>{head}</tr>{rows}</table>"
+        )
     parts.append("<h2>Rosters now</h2>")
     keys = [adapter.size_key, *([adapter.full_key] if adapter.full_key else []), "level"]
     for row in roster_table(state):
