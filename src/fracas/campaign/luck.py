@@ -247,8 +247,9 @@ def headline_sentence(luck: ForceLuck) -> str:
     )
 
 
-#: The drill-down's columns: (heading, what it shows), the last two where the ruleset has
-#: breaks. Each outcome is shown as its value and its percentile for the force.
+#: The drill-down's two tables, (heading, what it shows): the luck score battle by battle,
+#: then the outcomes it is made of, each as its value and its percentile for the force
+#: (the break columns where the ruleset has breaks).
 _COLUMNS = (
     ("battle", "the battle's number"),
     ("against", "the enemy force"),
@@ -256,33 +257,34 @@ _COLUMNS = (
     ("expected", "the luck score's mean under the battle's odds"),
     ("percentile", "where the luck score fell (mid-p), ± its error bar from plays"),
     ("odds", "exact, or mc (seeded plays)"),
-    ("P(win)", "the chance to win, asked before the battle, and whether it won"),
+    ("P(win)", "the chance to win, asked before the battle"),
+    ("luck so far", "the campaign headline after this battle"),
+)
+_OUTCOME_COLUMNS = (
+    ("won", "whether the force won, and its percentile (against P(win))"),
     ("lost", "what the force lost, and its percentile (fewer losses: higher)"),
     ("killed", "what the enemy lost, and its percentile"),
     ("broke", "the force's units that broke or fled, and its percentile"),
     ("enemy broke", "the enemy's units that broke or fled, and its percentile"),
-    ("luck so far", "the campaign headline after this battle"),
 )
 
 
-def _outcome_cell(found: Outcome | None) -> str:
+def _outcome_cell(found: Outcome | None, value: str | None = None) -> str:
     if found is None:
         return ""
     error = f" ± {100 * found.error:.0f}" if found.error else ""
-    return f"{found.value:g} ({100 * found.percentile:.0f}{error} %)"
+    shown = f"{found.value:g}" if value is None else value
+    return f"{shown} ({100 * found.percentile:.0f}{error} %)"
 
 
-def _columns(luck: ForceLuck) -> list[str]:
-    breaks = any(row.breaks is not None for row in luck.battles)
-    return [name for name, _ in _COLUMNS if breaks or "broke" not in name]
+def _has_breaks(luck: ForceLuck) -> bool:
+    return any(row.breaks is not None for row in luck.battles)
 
 
 def _cells(luck: ForceLuck) -> list[list[str]]:
     cells = []
-    breaks = any(row.breaks is not None for row in luck.battles)
     for row, so_far in zip(luck.battles, luck.cumulative, strict=True):
         error = f" ± {100 * row.error:.0f}" if row.error else ""
-        win = "" if row.win_chance is None else _pct(row.win_chance) + (" won" if row.won else "")
         cells.append(
             [
                 str(row.battle),
@@ -291,20 +293,50 @@ def _cells(luck: ForceLuck) -> list[list[str]]:
                 f"{row.expected:+.1f}",
                 f"{100 * row.percentile:.0f}{error} %",
                 row.method,
-                win,
-                _outcome_cell(row.losses),
-                _outcome_cell(row.enemy_losses),
-                *([_outcome_cell(row.breaks), _outcome_cell(row.enemy_breaks)] if breaks else []),
+                "" if row.win_chance is None else _pct(row.win_chance),
                 _pct(so_far),
             ]
         )
     return cells
 
 
-def drilldown(luck: ForceLuck) -> tuple[list[str], list[list[str]]]:
-    """The drill-down table of one force: its column headings and a row per battle, as
-    text (every renderer, the web page included, shows these cells)."""
-    return _columns(luck), _cells(luck)
+def _outcome_cells(luck: ForceLuck) -> list[list[str]]:
+    breaks = _has_breaks(luck)
+    return [
+        [
+            str(row.battle),
+            _outcome_cell(row.win, "yes" if row.won else "no"),
+            _outcome_cell(row.losses),
+            _outcome_cell(row.enemy_losses),
+            *([_outcome_cell(row.breaks), _outcome_cell(row.enemy_breaks)] if breaks else []),
+        ]
+        for row in luck.battles
+    ]
+
+
+def drilldown(luck: ForceLuck) -> list[tuple[list[str], list[list[str]]]]:
+    """The drill-down of one force: two tables, each its headings and a row per battle, as
+    text (every renderer, the web page included, shows these cells): the luck score, and
+    the outcomes it is made of.
+
+    >>> from fracas.campaign.journal import make_event
+    >>> first = make_event(1, "campaign_created", {"name": "W", "ruleset": "x"}, "")
+    >>> odds = {"method": "exact", "runs": 0, "winner": {"A": 0.5, "B": 0.5},
+    ...         "scores": {"A": [[-1, 0.5], [1, 0.5]], "B": [[-1, 0.5], [1, 0.5]]}}
+    >>> body = {"battle": 1, "scores": {"A": 1, "B": -1}, "summary": {"winner": "A"},
+    ...         "odds": odds}
+    >>> luck = audit([first, make_event(2, "battle_resolved", body, first.hash)])[0]
+    >>> [columns for columns, _ in drilldown(luck)][1]
+    ['battle', 'won', 'lost', 'killed']
+    >>> [cells for _, cells in drilldown(luck)][1]
+    [['1', 'yes (75 %)', '', '']]
+    """
+    breaks = _has_breaks(luck)
+    outcomes = [name for name, _ in _OUTCOME_COLUMNS if breaks or "broke" not in name]
+    return [
+        ([name for name, _ in _COLUMNS], _cells(luck)),
+        (["battle", *outcomes], _outcome_cells(luck)),
+    ]
 
 
 def render_luck(lucks: Sequence[ForceLuck], fmt: str, *, campaign: str) -> str:
@@ -314,7 +346,7 @@ def render_luck(lucks: Sequence[ForceLuck], fmt: str, *, campaign: str) -> str:
             "campaign": campaign,
             "method": "mid-p percentile of each battle's luck score; campaign: mid-p of the "
             "sum of percentiles in its exact law under fair dice",
-            "columns": dict(_COLUMNS),
+            "columns": dict(_COLUMNS + _OUTCOME_COLUMNS),
             "forces": [
                 {
                     "force": luck.force,
@@ -339,24 +371,28 @@ def render_luck(lucks: Sequence[ForceLuck], fmt: str, *, campaign: str) -> str:
         out.append("no battle yet")
     for luck in lucks:
         sentence = headline_sentence(luck)
-        cells = _cells(luck)
         out.append("")
         if fmt == "markdown":
             out.append(f"**{_md(sentence)}**")
-            out.append("")
-            columns = _columns(luck)
-            out.append("| " + " | ".join(columns) + " |")
-            out.append("|" + "---|" * len(columns))
-            out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in cells]
         elif fmt == "bbcode":
             out.append(f"[b]{_bb(sentence)}[/b]")
-            out.append("[code]")
-            out += _aligned([_columns(luck), *cells], escape=_bb_code)
-            out.append("[/code]")
         else:
             out.append(printable(sentence))
-            out += _aligned([_columns(luck), *cells], escape=printable)
-            out.append("luck so far: " + _spark(luck.cumulative))
+        for columns, cells in drilldown(luck):
+            if fmt == "markdown":
+                out.append("")
+                out.append("| " + " | ".join(columns) + " |")
+                out.append("|" + "---|" * len(columns))
+                out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in cells]
+            elif fmt == "bbcode":
+                out.append("[code]")
+                out += _aligned([columns, *cells], escape=_bb_code)
+                out.append("[/code]")
+            else:
+                out += _aligned([columns, *cells], escape=printable)
+                if columns[-1] == "luck so far":
+                    out.append("luck so far: " + _spark(luck.cumulative))
+                    out.append("")
     return "\n".join(out) + "\n"
 
 

@@ -74,15 +74,13 @@ def campaign_page(store: Store, name: str) -> str:
         parts.append(luck_svg(lucks, campaign=name))
     for luck in lucks:
         # The headline first, then the battles it is made of (the drill-down).
-        columns, cells = drilldown(luck)
-        head = "".join(f"<th>{escape(c)}</th>" for c in columns)
-        rows = "".join(
-            "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in cells
-        )
-        parts.append(
-            f"<p><strong>{escape(headline_sentence(luck))}</strong></p>"
-            f"<table><tr>{head}</tr>{rows}</table>"
-        )
+        parts.append(f"<p><strong>{escape(headline_sentence(luck))}</strong></p>")
+        for columns, cells in drilldown(luck):
+            head = "".join(f"<th>{escape(c)}</th>" for c in columns)
+            rows = "".join(
+                "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in cells
+            )
+            parts.append(f"<table><tr>{head}</tr>{rows}</table>")
     parts.append("<h2>Rosters now</h2>")
     keys = [adapter.size_key, *([adapter.full_key] if adapter.full_key else []), "level"]
     for row in roster_table(state):
