@@ -208,3 +208,33 @@ def test_a_bad_battle_file_is_one_line_and_writes_nothing(
     assert result.stderr.count("\n") == 1
     assert needle in result.stderr
     assert len(Store.open(db).events("War")) == count
+
+
+def test_an_sqlite_store_is_one_file_in_wal_mode(tmp_path: Path) -> None:
+
+    store = Store.open(str(tmp_path / "war.db"))
+    war(store)
+    with store.engine.connect() as connection:
+        mode = connection.exec_driver_sql("PRAGMA journal_mode").scalar_one()
+    assert mode == "wal"
+
+
+def test_a_correction_is_a_new_event_that_keeps_who_and_why(store: Store) -> None:
+    war(store)
+    entered = store.events("War")[-1]
+    actions_state = state_of(store, "War")
+    assert actions_state.forces["B"].roster["units"][0]["pax"] == 4
+    from fracas.campaign.actions import edit_roster
+
+    edit_roster(store, "War", "B", [("units[0].pax", 3)], by="GM", why="a typo in the list")
+    events = store.events("War")
+    # The entry is as it was (same hash); the edit is the next event, with who and why.
+    assert events[2] == entered
+    edit = events[3]
+    assert (edit.kind, edit.body["by"], edit.body["why"]) == (
+        "roster_edited",
+        "GM",
+        "a typo in the list",
+    )
+    assert edit.body["set"] == [{"path": "units[0].pax", "value": 3}]
+    assert state_of(store, "War").forces["B"].roster["units"][0]["pax"] == 3
