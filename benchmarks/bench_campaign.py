@@ -58,26 +58,29 @@ def timed(work: Callable[[], object], repeat: int = 5) -> float:
 def recording(folder: Path) -> None:
     store = Store.open(str(folder / "one.db"))
     new_campaign(store, "War", "d100")
-    for index in range(12):
+    for index in range(16):
         enter_roster(store, "War", f"A{index}", A)
         enter_roster(store, "War", f"B{index}", B)
     state = state_of(store, "War")
     scenario = build_scenario(state, "A0", "B0")
     alone = timed(lambda: scenario.resolve(seed=1))
     law = timed(lambda: luck_law(state, scenario), repeat=3)
-    pairs = iter(range(12))
+    pairs = iter(range(16))
 
     def record() -> None:
         index = next(pairs)
         record_battle(store, "War", f"A{index}", f"B{index}", seed=index)
 
-    whole = timed(record, repeat=3)
+    whole = timed(record, repeat=6)
     # Part 3: verify with the odds worked out again, on the battles just recorded (before any
     # odds below are stood in).
     text = export_lines(store.events("War"))
     start = time.perf_counter()
     verdict = verify_lines(text)
     with_odds = time.perf_counter() - start
+    start = time.perf_counter()
+    assert verify_lines(text, workers=2).ok
+    two = time.perf_counter() - start
     start = time.perf_counter()
     assert verify_lines(text, odds=False).ok
     without = time.perf_counter() - start
@@ -86,7 +89,8 @@ def recording(folder: Path) -> None:
     print(
         f"3. verify of {battles} recorded battles: {with_odds:.1f} s with their odds worked "
         f"out again ({with_odds / battles:.2f} s a battle: {1000 * with_odds / battles:.0f} s "
-        f"for 1,000, target ≤ 60 s), {without:.2f} s with --no-odds"
+        f"for 1,000, target ≤ 60 s); with --workers 2 {two:.1f} s "
+        f"({1000 * two / battles:.0f} s for 1,000); {without:.2f} s with --no-odds"
     )
     # The same recording with the odds already at hand (the law of A0 v B0 stands in for
     # each pair's: the same rosters): what the journal adds beside the battle and its odds.

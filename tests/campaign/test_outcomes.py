@@ -74,6 +74,41 @@ def test_verify_works_the_odds_out_again_and_names_a_changed_chance(store: Store
     assert "odds NOT checked" in skipped.lines()[0]
 
 
+def test_verify_in_two_processes_gives_the_same_verdicts() -> None:
+    store = Store.open("sqlite://")
+    war(store)
+    for seed in (1, 2):
+        record_battle(store, "War", "A", "B", seed=seed)
+    lines = lines_of(store)
+    assert verify_lines(text_of(lines), workers=2).ok
+    # Battle 2's odds forged (event 5): both ways name event 5, with 4 events before it.
+    forged = json.loads(json.dumps(lines))
+    forged[4]["body"]["odds"]["winner"]["B"] = 0.5
+    rehash(forged[4])
+    one, two = (verify_lines(text_of(forged), workers=n) for n in (1, 2))
+    assert one.problem is not None
+    assert two.problem is not None
+    assert (
+        (one.events, str(one.problem))
+        == (two.events, str(two.problem))
+        == (
+            4,
+            str(one.problem),
+        )
+    )
+    assert "event 5: battle 2: its odds" in str(two.problem)
+    # Battle 1's odds forged and battle 2's result too: the earlier event is named, though
+    # the replay found the later one first and the odds came back after.
+    forged[3]["body"]["odds"]["winner"]["A"] = 0.5
+    rehash(forged[3])
+    forged[4]["body"]["summary"]["rounds"] = 99
+    rehash(forged[4])
+    two = verify_lines(text_of(forged), workers=2)
+    assert two.problem is not None
+    assert two.problem.seq == 4
+    assert (two.events, two.battles) == (3, 0)
+
+
 def test_the_odds_do_not_depend_on_the_battles_dice() -> None:
     # The same scenario fought with two seeds: two results, one stored law. The law is
     # sampled (the exact walk is over budget) from plays seeded by the scenario's hash.

@@ -182,11 +182,15 @@ def luck_law(state: CampaignState, scenario: Scenario) -> dict[str, Any]:
     scenario's canonical hash, so the odds can be known before the dice fall, and anyone
     gets the same law again (``verify`` does).
     """
+    return odds_law(state.adapter, scenario)
+
+
+def odds_law(adapter: Adapter, scenario: Scenario) -> dict[str, Any]:
+    """:func:`luck_law` with the ruleset's campaign adapter given (no campaign state)."""
     from fracas.analysis import exact_outcomes, repetition_seed
     from fracas.analysis.sample import sampler
     from fracas.core.distribution import EnumerationBudgetError
 
-    adapter = state.adapter
     ruleset, model = scenario.ruleset, scenario.model
     outcomes: list[tuple[Mapping[str, Any], float]]
     try:

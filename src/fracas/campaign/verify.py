@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
-from fracas.campaign.battle import build_scenario, fight, luck_law
+from fracas.campaign.battle import build_scenario, fight
 from fracas.campaign.journal import Event, event_hash, parse_line
 from fracas.campaign.rosters import CampaignState, JournalError, apply, derive
 from fracas.core.errors import FracasError
@@ -59,15 +60,92 @@ class Verdict:
         ]
 
 
-def verify_lines(text: str, *, source: str = "journal", odds: bool = True) -> Verdict:
+def verify_lines(
+    text: str, *, source: str = "journal", odds: bool = True, workers: int = 1
+) -> Verdict:
     """Check an exported journal (see the module's text)."""
     lines = [line for line in text.splitlines() if line.strip()]
     events = [parse_line(line, number=n, source=source) for n, line in enumerate(lines, 1)]
-    return verify_events(events, odds=odds)
+    return verify_events(events, odds=odds, workers=workers)
 
 
-def verify_events(events: Sequence[Event], *, odds: bool = True) -> Verdict:
-    """Check events in order (see the module's text)."""
+def verify_events(events: Sequence[Event], *, odds: bool = True, workers: int = 1) -> Verdict:
+    """Check events in order (see the module's text).
+
+    With ``workers`` above 1 the battles' odds are worked out again in that many
+    processes, beside the replay (each battle's odds depend on its scenario alone); the
+    verdict is the same: the first event that does not follow.
+    """
+    checker = _OddsChecker(workers) if odds else None
+    try:
+        found = _verify(events, checker)
+        late = checker.first_problem() if checker is not None else None
+    finally:
+        if checker is not None:
+            checker.close()
+    # The same event can fail both ways: its odds are named first, as with one worker.
+    if late is not None and (found.problem is None or late[0] <= found.events):
+        index, battles, problem = late
+        return Verdict(index, battles, problem)
+    return replace(found, odds=odds)
+
+
+class _OddsChecker:
+    """Works each battle's odds out again and compares them with the stored ones: at once
+    with one worker, in a pool of processes with more."""
+
+    def __init__(self, workers: int) -> None:
+        from concurrent.futures import Future, ProcessPoolExecutor
+
+        self.pool = ProcessPoolExecutor(workers) if workers > 1 else None
+        self.pending: list[tuple[int, int, int, Any, Future[dict[str, Any]]]] = []
+
+    def check(self, index: int, battles: int, event: Event, ruleset: str, document: Any) -> None:
+        """Check the odds of battle ``event`` (the ``index``-th event, after ``battles``
+        battles); with one worker a mismatch is raised at once."""
+        if self.pool is None:
+            _compare(event, _odds_again(ruleset, document))
+            return
+        future = self.pool.submit(_odds_again, ruleset, document)
+        self.pending.append((index, battles, event.seq, event, future))
+
+    def first_problem(self) -> tuple[int, int, JournalError] | None:
+        """The first battle, in journal order, whose stored odds are not its scenario's."""
+        for index, battles, _, event, future in self.pending:
+            try:
+                _compare(event, future.result())
+            except JournalError as exc:
+                return index, battles, exc
+        return None
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+
+def _odds_again(ruleset: str, document: Any) -> dict[str, Any]:
+    """A battle's odds worked out again from its scenario document (in a worker, too)."""
+    from fracas.campaign.battle import odds_law
+    from fracas.campaign.carry import adapter_for
+    from fracas.io.scenario import scenario_from_document
+
+    scenario = scenario_from_document(document, source="journal")
+    law: dict[str, Any] = canonical_document(odds_law(adapter_for(ruleset), scenario))
+    return law
+
+
+def _compare(event: Event, law: dict[str, Any]) -> None:
+    body = event.body
+    if law != body.get("odds"):
+        differing = _first_key(law, body.get("odds"))
+        raise JournalError(
+            event.seq,
+            f"battle {body.get('battle')}: its odds are not the ones its scenario gives"
+            f"{differing} (the odds stored before the battle were changed)",
+        )
+
+
+def _verify(events: Sequence[Event], checker: _OddsChecker | None) -> Verdict:
     state: CampaignState | None = None
     previous = ""
     battles = 0
@@ -85,24 +163,26 @@ def verify_events(events: Sequence[Event], *, odds: bool = True) -> Verdict:
             if state is None:
                 state = derive([event])
             else:
-                _check(state, event, odds=odds)
+                _check(state, event)
+                if checker is not None and event.kind == "battle_resolved":
+                    checker.check(index, battles, event, state.ruleset, event.body["scenario"])
                 apply(state, event)
                 state.last = event
             if event_hash(event.seq, event.kind, event.body, event.prev) != event.hash:
                 raise JournalError(event.seq, "its content does not match its hash: it was edited")
         except JournalError as exc:
-            return Verdict(index, battles, exc, odds)
+            return Verdict(index, battles, exc)
         except (FracasError, AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
             problem = JournalError(event.seq, f"{event.kind} does not apply ({exc})")
-            return Verdict(index, battles, problem, odds)
+            return Verdict(index, battles, problem)
         battles += event.kind == "battle_resolved"
         previous = event.hash
     if state is None:
-        return Verdict(0, 0, JournalError(1, "the journal is empty"), odds)
-    return Verdict(len(events), battles, None, odds)
+        return Verdict(0, 0, JournalError(1, "the journal is empty"))
+    return Verdict(len(events), battles, None)
 
 
-def _check(state: CampaignState, event: Event, *, odds: bool) -> None:
+def _check(state: CampaignState, event: Event) -> None:
     body, seq = event.body, event.seq
     adapter = state.adapter
     if event.kind == "roster_entered":
@@ -122,10 +202,10 @@ def _check(state: CampaignState, event: Event, *, odds: bool) -> None:
         if unit is None or int(unit[adapter.size_key]) + int(body["count"]) != body["size"]:
             raise JournalError(seq, "its new size is not the old size plus the count")
     elif event.kind == "battle_resolved":
-        _check_battle(state, event, odds=odds)
+        _check_battle(state, event)
 
 
-def _check_battle(state: CampaignState, event: Event, *, odds: bool) -> None:
+def _check_battle(state: CampaignState, event: Event) -> None:
     from fracas.io.fair import derive_seed
 
     body, seq = event.body, event.seq
@@ -174,15 +254,6 @@ def _check_battle(state: CampaignState, event: Event, *, odds: bool) -> None:
                 seq,
                 f"battle {body.get('battle')}: re-played from seed {body['seed']}, its {key} "
                 f"differs{differing} (a roll or a result was changed)",
-            )
-    if odds:
-        law = canonical_document(luck_law(state, scenario))
-        if law != body.get("odds"):
-            differing = _first_key(law, body.get("odds"))
-            raise JournalError(
-                seq,
-                f"battle {body.get('battle')}: its odds are not the ones its scenario gives"
-                f"{differing} (the odds stored before the battle were changed)",
             )
 
 

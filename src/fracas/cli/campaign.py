@@ -437,6 +437,15 @@ def verify_command(
             "are still re-played and the rosters re-derived).",
         ),
     ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            metavar="N",
+            min=1,
+            help="Work the odds out again in N processes (the verdict is the same).",
+        ),
+    ] = 1,
 ) -> None:
     """Re-play every battle of an exported journal, re-derive every roster, and work out
     each battle's stored odds again.
@@ -447,6 +456,7 @@ def verify_command(
     \b
     Examples:
       fracas campaign verify war.jsonl
+      fracas campaign verify war.jsonl --workers 2
       fracas campaign verify war.jsonl --no-odds
     """
     from fracas.campaign.verify import verify_lines
@@ -456,7 +466,7 @@ def verify_command(
         text, source = sys.stdin.read(), "stdin"
     else:
         text, source = read_text(reading(file)), str(file)
-    verdict = verify_lines(text, source=source, odds=not no_odds)
+    verdict = verify_lines(text, source=source, odds=not no_odds, workers=workers)
     for line in verdict.lines():
         typer.echo(line)
     raise typer.Exit(0 if verdict.ok else 1)
