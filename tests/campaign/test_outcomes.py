@@ -241,6 +241,16 @@ def test_a_sampled_outcome_carries_its_error_bar() -> None:
     # 1.96 · √(0.875 · 0.125 / 400) = 1.96 · 0.016536 = 0.03241.
     assert row.losses.error == pytest.approx(1.96 * (0.875 * 0.125 / 400) ** 0.5)
     assert "0 (88 ± 3 %)" in render_luck(lucks, "markdown", campaign="W")
+    # Winning at a sampled P(win) = 0.4 scores 1 − 0.4/2: its error is half the chance's,
+    # 1.96 · ½ · √(0.4 · 0.6 / 400) = 1.96 · ½ · 0.024495 = 0.024005.
+    assert row.win is not None
+    assert row.win.error == pytest.approx(1.96 * 0.5 * (0.4 * 0.6 / 400) ** 0.5)
+    # A chance sampled as 0 leaves no doubt about its percentile.
+    body["odds"]["winner"] = {"A": 1.0, "B": 0.0}
+    lucks = audit([first, make_event(2, "battle_resolved", body, first.hash)])
+    other = next(luck for luck in lucks if luck.force == "B").battles[0]
+    assert other.win is not None
+    assert (other.win.percentile, other.win.error) == (0.5, 0.0)
 
 
 # The stored laws against the odds the ruleset gives --------------------------------------

@@ -149,7 +149,7 @@ def error_bar(percentile: float, runs: int) -> float:
     return 1.96 * math.sqrt(percentile * (1 - percentile) / runs) if runs else 0.0
 
 
-def outcome(law: Law, value: float, *, runs: int, higher_is_luckier: bool) -> Outcome:
+def outcome(law: Law, value: float, *, runs: int, higher_is_luckier: bool = True) -> Outcome:
     """Where ``value`` fell in ``law``: its mid-p, turned so that higher is luckier.
 
     >>> outcome([(0.0, 0.25), (1.0, 0.5), (2.0, 0.25)], 0.0, runs=0, higher_is_luckier=False)
@@ -182,8 +182,12 @@ def audit(events: Sequence[Event]) -> list[ForceLuck]:
             won = None if not winners else body["summary"].get("winner") == force
             win = None
             if chance is not None and won is not None:
-                indicator = [(0.0, 1 - float(chance)), (1.0, float(chance))]
-                win = outcome(indicator, float(won), runs=runs, higher_is_luckier=True)
+                p = float(chance)
+                found_win = outcome([(0.0, 1 - p), (1.0, p)], float(won), runs=0)
+                # Winning's percentile is 1 − p/2, losing's (1 − p)/2: its error is half
+                # that of the sampled chance p itself (0 when p is 0 or 1).
+                error = 1.96 * math.sqrt(p * (1 - p) / runs) / 2 if runs else 0.0
+                win = Outcome(found_win.value, found_win.percentile, error)
             parts = {}
             for kind in ("losses", "breaks"):
                 for whose, key, luckier in ((force, kind, False), (enemy, f"enemy_{kind}", True)):
