@@ -70,7 +70,7 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
 
 BUILTIN_NAMES = ("hex", "d100", "rankflank")
 #: Generic layers: they ask a ruleset for its capabilities through hooks, never by name.
-GENERIC = ("analysis", "io", "cli", "web")
+GENERIC = ("analysis", "io", "campaign", "cli", "web")
 #: Being removed: rankflank's rules restated for odds, which give way to the ruleset's own
 #: play evaluated by the core. Once they are gone this list and the next one are empty.
 NAMING_ALLOWED: set[str] = set()

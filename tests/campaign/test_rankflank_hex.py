@@ -34,8 +34,7 @@ ORCS: dict[str, Any] = {
 }
 
 
-def test_a_rankflank_battle_starts_from_the_last_ones_casualties() -> None:
-    store = Store.open("sqlite://")
+def test_a_rankflank_battle_starts_from_the_last_ones_casualties(store: Store) -> None:
     new_campaign(store, "War", "rankflank")
     enter_roster(store, "War", "Empire", {"units": [HALBERDIERS]})
     enter_roster(store, "War", "Greenskins", {"units": [GOBLINS, ORCS]})
@@ -88,8 +87,7 @@ BLUE = {
 PLACES = {"grenadiers": [2, 0], "jaegers": [1, 0], "assault": [2, 1], "howitzers": [0, 3]}
 
 
-def test_hex_strength_and_levels_carry_over() -> None:
-    store = Store.open("sqlite://")
+def test_hex_strength_and_levels_carry_over(store: Store) -> None:
     new_campaign(store, "War", "hex")
     enter_roster(store, "War", "blue", BLUE)
     enter_roster(store, "War", "red", RED)

@@ -26,6 +26,10 @@ def test_the_pages_show_rosters_journal_luck_and_each_battles_post(tmp_path: Pat
         assert "&lt;b&gt;A&lt;/b&gt;" in page
         assert "<b>A</b>" not in page
         assert "<svg" in page
+        # Each force's headline, then its drill-down: a row per battle, each outcome in it.
+        assert "campaigns like this one" in page
+        assert "<th>P(win)</th><th>luck so far</th>" in page
+        assert "<th>won</th><th>lost</th><th>killed</th>" in page
         assert 'href="/campaign/War/battle/1"' in page
         post = client.get("/campaign/War/battle/1")
         assert post.status_code == 200

@@ -226,15 +226,23 @@ def record_battle(
     seed: int | None = None,
     secret: str | None = None,
     nonces: Sequence[str] = (),
+    battle_file: str | None = None,
 ) -> Recorded:
     """Build, play and record one battle. Nothing is written unless all of it succeeds; the
     event is appended in one transaction after the battle is played."""
     state = state_of(store, name)
     scenario = build_scenario(
-        state, attacker, defender, extra=extra, overrides=overrides, only=only
+        state,
+        attacker,
+        defender,
+        extra=extra,
+        overrides=overrides,
+        only=only,
+        battle_file=battle_file,
     )
+    # The odds first: they are asked of the scenario before its dice fall.
+    law = luck_law(state, scenario)
     fought = fight(state, scenario, seed=seed, secret=secret, nonces=nonces)
-    law = luck_law(state, scenario, fought.seed)
     options = {
         "extra": dict(extra or {}),
         "overrides": [[path, value] for path, value in overrides],

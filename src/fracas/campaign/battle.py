@@ -4,8 +4,10 @@ The scenario is the rosters of the two forces plus the campaign's shared rules p
 battle file (map, orders, engagements, each side's action…), then ``--set`` overrides; it is
 played by the ruleset's own rules with a seed, or with the fair-dice protocol
 (:mod:`fracas.io.fair`), so its post verifies with ``fracas verify`` as any other. The
-odds of every outcome are worked out before the event is written and stored with it (the
-luck audit reads them, never recomputes them).
+odds of the outcomes that matter (the winner, each force's losses and breaks, its luck
+score) are worked out from the scenario alone, before the event is written, and stored with
+it: the luck audit reads them and never recomputes them; ``verify`` recomputes and checks
+them.
 """
 
 from __future__ import annotations
@@ -47,12 +49,33 @@ def build_scenario(
     extra: Mapping[str, Any] | None = None,
     overrides: Sequence[tuple[str, Any]] = (),
     only: Sequence[str] = (),
+    battle_file: str | None = None,
 ) -> Scenario:
     """The battle's scenario from the rosters now (see the module's text).
 
     ``only`` names the units that fight (default: every unit of both forces); naming a unit
-    that fell in an earlier battle is an error that says which battle.
+    that fell in an earlier battle is an error that says which battle. ``battle_file``
+    names the file ``extra`` was read from, for the errors it causes.
     """
+    try:
+        return _build(state, attacker, defender, extra, overrides, only, battle_file)
+    except ScenarioError as exc:
+        if battle_file is not None and exc.source == "battle file":
+            raise ScenarioError(
+                exc.problem, source=battle_file, path=exc.path, hint=exc.hint
+            ) from None
+        raise
+
+
+def _build(
+    state: CampaignState,
+    attacker: str,
+    defender: str,
+    extra: Mapping[str, Any] | None,
+    overrides: Sequence[tuple[str, Any]],
+    only: Sequence[str],
+    battle_file: str | None,
+) -> Scenario:
     adapter = state.adapter
     if attacker == defender:
         raise ScenarioError(
@@ -67,7 +90,19 @@ def build_scenario(
                 source="command line",
                 path=(role,),
             )
-        forces.append((name, copy.deepcopy(state.forces[name].roster)))
+        roster = copy.deepcopy(state.forces[name].roster)
+        if not roster["units"]:
+            fell = ", ".join(
+                f"{unit} {why} in event {seq}"
+                for unit, (why, seq) in state.forces[name].fallen.items()
+            )
+            raise ScenarioError(
+                f"{name} has no unit left to fight ({fell or 'none entered'}): buy or enter "
+                "new units first",
+                source="command line",
+                path=(role,),
+            )
+        forces.append((name, roster))
     if only:
         forces = _only(state, adapter, forces, only)
     document = adapter.document(state.base, forces, extra or {})
@@ -76,7 +111,10 @@ def build_scenario(
     )
     for path, value in overrides:
         document = set_path(document, path, value, source="--set")
-    return scenario_from_document(document, source=f"{state.name} battle {state.battles + 1}")
+    where = f"{state.name} battle {state.battles + 1}"
+    if battle_file is not None:
+        where += f" (rosters and {battle_file})"
+    return scenario_from_document(document, source=where)
 
 
 def _only(
@@ -129,64 +167,80 @@ def fight(
         report = scenario.resolve(seed=chosen)
     played = scenario.ruleset.play(scenario.model, SeededDice(chosen))
     summary = dict(scenario.ruleset.summarize(scenario.model, played))
-    changes = state.adapter.changes(scenario, played, report)
+    changes = state.adapter.changes(scenario, played, summary, report)
     return Fought(scenario, chosen, report, changes, summary)
 
 
-def luck_law(state: CampaignState, scenario: Scenario, seed: int) -> dict[str, Any]:
-    """The law of each force's luck score in this battle, exact when it can be, else
-    :data:`LUCK_RUNS` seeded plays; and each force's chance to win, as asked before it.
+def luck_law(state: CampaignState, scenario: Scenario) -> dict[str, Any]:
+    """The odds of the outcomes the luck audit asks about, worked out before the battle:
+    exact when they can be, else :data:`LUCK_RUNS` seeded plays.
 
-    ``{"method": "exact" | "mc", "runs": n, "scores": {force: [[score, p], …]},
-    "winner": {name: p}}``, scores ascending.
+    ``{"method": "exact" | "mc", "runs": n, "winner": {name: p}, "scores": {force: law},
+    "losses": {force: law}, "breaks": {force: law}}``, each law a list of ``[value, p]``
+    by ascending value; ``breaks`` only where the ruleset has them. They depend on the
+    scenario alone, not on the battle's dice: the plays of ``mc`` are seeded from the
+    scenario's canonical hash, so the odds can be known before the dice fall, and anyone
+    gets the same law again (``verify`` does).
     """
+    return odds_law(state.adapter, scenario)
+
+
+def odds_law(adapter: Adapter, scenario: Scenario) -> dict[str, Any]:
+    """:func:`luck_law` with the ruleset's campaign adapter given (no campaign state)."""
     from fracas.analysis import exact_outcomes, repetition_seed
     from fracas.analysis.sample import sampler
     from fracas.core.distribution import EnumerationBudgetError
 
-    adapter = state.adapter
-    forces = adapter.forces_of(scenario)
     ruleset, model = scenario.ruleset, scenario.model
     outcomes: list[tuple[Mapping[str, Any], float]]
     try:
         answer, _ = exact_outcomes(ruleset, model, budget=LUCK_EXACT_BUDGET, fractions=False)
         outcomes = [(dict(outcome), float(p)) for outcome, p in answer.outcomes.items()]
-        scores, winners = _laws(adapter, scenario, forces, outcomes)
+        laws = _laws(adapter, scenario, outcomes)
         method, runs = "exact", 0
     except (EnumerationBudgetError, KeyError):
-        # KeyError: the exact walk settled a metric the score needs apart from the
+        # KeyError: the exact walk settled a metric the outcomes need apart from the
         # outcomes; seeded plays give every metric.
         play = sampler(ruleset, model)
+        seed = odds_seed(scenario)
         weight = 1.0 / LUCK_RUNS
         outcomes = [
             (play(SeededDice(repetition_seed(seed, index))), weight) for index in range(LUCK_RUNS)
         ]
-        scores, winners = _laws(adapter, scenario, forces, outcomes)
+        laws = _laws(adapter, scenario, outcomes)
         method, runs = "mc", LUCK_RUNS
-    return {
-        "method": method,
-        "runs": runs,
-        "scores": {f: [[v, p] for v, p in sorted(law.items())] for f, law in scores.items()},
-        "winner": dict(sorted(winners.items())),
-    }
+    return {"method": method, "runs": runs, **laws}
+
+
+def odds_seed(scenario: Scenario) -> int:
+    """The seed of a battle's Monte Carlo odds: from its scenario's canonical hash, so
+    that the odds are fixed before its own seed (or fair dice) is known."""
+    return int(scenario.canonical_sha256[:15], 16)
 
 
 def _laws(
-    adapter: Adapter,
-    scenario: Scenario,
-    forces: Sequence[str],
-    outcomes: Sequence[tuple[Mapping[str, Any], float]],
-) -> tuple[dict[str, dict[float, float]], dict[str, float]]:
-    scores: dict[str, dict[float, float]] = {force: {} for force in forces}
+    adapter: Adapter, scenario: Scenario, outcomes: Sequence[tuple[Mapping[str, Any], float]]
+) -> dict[str, Any]:
+    forces = adapter.forces_of(scenario)
+    laws: dict[str, dict[str, dict[float, float]]] = {"scores": {f: {} for f in forces}}
     winners: dict[str, float] = {}
     for summary, p in outcomes:
         for force in forces:
             value = adapter.score(scenario, summary, force)
-            scores[force][value] = scores[force].get(value, 0.0) + p
+            laws["scores"][force][value] = laws["scores"][force].get(value, 0.0) + p
+        for kind, per_force in adapter.outcomes(scenario, summary).items():
+            for force, value in per_force.items():
+                law = laws.setdefault(kind, {}).setdefault(force, {})
+                law[float(value)] = law.get(float(value), 0.0) + p
         if "winner" in summary:
             name = str(summary["winner"])
             winners[name] = winners.get(name, 0.0) + p
-    return scores, winners
+    found: dict[str, Any] = {
+        kind: {f: [[v, p] for v, p in sorted(law.items())] for f, law in per_force.items()}
+        for kind, per_force in laws.items()
+    }
+    found["winner"] = dict(sorted(winners.items()))
+    return found
 
 
 def battle_body(
@@ -214,6 +268,7 @@ def battle_body(
         "version": fought.report.version,
         "summary": fought.summary,
         "scores": {force: adapter.score(scenario, fought.summary, force) for force in forces},
+        "outcomes": adapter.outcomes(scenario, fought.summary),
         "odds": dict(law),
         "changes": fought.changes,
     }

@@ -7,6 +7,11 @@ percentile is the *mid-p* ``P(S < s) + ½·P(S = s)``: a force that got exactly 
 result, or fought a battle with only one possible result, scores 50 %. From plays, the
 percentile carries an error bar of ±1.96 standard errors, ``√(u(1 − u)/n)``.
 
+The drill-down shows the outcomes the score is made of, each at its own percentile for the
+force, from the laws stored beside it: winning (against the chance to win), the force's
+losses (fewer is luckier), the enemy's losses, and, where the ruleset has them, the units
+of each side that broke or fled.
+
 **The campaign.** A force's campaign score is the sum of its battles' percentiles. Had the
 dice been fair, each battle's percentile would be a random variable ``U_i`` whose law
 follows from the battle's own law (each possible result ``s`` with ``P(S = s)``, at its own
@@ -28,7 +33,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from fracas.campaign.journal import Event
@@ -89,8 +94,19 @@ def sum_law(laws: Sequence[Law]) -> tuple[dict[float, float], bool]:
 
 
 @dataclass(frozen=True)
+class Outcome:
+    """Where one outcome of one battle fell for one force: its value, the chance of a
+    result as good or worse (its percentile, mid-p; higher is luckier for the force), and
+    the error bar of that percentile (0 when exact)."""
+
+    value: float
+    percentile: float
+    error: float
+
+
+@dataclass(frozen=True)
 class BattleLuck:
-    """One force in one battle."""
+    """One force in one battle: its luck score, and the outcomes that make it up."""
 
     battle: int
     event: int
@@ -103,6 +119,15 @@ class BattleLuck:
     method: str
     win_chance: float | None
     won: bool | None
+    #: The force's winning (1 won, 0 not) against its chance to win.
+    win: Outcome | None = None
+    #: What the force lost, and what the enemy lost (fewer own losses are luckier).
+    losses: Outcome | None = None
+    enemy_losses: Outcome | None = None
+    #: How many of the force's units broke or fled, and the enemy's (where the ruleset
+    #: has breaks).
+    breaks: Outcome | None = None
+    enemy_breaks: Outcome | None = None
 
 
 @dataclass(frozen=True)
@@ -115,24 +140,62 @@ class ForceLuck:
     cumulative: tuple[float, ...]
 
 
+def error_bar(percentile: float, runs: int) -> float:
+    """±1.96 standard errors of a percentile from ``runs`` plays (0 when exact: no runs).
+
+    >>> round(error_bar(0.5, 2000), 4)
+    0.0219
+    """
+    return 1.96 * math.sqrt(percentile * (1 - percentile) / runs) if runs else 0.0
+
+
+def outcome(law: Law, value: float, *, runs: int, higher_is_luckier: bool = True) -> Outcome:
+    """Where ``value`` fell in ``law``: its mid-p, turned so that higher is luckier.
+
+    >>> outcome([(0.0, 0.25), (1.0, 0.5), (2.0, 0.25)], 0.0, runs=0, higher_is_luckier=False)
+    Outcome(value=0.0, percentile=0.875, error=0.0)
+    """
+    turned = law if higher_is_luckier else [(-v, p) for v, p in law]
+    percentile = mid_p(turned, value if higher_is_luckier else -value)
+    return Outcome(value, percentile, error_bar(percentile, runs))
+
+
 def audit(events: Sequence[Event]) -> list[ForceLuck]:
-    """The luck of every force that fought, from the odds stored with each battle."""
+    """The luck of every force that fought, from the odds stored with each battle (they
+    are read as they are, never worked out again)."""
     rows: dict[str, list[tuple[BattleLuck, Law]]] = {}
     for event in events:
         if event.kind != "battle_resolved":
             continue
         body = event.body
         odds = body["odds"]
+        runs = int(odds.get("runs") or 0)
         forces = list(body["scores"])
+        actual = body.get("outcomes", {})
         for force in forces:
             law = law_of(odds, force)
             score = float(body["scores"][force])
-            percentile = mid_p(law, score)
-            runs = int(odds.get("runs") or 0)
-            error = 1.96 * math.sqrt(percentile * (1 - percentile) / runs) if runs else 0.0
             enemy = next(f for f in forces if f != force)
+            found = outcome(law, score, runs=runs, higher_is_luckier=True)
             winners = odds.get("winner", {})
-            win = winners.get(force) if winners else None
+            chance = winners.get(force) if winners else None
+            won = None if not winners else body["summary"].get("winner") == force
+            win = None
+            if chance is not None and won is not None:
+                p = float(chance)
+                found_win = outcome([(0.0, 1 - p), (1.0, p)], float(won), runs=0)
+                # Winning's percentile is 1 − p/2, losing's (1 − p)/2: its error is half
+                # that of the sampled chance p itself (0 when p is 0 or 1).
+                error = 1.96 * math.sqrt(p * (1 - p) / runs) / 2 if runs else 0.0
+                win = Outcome(found_win.value, found_win.percentile, error)
+            parts = {}
+            for kind in ("losses", "breaks"):
+                for whose, key, luckier in ((force, kind, False), (enemy, f"enemy_{kind}", True)):
+                    if kind in odds and whose in actual.get(kind, {}):
+                        value = float(actual[kind][whose])
+                        parts[key] = outcome(
+                            law_of(odds, whose, kind), value, runs=runs, higher_is_luckier=luckier
+                        )
             row = BattleLuck(
                 int(body["battle"]),
                 event.seq,
@@ -140,24 +203,26 @@ def audit(events: Sequence[Event]) -> list[ForceLuck]:
                 enemy,
                 score,
                 sum(v * p for v, p in law) / sum(p for _, p in law),
-                percentile,
-                error,
+                found.percentile,
+                found.error,
                 str(odds["method"]),
-                None if win is None else float(win),
-                None if not winners else body["summary"].get("winner") == force,
+                None if chance is None else float(chance),
+                won,
+                win,
+                **parts,
             )
             rows.setdefault(force, []).append((row, law))
     result = []
-    for force, found in rows.items():
+    for force, found_rows in rows.items():
         cumulative = []
         laws: list[Law] = []
-        actual = 0.0
-        for row, law in found:
+        total = 0.0
+        for row, law in found_rows:
             laws.append(percentile_law(law))
-            actual += row.percentile
-            cumulative.append(_headline(laws, actual))
+            total += row.percentile
+            cumulative.append(_headline(laws, total))
         result.append(
-            ForceLuck(force, tuple(r for r, _ in found), cumulative[-1], tuple(cumulative))
+            ForceLuck(force, tuple(r for r, _ in found_rows), cumulative[-1], tuple(cumulative))
         )
     return result
 
@@ -186,23 +251,44 @@ def headline_sentence(luck: ForceLuck) -> str:
     )
 
 
+#: The drill-down's two tables, (heading, what it shows): the luck score battle by battle,
+#: then the outcomes it is made of, each as its value and its percentile for the force
+#: (the break columns where the ruleset has breaks).
 _COLUMNS = (
-    "battle",
-    "against",
-    "result",
-    "expected",
-    "percentile",
-    "odds",
-    "P(win)",
-    "luck so far",
+    ("battle", "the battle's number"),
+    ("against", "the enemy force"),
+    ("result", "the luck score: what the enemy lost minus what the force lost"),
+    ("expected", "the luck score's mean under the battle's odds"),
+    ("percentile", "where the luck score fell (mid-p), ± its error bar from plays"),
+    ("odds", "exact, or mc (seeded plays)"),
+    ("P(win)", "the chance to win, asked before the battle"),
+    ("luck so far", "the campaign headline after this battle"),
 )
+_OUTCOME_COLUMNS = (
+    ("won", "whether the force won, and its percentile (against P(win))"),
+    ("lost", "what the force lost, and its percentile (fewer losses: higher)"),
+    ("killed", "what the enemy lost, and its percentile"),
+    ("broke", "the force's units that broke or fled, and its percentile"),
+    ("enemy broke", "the enemy's units that broke or fled, and its percentile"),
+)
+
+
+def _outcome_cell(found: Outcome | None, value: str | None = None) -> str:
+    if found is None:
+        return ""
+    error = f" ± {100 * found.error:.0f}" if found.error else ""
+    shown = f"{found.value:g}" if value is None else value
+    return f"{shown} ({100 * found.percentile:.0f}{error} %)"
+
+
+def _has_breaks(luck: ForceLuck) -> bool:
+    return any(row.breaks is not None for row in luck.battles)
 
 
 def _cells(luck: ForceLuck) -> list[list[str]]:
     cells = []
     for row, so_far in zip(luck.battles, luck.cumulative, strict=True):
         error = f" ± {100 * row.error:.0f}" if row.error else ""
-        win = "" if row.win_chance is None else _pct(row.win_chance) + (" won" if row.won else "")
         cells.append(
             [
                 str(row.battle),
@@ -211,11 +297,50 @@ def _cells(luck: ForceLuck) -> list[list[str]]:
                 f"{row.expected:+.1f}",
                 f"{100 * row.percentile:.0f}{error} %",
                 row.method,
-                win,
+                "" if row.win_chance is None else _pct(row.win_chance),
                 _pct(so_far),
             ]
         )
     return cells
+
+
+def _outcome_cells(luck: ForceLuck) -> list[list[str]]:
+    breaks = _has_breaks(luck)
+    return [
+        [
+            str(row.battle),
+            _outcome_cell(row.win, "yes" if row.won else "no"),
+            _outcome_cell(row.losses),
+            _outcome_cell(row.enemy_losses),
+            *([_outcome_cell(row.breaks), _outcome_cell(row.enemy_breaks)] if breaks else []),
+        ]
+        for row in luck.battles
+    ]
+
+
+def drilldown(luck: ForceLuck) -> list[tuple[list[str], list[list[str]]]]:
+    """The drill-down of one force: two tables, each its headings and a row per battle, as
+    text (every renderer, the web page included, shows these cells): the luck score, and
+    the outcomes it is made of.
+
+    >>> from fracas.campaign.journal import make_event
+    >>> first = make_event(1, "campaign_created", {"name": "W", "ruleset": "x"}, "")
+    >>> odds = {"method": "exact", "runs": 0, "winner": {"A": 0.5, "B": 0.5},
+    ...         "scores": {"A": [[-1, 0.5], [1, 0.5]], "B": [[-1, 0.5], [1, 0.5]]}}
+    >>> body = {"battle": 1, "scores": {"A": 1, "B": -1}, "summary": {"winner": "A"},
+    ...         "odds": odds}
+    >>> luck = audit([first, make_event(2, "battle_resolved", body, first.hash)])[0]
+    >>> [columns for columns, _ in drilldown(luck)][1]
+    ['battle', 'won', 'lost', 'killed']
+    >>> [cells for _, cells in drilldown(luck)][1]
+    [['1', 'yes (75 %)', '', '']]
+    """
+    breaks = _has_breaks(luck)
+    outcomes = [name for name, _ in _OUTCOME_COLUMNS if breaks or "broke" not in name]
+    return [
+        ([name for name, _ in _COLUMNS], _cells(luck)),
+        (["battle", *outcomes], _outcome_cells(luck)),
+    ]
 
 
 def render_luck(lucks: Sequence[ForceLuck], fmt: str, *, campaign: str) -> str:
@@ -225,13 +350,14 @@ def render_luck(lucks: Sequence[ForceLuck], fmt: str, *, campaign: str) -> str:
             "campaign": campaign,
             "method": "mid-p percentile of each battle's luck score; campaign: mid-p of the "
             "sum of percentiles in its exact law under fair dice",
+            "columns": dict(_COLUMNS + _OUTCOME_COLUMNS),
             "forces": [
                 {
                     "force": luck.force,
                     "headline": luck.headline,
                     "sentence": headline_sentence(luck),
                     "cumulative": list(luck.cumulative),
-                    "battles": [row.__dict__ for row in luck.battles],
+                    "battles": [asdict(row) for row in luck.battles],
                 }
                 for luck in lucks
             ],
@@ -249,23 +375,28 @@ def render_luck(lucks: Sequence[ForceLuck], fmt: str, *, campaign: str) -> str:
         out.append("no battle yet")
     for luck in lucks:
         sentence = headline_sentence(luck)
-        cells = _cells(luck)
         out.append("")
         if fmt == "markdown":
             out.append(f"**{_md(sentence)}**")
-            out.append("")
-            out.append("| " + " | ".join(_COLUMNS) + " |")
-            out.append("|" + "---|" * len(_COLUMNS))
-            out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in cells]
         elif fmt == "bbcode":
             out.append(f"[b]{_bb(sentence)}[/b]")
-            out.append("[code]")
-            out += _aligned([list(_COLUMNS), *cells], escape=_bb_code)
-            out.append("[/code]")
         else:
             out.append(printable(sentence))
-            out += _aligned([list(_COLUMNS), *cells], escape=printable)
-            out.append("luck so far: " + _spark(luck.cumulative))
+        for columns, cells in drilldown(luck):
+            if fmt == "markdown":
+                out.append("")
+                out.append("| " + " | ".join(columns) + " |")
+                out.append("|" + "---|" * len(columns))
+                out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in cells]
+            elif fmt == "bbcode":
+                out.append("[code]")
+                out += _aligned([columns, *cells], escape=_bb_code)
+                out.append("[/code]")
+            else:
+                out += _aligned([columns, *cells], escape=printable)
+                if columns[-1] == "luck so far":
+                    out.append("luck so far: " + _spark(luck.cumulative))
+                    out.append("")
     return "\n".join(out) + "\n"
 
 
@@ -334,6 +465,6 @@ def luck_svg(lucks: Sequence[ForceLuck], *, campaign: str) -> str:
     return "\n".join(parts) + "\n"
 
 
-def law_of(odds: Mapping[str, Any], force: str) -> Law:
-    """A force's stored law, as pairs."""
-    return [(float(v), float(p)) for v, p in odds["scores"][force]]
+def law_of(odds: Mapping[str, Any], force: str, kind: str = "scores") -> Law:
+    """A force's stored law of ``kind`` (``scores``, ``losses``, ``breaks``), as pairs."""
+    return [(float(v), float(p)) for v, p in odds[kind][force]]

@@ -4,15 +4,21 @@
 sequence number and the hash of the line before it; every roster must fit the ruleset's
 schema; every battle is built again from the rosters the journal had made by then, played
 again from its seed (or its fair dice: secret, scenario and nonces), and must give the
-summary, the scores and the carried changes the line records; and every line must hash to
-what it says. The first line that does not follow is named, with why.
+summary, the scores, the luck audit's outcomes and the carried changes the line records;
+its odds (asked of the scenario before the battle, and read as they are by the luck audit)
+are worked out again and must be the ones it records; and every line must hash to what it
+says. The first line that does not follow is named, with why.
+
+Working out the odds again costs what recording them did (up to a second a battle);
+``odds=False`` skips that check alone, and says so.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from fracas.campaign.battle import build_scenario, fight
 from fracas.campaign.journal import Event, event_hash, parse_line
@@ -34,6 +40,8 @@ class Verdict:
     events: int
     battles: int
     problem: JournalError | None
+    #: Whether each battle's stored odds were worked out again and compared.
+    odds: bool = True
 
     @property
     def ok(self) -> bool:
@@ -41,9 +49,10 @@ class Verdict:
 
     def lines(self) -> list[str]:
         if self.problem is None:
+            odds = "their odds worked out again" if self.odds else "their odds NOT checked"
             return [
-                f"verified: {self.events} events, {self.battles} battles re-played, every "
-                "roster re-derived"
+                f"verified: {self.events} events, {self.battles} battles re-played ({odds}), "
+                "every roster re-derived"
             ]
         return [
             f"NOT VERIFIED: {self.problem}",
@@ -51,15 +60,92 @@ class Verdict:
         ]
 
 
-def verify_lines(text: str, *, source: str = "journal") -> Verdict:
+def verify_lines(
+    text: str, *, source: str = "journal", odds: bool = True, workers: int = 1
+) -> Verdict:
     """Check an exported journal (see the module's text)."""
     lines = [line for line in text.splitlines() if line.strip()]
     events = [parse_line(line, number=n, source=source) for n, line in enumerate(lines, 1)]
-    return verify_events(events)
+    return verify_events(events, odds=odds, workers=workers)
 
 
-def verify_events(events: Sequence[Event]) -> Verdict:
-    """Check events in order (see the module's text)."""
+def verify_events(events: Sequence[Event], *, odds: bool = True, workers: int = 1) -> Verdict:
+    """Check events in order (see the module's text).
+
+    With ``workers`` above 1 the battles' odds are worked out again in that many
+    processes, beside the replay (each battle's odds depend on its scenario alone); the
+    verdict is the same: the first event that does not follow.
+    """
+    checker = _OddsChecker(workers) if odds else None
+    try:
+        found = _verify(events, checker)
+        late = checker.first_problem() if checker is not None else None
+    finally:
+        if checker is not None:
+            checker.close()
+    # The same event can fail both ways: its odds are named first, as with one worker.
+    if late is not None and (found.problem is None or late[0] <= found.events):
+        index, battles, problem = late
+        return Verdict(index, battles, problem)
+    return replace(found, odds=odds)
+
+
+class _OddsChecker:
+    """Works each battle's odds out again and compares them with the stored ones: at once
+    with one worker, in a pool of processes with more."""
+
+    def __init__(self, workers: int) -> None:
+        from concurrent.futures import Future, ProcessPoolExecutor
+
+        self.pool = ProcessPoolExecutor(workers) if workers > 1 else None
+        self.pending: list[tuple[int, int, int, Any, Future[dict[str, Any]]]] = []
+
+    def check(self, index: int, battles: int, event: Event, ruleset: str, document: Any) -> None:
+        """Check the odds of battle ``event`` (the ``index``-th event, after ``battles``
+        battles); with one worker a mismatch is raised at once."""
+        if self.pool is None:
+            _compare(event, _odds_again(ruleset, document))
+            return
+        future = self.pool.submit(_odds_again, ruleset, document)
+        self.pending.append((index, battles, event.seq, event, future))
+
+    def first_problem(self) -> tuple[int, int, JournalError] | None:
+        """The first battle, in journal order, whose stored odds are not its scenario's."""
+        for index, battles, _, event, future in self.pending:
+            try:
+                _compare(event, future.result())
+            except JournalError as exc:
+                return index, battles, exc
+        return None
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+
+def _odds_again(ruleset: str, document: Any) -> dict[str, Any]:
+    """A battle's odds worked out again from its scenario document (in a worker, too)."""
+    from fracas.campaign.battle import odds_law
+    from fracas.campaign.carry import adapter_for
+    from fracas.io.scenario import scenario_from_document
+
+    scenario = scenario_from_document(document, source="journal")
+    law: dict[str, Any] = canonical_document(odds_law(adapter_for(ruleset), scenario))
+    return law
+
+
+def _compare(event: Event, law: dict[str, Any]) -> None:
+    body = event.body
+    if law != body.get("odds"):
+        differing = _first_key(law, body.get("odds"))
+        raise JournalError(
+            event.seq,
+            f"battle {body.get('battle')}: its odds are not the ones its scenario gives"
+            f"{differing} (the odds stored before the battle were changed)",
+        )
+
+
+def _verify(events: Sequence[Event], checker: _OddsChecker | None) -> Verdict:
     state: CampaignState | None = None
     previous = ""
     battles = 0
@@ -78,6 +164,8 @@ def verify_events(events: Sequence[Event]) -> Verdict:
                 state = derive([event])
             else:
                 _check(state, event)
+                if checker is not None and event.kind == "battle_resolved":
+                    checker.check(index, battles, event, state.ruleset, event.body["scenario"])
                 apply(state, event)
                 state.last = event
             if event_hash(event.seq, event.kind, event.body, event.prev) != event.hash:
@@ -157,10 +245,11 @@ def _check_battle(state: CampaignState, event: Event) -> None:
         "scores": canonical_document(
             {f: state.adapter.score(scenario, fought.summary, f) for f in body["scores"]}
         ),
+        "outcomes": canonical_document(state.adapter.outcomes(scenario, fought.summary)),
     }
     for key, value in again.items():
-        if value != body[key]:
-            differing = _first_key(value, body[key])
+        if value != body.get(key):
+            differing = _first_key(value, body.get(key))
             raise JournalError(
                 seq,
                 f"battle {body.get('battle')}: re-played from seed {body['seed']}, its {key} "
@@ -168,9 +257,17 @@ def _check_battle(state: CampaignState, event: Event) -> None:
             )
 
 
-def _first_key(mine: object, theirs: object) -> str:
+def _first_key(mine: object, theirs: object, path: str = "") -> str:
+    """Where two documents first differ (the deepest key both have), and the two values."""
     if isinstance(mine, dict) and isinstance(theirs, dict):
         for key in sorted(set(mine) | set(theirs)):
             if mine.get(key) != theirs.get(key):
-                return f" at {key}: re-play {mine.get(key)!r}, journal {theirs.get(key)!r}"
-    return ""
+                return _first_key(mine.get(key), theirs.get(key), f"{path}.{key}" if path else key)
+    if not path:
+        return ""
+    return f" at {path}: re-play {_short(mine)}, journal {_short(theirs)}"
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

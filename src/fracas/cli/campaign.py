@@ -331,6 +331,7 @@ def battle_command(
 
     store = _open(name, db)
     extra = _read_document(battle_file, "battle") if battle_file is not None else {}
+    source = str(battle_file) if battle_file is not None else None
     overrides = parse_overrides(settings)
     if secret_file is None and (nonces or commit):
         raise ScenarioError("--nonce and --commit need --secret-file", source="command line")
@@ -339,7 +340,13 @@ def battle_command(
     if commit:
         state = state_of(store, name)
         scenario = build_scenario(
-            state, attacker, defender, extra=extra, overrides=overrides, only=only or ()
+            state,
+            attacker,
+            defender,
+            extra=extra,
+            overrides=overrides,
+            only=only or (),
+            battle_file=source,
         )
         secret, created = secret_from_file(secret_file, create=True)  # type: ignore[arg-type]
         typer.echo(
@@ -363,6 +370,7 @@ def battle_command(
         seed=seed,
         secret=revealed,
         nonces=nonces or (),
+        battle_file=source,
     )
     fought = recorded.fought
     style = PostStyle(forum=forum.value)
@@ -421,15 +429,35 @@ def verify_command(
     file: Annotated[
         Path, typer.Argument(metavar="FILE", help="An exported journal (- for stdin).")
     ],
+    no_odds: Annotated[
+        bool,
+        typer.Option(
+            "--no-odds",
+            help="Do not work out each battle's stored odds again (much faster; the battles "
+            "are still re-played and the rosters re-derived).",
+        ),
+    ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            metavar="N",
+            min=1,
+            help="Work the odds out again in N processes (the verdict is the same).",
+        ),
+    ] = 1,
 ) -> None:
-    """Re-play every battle of an exported journal and re-derive every roster.
+    """Re-play every battle of an exported journal, re-derive every roster, and work out
+    each battle's stored odds again.
 
     Exit 0 when every event follows, 1 naming the first that does not, 2 when the file
     cannot be read.
 
     \b
-    Example:
+    Examples:
       fracas campaign verify war.jsonl
+      fracas campaign verify war.jsonl --workers 2
+      fracas campaign verify war.jsonl --no-odds
     """
     from fracas.campaign.verify import verify_lines
     from fracas.io.reader import read_text
@@ -438,7 +466,7 @@ def verify_command(
         text, source = sys.stdin.read(), "stdin"
     else:
         text, source = read_text(reading(file)), str(file)
-    verdict = verify_lines(text, source=source)
+    verdict = verify_lines(text, source=source, odds=not no_odds, workers=workers)
     for line in verdict.lines():
         typer.echo(line)
     raise typer.Exit(0 if verdict.ok else 1)

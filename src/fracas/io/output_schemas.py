@@ -294,10 +294,15 @@ CAMPAIGN_ROSTER: Schema = array(
     )
 )
 
+#: One outcome of a battle for one force: its value, its percentile (higher: luckier for
+#: the force) and the error bar of that percentile (0 when exact).
+OUTCOME: Schema = closed({"value": FLOAT, "percentile": FLOAT, "error": FLOAT})
+
 CAMPAIGN_LUCK: Schema = closed(
     {
         "campaign": STRING,
         "method": STRING,
+        "columns": mapping_of(STRING),
         "forces": array(
             closed(
                 {
@@ -319,6 +324,11 @@ CAMPAIGN_LUCK: Schema = closed(
                                 "method": STRING,
                                 "win_chance": nullable(FLOAT),
                                 "won": nullable(BOOLEAN),
+                                "win": nullable(OUTCOME),
+                                "losses": nullable(OUTCOME),
+                                "enemy_losses": nullable(OUTCOME),
+                                "breaks": nullable(OUTCOME),
+                                "enemy_breaks": nullable(OUTCOME),
                             }
                         )
                     ),

@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # pydantic loads with the first scenario, not at start-up
     from pydantic import BaseModel
 
     from fracas.core.schema import Document
+    from fracas.rulesets.campaign import CampaignRules
 
 ScenarioT = TypeVar("ScenarioT")
 StateT = TypeVar("StateT", bound=Hashable)
@@ -339,6 +340,19 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, StateT]):
         this ruleset's units; ``joins`` put characters into units (``"Captain=Halberdiers"``);
         ``side`` names the side (default: the army's name). ``fracas import`` calls it."""
         raise self._missing("imports no army lists")
+
+    # Campaigns: a ruleset whose battles can carry over from one to the next overrides this
+
+    def campaign_rules(self) -> CampaignRules | None:
+        """How this ruleset's battles carry over in a campaign (rosters, what a result
+        changes, the outcomes of its luck audit), or ``None`` when it has no campaigns.
+        ``fracas campaign`` asks this hook and never a ruleset's name.
+
+        >>> from fracas.rulesets import find_ruleset
+        >>> type(find_ruleset("hex").campaign_rules()).__name__
+        'HexCampaign'
+        """
+        return None
 
     @classmethod
     def imports_armies(cls) -> bool:

@@ -6,9 +6,8 @@ line does. Every text from the journal is escaped.
 
 >>> from fracas.campaign.store import Store
 >>> from fracas.campaign.actions import new_campaign
->>> from fracas.campaign.carry import ADAPTERS
 >>> store = Store.open("sqlite://")
->>> new_campaign(store, "War & Peace", next(iter(ADAPTERS)))
+>>> new_campaign(store, "War & Peace", "d100")
 >>> "War &amp; Peace" in index_page(store)
 True
 """
@@ -59,7 +58,7 @@ def index_page(store: Store) -> str:
 
 def campaign_page(store: Store, name: str) -> str:
     """One campaign: the luck headlines and chart, the rosters now, the journal."""
-    from fracas.campaign.luck import audit, headline_sentence, luck_svg
+    from fracas.campaign.luck import audit, drilldown, headline_sentence, luck_svg
     from fracas.campaign.rosters import derive, roster_table
 
     events = store.events(name)
@@ -71,9 +70,17 @@ def campaign_page(store: Store, name: str) -> str:
     ]
     lucks = audit(events)
     parts.append("<h2>Luck</h2>")
-    parts += [f"<p>{escape(headline_sentence(luck))}</p>" for luck in lucks]
     if lucks:
         parts.append(luck_svg(lucks, campaign=name))
+    for luck in lucks:
+        # The headline first, then the battles it is made of (the drill-down).
+        parts.append(f"<p><strong>{escape(headline_sentence(luck))}</strong></p>")
+        for columns, cells in drilldown(luck):
+            head = "".join(f"<th>{escape(c)}</th>" for c in columns)
+            rows = "".join(
+                "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in cells
+            )
+            parts.append(f"<table><tr>{head}</tr>{rows}</table>")
     parts.append("<h2>Rosters now</h2>")
     keys = [adapter.size_key, *([adapter.full_key] if adapter.full_key else []), "level"]
     for row in roster_table(state):

@@ -15,6 +15,7 @@ from fracas.rulesets.base import Ruleset, Summary, deferred
 from fracas.rulesets.d100.odds import HEADLINES
 
 if TYPE_CHECKING:  # the rules load with the first battle: listing rulesets needs none
+    from fracas.rulesets.campaign import CampaignRules
     from fracas.rulesets.d100.document import D100Document
     from fracas.rulesets.d100.play import BattleProcess, State
     from fracas.rulesets.d100.scenario import Battle
@@ -70,6 +71,11 @@ class D100Ruleset(Ruleset["D100Document", "Battle", "State"]):
 
         result = battle_result(BattleProcess(scenario), played.state, played.notes)
         return build_report(scenario, result, self.name)
+
+    def campaign_rules(self) -> CampaignRules:
+        from fracas.rulesets.d100.campaign import D100Campaign
+
+        return D100Campaign()
 
     def metrics(self, scenario: Battle, state: State) -> Summary:
         """``winner``, ``rounds``, ``pax.<unit>``, ``fate.<unit>`` and ``goods``."""

@@ -14,6 +14,7 @@ from fracas.rulesets.base import TOP, Ruleset, Summary, deferred
 from fracas.rulesets.hex.odds import HEADLINES
 
 if TYPE_CHECKING:  # the rules load when used: listing the rulesets needs none of them
+    from fracas.rulesets.campaign import CampaignRules
     from fracas.rulesets.hex.document import HexDocument, HexParams
     from fracas.rulesets.hex.play import Turn
     from fracas.rulesets.hex.scenario import Board, HexScenario
@@ -78,6 +79,11 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
 
         title = scenario.title or "Hex combat"
         return turn_report(played.state.result, title, scenario.description)
+
+    def campaign_rules(self) -> CampaignRules:
+        from fracas.rulesets.hex.campaign import HexCampaign
+
+        return HexCampaign()
 
     def metrics(self, scenario: HexScenario, state: Done[Turn]) -> Summary:
         """``losses.<id>``, ``strength.<id>``, ``level.<id>``, ``destroyed.<id>`` per unit."""

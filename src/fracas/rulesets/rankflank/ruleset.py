@@ -14,6 +14,7 @@ from fracas.rulesets.base import ArmyImport, Ruleset, Summary, deferred
 from fracas.rulesets.rankflank.odds import HEADLINES
 
 if TYPE_CHECKING:  # the rules load with the first combat: listing rulesets needs none
+    from fracas.rulesets.campaign import CampaignRules
     from fracas.rulesets.rankflank.document import RankflankDocument
     from fracas.rulesets.rankflank.fight import Fight
     from fracas.rulesets.rankflank.formation import UnitStatus
@@ -110,6 +111,11 @@ class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "Fight"])
         from fracas.rulesets.rankflank.armylists import import_army
 
         return import_army(path, catalogues=catalogues, joins=joins, side=side)
+
+    def campaign_rules(self) -> CampaignRules:
+        from fracas.rulesets.rankflank.campaign import RankflankCampaign
+
+        return RankflankCampaign()
 
     def metrics(self, scenario: RankflankScenario, state: Fight) -> Summary:
         """Who won the combat and round 1, and what became of every unit.

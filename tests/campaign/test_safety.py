@@ -1,0 +1,240 @@
+"""Two writers at once, a battle that fails half-way, and bad input: the journal never
+loses an event and never holds half of one."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from fracas.campaign.actions import enter_roster, new_campaign, record_battle, state_of
+from fracas.campaign.store import StaleWrite, Store
+from fracas.campaign.verify import export_lines, verify_lines
+from fracas.cli import app
+
+SIDE_A = {"units": [{"name": "Scouts", "pax": 4, "offense": 2, "strength": 2}]}
+SIDE_B = {"units": [{"name": "Guards", "pax": 4, "defense": 2}]}
+RUNNER = CliRunner()
+
+
+def war(store: Store) -> None:
+    new_campaign(store, "War", "d100")
+    enter_roster(store, "War", "A", SIDE_A)
+    enter_roster(store, "War", "B", SIDE_B)
+
+
+def test_two_threads_that_read_the_same_event_one_is_refused_and_retries(db: str) -> None:
+    store = Store.open(db)
+    new_campaign(store, "War", "d100")
+    # Both writers read the journal, wait for each other, then append after what they
+    # read: exactly one append can follow event 1; the other is refused, reads again and
+    # appends after the winner's event.
+    both_read = threading.Barrier(2)
+    outcomes: dict[str, list[str]] = {}
+
+    def writer(name: str) -> None:
+        mine = Store.open(db)
+        tries: list[str] = []
+        while True:
+            last = state_of(mine, "War").last
+            assert last is not None
+            if not tries:
+                both_read.wait(timeout=30)
+            try:
+                body = {"force": name, "roster": SIDE_A}
+                mine.append("War", "roster_entered", body, after=last)
+            except StaleWrite as exc:
+                tries.append(str(exc))
+                continue
+            tries.append("written")
+            break
+        outcomes[name] = tries
+        mine.close()
+
+    threads = [threading.Thread(target=writer, args=(name,)) for name in ("X", "Y")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    refused = [tries[0] for tries in outcomes.values() if tries[0] != "written"]
+    assert len(refused) == 1
+    assert (
+        "changed since it was read (event 1 is no longer the last): run the command again"
+        in (refused[0])
+    )
+    assert sorted(len(tries) for tries in outcomes.values()) == [1, 2]
+    events = store.events("War")
+    assert [e.seq for e in events] == [1, 2, 3]
+    assert sorted(str(e.body["force"]) for e in events[1:]) == ["X", "Y"]
+    assert verify_lines(export_lines(events)).ok
+
+
+def test_a_battle_raced_by_another_writer_is_refused_whole(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import fracas.campaign.actions as actions
+    from fracas.campaign import battle
+
+    war(store)
+
+    def fight_while_another_gm_edits(*args: Any, **kwargs: Any) -> Any:
+        # While this battle is played, a second game master edits a roster.
+        actions.edit_roster(store, "War", "B", [("units[0].pax", 3)], by="GM 2")
+        return battle.fight(*args, **kwargs)
+
+    monkeypatch.setattr(actions, "fight", fight_while_another_gm_edits)
+    with pytest.raises(StaleWrite, match="run the command again"):
+        record_battle(store, "War", "A", "B", seed=1)
+    kinds = [e.kind for e in store.events("War")]
+    assert kinds == ["campaign_created", "roster_entered", "roster_entered", "roster_edited"]
+    monkeypatch.undo()
+    # Run again, the battle is built from the edited roster.
+    again = record_battle(store, "War", "A", "B", seed=1)
+    assert again.fought.scenario.document["sides"][1]["units"][0]["pax"] == 3
+
+
+@pytest.mark.parametrize("breaks", ["luck_law", "fight", "battle_body"])
+def test_a_battle_that_fails_half_way_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, breaks: str
+) -> None:
+    import fracas.campaign.actions as actions
+
+    db = str(tmp_path / "war.db")
+    store = Store.open(db)
+    war(store)
+    before = export_lines(store.events("War"))
+
+    def crash(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the power went out")
+
+    monkeypatch.setattr(actions, breaks, crash)
+    result = RUNNER.invoke(
+        app, ["campaign", "battle", "War", "--attacker", "A", "--defender", "B", "--db", db]
+    )
+    # Not bad input: an internal error (exit 70), in one line; the journal is as it was.
+    assert result.exit_code == 70
+    assert result.stderr.count("\n") == 1
+    assert export_lines(Store.open(db).events("War")) == before
+
+
+def test_a_stale_write_on_the_command_line_is_one_line_to_retry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import fracas.campaign.actions as actions
+    from fracas.campaign import battle
+
+    db = str(tmp_path / "war.db")
+    store = Store.open(db)
+    war(store)
+
+    def raced(*args: Any, **kwargs: Any) -> Any:
+        actions.edit_roster(store, "War", "B", [("units[0].pax", 3)], by="GM 2")
+        return battle.fight(*args, **kwargs)
+
+    monkeypatch.setattr(actions, "fight", raced)
+    result = RUNNER.invoke(
+        app, ["campaign", "battle", "War", "--attacker", "A", "--defender", "B", "--db", db]
+    )
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1
+    assert "run the command again" in result.stderr
+    assert [e.kind for e in Store.open(db).events("War")][-1] == "roster_edited"
+
+
+def test_a_force_with_no_unit_left_cannot_fight(tmp_path: Path) -> None:
+    db = str(tmp_path / "war.db")
+    store = Store.open(db)
+    new_campaign(store, "War", "d100")
+    knights = {"name": "Knights", "pax": 10, "offense": 9, "strength": 9, "melee_attacks": 9}
+    enter_roster(store, "War", "A", {"units": [knights]})
+    enter_roster(store, "War", "B", {"units": [{"name": "Peasants", "pax": 1}]})
+    # Some seed kills the one peasant; from then on B has nothing to field.
+    for seed in range(50):
+        record_battle(store, "War", "A", "B", seed=seed)
+        if not state_of(store, "War").forces["B"].roster["units"]:
+            break
+    fell = state_of(store, "War").forces["B"].fallen["Peasants"]
+    count = len(store.events("War"))
+    result = RUNNER.invoke(
+        app, ["campaign", "battle", "War", "--attacker", "A", "--defender", "B", "--db", db]
+    )
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1
+    assert "defender" in result.stderr
+    assert f"B has no unit left to fight (Peasants {fell[0]} in event {fell[1]})" in result.stderr
+    assert len(Store.open(db).events("War")) == count
+
+
+@pytest.mark.parametrize(
+    ("battle", "needle"),
+    [
+        ("sides: [attack]\n", "battle.yaml: sides"),
+        ("sides: {A: {units: []}}\n", "sides.A"),
+        ("sides: {A: {action: dance}}\n", "action"),
+        ("ruleset: hex\n", "battle.yaml: ruleset"),
+        ("weather: rain\n", "War battle 1 (rosters and "),
+        ("[1, 2]\n", "a mapping of keys"),
+    ],
+)
+def test_a_bad_battle_file_is_one_line_and_writes_nothing(
+    tmp_path: Path, battle: str, needle: str
+) -> None:
+    db = str(tmp_path / "war.db")
+    store = Store.open(db)
+    war(store)
+    count = len(store.events("War"))
+    file = tmp_path / "battle.yaml"
+    file.write_text(battle)
+    result = RUNNER.invoke(
+        app,
+        [
+            "campaign",
+            "battle",
+            "War",
+            "--attacker",
+            "A",
+            "--defender",
+            "B",
+            "--battle",
+            str(file),
+            "--db",
+            db,
+        ],
+    )
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.count("\n") == 1
+    assert needle in result.stderr
+    assert len(Store.open(db).events("War")) == count
+
+
+def test_an_sqlite_store_is_one_file_in_wal_mode(tmp_path: Path) -> None:
+
+    store = Store.open(str(tmp_path / "war.db"))
+    war(store)
+    with store.engine.connect() as connection:
+        mode = connection.exec_driver_sql("PRAGMA journal_mode").scalar_one()
+    assert mode == "wal"
+
+
+def test_a_correction_is_a_new_event_that_keeps_who_and_why(store: Store) -> None:
+    war(store)
+    entered = store.events("War")[-1]
+    actions_state = state_of(store, "War")
+    assert actions_state.forces["B"].roster["units"][0]["pax"] == 4
+    from fracas.campaign.actions import edit_roster
+
+    edit_roster(store, "War", "B", [("units[0].pax", 3)], by="GM", why="a typo in the list")
+    events = store.events("War")
+    # The entry is as it was (same hash); the edit is the next event, with who and why.
+    assert events[2] == entered
+    edit = events[3]
+    assert (edit.kind, edit.body["by"], edit.body["why"]) == (
+        "roster_edited",
+        "GM",
+        "a typo in the list",
+    )
+    assert edit.body["set"] == [{"path": "units[0].pax", "value": 3}]
+    assert state_of(store, "War").forces["B"].roster["units"][0]["pax"] == 3
