@@ -42,6 +42,9 @@ class Verdict:
     problem: JournalError | None
     #: Whether each battle's stored odds were worked out again and compared.
     odds: bool = True
+    #: Battles recorded before a battle stored its outcomes: their replays are checked,
+    #: their odds (asked another way then) are not worked out again.
+    earlier: int = 0
 
     @property
     def ok(self) -> bool:
@@ -50,6 +53,11 @@ class Verdict:
     def lines(self) -> list[str]:
         if self.problem is None:
             odds = "their odds worked out again" if self.odds else "their odds NOT checked"
+            if self.odds and self.earlier:
+                odds += (
+                    f"; {self.earlier} recorded before battles stored their outcomes: "
+                    "re-played, their odds not checked"
+                )
             return [
                 f"verified: {self.events} events, {self.battles} battles re-played ({odds}), "
                 "every roster re-derived"
@@ -87,7 +95,14 @@ def verify_events(events: Sequence[Event], *, odds: bool = True, workers: int = 
     if late is not None and (found.problem is None or late[0] <= found.events):
         index, battles, problem = late
         return Verdict(index, battles, problem)
-    return replace(found, odds=odds)
+    earlier = sum(1 for event in events[: found.events] if _earlier(event))
+    return replace(found, odds=odds, earlier=earlier if odds else 0)
+
+
+def _earlier(event: Event) -> bool:
+    """A battle recorded before a battle event held its outcomes (and the odds of each):
+    its odds were asked in another way, so only its replay can be checked."""
+    return event.kind == "battle_resolved" and "outcomes" not in event.body
 
 
 class _OddsChecker:
@@ -164,7 +179,7 @@ def _verify(events: Sequence[Event], checker: _OddsChecker | None) -> Verdict:
                 state = derive([event])
             else:
                 _check(state, event)
-                if checker is not None and event.kind == "battle_resolved":
+                if checker is not None and event.kind == "battle_resolved" and not _earlier(event):
                     checker.check(index, battles, event, state.ruleset, event.body["scenario"])
                 apply(state, event)
                 state.last = event
@@ -247,6 +262,8 @@ def _check_battle(state: CampaignState, event: Event) -> None:
         ),
         "outcomes": canonical_document(state.adapter.outcomes(scenario, fought.summary)),
     }
+    if "outcomes" not in body:  # recorded before battles stored them (see _earlier)
+        del again["outcomes"]
     for key, value in again.items():
         if value != body.get(key):
             differing = _first_key(value, body.get(key))
