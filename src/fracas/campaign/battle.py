@@ -173,7 +173,7 @@ def fight(
 
 def luck_law(state: CampaignState, scenario: Scenario) -> dict[str, Any]:
     """The odds of the outcomes the luck audit asks about, worked out before the battle:
-    exact when they can be, else :data:`LUCK_RUNS` seeded plays.
+    exact when they can be, else :data:`LUCK_RUNS` sampled runs.
 
     ``{"method": "exact" | "mc", "runs": n, "winner": {name: p}, "scores": {force: law},
     "losses": {force: law}, "breaks": {force: law}}``, each law a list of ``[value, p]``
@@ -187,9 +187,10 @@ def luck_law(state: CampaignState, scenario: Scenario) -> dict[str, Any]:
 
 def odds_law(adapter: Adapter, scenario: Scenario) -> dict[str, Any]:
     """:func:`luck_law` with the ruleset's campaign adapter given (no campaign state)."""
-    from fracas.analysis import exact_outcomes, repetition_seed
-    from fracas.analysis.sample import sampler
+    from fracas.analysis import exact_outcomes
+    from fracas.analysis.sample import block_sampler
     from fracas.core.distribution import EnumerationBudgetError
+    from fracas.core.streams import run_keys
 
     ruleset, model = scenario.ruleset, scenario.model
     outcomes: list[tuple[Mapping[str, Any], float]]
@@ -200,13 +201,10 @@ def odds_law(adapter: Adapter, scenario: Scenario) -> dict[str, Any]:
         method, runs = "exact", 0
     except (EnumerationBudgetError, KeyError):
         # KeyError: the exact walk settled a metric the outcomes need apart from the
-        # outcomes; seeded plays give every metric.
-        play = sampler(ruleset, model)
-        seed = odds_seed(scenario)
-        weight = 1.0 / LUCK_RUNS
-        outcomes = [
-            (play(SeededDice(repetition_seed(seed, index))), weight) for index in range(LUCK_RUNS)
-        ]
+        # outcomes; sampled runs give every metric.
+        # Many runs at once, each its own stream of the seed (fracas.core.streams).
+        found, _ = block_sampler(ruleset, model).play(run_keys(odds_seed(scenario), 0, LUCK_RUNS))
+        outcomes = [(summary, times / LUCK_RUNS) for summary, times in found]
         laws = _laws(adapter, scenario, outcomes)
         method, runs = "mc", LUCK_RUNS
     return {"method": method, "runs": runs, **laws}

@@ -2,7 +2,7 @@
 
 **One battle.** Each force's luck score (the PAX, models or strength the enemy lost minus
 those the force lost; :mod:`fracas.campaign.carry`) has a law, stored with the battle when
-it was recorded: exact, or from seeded plays when exact odds are out of reach. The result's
+it was recorded: exact, or from sampled runs when exact odds are out of reach. The result's
 percentile is the *mid-p* ``P(S < s) + ½·P(S = s)``: a force that got exactly the median
 result, or fought a battle with only one possible result, scores 50 %. From plays, the
 percentile carries an error bar of ±1.96 standard errors, ``√(u(1 − u)/n)``.
@@ -260,7 +260,7 @@ _COLUMNS = (
     ("result", "the luck score: what the enemy lost minus what the force lost"),
     ("expected", "the luck score's mean under the battle's odds"),
     ("percentile", "where the luck score fell (mid-p), ± its error bar from plays"),
-    ("odds", "exact, or mc (seeded plays)"),
+    ("odds", "exact, or mc (sampled runs)"),
     ("P(win)", "the chance to win, asked before the battle"),
     ("luck so far", "the campaign headline after this battle"),
 )

@@ -81,7 +81,17 @@ class D100Ruleset(Ruleset["D100Document", "Battle", "State"]):
         """``winner``, ``rounds``, ``pax.<unit>``, ``fate.<unit>`` and ``goods``."""
         from fracas.rulesets.d100.play import BattleProcess
 
-        return _state_summary(BattleProcess(scenario), _metric_names(scenario), state)
+        # Odds ask this of every final state of one battle in turn: its process (its
+        # program of steps) is built once for them, not once a state.
+        global _LAST_METRICS
+        last = _LAST_METRICS
+        if last is None or last[0] is not scenario:
+            last = _LAST_METRICS = (scenario, BattleProcess(scenario), _metric_names(scenario))
+        return _state_summary(last[1], last[2], state)
+
+
+#: The battle :meth:`D100Ruleset.metrics` was last asked about, its process and metric names.
+_LAST_METRICS: tuple[Any, Any, tuple[str, ...]] | None = None
 
 
 def _state_summary(process: BattleProcess, names: tuple[str, ...], state: State) -> Summary:
