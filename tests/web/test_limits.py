@@ -265,3 +265,53 @@ def test_a_picture_too_large_for_the_answer_is_left_out_and_said() -> None:
     assert note.startswith("The picture is left out: ")
     assert "over half of this server's answer limit of 1,000,000 bytes" in note
     assert answer["document"]["result"]  # the battle itself is answered
+
+
+def test_a_picture_over_its_budget_stops_being_drawn() -> None:
+    # The picture is counted as it is drawn: past budget.picture it stops, rather than
+    # being drawn whole and then left out. Encirclement's 15 hexes draw to some 10,000
+    # characters, so a budget of 2,000 stops it early.
+    from fracas.core.limits import BudgetExceededError, limits_in_force
+    from fracas.io.scenario import load_scenario
+
+    scenario = load_scenario(RING)
+    whole = scenario.ruleset.picture(scenario.model)
+    assert len(whole) > 2_000
+    with limits_in_force({"budget.picture": 2_000}), pytest.raises(BudgetExceededError) as spent:
+        scenario.ruleset.picture(scenario.model)
+    assert "the budget budget.picture of 2,000 characters is spent" in str(spent.value)
+    # Within the budget it is the same picture, byte for byte.
+    with limits_in_force({"budget.picture": len(whole)}):
+        assert scenario.ruleset.picture(scenario.model) == whole
+    # The server draws within half its answer limit: the note says the drawing stopped.
+    given = ScenarioInput(RING.read_text(encoding="utf-8"), RING.name)
+    answer = operations.resolve(given, None, picture_bytes=2_000)
+    assert answer["picture"] is None
+    assert answer["limits"] == [
+        "The picture is left out: more than 2,000 characters, over half of this server's "
+        "answer limit of 4,000 bytes (fracas serve --max-answer); fracas render draws it."
+    ]
+    assert answer["document"]["result"]
+
+
+@pytest.mark.parametrize(
+    ("operation", "arguments", "name"),
+    [
+        ("forecast", {"attacker": "lead", "target": "holdout"}, "budget.forecast"),
+        ("advise", {"side": "blue"}, "budget.advise"),
+        ("threats", {"side": "blue"}, "budget.advise"),
+        ("reply", {"side": "blue"}, "budget.advise"),
+    ],
+)
+def test_every_question_is_counted_by_the_command_lines_budget(
+    operation: str, arguments: dict[str, Any], name: str
+) -> None:
+    # The web asks the ruleset within the same work budget as the command of that name:
+    # with the budget at 0 steps the first combat (or pair examined) is one too many.
+    from fracas.core.limits import BudgetExceededError, limits_in_force
+
+    given = ScenarioInput(RING.read_text(encoding="utf-8"), RING.name)
+    getattr(operations, operation)(given, **arguments)  # within the default budget
+    with limits_in_force({name: 0}), pytest.raises(BudgetExceededError) as spent:
+        getattr(operations, operation)(given, **arguments)
+    assert str(spent.value).startswith(f"{RING.name}: the budget {name} of 0 steps is spent")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -233,6 +234,68 @@ def test_a_question_past_its_time_limit_leaves_no_busy_process(server: Server) -
     assert busy == []
     # And the server still answers.
     assert post(server, "/api/resolve", {"scenario": RING})[0] == 200
+
+
+def big_board(rows: int = 383, columns: int = 383, units: int = 1200, seed: int = 7) -> str:
+    """A legal hex board of some 258 kB of YAML (146,689 hexes, 1,200 units): as large as
+    a request body may be (256 KiB with its JSON around it). Terrain and units are drawn
+    as in benchmarks/bench_hex_boards.py, units spread evenly, sides in bands."""
+    rng = random.Random(seed)
+    lines = ["fracas: 1", "ruleset: hex", "title: a big board", "map:", "  rows:"]
+    for _ in range(rows):
+        lines.append('    - "' + "".join(rng.choice(".....fhm~=") for _ in range(columns)) + '"')
+    lines.append("units:")
+    step = rows * columns // units
+    for n in range(units):
+        r, c = divmod(n * step, columns)
+        lines.append(
+            f"  - {{id: u{n}, side: {'blue' if (c // 3) % 2 == 0 else 'red'}, "
+            f"hex: [{c - r // 2}, {r}], strength: {rng.choice([33, 50, 77, 99, 100])}, "
+            f"attack: {{land: {rng.choice([8, 10, 12])}}}, defense: {rng.choice([8, 10, 12])}}}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def status_kib(pid: int, field: str) -> int:
+    """A ``/proc/PID/status`` size field (``VmRSS``, ``VmHWM``) in KiB, 0 if gone."""
+    try:
+        lines = (PROC / str(pid) / "status").read_text().splitlines()
+    except OSError:
+        return 0
+    return next((int(line.split()[1]) for line in lines if line.startswith(field + ":")), 0)
+
+
+@linux_only
+def test_the_largest_legal_board_gets_a_bounded_answer_and_memory_is_given_back(
+    server: Server,
+) -> None:
+    text = big_board()
+    body = {"scenario": text, "name": "big.yaml"}
+    assert len(text) > 250_000  # large
+    assert len(json.dumps(body)) <= 256 * 1024  # and legal: within the body limit
+    workers = descendants(server.process.pid)
+    before = sum(status_kib(pid, "VmRSS") for pid in [server.process.pid, *workers])
+    for _ in range(2):
+        status, _, answer = post(server, "/api/resolve", body)
+        assert status == 200
+        # Its picture (some 60 MB drawn whole) is stopped at half the 16 MiB answer
+        # limit, and said so; the battle is answered.
+        assert answer["picture"] is None
+        assert answer["limits"] == [
+            "The picture is left out: more than 8,388,608 characters, over half of this "
+            "server's answer limit of 16,777,216 bytes (fracas serve --max-answer); "
+            "fracas render draws it."
+        ]
+        assert len(json.dumps(answer)) < 16 * 2**20
+    # No process of the server went near the 560 MB that drawing the whole picture takes.
+    peaks = {pid: status_kib(pid, "VmHWM") for pid in descendants(server.process.pid)}
+    assert max(peaks.values()) < 300 * 1024, peaks
+    # And what the two questions took is given back: the server and its workers hold
+    # about what they held before them (a worker keeps some 20 MB of caches each).
+    after = sum(
+        status_kib(pid, "VmRSS") for pid in [server.process.pid, *descendants(server.process.pid)]
+    )
+    assert after - before < 150 * 1024, (before, after)
 
 
 @linux_only
