@@ -315,3 +315,33 @@ def test_every_question_is_counted_by_the_command_lines_budget(
     with limits_in_force({name: 0}), pytest.raises(BudgetExceededError) as spent:
         getattr(operations, operation)(given, **arguments)
     assert str(spent.value).startswith(f"{RING.name}: the budget {name} of 0 steps is spent")
+
+
+def test_a_failed_accept_is_logged_once_a_minute_in_one_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # asyncio reports every accept that finds no descriptor, with a traceback: thousands
+    # a second. The server's handler says it once a minute; other errors go on as before.
+    import logging
+
+    from fracas.web.server import OUT_OF_RESOURCE, quiet_about_descriptors
+
+    class Loop:
+        def __init__(self) -> None:
+            self.passed: list[dict[str, Any]] = []
+
+        def default_exception_handler(self, context: dict[str, Any]) -> None:
+            self.passed.append(context)
+
+    loop, log = Loop(), logging.getLogger("fracas.test.accept")
+    handle = quiet_about_descriptors(log)
+    failed = {"message": OUT_OF_RESOURCE, "exception": OSError(24, "Too many open files")}
+    with caplog.at_level(logging.ERROR, logger=log.name):
+        for _ in range(1000):
+            handle(loop, failed)
+        handle(loop, {"message": "something else"})
+    assert [record.getMessage() for record in caplog.records] == [
+        "cannot accept connections: [Errno 24] Too many open files (ulimit -n, or lower "
+        "--connections); said at most once a minute"
+    ]
+    assert loop.passed == [{"message": "something else"}]

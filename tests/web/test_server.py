@@ -59,12 +59,22 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
 
-def start(*options: str) -> Server:
+def start(*options: str, stderr: Any = subprocess.DEVNULL, files: int | None = None) -> Server:
+    """``fracas serve`` on a free port, its first question answered; ``files`` is the
+    most descriptors it may open (``ulimit -n``, soft and hard)."""
     port = free_port()
+
+    def limited() -> None:
+        import resource
+
+        assert files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
     process = subprocess.Popen(
         [sys.executable, "-m", "fracas", "serve", "--port", str(port), *options],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=stderr,
+        preexec_fn=None if files is None else limited,
     )
     server = Server(process, port)
     for _ in range(300):
@@ -379,6 +389,49 @@ def test_idle_and_slow_connections_are_closed(server: Server) -> None:
     finally:
         for sock in held:
             sock.close()
+
+
+@linux_only
+def test_few_descriptors_lower_the_connection_limit_and_the_log_stays_quiet(
+    tmp_path: Path,
+) -> None:
+    # With 64 descriptors the 128 connections allowed by default cannot be held: asyncio
+    # then logged a traceback for every accept that failed (97 MB in 20 s) and answered
+    # nothing. The limit is fitted to the descriptors, and said once.
+    log = tmp_path / "serve.log"
+    with log.open("wb") as stderr:
+        server = start("--workers", "2", stderr=stderr, files=64)
+        try:
+            held = []
+            for _ in range(200):  # more than the descriptors: all but a few get the 503
+                held.append(socket.create_connection(("127.0.0.1", server.port), timeout=5))
+            try:
+                time.sleep(0.5)
+                # Still answering, in JSON: told to come back, as past --connections.
+                data = ask(server.port, b"GET /api/rulesets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                assert data.startswith(b"HTTP/1.1 503 "), data[:100]
+                assert b"connections open, its most (fracas serve --connections)" in data
+            finally:
+                for sock in held:
+                    sock.close()
+            # Once they are closed, answered again.
+            assert (
+                ask(server.port, b"GET /api/rulesets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")[9:12]
+                == b"200"
+            )
+        finally:
+            stop(server)
+    text = log.read_text(encoding="utf-8")
+    assert len(text) < 20_000, text[:2_000]
+    # 64 files, less 32 of the server's own and 3 for each of the 2 × 2 workers (two
+    # lanes): 20 spare, half for connections, half for the accept queue. The default
+    # needs 32 + 12 + 128 connections + 128 in the accept queue = 300.
+    assert (
+        "fracas serve: at most 10 connections at once, not 128 (--connections): this "
+        "process may open only 64 files (ulimit -n 64); raise it to 300 for 128" in text
+    )
+    assert "out of system resource" not in text
+    assert "Too many open files" not in text
 
 
 def ask(port: int, request: bytes) -> bytes:
