@@ -345,3 +345,21 @@ def test_a_failed_accept_is_logged_once_a_minute_in_one_line(
         "--connections); said at most once a minute"
     ]
     assert loop.passed == [{"message": "something else"}]
+
+
+def test_a_full_lane_is_a_503_with_retry_after_and_its_reason_in_the_json(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app = create_app()
+
+    def full(job: Job, estimate: float) -> Any:
+        raise Busy("cheap", 7, "the server is busy: 2 cheap questions are being worked out")
+
+    monkeypatch.setattr(app.state.pool, "submit", full)
+    with TestClient(app, base_url="http://127.0.0.1") as busy:
+        response = busy.post("/api/resolve", json=body(LAIR))
+    assert response.status_code == 503
+    assert response.headers["retry-after"] == "7"
+    error = response.json()["error"]
+    assert (error["reason"], error["retry_after"]) == ("busy", 7)
+    assert error["message"].startswith("the server is busy: ")
