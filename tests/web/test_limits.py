@@ -247,6 +247,26 @@ def test_a_job_past_its_deadline_times_out_and_frees_its_slot() -> None:
     lane.stop()
 
 
+def test_a_job_that_waits_past_its_deadline_is_told_to_try_again() -> None:
+    # No worker was free before its time limit ran out, so none of its work was done:
+    # the lane was busy (503 with Retry-After), not the question too large.
+    backend = Blocked()
+    lane = Lane("expensive", [backend], waiting=1)
+    running = lane.submit(Job("odds"), time.monotonic() + 60)
+    assert backend.started.acquire(timeout=10)
+    waiting = lane.submit(Job("odds"), time.monotonic() + 0.2)
+    time.sleep(0.4)
+    backend.release.set()  # the running job ends after the waiting one's deadline
+    assert running.result(timeout=10) == (200, b"{}")
+    with pytest.raises(Busy) as busy:
+        waiting.result(timeout=10)
+    assert busy.value.retry_after >= 1
+    assert "waited for one of the 1 expensive workers until its time limit ran out" in str(
+        busy.value
+    )
+    lane.stop()
+
+
 def test_a_picture_too_large_for_the_answer_is_left_out_and_said() -> None:
     # A board of 60 × 60 hexes draws to about 1.5 MB; with an answer limit of 1 MB the
     # picture may take half of it: it is left out, the report stays.
