@@ -213,11 +213,12 @@ def test_a_mixed_load_answers_every_cheap_question(server: Server) -> None:
     # a second for 20 s, less the pauses that the odds' Retry-After imposes, ask some 300
     # to 800). How fast (p99 of resolves against 100 ms, of the list against 50 ms) is
     # measured by benchmarks/bench_web.py: a test never depends on the speed of the
-    # machine it runs on. Only starvation is caught here, at ten times those budgets
-    # (before the lanes, the list's p99 was about 1 s; a loaded 2-core machine at load
-    # average 4 gives 170 ms and 25 ms).
+    # machine it runs on. Only starvation is caught here: resolves queued behind Monte
+    # Carlo odds (seconds each) would pass 3 s, and an event loop held by computation put
+    # the list's p99 at about 1 s before the lanes. A 2-core machine shared with other
+    # work gave 170 ms and 25 ms at load average 4, 726 ms and 80 ms at load average 6.
     assert len(resolves) > 100
-    assert percentile([a.seconds for a in resolves], 0.99) < 1.0
+    assert percentile([a.seconds for a in resolves], 0.99) < 3.0
     assert percentile([a.seconds for a in listing], 0.99) < 0.5
 
 
