@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from fracas.web import Limits, create_app
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The process helpers beside this file (the tests are no package to import them from).
+from test_server import PROC, cpu_ticks, descendants  # type: ignore[import-not-found]
 
 ROOT = Path(__file__).resolve().parents[2]
 DASK = Path(sys.executable).with_name("dask")
@@ -33,8 +39,14 @@ def free_port() -> int:
         return port
 
 
+@dataclass(frozen=True)
+class Cluster:
+    address: str
+    worker_pid: int
+
+
 @pytest.fixture(scope="module")
-def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     quiet: dict[str, Any] = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
@@ -50,7 +62,7 @@ def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         connect: Any = Client  # distributed is only partly typed
         with connect(address, timeout=30) as client:
             client.wait_for_workers(1, timeout=60)
-        yield address
+        yield Cluster(address, processes[1].pid)
     finally:
         for process in processes:
             if process.poll() is None:
@@ -61,6 +73,11 @@ def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+@pytest.fixture(scope="module")
+def scheduler(cluster: Cluster) -> str:
+    return cluster.address
 
 
 def body(path: Path, **extra: Any) -> dict[str, Any]:
@@ -90,12 +107,25 @@ def test_answers_on_the_cluster_are_the_local_ones(scheduler: str) -> None:
         assert there.json() == here.json()
 
 
-def test_the_time_limit_holds_on_the_cluster(scheduler: str) -> None:
-    app = create_app(Limits(time_limit=1), scheduler=scheduler)
+def test_the_time_limit_holds_on_the_cluster(cluster: Cluster) -> None:
+    app = create_app(Limits(time_limit=1), scheduler=cluster.address)
     with TestClient(app, base_url="http://127.0.0.1") as client:
         slow = body(LAIR, method="mc", precision=0.0001, max_runs=200_000)
         response = client.post("/api/odds", json=slow)
         assert response.status_code == 503
         assert response.json()["error"]["reason"] == "time limit"
+        if PROC.is_dir():
+            # The work was stopped there too: the Dask worker killed the process that ran
+            # it (about 20 s of work), so nothing under the worker keeps a core busy.
+            time.sleep(0.5)  # the worker's own deadline, a moment after the server's
+            below = [cluster.worker_pid, *descendants(cluster.worker_pid)]
+            ticks = {pid: cpu_ticks(pid) for pid in below}
+            time.sleep(1.0)
+            busy = [
+                pid
+                for pid in below
+                if (cpu_ticks(pid) or 0) - (ticks[pid] or 0) > 20  # 0.2 s
+            ]
+            assert busy == []
         # The cluster is not held: a cheap question goes first and is answered.
         assert client.post("/api/resolve", json=body(RING)).status_code == 200

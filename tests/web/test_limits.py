@@ -247,6 +247,26 @@ def test_a_job_past_its_deadline_times_out_and_frees_its_slot() -> None:
     lane.stop()
 
 
+def test_a_job_that_waits_past_its_deadline_is_told_to_try_again() -> None:
+    # No worker was free before its time limit ran out, so none of its work was done:
+    # the lane was busy (503 with Retry-After), not the question too large.
+    backend = Blocked()
+    lane = Lane("expensive", [backend], waiting=1)
+    running = lane.submit(Job("odds"), time.monotonic() + 60)
+    assert backend.started.acquire(timeout=10)
+    waiting = lane.submit(Job("odds"), time.monotonic() + 0.2)
+    time.sleep(0.4)
+    backend.release.set()  # the running job ends after the waiting one's deadline
+    assert running.result(timeout=10) == (200, b"{}")
+    with pytest.raises(Busy) as busy:
+        waiting.result(timeout=10)
+    assert busy.value.retry_after >= 1
+    assert "waited for one of the 1 expensive workers until its time limit ran out" in str(
+        busy.value
+    )
+    lane.stop()
+
+
 def test_a_picture_too_large_for_the_answer_is_left_out_and_said() -> None:
     # A board of 60 × 60 hexes draws to about 1.5 MB; with an answer limit of 1 MB the
     # picture may take half of it: it is left out, the report stays.
@@ -265,3 +285,101 @@ def test_a_picture_too_large_for_the_answer_is_left_out_and_said() -> None:
     assert note.startswith("The picture is left out: ")
     assert "over half of this server's answer limit of 1,000,000 bytes" in note
     assert answer["document"]["result"]  # the battle itself is answered
+
+
+def test_a_picture_over_its_budget_stops_being_drawn() -> None:
+    # The picture is counted as it is drawn: past budget.picture it stops, rather than
+    # being drawn whole and then left out. Encirclement's 15 hexes draw to some 10,000
+    # characters, so a budget of 2,000 stops it early.
+    from fracas.core.limits import BudgetExceededError, limits_in_force
+    from fracas.io.scenario import load_scenario
+
+    scenario = load_scenario(RING)
+    whole = scenario.ruleset.picture(scenario.model)
+    assert len(whole) > 2_000
+    with limits_in_force({"budget.picture": 2_000}), pytest.raises(BudgetExceededError) as spent:
+        scenario.ruleset.picture(scenario.model)
+    assert "the budget budget.picture of 2,000 characters is spent" in str(spent.value)
+    # Within the budget it is the same picture, byte for byte.
+    with limits_in_force({"budget.picture": len(whole)}):
+        assert scenario.ruleset.picture(scenario.model) == whole
+    # The server draws within half its answer limit: the note says the drawing stopped.
+    given = ScenarioInput(RING.read_text(encoding="utf-8"), RING.name)
+    answer = operations.resolve(given, None, picture_bytes=2_000)
+    assert answer["picture"] is None
+    assert answer["limits"] == [
+        "The picture is left out: more than 2,000 characters, over half of this server's "
+        "answer limit of 4,000 bytes (fracas serve --max-answer); fracas render draws it."
+    ]
+    assert answer["document"]["result"]
+
+
+@pytest.mark.parametrize(
+    ("operation", "arguments", "name"),
+    [
+        ("forecast", {"attacker": "lead", "target": "holdout"}, "budget.forecast"),
+        ("advise", {"side": "blue"}, "budget.advise"),
+        ("threats", {"side": "blue"}, "budget.advise"),
+        ("reply", {"side": "blue"}, "budget.advise"),
+    ],
+)
+def test_every_question_is_counted_by_the_command_lines_budget(
+    operation: str, arguments: dict[str, Any], name: str
+) -> None:
+    # The web asks the ruleset within the same work budget as the command of that name:
+    # with the budget at 0 steps the first combat (or pair examined) is one too many.
+    from fracas.core.limits import BudgetExceededError, limits_in_force
+
+    given = ScenarioInput(RING.read_text(encoding="utf-8"), RING.name)
+    getattr(operations, operation)(given, **arguments)  # within the default budget
+    with limits_in_force({name: 0}), pytest.raises(BudgetExceededError) as spent:
+        getattr(operations, operation)(given, **arguments)
+    assert str(spent.value).startswith(f"{RING.name}: the budget {name} of 0 steps is spent")
+
+
+def test_a_failed_accept_is_logged_once_a_minute_in_one_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # asyncio reports every accept that finds no descriptor, with a traceback: thousands
+    # a second. The server's handler says it once a minute; other errors go on as before.
+    import logging
+
+    from fracas.web.server import OUT_OF_RESOURCE, quiet_about_descriptors
+
+    class Loop:
+        def __init__(self) -> None:
+            self.passed: list[dict[str, Any]] = []
+
+        def default_exception_handler(self, context: dict[str, Any]) -> None:
+            self.passed.append(context)
+
+    loop, log = Loop(), logging.getLogger("fracas.test.accept")
+    handle = quiet_about_descriptors(log)
+    failed = {"message": OUT_OF_RESOURCE, "exception": OSError(24, "Too many open files")}
+    with caplog.at_level(logging.ERROR, logger=log.name):
+        for _ in range(1000):
+            handle(loop, failed)
+        handle(loop, {"message": "something else"})
+    assert [record.getMessage() for record in caplog.records] == [
+        "cannot accept connections: [Errno 24] Too many open files (ulimit -n, or lower "
+        "--connections); said at most once a minute"
+    ]
+    assert loop.passed == [{"message": "something else"}]
+
+
+def test_a_full_lane_is_a_503_with_retry_after_and_its_reason_in_the_json(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app = create_app()
+
+    def full(job: Job, estimate: float) -> Any:
+        raise Busy("cheap", 7, "the server is busy: 2 cheap questions are being worked out")
+
+    monkeypatch.setattr(app.state.pool, "submit", full)
+    with TestClient(app, base_url="http://127.0.0.1") as busy:
+        response = busy.post("/api/resolve", json=body(LAIR))
+    assert response.status_code == 503
+    assert response.headers["retry-after"] == "7"
+    error = response.json()["error"]
+    assert (error["reason"], error["retry_after"]) == ("busy", 7)
+    assert error["message"].startswith("the server is busy: ")

@@ -566,7 +566,11 @@ def render_command(
                     scenario.model, attacker=attacker, target=target, reply=reply, threats=threats
                 )
         else:
-            svg = scenario.ruleset.picture(scenario.model, attacker=attacker, target=target)
+            from fracas.core.limits import limits_in_force
+
+            # --limit budget.picture=N bounds the drawing here too.
+            with limits_in_force(scenario.limits):
+                svg = scenario.ruleset.picture(scenario.model, attacker=attacker, target=target)
     write_output(svg, output)
 
 

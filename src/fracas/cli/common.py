@@ -186,13 +186,16 @@ def _replace_atomically(text: str, output: Path, target: str) -> None:
     directory = output.parent if str(output.parent) else Path(".")
     made: list[str] = []
     with _removed_if_terminated(made):
-        try:
-            handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{output.name}.")
-        except OSError as exc:
-            raise ScenarioError(
-                f"cannot write output: {exc.strerror or type(exc).__name__}", source=target
-            ) from None
-        made.append(temporary)
+        # A SIGTERM between making the file and naming it in `made` would leave it behind:
+        # it waits until the name is there.
+        with _terminate_held():
+            try:
+                handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{output.name}.")
+            except OSError as exc:
+                raise ScenarioError(
+                    f"cannot write output: {exc.strerror or type(exc).__name__}", source=target
+                ) from None
+            made.append(temporary)
         try:
             with os.fdopen(handle, "w", encoding="utf-8", errors="surrogateescape") as stream:
                 stream.write(text)
@@ -238,6 +241,21 @@ def _removed_if_terminated(made: list[str]) -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+@contextmanager
+def _terminate_held() -> Iterator[None]:
+    """While the block runs, a SIGTERM waits (POSIX); it arrives as the block ends."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 #: The names of open descriptors: the standard streams and /dev/fd/N, /proc/PID/fd/N.

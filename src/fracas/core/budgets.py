@@ -40,6 +40,13 @@ EXACT_TOLERANCE = 1e-10
 SAMPLE_BUDGET = 20_000_000
 #: The most work ``--exact-budget`` may ask for (raised like any limit, docs/limits.md).
 EXACT_LIMIT = limits.declare("odds.exact_budget", 100_000_000, "steps --exact-budget may allow")
+#: The most characters one picture (a ruleset's SVG) may take while it is drawn: far above
+#: any board a person reads, so ``fracas render`` draws what it is given; ``fracas serve``
+#: lowers it to half its answer limit, so that a huge board's picture stops early instead
+#: of being drawn whole (some 60 MB for a board of 150,000 hexes) and then left out.
+PICTURE_BYTES = limits.declare(
+    "budget.picture", 1_000_000_000, "characters of one picture (SVG) while it is drawn"
+)
 #: Repetitions of a Monte Carlo run when no precision is asked for.
 DEFAULT_RUNS = 10_000
 #: Cap on repetitions while sampling towards a precision.

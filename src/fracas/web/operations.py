@@ -27,15 +27,22 @@ from fracas.core.budgets import (
     DEFAULT_MAX_RUNS,
     EXACT_BUDGET,
     EXACT_LIMIT,
+    PICTURE_BYTES,
     SAMPLE_BUDGET,
     exact_budget_for,
 )
 from fracas.core.errors import FracasError, ScenarioError, UnsupportedError
-from fracas.core.limits import limits_in_force
+from fracas.core.limits import BudgetExceededError, limits_in_force
 from fracas.core.report import Report
 from fracas.io.html import odds_chart_svg, odds_html, render_html
 from fracas.io.render import render_bbcode, render_markdown, report_document
-from fracas.io.scenario import Scenario, parse_scenario
+from fracas.io.scenario import (
+    ADVISE_BUDGET,
+    FORECAST_BUDGET,
+    RESOLVE_BUDGET,
+    Scenario,
+    parse_scenario,
+)
 from fracas.rulesets import AnyRuleset, available_rulesets
 from fracas.rulesets.base import ACTIONS
 from fracas.web.form import form_fields, unit_choices
@@ -219,22 +226,41 @@ def _report_answer(
     }
 
 
-def _picture(answer: dict[str, Any], scenario: Scenario, most: int | None, **where: Any) -> None:
+def _picture(
+    answer: dict[str, Any],
+    scenario: Scenario,
+    most: int | None,
+    work: str | None = None,
+    **where: Any,
+) -> None:
     """Put the ruleset's picture into ``answer`` (if it draws one), unless it is longer
     than ``most`` characters: then ``limits`` says it was left out, and the rest of the
-    answer stands (a board of a quarter of a million hexes draws to some 100 MB)."""
+    answer stands (a board of a quarter of a million hexes draws to some 100 MB).
+
+    The picture is drawn within ``budget.picture`` = ``most``, so a ruleset that counts
+    what it draws stops there rather than drawing it whole, and within the work budget
+    ``work`` when drawing it works something out (a forecast, the threats), as
+    ``fracas render`` does."""
     if not capabilities(type(scenario.ruleset))["picture"]:
         return
-    svg = scenario.ruleset.picture(scenario.model, **where)
-    picture = "data:image/svg+xml;charset=utf-8," + quote(svg)
-    if most is not None and len(picture) > most:
-        answer["limits"].append(
-            f"The picture is left out: {len(picture):,} bytes, over half of this server's "
-            f"answer limit of {2 * most:,} bytes (fracas serve --max-answer); "
-            "fracas render draws it."
-        )
-        return
-    answer["picture"] = picture
+    bound = {} if most is None else {PICTURE_BYTES.name: most}
+    try:
+        with limits_in_force(bound), scenario.budget(work or RESOLVE_BUDGET.name):
+            svg = scenario.ruleset.picture(scenario.model, **where)
+    except BudgetExceededError as exc:
+        if most is None or PICTURE_BYTES.name not in exc.problem:
+            raise  # the work, not the drawing, was over its budget: the command line's error
+        size = f"more than {most:,} characters"
+    else:
+        picture = "data:image/svg+xml;charset=utf-8," + quote(svg)
+        if most is None or len(picture) <= most:
+            answer["picture"] = picture
+            return
+        size = f"{len(picture):,} bytes"
+    answer["limits"].append(
+        f"The picture is left out: {size}, over half of this server's answer limit of "
+        f"{2 * most:,} bytes (fracas serve --max-answer); fracas render draws it."
+    )
 
 
 # ── operations ─────────────────────────────────────────────────────────────────────────
@@ -304,17 +330,18 @@ def forecast(
 ) -> dict[str, Any]:
     """One action previewed, without changing the scenario (for rulesets that can)."""
     scenario = load(given)
-    report = scenario.stamp(scenario.ruleset.forecast(scenario.model, attacker, target))
+    report = scenario.forecast(attacker, target)  # within budget.forecast, as the CLI's
     options = ["--attacker", attacker, "--target", target]
     answer = _report_answer(scenario, report, "forecast", options, given.post)
-    _picture(answer, scenario, picture_bytes, attacker=attacker, target=target)
+    work = FORECAST_BUDGET.name
+    _picture(answer, scenario, picture_bytes, work, attacker=attacker, target=target)
     return answer
 
 
 def advise(given: ScenarioInput, side: str) -> dict[str, Any]:
     """The actions of ``side``, best first (for rulesets that can)."""
     scenario = load(given)
-    report = scenario.stamp(scenario.ruleset.advise(scenario.model, side))
+    report = scenario.advise(side)  # within budget.advise, as the command line's
     return _report_answer(scenario, report, "advise", ["--side", side], given.post)
 
 
@@ -322,9 +349,10 @@ def threats(given: ScenarioInput, side: str, *, picture_bytes: int | None = None
     """What the other sides can do to ``side`` now, worst first (for rulesets that can);
     the picture marks each threatened unit."""
     scenario = load(given)
-    report = scenario.stamp(scenario.ruleset.threats(scenario.model, side))
+    with scenario.budget(ADVISE_BUDGET.name):  # as `fracas threats` bounds it
+        report = scenario.stamp(scenario.ruleset.threats(scenario.model, side))
     answer = _report_answer(scenario, report, "threats", ["--side", side], given.post)
-    _picture(answer, scenario, picture_bytes, threats=side)
+    _picture(answer, scenario, picture_bytes, ADVISE_BUDGET.name, threats=side)
     return answer
 
 
@@ -332,7 +360,8 @@ def reply(given: ScenarioInput, side: str, *, plan: bool = False) -> dict[str, A
     """The enemy's best reply to each of the best actions of ``side``, or to its planned
     turn (``plan``), ranked by the value after both (for rulesets that can)."""
     scenario = load(given)
-    report = scenario.stamp(scenario.ruleset.reply(scenario.model, side, plan=plan))
+    with scenario.budget(ADVISE_BUDGET.name):  # as `fracas advise --reply` bounds it
+        report = scenario.stamp(scenario.ruleset.reply(scenario.model, side, plan=plan))
     options = ["--side", side, *(["--plan"] if plan else []), "--reply"]
     return _report_answer(scenario, report, "advise", options, given.post)
 

@@ -382,7 +382,17 @@ class Lane:
                 seconds = task.deadline - began
                 try:
                     if seconds <= 0:
-                        raise TimedOut
+                        # It got no worker in time, and no work was done: the lane was
+                        # busy, and trying again later may well be answered.
+                        with self._condition:
+                            retry = self._retry_after()
+                        raise Busy(
+                            self.name,
+                            retry,
+                            f"the server is busy: this question waited for one of the "
+                            f"{len(self.backends)} {self.name} workers until its time limit "
+                            "ran out; try again shortly",
+                        )
                     result = backend.run(task.job, seconds)
                 except BaseException as exc:
                     task.future.set_exception(exc)

@@ -12,6 +12,13 @@ its own connection limit answers in plain text. :class:`GuardedH11` adds what is
   ``Retry-After``) and closed;
 * bytes that are no HTTP request get the JSON error (400), not uvicorn's plain text.
 
+Every connection takes a file descriptor. The connection limit and the accept queue are
+fitted to what the process may open (``ulimit -n``): the soft limit is raised as far as
+needed (up to the hard one), else the connections allowed are lowered and the server says
+so, once. Were the descriptors to run out all the same, the event loop's "too many open
+files" is logged once a minute, in one line (asyncio logs it with a traceback for every
+try, thousands a second).
+
 SIGINT (Ctrl+C) and SIGTERM stop the server within two seconds: the workers are killed at
 once (their questions are answered 503, "the server is stopping"), the connections get a
 second to take their answers, and the server ends.
@@ -20,7 +27,11 @@ second to take their answers, and the server ends.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import logging
+import sys
 import threading
+import time
 from collections.abc import Callable
 from types import FrameType
 from typing import Any
@@ -123,12 +134,93 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
     return GuardedH11
 
 
+#: Descriptors the server's own process holds besides its connections (its modules, the
+#: standard streams, the event loop, the listening socket, the fork server's pipes: 10 to
+#: 16 measured), with room for more (a campaign database, a Dask client's sockets)...
+OWN_DESCRIPTORS = 32
+#: ...and for each worker process (its pipe and its sentinel: 3 measured).
+WORKER_DESCRIPTORS = 3
+
+
+def fit_descriptors(limits: Limits) -> tuple[Limits, int, str | None]:
+    """``limits`` with a connection limit the process can hold, the accept queue (the
+    ``backlog``, which is also how many connections one wake of the event loop accepts),
+    and a line to say when ``--connections`` had to be lowered.
+
+    Each open connection, and each one accepted before the guard closes it, holds a
+    descriptor; so the server needs its own, the workers', ``connections`` and
+    ``backlog`` of them. The soft limit is raised to that if the hard one allows.
+
+    >>> limits, backlog, note = fit_descriptors(Limits(connections=64, workers=2))
+    >>> (limits.connections, backlog) if note is None else note  # unless ulimit -n < 200
+    (64, 128)
+    """
+    backlog = max(128, limits.connections)
+    try:
+        import resource
+    except ImportError:  # not POSIX: nothing to ask
+        return limits, backlog, None
+    own = OWN_DESCRIPTORS + WORKER_DESCRIPTORS * 2 * limits.workers
+    needed = own + limits.connections + backlog
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        raised = needed if hard == resource.RLIM_INFINITY else min(hard, needed)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+        except (OSError, ValueError):
+            pass
+    if soft == resource.RLIM_INFINITY or soft >= needed:
+        return limits, backlog, None
+    spare = max(2, soft - own)
+    connections = max(1, spare // 2)
+    note = (
+        f"fracas serve: at most {connections} connections at once, not {limits.connections} "
+        f"(--connections): this process may open only {soft} files (ulimit -n {soft}); "
+        f"raise it to {needed} for {limits.connections}"
+    )
+    return dataclasses.replace(limits, connections=connections), spare - connections, note
+
+
+#: What asyncio says when an accept fails for want of descriptors (or memory).
+OUT_OF_RESOURCE = "socket.accept() out of system resource"
+#: Seconds between two lines about it in the log.
+QUIET_SECONDS = 60.0
+
+
+def quiet_about_descriptors(log: logging.Logger) -> Callable[[Any, dict[str, Any]], None]:
+    """An event loop exception handler that logs a failed accept once a minute, in one
+    line; anything else as the loop would."""
+    last = -QUIET_SECONDS
+
+    def handle(loop: Any, context: dict[str, Any]) -> None:
+        nonlocal last
+        if context.get("message") != OUT_OF_RESOURCE:
+            loop.default_exception_handler(context)
+            return
+        now = time.monotonic()
+        if now - last >= QUIET_SECONDS:
+            last = now
+            log.error(
+                "cannot accept connections: %s (ulimit -n, or lower --connections); "
+                "said at most once a minute",
+                context.get("exception"),
+            )
+
+    return handle
+
+
 class StoppingServer(uvicorn.Server):
     """uvicorn's server that kills the workers as soon as it is told to stop."""
 
     def __init__(self, config: uvicorn.Config, stop: Any) -> None:
         super().__init__(config)
         self._stop = stop
+
+    async def serve(self, sockets: Any = None) -> None:
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(quiet_about_descriptors(logging.getLogger("fracas.web")))
+        await super().serve(sockets)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         # In a thread: the signal may come while this thread holds a lane's lock.
@@ -148,8 +240,10 @@ def serve(
     """Serve the calculator until SIGINT or SIGTERM; ``ready`` is called once the app (and
     its cluster, with a ``scheduler``) is there, just before the server starts listening;
     ``campaign`` adds the read-only pages of that campaign database."""
-    limits = limits or Limits()
+    limits, backlog, note = fit_descriptors(limits or Limits())
     app = create_app(limits, host=host, scheduler=scheduler, campaign=campaign)
+    if note is not None:
+        print(note, file=sys.stderr, flush=True)
     if ready is not None:
         ready()
     config = uvicorn.Config(
@@ -162,7 +256,7 @@ def serve(
         timeout_graceful_shutdown=max(1, round(GRACE)),
         # Past the connection limit the guard answers, in JSON.
         limit_concurrency=None,
-        backlog=max(128, limits.connections),
+        backlog=backlog,
     )
     server = StoppingServer(config, app.state.pool.close)
     try:

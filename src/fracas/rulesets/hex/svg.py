@@ -22,6 +22,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from fracas.core import limits
+from fracas.core.budgets import PICTURE_BYTES
 from fracas.core.errors import IllegalActionError
 from fracas.core.escape import escape_html as escape
 from fracas.rulesets.hex.document import HexParams
@@ -376,6 +378,10 @@ def board_svg(
         "</defs>",
         '<g class="map">',
     ]
+    # Counted as it is drawn, so that a picture past the budget stops there: a board of a
+    # quarter of a million hexes would otherwise be drawn whole (~100 MB) to be refused.
+    size = limits.Budget(PICTURE_BYTES.name, "characters", limits.value(PICTURE_BYTES.name))
+    size.spend(sum(map(len, out)))
     for place in sorted(board.hexes, key=lambda h: (h.r, h.q)):
         terrain = board.hexes[place]
         cx, cy = centres[place][0] + shift[0], centres[place][1] + shift[1]
@@ -392,6 +398,7 @@ def board_svg(
             f"attack ×{float(terrain.attack):g}, defence ×{float(terrain.defense):g}"
             f"</title></polygon>"
         )
+        size.spend(len(out[-1]))
     out.append("</g>")
     out.extend(_legend(board, max_y - min_y + 4, colours, drawing))
     if combat is not None:
@@ -399,7 +406,9 @@ def board_svg(
     out.append('<g class="units">')
     for unit in board.units:
         x, y = _centre(unit.hex)
-        out.extend(_unit_group(unit, x + shift[0], y + shift[1], colours[unit.side]))
+        group = _unit_group(unit, x + shift[0], y + shift[1], colours[unit.side])
+        size.spend(sum(map(len, group)))
+        out.extend(group)
     out.append("</g>")
     if combat is not None:
         out.extend(_combat_layer(combat, shift))
@@ -411,6 +420,7 @@ def board_svg(
     for unit in board.units:
         x, y = _centre(unit.hex)
         out.append(_unit_label(unit, x + shift[0], y + shift[1]))
+        size.spend(len(out[-1]))
     out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
