@@ -54,7 +54,7 @@ def test_the_plan_beats_following_the_single_attack_ranking() -> None:
     assert plan.orders == (("a0", "b3"), ("a2", "b1"))
     assert plan.value == 66
     assert plan.ranking_value == 39
-    assert "beam search, width 4" in plan.method
+    assert plan.method.startswith("best found by beam search of width 4:")
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -113,7 +113,7 @@ def test_advise_plan_on_the_command_line(tmp_path: Path) -> None:
     assert data["method"].startswith("best of all plans")
     text = runner.invoke(app, ["advise", str(path), "--side", "blue", "--plan", "--width", "1"])
     assert text.exit_code == 0, text.output
-    assert "best found by greedy (beam search of width 1)" in text.stdout
+    assert "best found by beam search of width 1 (greedy)" in text.stdout
     assert "Board after the plan" in text.stdout
     for bad, message in (
         (["--plan", "--width", "0"], "--width: the width must be at least 1, not 0"),

@@ -104,23 +104,7 @@ class Plan:
     @property
     def method(self) -> str:
         """The search that found the plan, in words: proven best, or the best a beam found."""
-        if self.exact:
-            return (
-                "best of all plans, proven by an exact search (branch and bound on the "
-                f"value): {_count(self.plans_evaluated, 'plan')} evaluated, within the budget of "
-                f"{self.budget:,} attacks"
-            )
-        kind = "greedy (beam search of width 1)" if self.width == 1 else "beam search"
-        tried = (
-            f"the exact search did not fit the budget of {self.budget:,} attacks; "
-            if self.budget
-            else ""
-        )
-        return (
-            f"{tried}best found by {kind}, width {self.width}: each plan extended by its "
-            f"{self.width} best next attacks, the {self.width} best plans kept; "
-            f"{_count(self.plans_evaluated, 'plan')} evaluated"
-        )
+        return search_label(self.exact, self.width, self.plans_evaluated, self.budget)
 
     def end(self) -> Board:
         """The board after the plan (the forecast of the whole turn)."""
@@ -141,6 +125,35 @@ class Plan:
 
 def _count(number: int, noun: str) -> str:
     return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
+def search_label(exact: bool, width: int, evaluated: int, budget: int) -> str:
+    """How a turn was found, in words that always say which search ran.
+
+    An exact search that finished proves its plan the best of all; branch and bound never
+    plays out the plans it cuts (that is what makes it affordable), so the count it gives
+    is of the plans it evaluated, each other one cut by a bound it cannot beat. A beam
+    search names its width; ``budget`` (0: none was tried) says why the exact search gave
+    way to it.
+
+    >>> search_label(True, 0, 12, 200_000)[:60]
+    'best of all plans, proven by an exact search (branch and bou'
+    >>> search_label(False, 3, 40, 0)[:36]
+    'best found by beam search of width 3'
+    """
+    if exact:
+        return (
+            "best of all plans, proven by an exact search (branch and bound on the value): "
+            f"{_count(evaluated, 'plan')} evaluated, every other plan cut by a bound it "
+            f"cannot beat, within the budget of {budget:,} attacks"
+        )
+    kind = f"beam search of width {width}" + (" (greedy)" if width == 1 else "")
+    why = f" (the exact search did not fit the budget of {budget:,} attacks)" if budget else ""
+    return (
+        f"best found by {kind}{why}: each plan extended by its {width} best next "
+        f"attack{'' if width == 1 else 's'}, the {width} best plan{'' if width == 1 else 's'} "
+        f"kept; {_count(evaluated, 'plan')} evaluated"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,6 +444,15 @@ class Found:
     rows: tuple[int, ...]
     exact: bool
     evaluated: int
+    #: The beam's width when beam search found the turn (0: the exact search did).
+    width: int = 0
+    #: The exact search's budget when it was tried (0: it was not).
+    budget: int = 0
+
+    @property
+    def method(self) -> str:
+        """How the turn was found, in words (:func:`search_label`)."""
+        return search_label(self.exact, self.width, self.evaluated, self.budget)
 
 
 def best_turn(
@@ -450,10 +472,10 @@ def best_turn(
             attacks, Weights.of(attacks.params), start=start, budget=budget, recall=recall
         )
         if proven is not None:
-            return Found(proven.rows, True, proven.evaluated)
+            return Found(proven.rows, True, proven.evaluated, budget=budget)
     beam = attacks.params.planner_width if width is None else width
     node, evaluated = _search(attacks, beam, start, recall)
-    return Found(node.rows, False, evaluated)
+    return Found(node.rows, False, evaluated, beam, budget if width is None else 0)
 
 
 def plan_turn(

@@ -119,7 +119,7 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
 
     def advise(self, scenario: HexScenario, side: str, *, top: int | None = TOP) -> Report:
         """Every legal attack of ``side``, best first; the best ``top`` shown to people."""
-        self._check_side(scenario, side)
+        self._sided(scenario, side)
         params = scenario.params
         # Every attacker of the side is tried against every unit: a step of the budget each.
         attackers = sum(1 for unit in scenario.board.units if unit.side == side)
@@ -136,8 +136,9 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
         return advice_report(side, ranked, title, rule, params.advisor_detail, top=top)
 
     def plan(self, scenario: HexScenario, side: str, *, width: int | None = None) -> Report:
-        """An order of attacks for the whole of ``side`` (beam search; see ``hex.plan``)."""
-        self._check_side(scenario, side)
+        """An order of attacks for the whole of ``side``: proven best by exact search where
+        it fits the budget, else found by beam search (see ``hex.plan``)."""
+        self._sided(scenario, side)
         if width is not None and width < 1:
             raise ScenarioError(f"the width must be at least 1, not {width}", path=("--width",))
         params = scenario.params
