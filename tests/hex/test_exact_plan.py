@@ -129,3 +129,51 @@ def test_evaluating_only_the_rows_a_fight_touches_gives_every_rows_outcome(
             again = side_attacks.evaluate_all(state, rows)
             for mine, fresh in zip(known, again, strict=True):
                 assert mine[rows].tolist() == fresh[rows].tolist()
+
+
+@given(st.integers(0, 10**6), st.integers(3, 14))
+def test_the_least_work_never_exceeds_what_the_search_does(seed: int, units: int) -> None:
+    # least_work must be a floor of the work counted, or the search would be refused
+    # where it fits its budget: on random boards, every search that finishes counts at
+    # least that many attacks evaluated.
+    from fracas.rulesets.hex.boards import SideAttacks
+    from fracas.rulesets.hex.plan import Weights, exact_search, least_work
+
+    board = random_board(random.Random(seed), units=units, size=5)
+    params = HexParams()
+    for side in board.sides():
+        side_attacks = SideAttacks.gather(board, side, params)
+        proven = exact_search(side_attacks, Weights.of(params), budget=10**9)
+        assert proven is not None
+        assert proven.attacks_evaluated >= least_work(side_attacks)
+
+
+def test_a_search_that_cannot_fit_is_refused_before_any_attack_is_evaluated() -> None:
+    # 30 units on a 6 × 6 board, and a budget of just the root's open attacks: the root
+    # fits, its children cannot, so the search says no without evaluating anything (it
+    # used to evaluate the root first), and the plan is the beam's.
+    from fracas.rulesets.hex.boards import SideAttacks
+    from fracas.rulesets.hex.plan import Weights, exact_search, least_work
+
+    board = random_board(random.Random(5), units=30, size=6)
+    params = HexParams()
+    side = board.sides()[0]
+    side_attacks = SideAttacks.gather(board, side, params)
+    budget = int(side_attacks.open_rows(side_attacks.start).size)
+    assert least_work(side_attacks) > budget > 0
+    calls: list[int] = []
+    original = SideAttacks.evaluate
+
+    def counted(self: SideAttacks, *args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return original(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    SideAttacks.evaluate = counted  # type: ignore[method-assign, assignment]
+    try:
+        assert exact_search(side_attacks, Weights.of(params), budget=budget) is None
+    finally:
+        SideAttacks.evaluate = original  # type: ignore[method-assign]
+    assert calls == []
+    plan = plan_turn(board, side, params, budget=budget)
+    assert not plan.exact
+    assert f"(the exact search did not fit the budget of {budget} attacks)" in plan.method

@@ -1,7 +1,9 @@
 """Board-level batches: every legal attack of a side gathered once, evaluated as one batch.
 
-Phase 1 runs once per attack, on the board as it is: :func:`~fracas.rulesets.hex.strike.
-gather_strike` says who supports and who encircles in the attack and in the counter. Units
+Phase 1 runs for every attack at once, on the board as it is: what :func:`~fracas.rulesets.
+hex.strike.gather_strike` says of one strike (who supports and who encircles, in the attack
+and in the counter) is read from arrays of the units, a board of ten thousand units costing
+no Python step per attack; a test holds the arrays to ``gather_strike``'s, pair by pair. Units
 never move during a turn, so those lists stay right for every later state of the board;
 what changes is only strengths and levels (a destroyed unit is a unit of strength 0: it
 no longer supports, encircles, attacks or is attacked). :class:`SideAttacks` keeps the

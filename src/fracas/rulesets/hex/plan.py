@@ -291,6 +291,44 @@ class Proven:
     attacks_evaluated: int
 
 
+def least_work(
+    attacks: SideAttacks, start: BoardState | None = None, allowed: NDArray[np.bool_] | None = None
+) -> int:
+    """Attacks :func:`exact_search` evaluates at the least from ``start``, before any of
+    them is evaluated: the root counts its open attacks, and it walks at least one child
+    per attacker (two children of one attacker can only meet on one board, the other
+    attackers' never), each counting what stays open — every open attack but the
+    attacker's own and those on its target (which may fall). Past the budget, the search
+    is refused before it starts.
+
+    >>> from fracas.rulesets.hex.scenario import Board, Unit
+    >>> from fracas.rulesets.hex.document import HexParams
+    >>> board = Board.from_rows(["....."], [
+    ...     Unit.make("a", "blue", (0, 0), attack=10, defense=10),
+    ...     Unit.make("b", "blue", (2, 0), attack=10, defense=10),
+    ...     Unit.make("foe", "red", (1, 0), attack=10, defense=10)])
+    >>> least_work(SideAttacks.gather(board, "blue", HexParams()))
+    2
+
+    The root's 2 open attacks; each child loses its attacker's one and the two on foe,
+    which may fall: nothing need stay open, 2 + 0 + 0.
+    """
+    state = attacks.start if start is None else start
+    rows = attacks.open_rows(state)
+    if allowed is not None:
+        rows = rows[allowed[rows]]
+    if not rows.size:
+        return 0
+    units = len(state.strength)
+    attacker, target = attacks.attacker[rows], attacks.target[rows]
+    by_attacker = np.bincount(attacker, minlength=units)
+    on_target = np.bincount(target, minlength=units)
+    left = np.maximum(rows.size - by_attacker[attacker] - on_target[target], 0)
+    fewest = np.full(units, np.iinfo(np.int64).max, np.int64)
+    np.minimum.at(fewest, attacker, left)
+    return int(rows.size + fewest[by_attacker > 0].sum())
+
+
 def exact_search(
     attacks: SideAttacks,
     weights: Weights,
@@ -301,7 +339,8 @@ def exact_search(
     recall: Recall | None = None,
 ) -> Proven | None:
     """The plan of greatest value from ``start`` (more levels gained on a tie), proven;
-    ``None`` when proving it would take more than ``budget`` attacks evaluated.
+    ``None`` when proving it would take more than ``budget`` attacks evaluated (refused
+    before any is when :func:`least_work` already says so).
 
     Depth first, best next attack first. A branch is cut when its value so far plus a
     bound on what is left cannot beat the best plan found: each attacker still unused
@@ -313,6 +352,8 @@ def exact_search(
     the next search on a board like this one.
     """
     state0 = attacks.start if start is None else start
+    if least_work(attacks, state0, allowed) > budget:
+        return None  # it could not finish within the budget: nothing is evaluated
     used0 = np.zeros(len(state0.strength), dtype=np.bool_)
     best_rows: tuple[int, ...] = ()
     best = (0, 0)
