@@ -157,16 +157,37 @@ def search_label(exact: bool, width: int, evaluated: int, budget: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class _Path:
+    """A plan's attacks as a chain back to the first: a child shares its parent's, so
+    making it costs one link, not a copy of every attack before it."""
+
+    row: int
+    before: _Path | None
+
+    def rows(self) -> tuple[int, ...]:
+        found: list[int] = []
+        link: _Path | None = self
+        while link is not None:
+            found.append(link.row)
+            link = link.before
+        return tuple(reversed(found))
+
+
+@dataclass(frozen=True, slots=True)
 class _Node:
     state: BoardState
     used: NDArray[np.bool_]
-    rows: tuple[int, ...]
+    path: _Path | None
     value: float
     levels: int
     #: Every row's outcome on the parent's state, and the two units the last attack
     #: changed: the node's own outcome is that with the rows reading them evaluated again.
     known: FullOutcome | None = None
     changed: tuple[int, int] = (0, 0)
+
+    @property
+    def rows(self) -> tuple[int, ...]:
+        return () if self.path is None else self.path.rows()
 
 
 def _weights(params: HexParams) -> tuple[float, float]:
@@ -187,14 +208,18 @@ def _search(
 ) -> tuple[_Node, int]:
     enemy_weight, own_weight = _weights(attacks.params)
     state = attacks.start if start is None else start
-    root = _Node(state, np.zeros(len(state.strength), dtype=np.bool_), (), 0.0, 0)
+    root = _Node(state, np.zeros(len(state.strength), dtype=np.bool_), None, 0.0, 0)
     best, beam, evaluated = root, [root], 0
+    # Each beam node's place among the beam's rows in their order (lowest first): the
+    # plans of one beam have as many attacks each and are all different, so comparing
+    # ``(place, next row)`` orders the children as comparing their whole rows would.
+    ranks = [0]
     while beam:
         # A child is only made (its board worked out) when the beam may keep it: of the
         # width² proposed, most fall behind the width best.
-        children: list[tuple[float, int, tuple[int, ...], _Node, int, int, int, FullOutcome]]
+        children: list[tuple[float, int, tuple[int, int], _Node, int, int, int, FullOutcome]]
         children = []
-        for node in beam:
+        for node, rank in zip(beam, ranks, strict=True):
             rows = attacks.open_rows(node.state, node.used)
             if not rows.size:
                 continue
@@ -222,7 +247,7 @@ def _search(
                     (
                         node.value + float(score[at]),
                         node.levels + int(gain[at]),
-                        (*node.rows, row),
+                        (rank, row),
                         node,
                         row,
                         int(full[0][row]),
@@ -231,14 +256,14 @@ def _search(
                     )
                 )
         children.sort(key=lambda c: (-c[0], -c[1], c[2]))
-        beam, seen = [], set()
-        for value, levels, path, node, row, taken, given, full in children:
+        beam, seen, places = [], set(), []
+        for value, levels, place, node, row, taken, given, full in children:
             used = node.used.copy()
             used[attacks.attacker[row]] = True
             child = _Node(
                 fought(attacks, node.state, row, taken, given),
                 used,
-                path,
+                _Path(row, node.path),
                 value,
                 levels,
                 full,
@@ -248,8 +273,14 @@ def _search(
             if key not in seen:
                 seen.add(key)
                 beam.append(child)
+                places.append(place)
             if len(beam) == width:
                 break
+        # Each kept child's place among the kept ones, by (parent's place, row): the
+        # order of their rows.
+        ranks = [0] * len(beam)
+        for rank, at in enumerate(sorted(range(len(beam)), key=places.__getitem__)):
+            ranks[at] = rank
         if beam and (beam[0].value, beam[0].levels) > (best.value, best.levels):
             best = beam[0]
     return best, evaluated
