@@ -819,10 +819,24 @@ class SideAttacks:
         outcome = self.evaluate(state, rows)
         return outcome.target_losses, outcome.attacker_losses, outcome.attacker_level_gain
 
+    def _rule_floats(self) -> tuple[Floats, float, np.float64, np.float64, np.float64]:
+        """The rule numbers every evaluation reads, as floats, converted once: the
+        encirclement table, support share, loss exponent, level percent and defense
+        support cap."""
+        cached = self.__dict__.get("_floats_of_rules")
+        if cached is None:
+            params = self.params
+            cached = self.__dict__["_floats_of_rules"] = (
+                np.array([float(to_fraction(f)) for f in params.encirclement], np.float64),
+                float(to_fraction(params.support_share)),
+                np.float64(float(to_fraction(params.loss_exponent))),
+                np.float64(float(to_fraction(params.level_percent))),
+                np.float64(float(to_fraction(params.defense_support_cap))),
+            )
+        return cached
+
     def _arrays(self, lists: _StrikeLists, state: BoardState, rows: Ints) -> StrikeArrays:
-        params = self.params
-        table = np.array([float(to_fraction(f)) for f in params.encirclement], np.float64)
-        share = float(to_fraction(params.support_share))
+        table, share, exponent, percent, cap = self._rule_floats()
         strength = state.strength.astype(np.float64)
 
         def side(which: _SideLists) -> tuple[Floats, ...]:
@@ -844,9 +858,9 @@ class SideAttacks:
             *side(lists.striker),
             *side(lists.target),
             lists.pierce_floats[rows],
-            np.float64(float(to_fraction(params.loss_exponent))),
-            np.float64(float(to_fraction(params.level_percent))),
-            np.float64(float(to_fraction(params.defense_support_cap))),
+            exponent,
+            percent,
+            cap,
         )
         fields: dict[str, Any] = {
             name: np.asarray(v, np.float64) for name, v in zip(FIELDS, values, strict=True)
@@ -898,7 +912,9 @@ class SideAttacks:
         """Pairs still possible in ``state``: both units alive, the attacker not ``used``."""
         alive = state.strength > 0
         able = alive if used is None else alive & ~used
-        return np.flatnonzero(able[self.attacker] & alive[self.target]).astype(np.int64, copy=False)
+        # Searches ask this of every board they make: nonzero of the 1-D mask directly.
+        found = (able[self.attacker] & alive[self.target]).nonzero()[0]
+        return found.astype(np.int64, copy=False)
 
     def evaluate(self, state: BoardState, rows: Ints | None = None) -> SideOutcome:
         """Attacks ``rows`` (default: all) on ``state``: losses both ways and level gains.

@@ -236,7 +236,7 @@ def _search(
                 # Only rows scoring at least the width-th best can be among the width best
                 # (ties at that score included): sort those alone.
                 floor = np.partition(score, rows.size - width)[rows.size - width]
-                near = np.flatnonzero(score >= floor)
+                near = (score >= floor).nonzero()[0]  # 1-D: flatnonzero without its wrapper
                 rows, score = rows[near], score[near]
             gain = full[2][rows]
             # Best scores first; equal scores: more levels, then scenario order.
@@ -490,8 +490,11 @@ def _replay(
     return planned, state
 
 
-def ranking_value(attacks: SideAttacks, order: list[tuple[str, str]]) -> Fraction:
-    """Value of playing ``order`` (e.g. the advisor's ranking) as far as it stays possible."""
+def ranking_value(
+    attacks: SideAttacks, order: list[tuple[str, str]], recall: Recall | None = None
+) -> Fraction:
+    """Value of playing ``order`` (e.g. the advisor's ranking) as far as it stays possible.
+    ``recall`` keeps the outcomes for the next walk of the same board (none differs)."""
     index = {pair: row for row, pair in enumerate(attacks.pairs)}
     state = attacks.start
     used: set[int] = set()
@@ -503,9 +506,14 @@ def ranking_value(attacks: SideAttacks, order: list[tuple[str, str]]) -> Fractio
             continue
         used.add(attacker)
         rows.append(row)
-        outcome = attacks.evaluate(state, np.array([row], dtype=np.int64))
-        state = apply(attacks, state, row, outcome, 0)
-    planned, _ = _replay(attacks, tuple(rows))
+        one = np.array([row], dtype=np.int64)
+        if recall is None:
+            outcome = attacks.evaluate(state, one)
+            state = apply(attacks, state, row, outcome, 0)
+        else:
+            taken, given, _ = recall.outcomes(state, one)
+            state = fought(attacks, state, row, int(taken[0]), int(given[0]))
+    planned, _ = _replay(attacks, tuple(rows), recall=recall)
     return sum((p.value for p in planned), Fraction(0))
 
 
@@ -567,9 +575,12 @@ def plan_turn(
     if beam < 1:
         raise ValueError(f"width must be at least 1, not {beam}")
     attacks = SideAttacks.gather(board, side, params)
-    found = best_turn(attacks, width=width, budget=budget)
+    # One store of outcomes for the search and the walks after it: the plan's attacks
+    # and the ranking's are found there again rather than evaluated one at a time.
+    recall = Recall(attacks)
+    found = best_turn(attacks, width=width, budget=budget, recall=recall)
     evaluated = found.evaluated
-    planned, state = _replay(attacks, found.rows)
+    planned, state = _replay(attacks, found.rows, recall=recall)
     start = attacks.evaluate(attacks.start)
     worth = scores(start, params)
     # The ranking as a player would follow it: its attacks that score above 0, in order.
@@ -579,7 +590,7 @@ def plan_turn(
         side=side,
         attacks=tuple(planned),
         value=sum((p.value for p in planned), Fraction(0)),
-        ranking_value=ranking_value(attacks, ranked),
+        ranking_value=ranking_value(attacks, ranked, recall),
         width=beam,
         plans_evaluated=evaluated,
         board=board,

@@ -206,12 +206,14 @@ def replies(
     ours = SideAttacks.gather(board, side, params)
     enemies = [SideAttacks.gather(board, e, params) for e in board.sides() if e != side]
     recalls = {enemy.side: Recall(enemy) if shared else None for enemy in enemies}
+    # Our planned turn is walked again once found: its outcomes are kept for that walk.
+    our_recall = Recall(ours) if shared else None
     candidates: list[tuple[tuple[int, ...], bool, str]] = []
     if orders is not None:
         index = {pair: row for row, pair in enumerate(ours.pairs)}
         candidates.append((tuple(index[pair] for pair in orders), False, "the orders given"))
     elif plan:
-        found = best_turn(ours, width=width, budget=budget)
+        found = best_turn(ours, width=width, budget=budget, recall=our_recall)
         candidates.append((found.rows, found.exact, found.method))
     else:
         ranked = ranked_rows(ours, ours.evaluate(ours.start))
@@ -223,7 +225,7 @@ def replies(
     too_big: set[str] = set()
     made: list[tuple[Fraction, Fraction, int, Reply]] = []
     for number, (rows, exact, our_method) in enumerate(candidates):
-        planned, state = _replay(ours, rows)
+        planned, state = _replay(ours, rows, recall=our_recall)
         our_value = _value(planned)
         best: tuple[Fraction, str | None, list[PlannedAttack], Found, BoardState] = (
             Fraction(0),
