@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fracas._version import __version__
 from fracas.core.modifiers import Breakdown, Modifier, Op
@@ -23,11 +23,15 @@ from fracas.core.report import (
 )
 from fracas.core.report import json_number as number
 from fracas.rulesets.hex.advisor import Advice
-from fracas.rulesets.hex.plan import Plan, PlannedAttack
 from fracas.rulesets.hex.play import Combat, Turn
-from fracas.rulesets.hex.reply import Focus, Reply, Threat
 from fracas.rulesets.hex.scenario import Board
 from fracas.rulesets.hex.strike import ROW_ATTACK, ROW_DEFENSE, ROW_ORDER, StrikeOutcome
+
+if TYPE_CHECKING:
+    # Only named in annotations: the report of a plain advise or resolve does not load
+    # the planner and the replies.
+    from fracas.rulesets.hex.plan import Plan, PlannedAttack
+    from fracas.rulesets.hex.reply import Focus, Reply, Threat
 
 RULESET = "hex"
 
