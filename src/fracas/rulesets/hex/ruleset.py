@@ -203,7 +203,7 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
         # Every side's attacks are gathered once, each unit against each: a step a pair.
         # The searches are bounded by their own width and exact budget (``hex.plan``).
         spend(len(board.units) * len(board.units))
-        from fracas.rulesets.hex.advisor import attacks
+        from fracas.rulesets.hex.boards import pair_rows
         from fracas.rulesets.hex.reply import replies
         from fracas.rulesets.hex.report import reply_report
 
@@ -214,7 +214,7 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
             scenario.title or "Hex combat",
             self._plan_rule(params),
             plan=plan,
-            total=len(attacks(board, side)),
+            total=int(pair_rows(board, side)[0].size),
         )
 
     def focus(self, scenario: HexScenario, side: str, target: str) -> Report:
