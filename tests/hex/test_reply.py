@@ -380,6 +380,14 @@ def test_the_picture_draws_the_reply_and_the_threats() -> None:
     # The reply of test_threat_and_reply_values_worked_by_hand: b → a takes 19.
     arrows = [e for e in root.iter(f"{ns}line") if e.get("class") == "reply-arrow"]
     assert [(e.get("data-attacker"), e.get("data-target")) for e in arrows] == [("b", "a")]
+    # Drawn in the enemy's colour (red's), the one its unit is drawn in, not ours.
+    from fracas.rulesets.hex.svg import side_colours
+
+    colours = side_colours(duel())
+    assert colours["red"] != colours["blue"]
+    assert [e.get("stroke") for e in arrows] == [colours["red"]]
+    bodies = {e.get("fill") for e in root.iter(f"{ns}circle") if e.get("class") == "unit-body"}
+    assert colours["red"] in bodies
     texts = {e.get("class"): e.text for e in root.iter(f"{ns}text") if e.get("data-id") == "a"}
     assert texts["reply-loss"] == "−19"
     # The threat on a now: b would take 80.
