@@ -7,6 +7,12 @@ attacks, write the report as text and as JSON. Every time is also given as a rat
 baseline run here on the same board: reading the file and parsing its JSON, the least any
 loader pays. Peak memory is this process's high-water mark after the big board.
 
+The floors are for the command a user types, so each is also measured as that: ``fracas
+advise FILE --side blue`` (text, ``-f json``, ``--reply``) run as a process, start-up and
+imports included, with its wall time, its CPU time (less shaken by other work on the
+machine) and its own peak memory (``os.wait4``), against a baseline process that starts
+Python and parses the file's JSON.
+
 Run: ``.venv/bin/python benchmarks/bench_hex_boards.py``. The floors are printed beside
 each number; timing depends on the machine and its load, so the tests assert none of it.
 """
@@ -16,9 +22,12 @@ from __future__ import annotations
 import json
 import os
 import random
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +121,78 @@ def measure(path: Path, runs: int) -> dict[str, float]:
     }
 
 
+@dataclass(frozen=True)
+class Run:
+    """One process: wall time, CPU time (user + system) and peak resident memory."""
+
+    wall: float
+    cpu: float
+    peak_mb: float
+
+
+def run_process(arguments: list[str]) -> Run:
+    """Run ``arguments`` as a process, output thrown away; refuse a failure."""
+    start = time.perf_counter()
+    child = subprocess.Popen(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    error = child.stderr.read().decode() if child.stderr else ""
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        raise SystemExit(f"{' '.join(arguments)} failed ({child.returncode}): {error}")
+    # ru_maxrss is in kilobytes on Linux.
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+
+
+def best_run(runs: int, arguments: list[str]) -> Run:
+    """The fastest of ``runs`` (by wall time); peak memory is the largest seen."""
+    got = [run_process(arguments) for _ in range(runs)]
+    fastest = min(got, key=lambda r: r.wall)
+    return Run(fastest.wall, fastest.cpu, max(r.peak_mb for r in got))
+
+
+#: The command as a user runs it: the fracas installed beside this Python.
+FRACAS = str(Path(sys.executable).with_name("fracas"))
+
+
+def commands(path: Path, units: int, runs: int) -> None:
+    """The whole ``fracas advise`` command on ``path``, against starting Python and parsing
+    the file, with the floors of the issue."""
+    limits = [a for name, value in LIMITS.items() for a in ("--limit", f"{name}={value}")]
+    base = best_run(runs, parse(path))
+    print(f"  the command, as a process (baseline: start Python, parse the file: "
+          f"{base.wall:.3f} s wall):")  # fmt: skip
+    floors = {1000: (0.5, 0.5, 2.0), 10000: (3.0, 3.0, None)}[units]
+    cases = [("advise --side blue", [], floors[0]), ("advise --side blue -f json", ["-f", "json"],
+             floors[1])]  # fmt: skip
+    if floors[2] is not None:
+        cases.append(("advise --side blue --reply", ["--reply"], floors[2]))
+    for label, extra, floor in cases:
+        got = best_run(runs, [FRACAS, "advise", str(path), "--side", "blue", *extra, *limits])
+        print(f"    {label:28} {got.wall:7.3f} s wall {got.cpu:7.3f} s CPU "
+              f"{got.wall / base.wall:6.1f} × baseline  peak {got.peak_mb:5.0f} MB  "
+              f"(floor {floor:g} s)")  # fmt: skip
+
+
+def parse(path: Path) -> list[str]:
+    """The baseline process: start Python and parse ``path`` as JSON (or YAML)."""
+    module, reader = ("json", "load") if path.suffix == ".json" else ("yaml", "safe_load")
+    code = f"import {module}; {module}.{reader}(open({str(path)!r}))"
+    return [sys.executable, "-c", code]
+
+
+def example_commands() -> None:
+    """``fracas advise --reply`` as a process on every side of every example."""
+    print("  the command, as a process (baseline: start Python, parse the file):")
+    for example in sorted(Path(__file__).resolve().parents[1].glob("examples/hex/*.yaml")):
+        base = best_run(3, parse(example))
+        for side in load_scenario(example).model.board.sides():
+            got = best_run(3, [FRACAS, "advise", str(example), "--side", side, "--reply"])
+            print(f"    {example.name:26} --reply --side {side:5} {got.wall:7.3f} s wall "
+                  f"{got.cpu:6.3f} s CPU {got.wall / base.wall:5.1f} × baseline "
+                  "(floor 0.3 s)")  # fmt: skip
+
+
 def replies_on_the_examples() -> None:
     """``--reply`` on every side of every hex example, against parsing its JSON again."""
     for example in sorted(Path(__file__).resolve().parents[1].glob("examples/hex/*.yaml")):
@@ -166,9 +247,12 @@ def main() -> None:
             if "reply_alone" in got:
                 print(f"  sharing outcomes: {got['reply_alone'] / got['reply_shared']:.1f} × "
                       "faster than each reply alone")  # fmt: skip
-    print(f"peak memory {peak_mb():.0f} MB (floor 1,000 MB)")
+            commands(path, units, runs)
+    print(f"peak memory of this process {peak_mb():.0f} MB (floor 1,000 MB; each command's "
+          "own is given above)")  # fmt: skip
     print("the examples (baseline: parsing the scenario's JSON):")
     replies_on_the_examples()
+    example_commands()
 
 
 if __name__ == "__main__":

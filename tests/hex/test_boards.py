@@ -133,3 +133,79 @@ def test_identical_units_give_exact_halves_and_the_batch_rounds_them_up() -> Non
     # On plains: 1059.3 against 1059.3 → 1/2 × 99 = 49.5 → 50 both ways.
     assert outcome.target_losses.tolist() == [50]
     assert outcome.attacker_losses.tolist() == [50]
+
+
+def _with_extras(board: Board, rng: random.Random) -> Board:
+    """Some units with a second status (their product and sum are what count) and some
+    with no soldiers left (they neither encircle nor lend support)."""
+    from dataclasses import replace
+
+    changed = []
+    for unit in board.units:
+        if rng.random() < 0.2:
+            extra = Status.make("t", "debuff", atk_mul=0.9, def_mul=1.25, atk_add=-5, def_add=7)
+            unit = replace(unit, statuses=(*unit.statuses, extra))
+        if rng.random() < 0.1:
+            unit = replace(unit, strength=0)
+        changed.append(unit)
+    return board.with_units(changed)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_gathering_all_pairs_at_once_gives_the_lists_of_gather_strike(seed: int) -> None:
+    # The arrays phase 1 builds for every pair at once against the plain path: each pair
+    # gathered by gather_strike, as a report does, and its lists laid out one by one.
+    from fracas.rulesets.hex.boards import _gathered, _gathered_one_by_one
+
+    rng = random.Random(seed)
+    board = _with_extras(random_board(rng, units=rng.choice([10, 30, 50])), rng)
+    for counter_support in ("target", "attacker"):
+        params = HexParams(counter_support=counter_support)
+        for side in board.sides():
+            pairs = attack_pairs(board, side)
+            index = {unit.id: i for i, unit in enumerate(board.units)}
+            attacker = np.array([index[a] for a, _ in pairs], dtype=np.int64)
+            target = np.array([index[t] for _, t in pairs], dtype=np.int64)
+            fast = _gathered(board, attacker, target, params)
+            plain = _gathered_one_by_one(board, pairs, params)
+            assert fast[2].tolist() == plain[2].tolist()
+            for mine, theirs in zip(fast[:2], plain[:2], strict=True):
+                assert mine.pierce_floats.tolist() == theirs.pierce_floats.tolist()
+                assert list(mine.pierce) == list(theirs.pierce)
+                for one, other in ((mine.striker, theirs.striker), (mine.target, theirs.target)):
+                    for name in ("unit", "supporters", "encirclers"):
+                        assert getattr(one, name).tolist() == getattr(other, name).tolist()
+                    for name in ("printed", "terrain", "status_mul", "status_add", "lent"):
+                        assert getattr(one, name).tolist() == getattr(other, name).tolist()
+                    for name in ("printed", "terrain", "status_mul", "status_add", "lent"):
+                        assert list(one.exact[name]) == list(other.exact[name]), name
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_pairs_found_with_arrays_are_attack_pairs(seed: int) -> None:
+    # Every legal pair by illegal_reason (attack_pairs, in scenario order), against the
+    # grid look-up of pair_rows; ranges up to 3 and units with no soldiers included.
+    from fracas.rulesets.hex.boards import pair_rows
+
+    rng = random.Random(seed)
+    board = _with_extras(random_board(rng, units=rng.choice([5, 20, 50]), size=9), rng)
+    ids = [unit.id for unit in board.units]
+    for side in (*board.sides(), "nobody"):
+        attacker, target = pair_rows(board, side)
+        found = [(ids[a], ids[t]) for a, t in zip(attacker.tolist(), target.tolist(), strict=True)]
+        assert found == attack_pairs(board, side)
+
+
+def test_a_number_out_of_range_is_still_named_with_its_unit() -> None:
+    from fracas.core.errors import ScenarioError
+    from fracas.rulesets.hex.boards import check_range
+
+    board = Board.from_rows(
+        ["...."],
+        [
+            Unit.make("a", "blue", (0, 0), attack=10, defense=10),
+            Unit.make("b", "red", (1, 0), attack=10, defense=10**13),
+        ],
+    )
+    with pytest.raises(ScenarioError, match=r"defense of 'b' is 10000000000000, outside"):
+        check_range(board)

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from fracas.core.modifiers import to_fraction
+from fracas.io.scenario import load_scenario
 from fracas.rulesets.hex import Board, HexParams, play_turn
 from fracas.rulesets.hex.advisor import attacks
-from fracas.rulesets.hex.plan import plan_turn
+from fracas.rulesets.hex.plan import EXACT_BUDGET, plan_turn
 
 from .test_boards import random_board
 from .test_plan import ring_board
@@ -66,14 +69,36 @@ def test_the_method_says_whether_the_plan_is_proven() -> None:
     assert proven.exact
     assert proven.value == 66
     assert proven.method.startswith("best of all plans, proven by an exact search")
+    assert f"{proven.plans_evaluated:,} plans evaluated" in proven.method
     beam = plan_turn(board, "blue", HexParams(), width=2)
     assert not beam.exact
-    assert beam.method.startswith("best found by beam search, width 2")
-    # A budget too small to prove anything: beam search, and the method says why.
+    assert beam.method.startswith("best found by beam search of width 2:")
+    # A budget too small to prove anything: beam search of the ruleset's width, and the
+    # method says why.
     short = plan_turn(board, "blue", HexParams(), budget=1)
     assert not short.exact
-    assert short.method.startswith("the exact search did not fit the budget of 1 attacks")
+    width = HexParams().planner_width
+    assert short.method.startswith(
+        f"best found by beam search of width {width} (the exact search did not fit the "
+        "budget of 1 attacks)"
+    )
     assert short.value == 66
+
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples" / "hex").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_every_example_is_proven_within_the_default_budget(path: Path) -> None:
+    # The floor of the issue: each side of each example gets its best plan proven (not a
+    # beam's), within EXACT_BUDGET, and that plan is worth what brute force finds.
+    scenario = load_scenario(path)
+    board, params = scenario.model.board, scenario.model.params
+    for side in board.sides():
+        plan = plan_turn(board, side, params)
+        assert plan.exact, (side, plan.method)
+        assert plan.budget == EXACT_BUDGET
+        assert plan.value == brute_force(board, side, params)
 
 
 @given(st.integers(0, 10**6), st.lists(st.integers(0, 10**6), min_size=1, max_size=6))
@@ -104,3 +129,51 @@ def test_evaluating_only_the_rows_a_fight_touches_gives_every_rows_outcome(
             again = side_attacks.evaluate_all(state, rows)
             for mine, fresh in zip(known, again, strict=True):
                 assert mine[rows].tolist() == fresh[rows].tolist()
+
+
+@given(st.integers(0, 10**6), st.integers(3, 14))
+def test_the_least_work_never_exceeds_what_the_search_does(seed: int, units: int) -> None:
+    # least_work must be a floor of the work counted, or the search would be refused
+    # where it fits its budget: on random boards, every search that finishes counts at
+    # least that many attacks evaluated.
+    from fracas.rulesets.hex.boards import SideAttacks
+    from fracas.rulesets.hex.plan import Weights, exact_search, least_work
+
+    board = random_board(random.Random(seed), units=units, size=5)
+    params = HexParams()
+    for side in board.sides():
+        side_attacks = SideAttacks.gather(board, side, params)
+        proven = exact_search(side_attacks, Weights.of(params), budget=10**9)
+        assert proven is not None
+        assert proven.attacks_evaluated >= least_work(side_attacks)
+
+
+def test_a_search_that_cannot_fit_is_refused_before_any_attack_is_evaluated() -> None:
+    # 30 units on a 6 × 6 board, and a budget of just the root's open attacks: the root
+    # fits, its children cannot, so the search says no without evaluating anything (it
+    # used to evaluate the root first), and the plan is the beam's.
+    from fracas.rulesets.hex.boards import SideAttacks
+    from fracas.rulesets.hex.plan import Weights, exact_search, least_work
+
+    board = random_board(random.Random(5), units=30, size=6)
+    params = HexParams()
+    side = board.sides()[0]
+    side_attacks = SideAttacks.gather(board, side, params)
+    budget = int(side_attacks.open_rows(side_attacks.start).size)
+    assert least_work(side_attacks) > budget > 0
+    calls: list[int] = []
+    original = SideAttacks.evaluate
+
+    def counted(self: SideAttacks, *args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return original(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    SideAttacks.evaluate = counted  # type: ignore[method-assign, assignment]
+    try:
+        assert exact_search(side_attacks, Weights.of(params), budget=budget) is None
+    finally:
+        SideAttacks.evaluate = original  # type: ignore[method-assign]
+    assert calls == []
+    plan = plan_turn(board, side, params, budget=budget)
+    assert not plan.exact
+    assert f"(the exact search did not fit the budget of {budget} attacks)" in plan.method

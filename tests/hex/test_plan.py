@@ -7,6 +7,7 @@ import json
 import random
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -54,7 +55,7 @@ def test_the_plan_beats_following_the_single_attack_ranking() -> None:
     assert plan.orders == (("a0", "b3"), ("a2", "b1"))
     assert plan.value == 66
     assert plan.ranking_value == 39
-    assert "beam search, width 4" in plan.method
+    assert plan.method.startswith("best found by beam search of width 4:")
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -113,7 +114,7 @@ def test_advise_plan_on_the_command_line(tmp_path: Path) -> None:
     assert data["method"].startswith("best of all plans")
     text = runner.invoke(app, ["advise", str(path), "--side", "blue", "--plan", "--width", "1"])
     assert text.exit_code == 0, text.output
-    assert "best found by greedy (beam search of width 1)" in text.stdout
+    assert "best found by beam search of width 1 (greedy)" in text.stdout
     assert "Board after the plan" in text.stdout
     for bad, message in (
         (["--plan", "--width", "0"], "--width: the width must be at least 1, not 0"),
@@ -125,3 +126,68 @@ def test_advise_plan_on_the_command_line(tmp_path: Path) -> None:
         assert failed.exit_code == 2
         assert message in failed.stderr
         assert len(failed.stderr.strip().splitlines()) == 1
+
+
+def plain_beam(board: Board, side: str, params: HexParams, width: int) -> tuple[int, ...]:
+    """Beam search written plainly: every plan carries its whole rows, every node
+    evaluates every open attack afresh, children are sorted by (value, levels, rows)."""
+    import numpy as np
+
+    from fracas.core.modifiers import to_fraction
+    from fracas.rulesets.hex.boards import BoardState, SideAttacks, fought
+
+    attacks = SideAttacks.gather(board, side, params)
+    enemy = float(to_fraction(params.advisor_enemy_weight))
+    own = float(to_fraction(params.advisor_own_weight))
+    start = attacks.start
+    Plan = tuple[float, int, tuple[int, ...], BoardState, Any]
+    root: Plan = (0.0, 0, (), start, np.zeros(len(start.strength), np.bool_))
+    best, beam = root, [root]
+    while beam:
+        children: list[tuple[float, int, tuple[int, ...], BoardState, Any, int, int, int]] = []
+        for value, levels, rows, state, used in beam:
+            open_rows = attacks.open_rows(state, used)
+            if not open_rows.size:
+                continue
+            outcome = attacks.evaluate(state, open_rows)
+            taken, given = outcome.target_losses, outcome.attacker_losses
+            gain = outcome.attacker_level_gain
+            score = enemy * taken - own * given
+            for at in np.lexsort((open_rows, -gain, -score))[:width].tolist():
+                row = int(open_rows[at])
+                children.append(
+                    (value + float(score[at]), levels + int(gain[at]), (*rows, row), state,
+                     used, row, int(taken[at]), int(given[at]))
+                )  # fmt: skip
+        children.sort(key=lambda c: (-c[0], -c[1], c[2]))
+        beam, seen = [], set()
+        for value, levels, rows, state, used, row, lost, cost in children:
+            after = fought(attacks, state, row, lost, cost)
+            now_used = used.copy()
+            now_used[attacks.attacker[row]] = True
+            key = after.strength.tobytes() + after.level.tobytes() + now_used.tobytes()
+            if key not in seen:
+                seen.add(key)
+                beam.append((value, levels, rows, after, now_used))
+            if len(beam) == width:
+                break
+        if beam and beam[0][:2] > best[:2]:
+            best = beam[0]
+    return best[2]
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_the_beam_search_is_the_plain_beam_search(seed: int) -> None:
+    # The planner's beam keeps outcomes from the parent, links rows instead of copying
+    # them and orders children by their parent's place: the same plans as the plain one.
+    from fracas.rulesets.hex.boards import SideAttacks
+    from fracas.rulesets.hex.plan import _search
+
+    rng = random.Random(seed)
+    board = random_board(rng, units=rng.choice([8, 20, 40]), size=7)
+    params = HexParams()
+    for side in board.sides():
+        attacks = SideAttacks.gather(board, side, params)
+        for width in (1, 2, 3):
+            node, _ = _search(attacks, width)
+            assert node.rows == plain_beam(board, side, params, width)

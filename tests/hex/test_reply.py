@@ -87,6 +87,23 @@ def test_the_focused_order_on_the_encirclement_example_worked_by_hand() -> None:
     assert [(s.target_left, s.attacker_left) for s in found.steps] == [(22, 78), (0, 99)]
     assert found.destroyed
     assert found.own_lost == 23
+    # Continue the fight: the board after each attack is the one the next fights on. Both
+    # units of a fight gain a level (lead and holdout: Lv 0 → 1); left's kill gains it a
+    # second (Lv 0 → 2, as in the board table of the command's report), and holdout's
+    # second fight takes it to Lv 2 as it falls.
+    assert [s.changed for s in found.steps] == [
+        (("lead", 78, 1), ("holdout", 22, 1)),
+        (("left", 99, 2), ("holdout", 0, 2)),
+    ]
+    first = found.after(1)
+    assert (first.unit("lead").strength, first.unit("lead").level) == (78, 1)
+    assert first.unit("holdout").strength == 22
+    assert first.unit("left").strength == 100
+    # The second attack forecast on the board the first left is the step's own numbers.
+    combat = play_turn(first, [("left", "holdout")], params).combats[0]
+    assert (combat.losses["holdout"], combat.losses["left"]) == (22, 1)
+    assert found.after(2) == found.end()
+    assert found.after(0) == board
 
 
 def small_board(seed: int, units: int) -> Board:
@@ -280,11 +297,29 @@ def test_advise_shows_the_best_top_and_the_json_keeps_every_attack() -> None:
     assert len(data["result"]["attacks"]) == 3
 
 
+#: Every blue unit of encirclement.yaml with no soldiers, and no orders left to give.
+NO_BLUE = [
+    *("--set", "units[0].strength=0", "--set", "units[1].strength=0"),
+    *("--set", "units[2].strength=0", "--set", "orders=[]"),
+]
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
         (["threats", "{hex}", "--side", "green"], "--side: no side 'green' (sides: blue, red)"),
         (["advise", "{hex}", "--side", "green", "--reply"], "--side: no side 'green'"),
+        (["advise", "{hex}", "--side", "green"], "--side: no side 'green'"),
+        (["advise", "{hex}", "--side", "green", "--plan"], "--side: no side 'green'"),
+        (["advise", "{hex}", "--side", "blue", *NO_BLUE], "side 'blue' has no unit with soldiers"),
+        (
+            ["advise", "{hex}", "--side", "blue", "--plan", *NO_BLUE],
+            "side 'blue' has no unit with soldiers",
+        ),
+        (
+            ["advise", "{hex}", "--side", "blue", "--reply", *NO_BLUE],
+            "side 'blue' has no unit with soldiers",
+        ),
         (
             [
                 "threats",
@@ -345,6 +380,14 @@ def test_the_picture_draws_the_reply_and_the_threats() -> None:
     # The reply of test_threat_and_reply_values_worked_by_hand: b → a takes 19.
     arrows = [e for e in root.iter(f"{ns}line") if e.get("class") == "reply-arrow"]
     assert [(e.get("data-attacker"), e.get("data-target")) for e in arrows] == [("b", "a")]
+    # Drawn in the enemy's colour (red's), the one its unit is drawn in, not ours.
+    from fracas.rulesets.hex.svg import side_colours
+
+    colours = side_colours(duel())
+    assert colours["red"] != colours["blue"]
+    assert [e.get("stroke") for e in arrows] == [colours["red"]]
+    bodies = {e.get("fill") for e in root.iter(f"{ns}circle") if e.get("class") == "unit-body"}
+    assert colours["red"] in bodies
     texts = {e.get("class"): e.text for e in root.iter(f"{ns}text") if e.get("data-id") == "a"}
     assert texts["reply-loss"] == "−19"
     # The threat on a now: b would take 80.
@@ -364,3 +407,40 @@ def test_render_reply_needs_an_attack(tmp_path: Path) -> None:
     )  # fmt: skip
     assert drawn.exit_code == 0, drawn.output
     assert 'class="reply-arrow"' in (tmp_path / "y.svg").read_text(encoding="utf-8")
+
+
+def test_every_reply_says_which_search_found_it() -> None:
+    # Never unlabelled: the exact search's "best of all plans", or the beam's width, and
+    # why the exact search gave way (its budget) when it was tried.
+    path = EXAMPLES / "river_crossing.yaml"
+    from fracas.io.scenario import load_scenario
+
+    board = load_scenario(path).model.board
+    params = HexParams()
+    proven = replies(board, "blue", params, top=None)
+    assert all(r.their_exact for r in proven)
+    assert all(r.their_method.startswith("best of all plans, proven") for r in proven)
+    assert {r.our_method for r in proven} == {"one attack of the ranking"}
+    beam = replies(board, "blue", params, top=None, width=2)
+    assert all(r.their_method.startswith("best found by beam search of width 2:") for r in beam)
+    short = replies(board, "blue", params, top=None, budget=1)
+    width = params.planner_width
+    told = f"best found by beam search of width {width} (the exact search did not fit the budget"
+    assert all(r.their_method.startswith(told) for r in short)
+    planned = replies(board, "blue", params, plan=True)
+    assert planned[0].our_method.startswith("best of all plans, proven")
+    # The command says the same in text and JSON.
+    text = runner.invoke(app, ["advise", str(path), "--side", "blue", "--reply"]).stdout
+    assert "Their replies: best of all plans, proven by an exact search" in text
+    assert f"for #1–#{len(proven)}." in " ".join(text.split())
+    data = json.loads(
+        runner.invoke(
+            app, ["advise", str(path), "--side", "blue", "--reply", "--width", "2", "-f", "json"]
+        ).stdout
+    )
+    methods = {r["reply_method"].split(":")[0] for r in data["result"]["replies"]}
+    assert methods == {"best found by beam search of width 2"}
+    text = runner.invoke(
+        app, ["advise", str(path), "--side", "blue", "--reply", "--plan", "--width", "1"]
+    ).stdout
+    assert "Our turn: best found by beam search of width 1 (greedy)" in " ".join(text.split())

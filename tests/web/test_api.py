@@ -396,6 +396,10 @@ def test_threats_and_reply_are_the_librarys(client: TestClient) -> None:
         expected = scenario.stamp(scenario.ruleset.reply(scenario.model, "blue", plan=plan))
         assert reply["document"]["result"] == expected.data
         assert reply["command"] == f"fracas advise river_crossing.yaml --side blue{words} --reply"
+        # The page says which search found each reply (and our turn), as the text does.
+        page = " ".join(reply["html"].split())
+        assert "Their replies: best of all plans, proven by an exact search" in page
+        assert ("Our turn: best of all plans, proven" in page) is plan
 
 
 def test_not_json_and_wrong_shapes_are_422(client: TestClient) -> None:

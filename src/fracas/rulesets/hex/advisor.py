@@ -115,13 +115,17 @@ def advise(board: Board, side: str, params: HexParams) -> list[Advice]:
     side_attacks = SideAttacks.gather(board, side, params)
     outcome = side_attacks.evaluate(side_attacks.start)
     all_scores = scores(outcome, params)
+    # Plain ints read once: indexing numpy arrays element by element costs more.
+    taken = outcome.target_losses.tolist()
+    lost = outcome.attacker_losses.tolist()
+    gained = outcome.attacker_level_gain.tolist()
     return [
         Advice(
             *side_attacks.pairs[row],
             all_scores[row],
-            int(outcome.target_losses[row]),
-            int(outcome.attacker_losses[row]),
-            int(outcome.attacker_level_gain[row]),
+            taken[row],
+            lost[row],
+            gained[row],
             board,
             params,
         )

@@ -1,7 +1,9 @@
 """Board-level batches: every legal attack of a side gathered once, evaluated as one batch.
 
-Phase 1 runs once per attack, on the board as it is: :func:`~fracas.rulesets.hex.strike.
-gather_strike` says who supports and who encircles in the attack and in the counter. Units
+Phase 1 runs for every attack at once, on the board as it is: what :func:`~fracas.rulesets.
+hex.strike.gather_strike` says of one strike (who supports and who encircles, in the attack
+and in the counter) is read from arrays of the units, a board of ten thousand units costing
+no Python step per attack; a test holds the arrays to ``gather_strike``'s, pair by pair. Units
 never move during a turn, so those lists stay right for every later state of the board;
 what changes is only strengths and levels (a destroyed unit is a unit of strength 0: it
 no longer supports, encircles, attacks or is attacked). :class:`SideAttacks` keeps the
@@ -49,7 +51,7 @@ from fracas.rulesets.hex.batch import (
 )
 from fracas.rulesets.hex.document import RANGE, HexParams, out_of_range
 from fracas.rulesets.hex.play import counter_reason, illegal_reason, level_after
-from fracas.rulesets.hex.scenario import Board, Hex
+from fracas.rulesets.hex.scenario import DIRECTIONS, Board, DomainName, Hex
 from fracas.rulesets.hex.strike import SideInputs, SideMemo, StrikeInputs, gather_strike
 
 #: Most units a list can hold: the six hexes around one unit.
@@ -88,6 +90,69 @@ def attack_pairs(board: Board, side: str) -> list[tuple[str, str]]:
     return pairs
 
 
+def pair_rows(board: Board, side: str) -> tuple[Ints, Ints]:
+    """:func:`attack_pairs` as indices into ``board.units`` (attackers, targets), found
+    with arrays: each attacker's reach is looked up on a grid of the board's hexes, and
+    the rule of :func:`~fracas.rulesets.hex.play.illegal_reason` (other side, both with
+    soldiers, distance within range, an attack against the target's domain) applied to
+    every candidate at once."""
+    units = board.units
+    if not units:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    domains = sorted({d for u in units for d in u.attack} | {u.domain for u in units})
+    column = {d: c for c, d in enumerate(domains)}
+    hexes = np.array([tuple(u.hex) for u in units], np.int64).reshape(-1, 2)
+    sides = {name: code for code, name in enumerate(board.sides())}
+    code = np.array([sides[u.side] for u in units], np.int64)
+    alive = np.array([u.strength > 0 for u in units], np.bool_)
+    reach = np.array([u.range for u in units], np.int64).reshape(-1, 2)
+    domain = np.array([column[u.domain] for u in units], np.int64)
+    attacks = np.array([[u.attack_vs(d) > 0 for d in domains] for u in units], np.bool_)
+    mine = np.flatnonzero((code == sides.get(side, -1)) & alive)
+    if not mine.size:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    far = int(reach[mine, 1].max())
+    low = hexes.min(axis=0) - far
+    size = hexes.max(axis=0) + far - low + 1
+    grid = np.full((int(size[0]), int(size[1])), -1, np.int64)
+    grid[hexes[:, 0] - low[0], hexes[:, 1] - low[1]] = np.arange(len(units))
+    found_a: list[Ints] = []
+    found_t: list[Ints] = []
+    for high in np.unique(reach[mine, 1]).tolist():
+        group = mine[reach[mine, 1] == high]
+        steps = np.array(
+            [
+                (dq, dr)
+                for dq in range(-high, high + 1)
+                for dr in range(max(-high, -dq - high), min(high, -dq + high) + 1)
+                if (dq, dr) != (0, 0)
+            ],
+            np.int64,
+        ).reshape(-1, 2)
+        if not steps.size:
+            continue
+        distance = (np.abs(steps[:, 0]) + np.abs(steps[:, 1]) + np.abs(steps.sum(axis=1))) // 2
+        place = hexes[group][:, None, :] + steps[None, :, :] - low
+        target = grid[place[..., 0], place[..., 1]]
+        attacker = np.broadcast_to(group[:, None], target.shape)
+        near = np.broadcast_to(distance[None, :], target.shape)
+        seen = target >= 0
+        attacker, target, near = attacker[seen], target[seen], near[seen]
+        legal = (
+            (code[target] != code[attacker])
+            & alive[target]
+            & (reach[attacker, 0] <= near)
+            & (near <= reach[attacker, 1])
+            & attacks[attacker, domain[target]]
+        )
+        found_a.append(attacker[legal])
+        found_t.append(target[legal])
+    attacker = np.concatenate(found_a) if found_a else np.zeros(0, np.int64)
+    target = np.concatenate(found_t) if found_t else np.zeros(0, np.int64)
+    order = np.lexsort((target, attacker))
+    return attacker[order].astype(np.int64), target[order].astype(np.int64)
+
+
 def check_range(board: Board) -> None:
     """Refuse a unit whose numbers lie outside what a batch computes with.
 
@@ -96,6 +161,19 @@ def check_range(board: Board) -> None:
     overflow or underflow where the error bound cannot see it, giving wrong losses without
     a word. ``units[i]`` in the error is the unit's place in ``board.units``.
     """
+    # Boards repeat a few numbers many times over: the distinct ones are checked first,
+    # and the units are only walked one by one (to name the first) when one is outside.
+    units = board.units
+    distinct: set[Fraction] = {Fraction(u.strength) for u in units}
+    distinct |= {v for u in units for v in u.attack.values()}
+    distinct |= {u.defense for u in units} | {u.pierce for u in units}
+    for terrain in {board.terrain_at(u.hex) for u in units}:
+        distinct |= {terrain.attack, terrain.defense}
+    for statuses in {u.statuses for u in units if u.statuses}:
+        distinct.add(_product([s.atk_mul for s in statuses]))
+        distinct.add(_product([s.def_mul for s in statuses]))
+    if not any(out_of_range(value) for value in distinct):
+        return
     # Boards repeat a few numbers many times over: each distinct one is checked once.
     checked: dict[tuple[int, int], bool] = {}
 
@@ -175,7 +253,8 @@ class _SideLists:
     supporters: Ints  # (pairs, RING), the filler unit where empty
     lent: Floats  # the printed number each supporter lends a share of
     encirclers: Ints  # (pairs, RING)
-    exact: dict[str, list[Any]]  # the same static numbers as fractions, for exact decisions
+    # The same static numbers as fractions, by row, for exact decisions.
+    exact: Mapping[str, Sequence[Any]]
 
 
 def _ring(ids: Sequence[str], index: Mapping[str, int], filler: int) -> list[int]:
@@ -278,7 +357,7 @@ class _StrikeLists:
 
     striker: _SideLists
     target: _SideLists
-    pierce: list[Fraction]
+    pierce: Sequence[Fraction]
     #: The same as floats, converted once: every evaluation reads them.
     pierce_floats: Floats
 
@@ -291,6 +370,286 @@ def _strike_lists(
         target=_lists([s.defender for s in strikes], index, filler),
         pierce=[s.pierce for s in strikes],
         pierce_floats=np.array([float(s.pierce) for s in strikes], np.float64),
+    )
+
+
+class _Picked(Sequence[Any]):
+    """``values[where[row]]`` for each row, looked up when read: the exact numbers are
+    only read for the few strikes the floats cannot vouch for."""
+
+    __slots__ = ("values", "where")
+
+    def __init__(self, values: Sequence[Any], where: Ints) -> None:
+        self.values, self.where = values, where
+
+    def __len__(self) -> int:
+        return len(self.where)
+
+    def __getitem__(self, row: Any) -> Any:
+        if isinstance(row, slice):
+            return [self[i] for i in range(*row.indices(len(self)))]
+        return self.values[int(self.where[row])]
+
+
+class _Lent(Sequence[list[Fraction]]):
+    """Each row's supporters' printed numbers as fractions (0 in the empty places),
+    looked up when read: ``table[unit][column[row]]`` for each supporter."""
+
+    __slots__ = ("column", "supporters", "table")
+
+    def __init__(self, table: Sequence[Sequence[Fraction]], supporters: Ints, column: Ints):
+        self.table, self.supporters, self.column = table, supporters, column
+
+    def __len__(self) -> int:
+        return len(self.supporters)
+
+    def __getitem__(self, row: Any) -> Any:
+        if isinstance(row, slice):
+            return [self[i] for i in range(*row.indices(len(self)))]
+        at = int(self.column[row])
+        return [self.table[unit][at] for unit in self.supporters[row].tolist()]
+
+
+@dataclass(frozen=True, slots=True)
+class _Units:
+    """What phase 1 reads of each unit, once per unit, as arrays (a last row for the
+    filler unit: no side, no soldiers, every number 0): the board's side of
+    :func:`~fracas.rulesets.hex.strike.gather_strike`, for every strike at once."""
+
+    side: Ints
+    neighbours: Ints  # (units + 1, RING): the units around each, in direction order
+    encirclers: Ints  # (units + 1, RING): its enemies with soldiers, in that order
+    domain: Ints
+    # Printed attack by unit and domain, defense by unit; as floats and as fractions.
+    attack: Floats
+    attack_exact: list[list[Fraction]]
+    defense: Floats
+    defense_exact: list[list[Fraction]]  # one column, read as the attack table is
+    # By unit, for striking (column 0) and being struck (column 1).
+    terrain: Floats
+    terrain_exact: list[tuple[Fraction, Fraction]]
+    status_mul: Floats
+    status_mul_exact: list[tuple[Fraction, Fraction]]
+    status_add: Floats
+    status_add_exact: list[tuple[Fraction, Fraction]]
+    pierce: Floats
+    pierce_exact: list[Fraction]
+    reach: Ints  # (units + 1, 2): range, low and high
+    hexes: Ints  # (units + 1, 2): q and r
+
+    @staticmethod
+    def read(board: Board, domains: Sequence[DomainName]) -> _Units:
+        units = board.units
+        filler = len(units)
+        index = {unit.id: i for i, unit in enumerate(units)}
+        sides = {side: code for code, side in enumerate(board.sides())}
+        side = np.array([sides[u.side] for u in units] + [-1], np.int64)
+        alive = np.array([u.strength > 0 for u in units] + [False], np.bool_)
+        around = [[filler] * RING for _ in range(filler + 1)]
+        for i, unit in enumerate(units):
+            row, (q, r) = around[i], unit.hex
+            # The six places in direction order, as Board.adjacent_units walks them.
+            for place, (dq, dr) in enumerate(DIRECTIONS):
+                found = board.unit_at(Hex(q + dq, r + dr))
+                if found is not None:
+                    row[place] = index[found.id]
+        neighbours = np.array(around, np.int64).reshape(-1, RING)
+        near = neighbours[:filler]
+        enemy = (side[near] != side[:filler, None]) & alive[near]
+        encirclers = np.full((filler + 1, RING), filler, np.int64)
+        encirclers[:filler] = _packed(near, enemy, filler)
+        column = {d: c for c, d in enumerate(domains)}
+        attack_exact = [[u.attack_vs(d) for d in domains] for u in units] + [[_ZERO] * len(domains)]
+        terrain = [board.terrain_at(u.hex) for u in units]
+
+        def both(pairs: list[tuple[Fraction, Fraction]]) -> tuple[Floats, list[Any]]:
+            exact = [*pairs, (_ZERO, _ZERO)]
+            return np.array([[as_float(a), as_float(b)] for a, b in exact], np.float64), exact
+
+        terrain_f, terrain_x = both([(t.attack, t.defense) for t in terrain])
+        mul_f, mul_x = both(
+            [
+                (_ONE, _ONE)
+                if not u.statuses
+                else (
+                    _product([s.atk_mul for s in u.statuses]),
+                    _product([s.def_mul for s in u.statuses]),
+                )
+                for u in units
+            ]
+        )
+        add_f, add_x = both(
+            [
+                (_ZERO, _ZERO)
+                if not u.statuses
+                else (
+                    sum((s.atk_add for s in u.statuses), _ZERO),
+                    sum((s.def_add for s in u.statuses), _ZERO),
+                )
+                for u in units
+            ]
+        )
+        defense_exact = [[u.defense] for u in units] + [[_ZERO]]
+        pierce_exact = [u.pierce for u in units] + [_ZERO]
+        return _Units(
+            side=side,
+            neighbours=neighbours,
+            encirclers=encirclers,
+            domain=np.array([column.get(u.domain, 0) for u in units] + [0], np.int64),
+            attack=np.array(
+                [[as_float(v) for v in row] for row in attack_exact], np.float64
+            ).reshape(filler + 1, len(domains)),
+            attack_exact=attack_exact,
+            defense=np.array([as_float(row[0]) for row in defense_exact], np.float64),
+            defense_exact=defense_exact,
+            terrain=terrain_f,
+            terrain_exact=terrain_x,
+            status_mul=mul_f,
+            status_mul_exact=mul_x,
+            status_add=add_f,
+            status_add_exact=add_x,
+            pierce=np.array([as_float(v) for v in pierce_exact], np.float64),
+            pierce_exact=pierce_exact,
+            reach=np.array([u.range for u in units] + [(0, 0)], np.int64).reshape(-1, 2),
+            hexes=np.array([tuple(u.hex) for u in units] + [(0, 0)], np.int64).reshape(-1, 2),
+        )
+
+    def side_lists(self, unit: Ints, struck: Ints, centre: Ints, striking: bool) -> _SideLists:
+        """One side of a strike for every row: ``unit`` striking ``struck`` (or struck by
+        it), its supporters being its allies next to ``centre``."""
+        filler = len(self.side) - 1
+        near = self.neighbours[centre]
+        allies = (self.side[near] == self.side[unit][:, None]) & (near != unit[:, None])
+        supporters = _packed(near, allies, filler)
+        which = 0 if striking else 1
+        if striking:
+            column = self.domain[struck]
+            printed = self.attack[unit, column]
+            lent = self.attack[supporters, column[:, None]]
+            printed_exact: Sequence[Any] = _Lent(self.attack_exact, unit[:, None], column)
+            lent_exact = _Lent(self.attack_exact, supporters, column)
+        else:
+            column = np.zeros(len(unit), np.int64)
+            printed = self.defense[unit]
+            lent = self.defense[supporters]
+            printed_exact = _Lent(self.defense_exact, unit[:, None], column)
+            lent_exact = _Lent(self.defense_exact, supporters, column)
+        return _SideLists(
+            unit=unit,
+            printed=printed,
+            terrain=self.terrain[unit, which],
+            status_mul=self.status_mul[unit, which],
+            status_add=self.status_add[unit, which],
+            supporters=supporters,
+            lent=lent,
+            encirclers=self.encirclers[unit],
+            exact={
+                "printed": _First(printed_exact),
+                "terrain": _Picked(_Column(self.terrain_exact, which), unit),
+                "status_mul": _Picked(_Column(self.status_mul_exact, which), unit),
+                "status_add": _Picked(_Column(self.status_add_exact, which), unit),
+                "lent": lent_exact,
+            },
+        )
+
+
+class _Column(Sequence[Any]):
+    """One column of a table of pairs."""
+
+    __slots__ = ("at", "rows")
+
+    def __init__(self, rows: Sequence[tuple[Any, Any]], at: int) -> None:
+        self.rows, self.at = rows, at
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, row: Any) -> Any:
+        if isinstance(row, slice):
+            return [self[i] for i in range(*row.indices(len(self)))]
+        return self.rows[row][self.at]
+
+
+class _First(Sequence[Any]):
+    """The one number of each row of a table of one-number rows."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: Sequence[list[Any]]) -> None:
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, row: Any) -> Any:
+        if isinstance(row, slice):
+            return [self[i] for i in range(*row.indices(len(self)))]
+        return self.rows[row][0]
+
+
+def _packed(units: Ints, keep: NDArray[np.bool_], filler: int) -> Ints:
+    """Each row's kept units, in their order, moved to the front; the filler after."""
+    order = np.argsort(~keep, axis=1, kind="stable")
+    moved = np.take_along_axis(units, order, axis=1)
+    return np.where(np.take_along_axis(keep, order, axis=1), moved, filler)
+
+
+def _gathered(
+    board: Board, attacker: Ints, target: Ints, params: HexParams
+) -> tuple[_StrikeLists, _StrikeLists, NDArray[np.bool_]]:
+    """Phase 1 for every pair at once: the attack's lists, the counter's, and whether the
+    target can counter (see :func:`_gathered_one_by_one`, the same from
+    :func:`~fracas.rulesets.hex.strike.gather_strike` strike by strike)."""
+    domains: list[DomainName] = sorted(
+        {d for u in board.units for d in u.attack} | {u.domain for u in board.units}
+    )
+    units = _Units.read(board, domains)
+    centre = target if params.counter_support == "target" else attacker
+
+    def strikes(striker: Ints, struck: Ints, around: Ints) -> _StrikeLists:
+        return _StrikeLists(
+            striker=units.side_lists(striker, struck, around, True),
+            target=units.side_lists(struck, struck, around, False),
+            pierce=_Picked(units.pierce_exact, striker),
+            pierce_floats=units.pierce[striker],
+        )
+
+    forward = strikes(attacker, target, target)
+    back = strikes(target, attacker, centre)
+    gap = units.hexes[attacker] - units.hexes[target]
+    distance = (np.abs(gap[:, 0]) + np.abs(gap[:, 1]) + np.abs(gap.sum(axis=1))) // 2
+    low, high = units.reach[target, 0], units.reach[target, 1]
+    strikes_back = units.attack[target, units.domain[attacker]] > 0
+    countered = (distance == 1) & (low <= 1) & (high >= 1) & strikes_back
+    return forward, back, countered
+
+
+def _gathered_one_by_one(
+    board: Board, pairs: Sequence[tuple[str, str]], params: HexParams
+) -> tuple[_StrikeLists, _StrikeLists, NDArray[np.bool_]]:
+    """What :func:`_gathered` gives, from :func:`~fracas.rulesets.hex.strike.gather_strike`
+    (the reports' phase 1) and :func:`~fracas.rulesets.hex.play.counter_reason`, pair by
+    pair: the plain path the tests hold the arrays to."""
+    index = {unit.id: i for i, unit in enumerate(board.units)}
+    filler = len(board.units)
+    forward: list[StrikeInputs] = []
+    back: list[StrikeInputs] = []
+    countered: list[bool] = []
+    centre_is_target = params.counter_support == "target"
+    memo = SideMemo()
+    for attacker_id, target_id in pairs:
+        forward.append(gather_strike(board, attacker_id, target_id, params, memo=memo))
+        countered.append(counter_reason(board.unit(attacker_id), board.unit(target_id)) is None)
+        # Without a counter the counter's numbers are never used; gather them anyway so
+        # every array has one row per pair.
+        centre = target_id if centre_is_target else attacker_id
+        back.append(
+            gather_strike(board, target_id, attacker_id, params, support_around=centre, memo=memo)
+        )
+    return (
+        _strike_lists(forward, index, filler),
+        _strike_lists(back, index, filler),
+        np.array(countered, dtype=np.bool_),
     )
 
 
@@ -330,29 +689,11 @@ class SideAttacks:
         """Phase 1 for every legal attack of ``side`` (attack and counter)."""
         check_range(board)
         work = WorkDone(work_watch())
-        pairs = attack_pairs(board, side)
-        index = {unit.id: i for i, unit in enumerate(board.units)}
-        filler = len(board.units)
-        forward: list[StrikeInputs] = []
-        back: list[StrikeInputs] = []
-        countered: list[bool] = []
-        centre_is_target = params.counter_support == "target"
-        memo = SideMemo()
-        for number, (attacker_id, target_id) in enumerate(pairs, 1):
-            if number % REPORT_EVERY == 0:
-                work.add(REPORT_EVERY)
-            forward.append(gather_strike(board, attacker_id, target_id, params, memo=memo))
-            can = counter_reason(board.unit(attacker_id), board.unit(target_id)) is None
-            countered.append(can)
-            # Without a counter the counter's numbers are never used; gather them anyway so
-            # every array has one row per pair.
-            centre = target_id if centre_is_target else attacker_id
-            back.append(
-                gather_strike(
-                    board, target_id, attacker_id, params, support_around=centre, memo=memo
-                )
-            )
-        work.add(len(pairs) % REPORT_EVERY)
+        attacker, target = pair_rows(board, side)
+        ids = [unit.id for unit in board.units]
+        pairs = [(ids[a], ids[t]) for a, t in zip(attacker.tolist(), target.tolist(), strict=True)]
+        forward, back, countered = _gathered(board, attacker, target, params)
+        work.add(len(pairs))
         strength = np.array([u.strength for u in board.units] + [0], dtype=np.int64)
         level = np.array([u.level for u in board.units] + [0], dtype=np.int64)
         return SideAttacks(
@@ -360,11 +701,11 @@ class SideAttacks:
             side=side,
             params=params,
             pairs=tuple(pairs),
-            attacker=np.array([index[a] for a, _ in pairs], dtype=np.int64),
-            target=np.array([index[t] for _, t in pairs], dtype=np.int64),
-            countered=np.array(countered, dtype=np.bool_),
-            forward=_strike_lists(forward, index, filler),
-            back=_strike_lists(back, index, filler),
+            attacker=attacker,
+            target=target,
+            countered=countered,
+            forward=forward,
+            back=back,
             start=BoardState(strength, level),
             work=work,
         )
@@ -478,10 +819,24 @@ class SideAttacks:
         outcome = self.evaluate(state, rows)
         return outcome.target_losses, outcome.attacker_losses, outcome.attacker_level_gain
 
+    def _rule_floats(self) -> tuple[Floats, float, np.float64, np.float64, np.float64]:
+        """The rule numbers every evaluation reads, as floats, converted once: the
+        encirclement table, support share, loss exponent, level percent and defense
+        support cap."""
+        cached = self.__dict__.get("_floats_of_rules")
+        if cached is None:
+            params = self.params
+            cached = self.__dict__["_floats_of_rules"] = (
+                np.array([float(to_fraction(f)) for f in params.encirclement], np.float64),
+                float(to_fraction(params.support_share)),
+                np.float64(float(to_fraction(params.loss_exponent))),
+                np.float64(float(to_fraction(params.level_percent))),
+                np.float64(float(to_fraction(params.defense_support_cap))),
+            )
+        return cached
+
     def _arrays(self, lists: _StrikeLists, state: BoardState, rows: Ints) -> StrikeArrays:
-        params = self.params
-        table = np.array([float(to_fraction(f)) for f in params.encirclement], np.float64)
-        share = float(to_fraction(params.support_share))
+        table, share, exponent, percent, cap = self._rule_floats()
         strength = state.strength.astype(np.float64)
 
         def side(which: _SideLists) -> tuple[Floats, ...]:
@@ -503,9 +858,9 @@ class SideAttacks:
             *side(lists.striker),
             *side(lists.target),
             lists.pierce_floats[rows],
-            np.float64(float(to_fraction(params.loss_exponent))),
-            np.float64(float(to_fraction(params.level_percent))),
-            np.float64(float(to_fraction(params.defense_support_cap))),
+            exponent,
+            percent,
+            cap,
         )
         fields: dict[str, Any] = {
             name: np.asarray(v, np.float64) for name, v in zip(FIELDS, values, strict=True)
@@ -557,7 +912,9 @@ class SideAttacks:
         """Pairs still possible in ``state``: both units alive, the attacker not ``used``."""
         alive = state.strength > 0
         able = alive if used is None else alive & ~used
-        return np.flatnonzero(able[self.attacker] & alive[self.target]).astype(np.int64, copy=False)
+        # Searches ask this of every board they make: nonzero of the 1-D mask directly.
+        found = (able[self.attacker] & alive[self.target]).nonzero()[0]
+        return found.astype(np.int64, copy=False)
 
     def evaluate(self, state: BoardState, rows: Ints | None = None) -> SideOutcome:
         """Attacks ``rows`` (default: all) on ``state``: losses both ways and level gains.

@@ -41,7 +41,10 @@ def out_of_range(value: float | Fraction) -> bool:
     >>> out_of_range(0), out_of_range(2.5), out_of_range(-1e12), out_of_range(1e-13)
     (False, False, False, True)
     """
-    size = abs(Fraction(value))
+    # Python compares ints and floats with floats exactly: only a fraction needs turning
+    # into one exact type first (a file's numbers are all ints or floats, and a board of
+    # ten thousand units asks this of each).
+    size = abs(value) if isinstance(value, int | float) else abs(Fraction(value))
     return size != 0 and not SMALLEST <= size <= LARGEST
 
 

@@ -140,10 +140,12 @@ REPLY = tagged(
                         "attacks": array(PLANNED),
                         "value": NUMBER,
                         "proven": BOOLEAN,
-                        "enemy": STRING,
+                        "method": STRING,
+                        "enemy": nullable(STRING),
                         "reply": array(PLANNED),
                         "reply_value": NUMBER,
                         "reply_proven": BOOLEAN,
+                        "reply_method": STRING,
                         "net": NUMBER,
                         "units": array(UNIT),
                     }
@@ -173,6 +175,9 @@ FOCUS = tagged(
                         "own_lost": INTEGER,
                         "target_left": INTEGER,
                         "attacker_left": INTEGER,
+                        "changed": array(
+                            closed({"id": STRING, "strength": INTEGER, "level": INTEGER})
+                        ),
                     }
                 )
             ),

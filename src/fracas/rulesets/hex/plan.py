@@ -104,23 +104,7 @@ class Plan:
     @property
     def method(self) -> str:
         """The search that found the plan, in words: proven best, or the best a beam found."""
-        if self.exact:
-            return (
-                "best of all plans, proven by an exact search (branch and bound on the "
-                f"value): {_count(self.plans_evaluated, 'plan')} evaluated, within the budget of "
-                f"{self.budget:,} attacks"
-            )
-        kind = "greedy (beam search of width 1)" if self.width == 1 else "beam search"
-        tried = (
-            f"the exact search did not fit the budget of {self.budget:,} attacks; "
-            if self.budget
-            else ""
-        )
-        return (
-            f"{tried}best found by {kind}, width {self.width}: each plan extended by its "
-            f"{self.width} best next attacks, the {self.width} best plans kept; "
-            f"{_count(self.plans_evaluated, 'plan')} evaluated"
-        )
+        return search_label(self.exact, self.width, self.plans_evaluated, self.budget)
 
     def end(self) -> Board:
         """The board after the plan (the forecast of the whole turn)."""
@@ -143,17 +127,67 @@ def _count(number: int, noun: str) -> str:
     return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
+def search_label(exact: bool, width: int, evaluated: int, budget: int) -> str:
+    """How a turn was found, in words that always say which search ran.
+
+    An exact search that finished proves its plan the best of all; branch and bound never
+    plays out the plans it cuts (that is what makes it affordable), so the count it gives
+    is of the plans it evaluated, each other one cut by a bound it cannot beat. A beam
+    search names its width; ``budget`` (0: none was tried) says why the exact search gave
+    way to it.
+
+    >>> search_label(True, 0, 12, 200_000)[:60]
+    'best of all plans, proven by an exact search (branch and bou'
+    >>> search_label(False, 3, 40, 0)[:36]
+    'best found by beam search of width 3'
+    """
+    if exact:
+        return (
+            "best of all plans, proven by an exact search (branch and bound on the value): "
+            f"{_count(evaluated, 'plan')} evaluated, every other plan cut by a bound it "
+            f"cannot beat, within the budget of {budget:,} attacks"
+        )
+    kind = f"beam search of width {width}" + (" (greedy)" if width == 1 else "")
+    why = f" (the exact search did not fit the budget of {budget:,} attacks)" if budget else ""
+    return (
+        f"best found by {kind}{why}: each plan extended by its {width} best next "
+        f"attack{'' if width == 1 else 's'}, the {width} best plan{'' if width == 1 else 's'} "
+        f"kept; {_count(evaluated, 'plan')} evaluated"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Path:
+    """A plan's attacks as a chain back to the first: a child shares its parent's, so
+    making it costs one link, not a copy of every attack before it."""
+
+    row: int
+    before: _Path | None
+
+    def rows(self) -> tuple[int, ...]:
+        found: list[int] = []
+        link: _Path | None = self
+        while link is not None:
+            found.append(link.row)
+            link = link.before
+        return tuple(reversed(found))
+
+
 @dataclass(frozen=True, slots=True)
 class _Node:
     state: BoardState
     used: NDArray[np.bool_]
-    rows: tuple[int, ...]
+    path: _Path | None
     value: float
     levels: int
     #: Every row's outcome on the parent's state, and the two units the last attack
     #: changed: the node's own outcome is that with the rows reading them evaluated again.
     known: FullOutcome | None = None
     changed: tuple[int, int] = (0, 0)
+
+    @property
+    def rows(self) -> tuple[int, ...]:
+        return () if self.path is None else self.path.rows()
 
 
 def _weights(params: HexParams) -> tuple[float, float]:
@@ -174,14 +208,18 @@ def _search(
 ) -> tuple[_Node, int]:
     enemy_weight, own_weight = _weights(attacks.params)
     state = attacks.start if start is None else start
-    root = _Node(state, np.zeros(len(state.strength), dtype=np.bool_), (), 0.0, 0)
+    root = _Node(state, np.zeros(len(state.strength), dtype=np.bool_), None, 0.0, 0)
     best, beam, evaluated = root, [root], 0
+    # Each beam node's place among the beam's rows in their order (lowest first): the
+    # plans of one beam have as many attacks each and are all different, so comparing
+    # ``(place, next row)`` orders the children as comparing their whole rows would.
+    ranks = [0]
     while beam:
         # A child is only made (its board worked out) when the beam may keep it: of the
         # width² proposed, most fall behind the width best.
-        children: list[tuple[float, int, tuple[int, ...], _Node, int, int, int, FullOutcome]]
+        children: list[tuple[float, int, tuple[int, int], _Node, int, int, int, FullOutcome]]
         children = []
-        for node in beam:
+        for node, rank in zip(beam, ranks, strict=True):
             rows = attacks.open_rows(node.state, node.used)
             if not rows.size:
                 continue
@@ -198,7 +236,7 @@ def _search(
                 # Only rows scoring at least the width-th best can be among the width best
                 # (ties at that score included): sort those alone.
                 floor = np.partition(score, rows.size - width)[rows.size - width]
-                near = np.flatnonzero(score >= floor)
+                near = (score >= floor).nonzero()[0]  # 1-D: flatnonzero without its wrapper
                 rows, score = rows[near], score[near]
             gain = full[2][rows]
             # Best scores first; equal scores: more levels, then scenario order.
@@ -209,7 +247,7 @@ def _search(
                     (
                         node.value + float(score[at]),
                         node.levels + int(gain[at]),
-                        (*node.rows, row),
+                        (rank, row),
                         node,
                         row,
                         int(full[0][row]),
@@ -218,14 +256,14 @@ def _search(
                     )
                 )
         children.sort(key=lambda c: (-c[0], -c[1], c[2]))
-        beam, seen = [], set()
-        for value, levels, path, node, row, taken, given, full in children:
+        beam, seen, places = [], set(), []
+        for value, levels, place, node, row, taken, given, full in children:
             used = node.used.copy()
             used[attacks.attacker[row]] = True
             child = _Node(
                 fought(attacks, node.state, row, taken, given),
                 used,
-                path,
+                _Path(row, node.path),
                 value,
                 levels,
                 full,
@@ -235,8 +273,14 @@ def _search(
             if key not in seen:
                 seen.add(key)
                 beam.append(child)
+                places.append(place)
             if len(beam) == width:
                 break
+        # Each kept child's place among the kept ones, by (parent's place, row): the
+        # order of their rows.
+        ranks = [0] * len(beam)
+        for rank, at in enumerate(sorted(range(len(beam)), key=places.__getitem__)):
+            ranks[at] = rank
         if beam and (beam[0].value, beam[0].levels) > (best.value, best.levels):
             best = beam[0]
     return best, evaluated
@@ -278,6 +322,44 @@ class Proven:
     attacks_evaluated: int
 
 
+def least_work(
+    attacks: SideAttacks, start: BoardState | None = None, allowed: NDArray[np.bool_] | None = None
+) -> int:
+    """Attacks :func:`exact_search` evaluates at the least from ``start``, before any of
+    them is evaluated: the root counts its open attacks, and it walks at least one child
+    per attacker (two children of one attacker can only meet on one board, the other
+    attackers' never), each counting what stays open — every open attack but the
+    attacker's own and those on its target (which may fall). Past the budget, the search
+    is refused before it starts.
+
+    >>> from fracas.rulesets.hex.scenario import Board, Unit
+    >>> from fracas.rulesets.hex.document import HexParams
+    >>> board = Board.from_rows(["....."], [
+    ...     Unit.make("a", "blue", (0, 0), attack=10, defense=10),
+    ...     Unit.make("b", "blue", (2, 0), attack=10, defense=10),
+    ...     Unit.make("foe", "red", (1, 0), attack=10, defense=10)])
+    >>> least_work(SideAttacks.gather(board, "blue", HexParams()))
+    2
+
+    The root's 2 open attacks; each child loses its attacker's one and the two on foe,
+    which may fall: nothing need stay open, 2 + 0 + 0.
+    """
+    state = attacks.start if start is None else start
+    rows = attacks.open_rows(state)
+    if allowed is not None:
+        rows = rows[allowed[rows]]
+    if not rows.size:
+        return 0
+    units = len(state.strength)
+    attacker, target = attacks.attacker[rows], attacks.target[rows]
+    by_attacker = np.bincount(attacker, minlength=units)
+    on_target = np.bincount(target, minlength=units)
+    left = np.maximum(rows.size - by_attacker[attacker] - on_target[target], 0)
+    fewest = np.full(units, np.iinfo(np.int64).max, np.int64)
+    np.minimum.at(fewest, attacker, left)
+    return int(rows.size + fewest[by_attacker > 0].sum())
+
+
 def exact_search(
     attacks: SideAttacks,
     weights: Weights,
@@ -288,7 +370,8 @@ def exact_search(
     recall: Recall | None = None,
 ) -> Proven | None:
     """The plan of greatest value from ``start`` (more levels gained on a tie), proven;
-    ``None`` when proving it would take more than ``budget`` attacks evaluated.
+    ``None`` when proving it would take more than ``budget`` attacks evaluated (refused
+    before any is when :func:`least_work` already says so).
 
     Depth first, best next attack first. A branch is cut when its value so far plus a
     bound on what is left cannot beat the best plan found: each attacker still unused
@@ -300,6 +383,8 @@ def exact_search(
     the next search on a board like this one.
     """
     state0 = attacks.start if start is None else start
+    if least_work(attacks, state0, allowed) > budget:
+        return None  # it could not finish within the budget: nothing is evaluated
     used0 = np.zeros(len(state0.strength), dtype=np.bool_)
     best_rows: tuple[int, ...] = ()
     best = (0, 0)
@@ -405,8 +490,11 @@ def _replay(
     return planned, state
 
 
-def ranking_value(attacks: SideAttacks, order: list[tuple[str, str]]) -> Fraction:
-    """Value of playing ``order`` (e.g. the advisor's ranking) as far as it stays possible."""
+def ranking_value(
+    attacks: SideAttacks, order: list[tuple[str, str]], recall: Recall | None = None
+) -> Fraction:
+    """Value of playing ``order`` (e.g. the advisor's ranking) as far as it stays possible.
+    ``recall`` keeps the outcomes for the next walk of the same board (none differs)."""
     index = {pair: row for row, pair in enumerate(attacks.pairs)}
     state = attacks.start
     used: set[int] = set()
@@ -418,9 +506,14 @@ def ranking_value(attacks: SideAttacks, order: list[tuple[str, str]]) -> Fractio
             continue
         used.add(attacker)
         rows.append(row)
-        outcome = attacks.evaluate(state, np.array([row], dtype=np.int64))
-        state = apply(attacks, state, row, outcome, 0)
-    planned, _ = _replay(attacks, tuple(rows))
+        one = np.array([row], dtype=np.int64)
+        if recall is None:
+            outcome = attacks.evaluate(state, one)
+            state = apply(attacks, state, row, outcome, 0)
+        else:
+            taken, given, _ = recall.outcomes(state, one)
+            state = fought(attacks, state, row, int(taken[0]), int(given[0]))
+    planned, _ = _replay(attacks, tuple(rows), recall=recall)
     return sum((p.value for p in planned), Fraction(0))
 
 
@@ -431,6 +524,15 @@ class Found:
     rows: tuple[int, ...]
     exact: bool
     evaluated: int
+    #: The beam's width when beam search found the turn (0: the exact search did).
+    width: int = 0
+    #: The exact search's budget when it was tried (0: it was not).
+    budget: int = 0
+
+    @property
+    def method(self) -> str:
+        """How the turn was found, in words (:func:`search_label`)."""
+        return search_label(self.exact, self.width, self.evaluated, self.budget)
 
 
 def best_turn(
@@ -450,10 +552,10 @@ def best_turn(
             attacks, Weights.of(attacks.params), start=start, budget=budget, recall=recall
         )
         if proven is not None:
-            return Found(proven.rows, True, proven.evaluated)
+            return Found(proven.rows, True, proven.evaluated, budget=budget)
     beam = attacks.params.planner_width if width is None else width
     node, evaluated = _search(attacks, beam, start, recall)
-    return Found(node.rows, False, evaluated)
+    return Found(node.rows, False, evaluated, beam, budget if width is None else 0)
 
 
 def plan_turn(
@@ -473,9 +575,12 @@ def plan_turn(
     if beam < 1:
         raise ValueError(f"width must be at least 1, not {beam}")
     attacks = SideAttacks.gather(board, side, params)
-    found = best_turn(attacks, width=width, budget=budget)
+    # One store of outcomes for the search and the walks after it: the plan's attacks
+    # and the ranking's are found there again rather than evaluated one at a time.
+    recall = Recall(attacks)
+    found = best_turn(attacks, width=width, budget=budget, recall=recall)
     evaluated = found.evaluated
-    planned, state = _replay(attacks, found.rows)
+    planned, state = _replay(attacks, found.rows, recall=recall)
     start = attacks.evaluate(attacks.start)
     worth = scores(start, params)
     # The ranking as a player would follow it: its attacks that score above 0, in order.
@@ -485,7 +590,7 @@ def plan_turn(
         side=side,
         attacks=tuple(planned),
         value=sum((p.value for p in planned), Fraction(0)),
-        ranking_value=ranking_value(attacks, ranked),
+        ranking_value=ranking_value(attacks, ranked, recall),
         width=beam,
         plans_evaluated=evaluated,
         board=board,

@@ -45,7 +45,7 @@ a's counter is an even 1000 against 1000: 50. Our attack: a takes 50 and loses 8
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
@@ -56,6 +56,7 @@ from fracas.rulesets.hex.boards import BoardState, Recall, SideAttacks
 from fracas.rulesets.hex.document import HexParams
 from fracas.rulesets.hex.plan import (
     EXACT_BUDGET,
+    Found,
     PlannedAttack,
     Weights,
     _replay,
@@ -134,6 +135,12 @@ class Reply:
     board: Board
     strength_after: tuple[int, ...]
     level_after: tuple[int, ...]
+    #: How our attacks were chosen, in words: the planner's search (``plan``), or one
+    #: attack of the ranking, or the orders given.
+    our_method: str = ""
+    #: How their reply was found: "best of all plans …" or "best found by beam search of
+    #: width W …" (:func:`~fracas.rulesets.hex.plan.search_label`).
+    their_method: str = ""
 
     @property
     def net(self) -> Fraction:
@@ -156,8 +163,6 @@ class Reply:
 
 
 def _board_after(board: Board, strength: tuple[int, ...], level: tuple[int, ...]) -> Board:
-    from dataclasses import replace
-
     changes: dict[str, Unit | None] = {}
     for unit, s, v in zip(board.units, strength, level, strict=True):
         if s <= 0 < unit.strength:
@@ -201,29 +206,32 @@ def replies(
     ours = SideAttacks.gather(board, side, params)
     enemies = [SideAttacks.gather(board, e, params) for e in board.sides() if e != side]
     recalls = {enemy.side: Recall(enemy) if shared else None for enemy in enemies}
-    candidates: list[tuple[tuple[int, ...], bool]] = []
+    # Our planned turn is walked again once found: its outcomes are kept for that walk.
+    our_recall = Recall(ours) if shared else None
+    candidates: list[tuple[tuple[int, ...], bool, str]] = []
     if orders is not None:
         index = {pair: row for row, pair in enumerate(ours.pairs)}
-        candidates.append((tuple(index[pair] for pair in orders), False))
+        candidates.append((tuple(index[pair] for pair in orders), False, "the orders given"))
     elif plan:
-        found = best_turn(ours, width=width, budget=budget)
-        candidates.append((found.rows, found.exact))
+        found = best_turn(ours, width=width, budget=budget, recall=our_recall)
+        candidates.append((found.rows, found.exact, found.method))
     else:
         ranked = ranked_rows(ours, ours.evaluate(ours.start))
-        candidates += [((row,), True) for row in (ranked if top is None else ranked[:top])]
+        one = "one attack of the ranking"
+        candidates += [((row,), True, one) for row in (ranked if top is None else ranked[:top])]
     units = len(board.units)
     # An exact search that did not fit the budget on one of these boards is not tried
     # again for that side: the boards differ in two units, and each try costs the budget.
     too_big: set[str] = set()
     made: list[tuple[Fraction, Fraction, int, Reply]] = []
-    for number, (rows, exact) in enumerate(candidates):
-        planned, state = _replay(ours, rows)
+    for number, (rows, exact, our_method) in enumerate(candidates):
+        planned, state = _replay(ours, rows, recall=our_recall)
         our_value = _value(planned)
-        best: tuple[Fraction, str | None, list[PlannedAttack], bool, BoardState] = (
+        best: tuple[Fraction, str | None, list[PlannedAttack], Found, BoardState] = (
             Fraction(0),
             None,
             [],
-            True,
+            Found((), True, 0),
             state,
         )
         for enemy in enemies:
@@ -232,11 +240,13 @@ def replies(
             found = best_turn(enemy, start=state, width=width, budget=tries, recall=recall)
             if width is None and not found.exact:
                 too_big.add(enemy.side)
+                # Not tried again here, but the label says why beam search answered.
+                found = replace(found, budget=budget)
             theirs, after = _replay(enemy, found.rows, state, recall)
             value = _value(theirs)
             if best[1] is None or value > best[0]:
-                best = (value, enemy.side, theirs, found.exact, after)
-        their_value, enemy_side, theirs, their_exact, after = best
+                best = (value, enemy.side, theirs, found, after)
+        their_value, enemy_side, theirs, their_found, after = best
         strength, level = _tuple(after, units)
         reply = Reply(
             side,
@@ -246,10 +256,12 @@ def replies(
             enemy_side,
             tuple(theirs),
             their_value,
-            their_exact,
+            their_found.exact,
             board,
             strength,
             level,
+            our_method,
+            their_found.method if enemy_side is not None else "no other side",
         )
         made.append((-reply.net, -our_value, number, reply))
     made.sort(key=lambda x: (x[0], x[1], x[2]))
@@ -263,6 +275,9 @@ class FocusStep:
     attack: PlannedAttack
     target_left: int
     attacker_left: int
+    #: The two units that fought, as ``(id, strength, level)`` after the attack: all that
+    #: changed on the board (the next attack of the order fights on it).
+    changed: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,6 +313,19 @@ class Focus:
         """The board after the whole order."""
         return _board_after(self.board, self.strength_after, self.level_after)
 
+    def after(self, attacks: int) -> Board:
+        """The board after the first ``attacks`` of the order ("continue the fight": the
+        board the next attack fights on, or the whole order's with ``len(steps)``)."""
+        strength = {unit.id: unit.strength for unit in self.board.units}
+        level = {unit.id: unit.level for unit in self.board.units}
+        for step in self.steps[:attacks]:
+            for unit, s, v in step.changed:
+                strength[unit], level[unit] = s, v
+        ids = [unit.id for unit in self.board.units]
+        return _board_after(
+            self.board, tuple(strength[i] for i in ids), tuple(level[i] for i in ids)
+        )
+
 
 def focus(
     board: Board, side: str, target: str, params: HexParams, *, budget: int = EXACT_BUDGET
@@ -328,11 +356,15 @@ def focus(
     walk = attacks.start
     for row, attack in zip(proven.rows, planned, strict=True):
         walk = _replay(attacks, (row,), walk)[1]
+        fighters = (int(attacks.attacker[row]), index)
         steps.append(
             FocusStep(
                 attack,
                 int(walk.strength[index]),
                 int(walk.strength[attacks.attacker[row]]),
+                tuple(
+                    (board.units[u].id, int(walk.strength[u]), int(walk.level[u])) for u in fighters
+                ),
             )
         )
     strength, level = _tuple(state, len(board.units))

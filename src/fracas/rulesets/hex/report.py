@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fracas._version import __version__
 from fracas.core.modifiers import Breakdown, Modifier, Op
@@ -23,11 +23,15 @@ from fracas.core.report import (
 )
 from fracas.core.report import json_number as number
 from fracas.rulesets.hex.advisor import Advice
-from fracas.rulesets.hex.plan import Plan, PlannedAttack
 from fracas.rulesets.hex.play import Combat, Turn
-from fracas.rulesets.hex.reply import Focus, Reply, Threat
 from fracas.rulesets.hex.scenario import Board
 from fracas.rulesets.hex.strike import ROW_ATTACK, ROW_DEFENSE, ROW_ORDER, StrikeOutcome
+
+if TYPE_CHECKING:
+    # Only named in annotations: the report of a plain advise or resolve does not load
+    # the planner and the replies.
+    from fracas.rulesets.hex.plan import Plan, PlannedAttack
+    from fracas.rulesets.hex.reply import Focus, Reply, Threat
 
 RULESET = "hex"
 
@@ -513,13 +517,15 @@ def reply_report(
         blocks.append(Text(f"None of the {total:,} legal attacks is answered (top 0)."))
     else:
         blocks.append(Text(f"{side} has no legal attack"))
-    proven = [
-        f"#{rank}: {'ours proven best, ' if plan and r.our_exact else ''}"
-        f"their reply {'proven best' if r.their_exact else 'found by beam search'}"
-        for rank, r in enumerate(found, start=1)
-    ]
-    if proven:
-        blocks.append(Text("Searches: " + "; ".join(proven) + "."))
+    if plan and found:
+        blocks.append(Text(f"Our turn: {found[0].our_method}."))
+    # Each reply's search, named; replies found the same way are listed together.
+    ways: dict[str, list[int]] = {}
+    for rank, r in enumerate(found, start=1):
+        ways.setdefault(r.their_method.split(":")[0], []).append(rank)
+    if ways:
+        told = "; ".join(f"{way} for {_ranks(ranks)}" for way, ranks in ways.items())
+        blocks.append(Text(f"Their replies: {told}."))
     sections = [Section(f"Replies to {side}", tuple(blocks))]
     if found:
         best = found[0]
@@ -538,10 +544,12 @@ def reply_report(
                 "attacks": _attacks_data(r.ours),
                 "value": number(r.our_value),
                 "proven": r.our_exact,
+                "method": r.our_method,
                 "enemy": r.enemy,
                 "reply": _attacks_data(r.theirs),
                 "reply_value": number(r.their_value),
                 "reply_proven": r.their_exact,
+                "reply_method": r.their_method,
                 "net": number(r.net),
                 "units": board_data(r.board, r.end()),
             }
@@ -549,6 +557,23 @@ def reply_report(
         ],
     }
     return Report(RULESET, title, tuple(sections), data, version=__version__)
+
+
+def _ranks(ranks: Sequence[int]) -> str:
+    """``#1–#3, #5``: ranks in order, runs of three or more joined."""
+    runs: list[list[int]] = []
+    for rank in ranks:
+        if runs and rank == runs[-1][-1] + 1:
+            runs[-1].append(rank)
+        else:
+            runs.append([rank])
+    parts = []
+    for run in runs:
+        if len(run) >= 3:
+            parts.append(f"#{run[0]}–#{run[-1]}")
+        else:
+            parts += [f"#{rank}" for rank in run]
+    return ", ".join(parts)
 
 
 def focus_report(found: Focus, title: str) -> Report:
@@ -605,6 +630,10 @@ def focus_report(found: Focus, title: str) -> Report:
                 "own_lost": step.attack.own_lost,
                 "target_left": step.target_left,
                 "attacker_left": step.attacker_left,
+                "changed": [
+                    {"id": unit, "strength": strength, "level": level}
+                    for unit, strength, level in step.changed
+                ],
             }
             for order, step in enumerate(found.steps, start=1)
         ],

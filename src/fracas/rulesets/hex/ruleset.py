@@ -125,7 +125,7 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
 
     def advise(self, scenario: HexScenario, side: str, *, top: int | None = TOP) -> Report:
         """Every legal attack of ``side``, best first; the best ``top`` shown to people."""
-        self._check_side(scenario, side)
+        self._sided(scenario, side)
         params = scenario.params
         # Every attacker of the side is tried against every unit: a step of the budget each.
         attackers = sum(1 for unit in scenario.board.units if unit.side == side)
@@ -142,8 +142,9 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
         return advice_report(side, ranked, title, rule, params.advisor_detail, top=top)
 
     def plan(self, scenario: HexScenario, side: str, *, width: int | None = None) -> Report:
-        """An order of attacks for the whole of ``side`` (beam search; see ``hex.plan``)."""
-        self._check_side(scenario, side)
+        """An order of attacks for the whole of ``side``: proven best by exact search where
+        it fits the budget, else found by beam search (see ``hex.plan``)."""
+        self._sided(scenario, side)
         if width is not None and width < 1:
             raise ScenarioError(f"the width must be at least 1, not {width}", path=("--width",))
         params = scenario.params
@@ -208,7 +209,7 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
         # Every side's attacks are gathered once, each unit against each: a step a pair.
         # The searches are bounded by their own width and exact budget (``hex.plan``).
         spend(len(board.units) * len(board.units))
-        from fracas.rulesets.hex.advisor import attacks
+        from fracas.rulesets.hex.boards import pair_rows
         from fracas.rulesets.hex.reply import replies
         from fracas.rulesets.hex.report import reply_report
 
@@ -219,7 +220,7 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
             scenario.title or "Hex combat",
             self._plan_rule(params),
             plan=plan,
-            total=len(attacks(board, side)),
+            total=int(pair_rows(board, side)[0].size),
         )
 
     def focus(self, scenario: HexScenario, side: str, target: str) -> Report:
