@@ -26,6 +26,7 @@ from typing import Any
 from fracas.core.dice import Dice, DiceGroup
 from fracas.core.process import run
 from fracas.core.record import KeepingRecorder
+from fracas.rulesets.rankflank.breaktest import OutcomeTest
 from fracas.rulesets.rankflank.fight import (
     CombatOutcome,
     Duel,
@@ -89,7 +90,13 @@ class CombatProcess(Striking, Scoring, Fleeing):
                 index = self._index[name]
                 unit = self.combat.units[index]
                 metrics.update(
-                    unit_fate(unit, self._initial[index], units[index], name in fight.caught)
+                    unit_fate(
+                        unit,
+                        self._initial[index],
+                        units[index],
+                        name in fight.caught,
+                        (False, False) if self._three_outcomes else None,
+                    )
                 )
                 units[index] = self._gone[index]
             fight = moved(
@@ -119,10 +126,8 @@ class CombatProcess(Striking, Scoring, Fleeing):
         if fight.phase == "result":
             scored = self._scored(fight)
             if scored.phase == "break":
-                tests = self._break_tests(scored)
-                return tests, lambda held: self._ready(
-                    self._broken(scored, self._failed(tests, held))
-                )
+                tests = self._break_group(scored)
+                return tests, lambda key: self._ready(self._tested(scored, tests, key))
         return None
 
     def _ready(self, after: Fight) -> Fight:
@@ -210,6 +215,8 @@ class CombatProcess(Striking, Scoring, Fleeing):
             fight.calmed,
             fight.leaving,
             fight.gone,
+            fight.fell_back,
+            fight.gave_ground,
         )
         return self._once(
             ("end", lasting), lambda: self._ready(self._following(fight, self.state(fight)))
@@ -227,6 +234,8 @@ class CombatProcess(Striking, Scoring, Fleeing):
             calmed=fight.calmed,
             leaving=fight.leaving,
             gone=fight.gone,
+            fell_back=fight.fell_back,
+            gave_ground=fight.gave_ground,
         )
         return self._begin(following, state) if following.phase == "begin" else following
 
@@ -237,7 +246,14 @@ class CombatProcess(Striking, Scoring, Fleeing):
         aftermath = list(log.aftermath)
         pursuits = {p.unit: p for p in log.pursuits}
         for test in log.tests:
-            if test.passed:
+            if isinstance(test, OutcomeTest):
+                if test.outcome == "break":
+                    aftermath.append(f"{test.unit} breaks and {pursuits[test.unit].fate}.")
+                elif test.outcome == "fall_back":
+                    aftermath.append(f"{test.unit} falls back in good order.")
+                else:
+                    aftermath.append(f"{test.unit} gives ground.")
+            elif test.passed:
                 aftermath.append(f"{test.unit} holds.")
             else:
                 aftermath.append(f"{test.unit} breaks and {pursuits[test.unit].fate}.")
