@@ -35,9 +35,7 @@ TABLE = {
 }
 
 
-@pytest.mark.parametrize(
-    ("edition", "column"), [("ninth", 0), ("eighth", 1), ("oldworld", 2)]
-)
+@pytest.mark.parametrize(("edition", "column"), [("ninth", 0), ("eighth", 1), ("oldworld", 2)])
 def test_presets_follow_the_table(edition: str, column: int) -> None:
     options = asdict(Options.from_params(RankflankParams(edition=edition)))
     assert {key: options[key] for key in TABLE} == {key: row[column] for key, row in TABLE.items()}

@@ -559,8 +559,10 @@ class OutcomeStance:
         True
         """
         counts = outcome_counts(self.leadership, difference, self.overwhelmed)
-        used = self.stubborn and not self.unbreakable and (
-            use_stubborn == "always" or (use_stubborn == "best" and counts[0] > counts[2])
+        used = (
+            self.stubborn
+            and not self.unbreakable
+            and (use_stubborn == "always" or (use_stubborn == "best" and counts[0] > counts[2]))
         )
         outcome = "give_ground" if self.unbreakable else "fall_back" if used else ""
         return OutcomeTest(
@@ -632,8 +634,7 @@ class OutcomeTests(DiceGroup[tuple[str, ...], tuple[OutcomeTest, ...]]):
         """The tests of units in ``stances`` that lost by ``difference``."""
         plans = tuple(s.plan(difference, use_stubborn) for s in stances)
         laws = tuple(
-            plan.outcome or (plan.leadership, plan.difference, plan.overwhelmed)
-            for plan in plans
+            plan.outcome or (plan.leadership, plan.difference, plan.overwhelmed) for plan in plans
         )
         return cls(laws, plans)
 

@@ -113,12 +113,14 @@ class Round:
     credits: tuple[WoundCredit, ...]
     overkill: tuple[OverkillCredit, ...]
     result: CombatResult
-    break_tests: tuple[BreakTest | OutcomeTest, ...]
+    break_tests: tuple[BreakTest, ...]
     pursuits: tuple[Pursuit, ...]
     aftermath: tuple[str, ...]
     state_after_blows: Mapping[str, UnitStatus]
     state_after: Mapping[str, UnitStatus]
     fear_tests: tuple[FearTest, ...] = ()
+    #: The break tests of three outcomes (the oldworld preset), in place of ``break_tests``.
+    outcome_tests: tuple[OutcomeTest, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

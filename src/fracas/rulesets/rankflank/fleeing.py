@@ -40,7 +40,11 @@ class Fleeing(Steps):
         tests: tuple[BreakTest | OutcomeTest, ...] | None
         key, tests = draw(dice, group)
         if self.log is not None and tests is not None:
-            self.log.tests.extend(tests)
+            for test in tests:
+                if isinstance(test, OutcomeTest):
+                    self.log.outcome_tests.append(test)
+                else:
+                    self.log.tests.append(test)
         return self._tested(fight, group, key)
 
     def _break_group(self, fight: Fight) -> BreakTests | OutcomeTests:

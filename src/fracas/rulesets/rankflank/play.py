@@ -26,7 +26,6 @@ from typing import Any
 from fracas.core.dice import Dice, DiceGroup
 from fracas.core.process import run
 from fracas.core.record import KeepingRecorder
-from fracas.rulesets.rankflank.breaktest import OutcomeTest
 from fracas.rulesets.rankflank.fight import (
     CombatOutcome,
     Duel,
@@ -245,15 +244,15 @@ class CombatProcess(Striking, Scoring, Fleeing):
         assert log.result is not None
         aftermath = list(log.aftermath)
         pursuits = {p.unit: p for p in log.pursuits}
+        for outcome in log.outcome_tests:
+            if outcome.outcome == "break":
+                aftermath.append(f"{outcome.unit} breaks and {pursuits[outcome.unit].fate}.")
+            elif outcome.outcome == "fall_back":
+                aftermath.append(f"{outcome.unit} falls back in good order.")
+            else:
+                aftermath.append(f"{outcome.unit} gives ground.")
         for test in log.tests:
-            if isinstance(test, OutcomeTest):
-                if test.outcome == "break":
-                    aftermath.append(f"{test.unit} breaks and {pursuits[test.unit].fate}.")
-                elif test.outcome == "fall_back":
-                    aftermath.append(f"{test.unit} falls back in good order.")
-                else:
-                    aftermath.append(f"{test.unit} gives ground.")
-            elif test.passed:
+            if test.passed:
                 aftermath.append(f"{test.unit} holds.")
             else:
                 aftermath.append(f"{test.unit} breaks and {pursuits[test.unit].fate}.")
@@ -270,6 +269,7 @@ class CombatProcess(Striking, Scoring, Fleeing):
                 log.after_blows,
                 dict(state),
                 tuple(log.fear),
+                tuple(log.outcome_tests),
             )
         )
         self.log = RoundLog()

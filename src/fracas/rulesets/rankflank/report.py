@@ -267,19 +267,17 @@ def _round_sections(combat: Combat, fought: Round) -> list[Section]:
     tables.append(Text(_headline(combat, fought), strong=True))
     sections.append(Section(f"Round {fought.number}: combat result", tuple(tables)))
     after: list[Block] = []
-    outcome_tests = tuple(t for t in fought.break_tests if isinstance(t, OutcomeTest))
-    if outcome_tests:
+    if fought.outcome_tests:
         after.append(
             Table(
                 ("unit", "Ld", "lost by", "rules", "of 36: B/FB/GG", "roll", "result"),
-                _outcome_rows(outcome_tests),
+                _outcome_rows(fought.outcome_tests),
                 title="Break tests (Break, Fall Back in Good Order, Give Ground)",
             )
         )
-    pass_fail = tuple(t for t in fought.break_tests if isinstance(t, BreakTest))
-    if pass_fail:
+    if fought.break_tests:
         rows: list[tuple[str, ...]] = []
-        for test in pass_fail:
+        for test in fought.break_tests:
             why = ", ".join(
                 word
                 for word, flag in (
@@ -387,7 +385,9 @@ def _round_data(fought: Round) -> dict[str, Any]:
         "difference": result.difference,
         "wiped_out": list(result.wiped_out),
         "fear_tests": [{**asdict(test), "faces": list(test.faces)} for test in fought.fear_tests],
-        "break_tests": [_test_data(test) for test in fought.break_tests],
+        # One kind or the other, as the preset tests: pass or flee, or three outcomes.
+        "break_tests": [_test_data(test) for test in fought.break_tests]
+        + [_test_data(test) for test in fought.outcome_tests],
         "pursuits": [
             {
                 "unit": p.unit,

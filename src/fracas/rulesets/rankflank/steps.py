@@ -36,7 +36,8 @@ class RoundLog:
     credits: list[WoundCredit] = field(default_factory=list)
     overkill: tuple[OverkillCredit, ...] = ()
     result: CombatResult | None = None
-    tests: list[BreakTest | OutcomeTest] = field(default_factory=list)
+    tests: list[BreakTest] = field(default_factory=list)
+    outcome_tests: list[OutcomeTest] = field(default_factory=list)
     fear: list[FearTest] = field(default_factory=list)
     pursuits: list[Pursuit] = field(default_factory=list)
     aftermath: list[str] = field(default_factory=list)
