@@ -32,6 +32,7 @@ TABLE = {
     "steady_min_us": (None, None, 10),
     "break_test": ("pass_fail", "pass_fail", "three_outcomes"),
     "overwhelmed": (False, False, True),
+    "press_of_battle": (False, False, True),
 }
 
 

@@ -43,6 +43,7 @@ from fracas.rulesets.rankflank.result import (
 )
 from fracas.rulesets.rankflank.ruleset import RankflankRuleset, RankflankScenario
 from fracas.rulesets.rankflank.scenario import Combat
+from fracas.rulesets.rankflank.strikes import fighting_models
 
 from .conftest import combat_from, engage, unit_doc
 
@@ -398,6 +399,33 @@ def test_overkill_up_to_five() -> None:
         combat, initial_state(combat), (), overkill=[OverkillCredit("Red", "Hero", 7)]
     )
     assert ("Overkill", 5) in rows(result, "Red")  # 7 excess wounds, max 5
+
+
+# --- §5: Press of Battle (the second rank's attacks) -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("extra", "supporting"),
+    [
+        ({}, 5),  # infantry, not charging: the second rank of 5 makes 1 attack each
+        ({"charged": True}, 0),  # not in a round it charged
+        ({"troop_type": "heavy_infantry"}, 5),
+        ({"troop_type": "heavy_cavalry"}, 0),  # cavalry have no Press of Battle
+        ({"troop_type": "heavy_cavalry", "weapon": "spear"}, 5),  # Fight in Extra Rank
+        ({"troop_type": "heavy_cavalry", "weapon": "spear", "charged": True}, 0),
+    ],
+)
+def test_press_of_battle(extra: dict[str, Any], supporting: int) -> None:
+    combat = blocks({"models": 15, **extra}, {"models": 15})
+    assert fighting_models(combat, initial_state(combat), combat.unit("A"), 1) == (5, supporting)
+
+
+def test_the_older_presets_support_on_the_charge() -> None:
+    combat = combat_from(
+        {"units": [unit_doc("A", "Red", 15, charged=True), unit_doc("B", "Blue", 15)],
+         "engagements": [engage("A", "B")]}
+    )  # fmt: skip
+    assert fighting_models(combat, initial_state(combat), combat.unit("A"), 1) == (5, 5)
 
 
 # --- §2: Disrupted ---------------------------------------------------------------------------

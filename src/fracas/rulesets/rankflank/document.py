@@ -413,6 +413,12 @@ class RankflankParams(StrictModel):
         "Strength is more than overwhelmed_ratio times the loser's (oldworld: true).",
     )
     overwhelmed_ratio: Int = Field(2, ge=1, description="Times the loser's Unit Strength.")
+    press_of_battle: Bool | None = Field(
+        None,
+        description="Supporting attacks only from regular and heavy infantry (Press of "
+        "Battle) or spears (Fight in Extra Rank), never in a round the unit charged "
+        "(oldworld: true).",
+    )
     stubborn: Literal["never", "always", "best"] = Field(
         "best",
         description="When a Stubborn unit uses its rule: never, always, or (three outcomes) "

@@ -88,6 +88,7 @@ _CLASSIC: Mapping[str, Any] = {
     "steady_min_us": None,
     "break_test": "pass_fail",
     "overwhelmed": False,
+    "press_of_battle": False,
 }
 
 #: The edition presets; every key is also a field of :class:`Options`.
@@ -136,6 +137,7 @@ EDITIONS: Mapping[str, Mapping[str, Any]] = {
         "steady_min_us": 10,
         "break_test": "three_outcomes",
         "overwhelmed": True,
+        "press_of_battle": True,
     },
 }
 
@@ -193,6 +195,7 @@ class Options:
     overwhelmed: bool = False
     overwhelmed_ratio: int = 2
     stubborn: str = "best"
+    press_of_battle: bool = False
 
     @classmethod
     def for_edition(cls, edition: str = "ninth", **overrides: Any) -> Options:
