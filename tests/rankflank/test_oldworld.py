@@ -357,6 +357,7 @@ def test_only_the_sides_best_rank_bonus_counts() -> None:
         ("infantry", 30, 5, 2),  # five ranks behind, capped at 2
         ("heavy_cavalry", 12, 4, 1),  # 4,4,4: two ranks, capped at 1
         ("light_cavalry", 8, 4, 0),  # light cavalry need 5 a rank
+        ("cavalry", 8, 4, 1),  # plain cavalry are read as heavy cavalry: 4 a rank
         ("monstrous_infantry", 9, 3, 2),  # 3,3,3: 3 a rank
         ("swarm", 10, 5, 0),  # swarms have no rank bonus
     ],
@@ -399,6 +400,18 @@ def test_overkill_up_to_five() -> None:
         combat, initial_state(combat), (), overkill=[OverkillCredit("Red", "Hero", 7)]
     )
     assert ("Overkill", 5) in rows(result, "Red")  # 7 excess wounds, max 5
+
+
+def test_finer_troop_types_are_their_base_type_for_every_other_rule() -> None:
+    combat, _, _ = example_b(0)
+    knights = combat.unit("Knights")
+    # Heavy cavalry carry the lance as cavalry do, and count US 2 a model: 5 × 2 = 10.
+    assert (knights.troop, knights.troop_type, knights.kit.troop_type) == (
+        "heavy_cavalry",
+        "cavalry",
+        "cavalry",
+    )
+    assert knights.unit_strength_per_model == 2
 
 
 # --- §5: Press of Battle (the second rank's attacks) -----------------------------------------
