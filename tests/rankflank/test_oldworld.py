@@ -18,10 +18,13 @@ import pytest
 from typer.testing import CliRunner
 
 from fracas.analysis import odds
+from fracas.analysis.exact import exact_states
 from fracas.cli import app
 from fracas.core.dice import ScriptedDice
+from fracas.core.distribution import check_group
 from fracas.core.errors import ScenarioError
 from fracas.core.modifiers import Breakdown
+from fracas.core.record import SUMMING
 from fracas.io.render import render_json, render_text
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.rankflank.breaktest import (
@@ -610,6 +613,54 @@ def test_exact_odds_of_the_three_outcomes_match_the_enumeration() -> None:
     # A broken unit is pursued (2D6 against 2D6) and destroyed when caught.
     caught = {e.value: e.probability for e in result.metric("caught.B").values}[True]
     assert caught == Fraction(15, 36) * Fraction(721, 1296)
+
+
+def a_stance(
+    leadership: int, *, stubborn: bool = False, unbreakable: bool = False, overwhelmed: bool = False
+) -> OutcomeStance:
+    """A unit's stance as a test would find it (no disruption: it changes no odds)."""
+    return OutcomeStance("U", leadership, stubborn, unbreakable, overwhelmed, None)
+
+
+@pytest.mark.parametrize(
+    "stances",
+    [
+        (a_stance(7),),
+        (a_stance(7, overwhelmed=True),),
+        # A roll beside a fixed outcome (Unbreakable), and Stubborn that "best" may use.
+        (a_stance(9, stubborn=True), a_stance(5, unbreakable=True)),
+        (a_stance(2), a_stance(8, overwhelmed=True)),
+    ],
+    ids=repr,
+)
+@pytest.mark.parametrize("difference", [1, 4])
+def test_the_tests_closed_form_equals_every_face(
+    stances: tuple[OutcomeStance, ...], difference: int
+) -> None:
+    assert check_group(OutcomeTests.of(stances, difference, "best"))
+
+
+def test_closed_forms_equal_every_face_over_a_whole_combat() -> None:
+    # One model a side, one attack each: the same steps once with each group's closed form
+    # and once branching on every die give the same fractions for every metric.
+    combat = blocks(
+        {"models": 1, "files": 1}, {"models": 1, "files": 1, "armour": 6, "charged": True}
+    )
+    scenario = RankflankScenario(combat, "tiny")
+    laws = []
+    for closed in (True, False):
+        answer = exact_states(
+            RULESET.process(scenario, SUMMING), budget=5_000_000, closed_forms=closed
+        )
+        joint: dict[Any, Fraction] = {}
+        for state, p in answer.states.items():
+            assert isinstance(p, Fraction)
+            key = tuple(RULESET.metrics(scenario, state).items())
+            joint[key] = joint.get(key, Fraction(0)) + p
+        settled = {m: {v: Fraction(p) for v, p in vs.items()} for m, vs in answer.settled.items()}
+        laws.append((joint, settled))
+    assert laws[0] == laws[1]
+    assert sum(laws[0][0].values()) == 1
 
 
 def test_exact_odds_agree_with_monte_carlo_on_the_example() -> None:
