@@ -422,7 +422,7 @@ class RankflankParams(StrictModel):
     stubborn: Literal["never", "always", "best"] = Field(
         "best",
         description="When a Stubborn unit uses its rule: never, always, or (three outcomes) "
-        "when the test would Break it more often than it gives Ground.",
+        "when the test would Break it more often than it Gives Ground.",
     )
 
 
