@@ -27,6 +27,8 @@ runner = CliRunner()
         ("rankflank", "cr.Greenskins", "Greenskins' combat result in round 1"),
         ("rankflank", "cr.difference", "Round 1's combat result gap"),
         ("rankflank", "breaks.Goblins", "Goblins break"),
+        ("rankflank", "falls_back.Orcs", "Orcs fall back in good order"),
+        ("rankflank", "gives_ground.Orcs", "Orcs give ground"),
         ("d100", "pax.Wolf Riders", "Wolf Riders' PAX left"),
         ("hex", "losses.lead", "lead's losses"),
         ("hex", "unknown.metric", "unknown.metric"),

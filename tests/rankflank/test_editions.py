@@ -9,20 +9,34 @@ import pytest
 from fracas.rulesets.rankflank.document import RankflankParams
 from fracas.rulesets.rankflank.scenario import EDITIONS, Options
 
-# The edition table, written out option by option.
+# The edition table, written out option by option: ninth, eighth, oldworld
+# (docs/rules/rankflank.md, "Editions" and "The Old World preset").
 TABLE = {
-    "outnumber_bonus": (True, False),
-    "disrupted_by": ("unit_strength", "ranks"),
-    "steadfast": ("unit_strength", "ranks"),
-    "disrupted_can_be_steadfast": (False, True),
-    "overkill_max": (3, 5),
-    "charger_initiative_bonus": (1, 0),
-    "caught": ("wounds", "destroyed"),
-    "supporting_attacks": (1, 1),
+    "outnumber_bonus": (True, False, False),
+    "disrupted_by": ("unit_strength", "ranks", "unit_strength"),
+    "steadfast": ("unit_strength", "ranks", "none"),
+    "disrupted_can_be_steadfast": (False, True, False),
+    "overkill_max": (3, 5, 5),
+    "charger_initiative_bonus": (1, 0, 3),
+    "caught": ("wounds", "destroyed", "destroyed"),
+    "supporting_attacks": (1, 1, 1),
+    "disrupt_unit_strength": (10, 10, 5),
+    "max_rounds": (5, 5, 1),
+    "charge_bonus": (True, True, False),
+    "ranks_by": ("rank_width", "rank_width", "troop_type"),
+    "rank_bonus_per": ("arc", "arc", "side"),
+    "combat_order": (False, False, True),
+    "massed_infantry": (False, False, True),
+    "standard_per": ("unit", "unit", "side"),
+    "musician_tie": (False, False, True),
+    "steady_min_us": (None, None, 10),
+    "break_test": ("pass_fail", "pass_fail", "three_outcomes"),
+    "overwhelmed": (False, False, True),
+    "press_of_battle": (False, False, True),
 }
 
 
-@pytest.mark.parametrize(("edition", "column"), [("ninth", 0), ("eighth", 1)])
+@pytest.mark.parametrize(("edition", "column"), [("ninth", 0), ("eighth", 1), ("oldworld", 2)])
 def test_presets_follow_the_table(edition: str, column: int) -> None:
     options = asdict(Options.from_params(RankflankParams(edition=edition)))
     assert {key: options[key] for key in TABLE} == {key: row[column] for key, row in TABLE.items()}

@@ -20,7 +20,7 @@ from .conftest import combat_from
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "rankflank").glob("*.yaml"))
 
 
-def test_there_are_eight_examples() -> None:
+def test_there_are_nine_examples() -> None:
     assert [p.name for p in EXAMPLES] == [
         "challenge_overkill.yaml",
         "flank_charge.yaml",
@@ -30,6 +30,7 @@ def test_there_are_eight_examples() -> None:
         "monster_stomp.yaml",
         "poisoned_skirmishers.yaml",
         "shared_arc.yaml",
+        "tow_halberds_vs_orcs.yaml",
     ]
 
 
@@ -148,7 +149,8 @@ def test_summary_matches_the_report() -> None:
 
 
 def test_shared_arc_fights_to_the_round_limit() -> None:
-    scenario = load_scenario(EXAMPLES[-1])
+    (path,) = (p for p in EXAMPLES if p.name == "shared_arc.yaml")
+    scenario = load_scenario(path)
     data = scenario.resolve().data
     # The Stubborn, Steadfast longbeards hold every round, so all 3 rounds are fought.
     assert data["rounds_fought"] == 3
@@ -164,6 +166,6 @@ def test_the_schema_accepts_the_profiles_the_examples_write() -> None:
         for unit in load_scenario(path).document["units"]
         for holder in (unit, *unit.get("characters", ()))
     ]
-    assert len(profiles) == 22
+    assert len(profiles) == 24
     assert all(re.fullmatch(written["pattern"], profile) for profile in profiles)
     assert not re.fullmatch(written["pattern"], "4 3 3 3 3 1 3 1")  # one number short

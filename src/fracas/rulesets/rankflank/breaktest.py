@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 from itertools import product
@@ -18,6 +18,7 @@ from fracas.rulesets.rankflank.formation import (
     State,
     disrupting_enemy,
     engaged_enemies,
+    in_combat,
     leadership,
     ranks_of_width,
     unit_rows,
@@ -97,6 +98,8 @@ def is_steadfast(combat: Combat, state: State, unit: Unit) -> bool:
     True
     """
     options = combat.options
+    if options.steadfast == "none":
+        return False
     disrupted = disrupting_enemy(combat, state, unit) is not None
     if disrupted and not options.disrupted_can_be_steadfast:
         return False
@@ -369,7 +372,9 @@ def break_stance(combat: Combat, state: State, unit: Unit) -> BreakStance:
     """
     disruptor = disrupting_enemy(combat, state, unit)
     unbreakable = unit.has_rule("unbreakable")
-    stubborn = unit.has_rule("stubborn")
+    # ``stubborn: never`` leaves the rule unused; with a pass-or-flee test, using it is
+    # never worse, so ``best`` uses it as ``always`` does.
+    stubborn = unit.has_rule("stubborn") and combat.options.stubborn != "never"
     steadfast = is_steadfast(combat, state, unit)
     # Stubborn means always Steadfast, and (unless the edition says otherwise) a disrupted
     # unit cannot be Steadfast.
@@ -452,3 +457,229 @@ def _break_tests_law(
         if chance:
             law[held] = law.get(held, Fraction(0)) + chance
     return tuple(law.items())
+
+
+#: The three outcomes of the oldworld preset's break test, best for the tester last.
+OUTCOMES = ("break", "fall_back", "give_ground")
+#: How the report names each outcome.
+OUTCOME_NAMES = {
+    "break": "Break",
+    "fall_back": "Fall Back in Good Order",
+    "give_ground": "Give Ground",
+}
+
+
+def three_outcomes(
+    faces: tuple[int, ...], *, leadership: int, difference: int, overwhelmed: bool
+) -> str:
+    """The outcome of a ``break_test: three_outcomes`` roll (../shared/spec/oldworld.md §3).
+
+    A natural total above Leadership Breaks; at most Leadership but above it once the
+    difference is added, Falls Back in Good Order (a Break when ``overwhelmed``); otherwise,
+    and on any double 1, the unit Gives Ground.
+
+    >>> [three_outcomes(f, leadership=7, difference=1, overwhelmed=False)
+    ...  for f in ((4, 4), (3, 4), (3, 3), (1, 1))]
+    ['break', 'fall_back', 'give_ground', 'give_ground']
+    """
+    total = sum(faces)
+    if faces == (1, 1):
+        return "give_ground"
+    if total > leadership:
+        return "break"
+    if total + difference > leadership:
+        return "break" if overwhelmed else "fall_back"
+    return "give_ground"
+
+
+@cache
+def outcome_counts(leadership: int, difference: int, overwhelmed: bool) -> tuple[int, int, int]:
+    """How many of the 36 rolls of 2D6 give each outcome, in :data:`OUTCOMES` order.
+
+    >>> outcome_counts(7, 1, False)   # 8-12 Break, 7 Falls Back, 2-6 Gives Ground
+    (15, 6, 15)
+    """
+    counts = dict.fromkeys(OUTCOMES, 0)
+    for faces in product(range(1, 7), repeat=2):
+        counts[
+            three_outcomes(
+                faces, leadership=leadership, difference=difference, overwhelmed=overwhelmed
+            )
+        ] += 1
+    return counts["break"], counts["fall_back"], counts["give_ground"]
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeTest:
+    """One unit's break test of three outcomes (``break_test: three_outcomes``).
+
+    ``counts`` are the rolls of 36 that would give each outcome (Break, Fall Back, Give
+    Ground) had it rolled; ``faces`` is empty when it rolled nothing: Unbreakable (it Gives
+    Ground) or Stubborn used (it Falls Back in Good Order). ``stubborn_used`` says which
+    way the ``stubborn`` parameter went.
+    """
+
+    unit: str
+    leadership: int
+    difference: int
+    overwhelmed: bool
+    stubborn: bool
+    stubborn_used: bool
+    unbreakable: bool
+    disrupted_by: str | None
+    counts: tuple[int, int, int]
+    faces: tuple[int, ...]
+    outcome: str
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeStance:
+    """What a unit's three-outcome test takes from the state, whatever the difference."""
+
+    unit: str
+    leadership: int
+    stubborn: bool
+    unbreakable: bool
+    overwhelmed: bool
+    disrupted_by: str | None
+
+    def plan(self, difference: int, use_stubborn: str) -> OutcomeTest:
+        """The test after losing by ``difference``, but its roll; ``outcome`` is set only
+        when no roll is needed.
+
+        ``use_stubborn`` (the ``stubborn`` parameter): ``always`` Falls Back in Good Order
+        without a roll, ``never`` tests, ``best`` Falls Back only when the test would Break
+        the unit more often than it Gives Ground (Falling Back is the middle outcome, so it
+        is worth more exactly then).
+
+        >>> stance = OutcomeStance("Guard", 9, True, False, False, None)
+        >>> stance.plan(1, "best").stubborn_used   # the test: Break 6/36, Give Ground 26/36
+        False
+        >>> stance.plan(6, "best").stubborn_used   # Break 6/36, Give Ground 1/36 (double 1)
+        True
+        """
+        counts = outcome_counts(self.leadership, difference, self.overwhelmed)
+        used = (
+            self.stubborn
+            and not self.unbreakable
+            and (use_stubborn == "always" or (use_stubborn == "best" and counts[0] > counts[2]))
+        )
+        outcome = "give_ground" if self.unbreakable else "fall_back" if used else ""
+        return OutcomeTest(
+            self.unit,
+            self.leadership,
+            difference,
+            self.overwhelmed,
+            self.stubborn,
+            used,
+            self.unbreakable,
+            self.disrupted_by,
+            counts,
+            (),
+            outcome,
+        )
+
+
+def outcome_stance(combat: Combat, state: State, unit: Unit) -> OutcomeStance:
+    """``unit``'s Leadership, Stubborn (its own: characters do not lend it), Unbreakable,
+    disruption (shown) and whether the winners overwhelm it: their Unit Strength together
+    above ``overwhelmed_ratio`` times its own.
+
+    >>> from fracas.rulesets.rankflank.formation import initial_state
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> combat = RankflankRuleset().load({**EXAMPLE, "parameters": {"edition": "oldworld"}}
+    ...                                  ).combat
+    >>> outcome_stance(combat, initial_state(combat), combat.unit("Spearmen")).overwhelmed
+    False
+    """
+    options = combat.options
+    status = state[unit.name]
+    winners = combat.side_units(combat.enemy_of(unit.side))
+    theirs = sum(unit_strength(u, state[u.name]) for u in winners if in_combat(u, state[u.name]))
+    overwhelmed = options.overwhelmed and theirs > options.overwhelmed_ratio * unit_strength(
+        unit, status
+    )
+    return OutcomeStance(
+        unit.name,
+        leadership(unit, status),
+        "stubborn" in unit.rules and options.stubborn != "never",
+        unit.has_rule("unbreakable"),
+        overwhelmed,
+        disrupting_enemy(combat, state, unit),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeTests(DiceGroup[tuple[str, ...], tuple[OutcomeTest, ...]]):
+    """The losers' three-outcome tests, taken in order; the key is each one's outcome.
+
+    Compared by ``laws`` alone: per unit, its fixed outcome (Unbreakable, Stubborn used)
+    or the ``(leadership, difference, overwhelmed)`` of its roll.
+
+    >>> tests = OutcomeTests.of((OutcomeStance("Orcs", 7, False, False, False, None),), 1,
+    ...                         "best")
+    >>> dict(tests.law())[("fall_back",)]   # a natural 7 of Ld 7, lost by 1: 6/36
+    Fraction(1, 6)
+    """
+
+    laws: tuple[str | tuple[int, int, bool], ...]
+    plans: tuple[OutcomeTest, ...] = field(default=(), compare=False)
+    label = "break tests"
+
+    @classmethod
+    def of(
+        cls, stances: tuple[OutcomeStance, ...], difference: int, use_stubborn: str
+    ) -> OutcomeTests:
+        """The tests of units in ``stances`` that lost by ``difference``."""
+        plans = tuple(s.plan(difference, use_stubborn) for s in stances)
+        laws = tuple(
+            plan.outcome or (plan.leadership, plan.difference, plan.overwhelmed) for plan in plans
+        )
+        return cls(laws, plans)
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        """The units that test, in order."""
+        return tuple(plan.unit for plan in self.plans)
+
+    def roll(self, dice: Dice) -> tuple[tuple[str, ...], tuple[OutcomeTest, ...]]:
+        tests = tuple(take_outcome_test(plan, dice) for plan in self.plans)
+        return tuple(test.outcome for test in tests), tests
+
+    def law(self) -> tuple[tuple[tuple[str, ...], Fraction], ...]:
+        return _outcome_tests_law(self.laws)
+
+
+def take_outcome_test(plan: OutcomeTest, dice: Dice) -> OutcomeTest:
+    """Roll a planned three-outcome test (one with its outcome set rolls nothing)."""
+    if plan.outcome:
+        return plan
+    faces = roll_dice(dice, 2)
+    outcome = three_outcomes(
+        faces, leadership=plan.leadership, difference=plan.difference, overwhelmed=plan.overwhelmed
+    )
+    return replace(plan, faces=faces, outcome=outcome)
+
+
+@cache
+def _outcome_tests_law(
+    laws: tuple[str | tuple[int, int, bool], ...],
+) -> tuple[tuple[tuple[str, ...], Fraction], ...]:
+    each: list[tuple[tuple[str, Fraction], ...]] = []
+    for law in laws:
+        if isinstance(law, str):
+            each.append(((law, Fraction(1)),))
+        else:
+            counts = outcome_counts(*law)
+            each.append(
+                tuple((o, Fraction(n, 36)) for o, n in zip(OUTCOMES, counts, strict=True) if n)
+            )
+    joint: dict[tuple[str, ...], Fraction] = {}
+    for combination in product(*each):
+        key = tuple(outcome for outcome, _ in combination)
+        chance = Fraction(1)
+        for _, p in combination:
+            chance *= p
+        joint[key] = joint.get(key, Fraction(0)) + chance
+    return tuple(joint.items())

@@ -36,9 +36,16 @@ TroopType = Literal[
     "chariot",
     "swarm",
     "war_machine",
+    # The Old World's finer types; the other presets read each as the type it refines.
+    "heavy_infantry",
+    "light_cavalry",
+    "heavy_cavalry",
+    "war_beasts",
+    "light_chariot",
+    "heavy_chariot",
 ]
 Arc = Literal["front", "left", "right", "rear"]
-Edition = Literal["ninth", "eighth"]
+Edition = Literal["ninth", "eighth", "oldworld"]
 
 PROFILE_KEYS = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
 
@@ -240,6 +247,11 @@ class UnitSpec(StrictModel):
     restrain: Bool = Field(
         False, description="When it wins and the enemy flees, test Leadership to restrain."
     )
+    disrupted: Bool = Field(
+        False,
+        description="oldworld: Disrupted for the whole combat by terrain (a quarter of its "
+        "models in difficult terrain, or straddling a low obstacle): no rank bonus.",
+    )
 
 
 class EngagementSpec(StrictModel):
@@ -278,10 +290,14 @@ class RankflankParams(StrictModel):
         description="What disrupts a unit from its flank or rear "
         "(ninth: unit_strength, eighth: ranks).",
     )
-    disrupt_unit_strength: Int = Field(10, ge=1, description="Unit Strength that disrupts.")
+    disrupt_unit_strength: Int | None = Field(
+        None, ge=1, description="Unit Strength that disrupts (ninth, eighth: 10; oldworld: 5)."
+    )
     disrupt_ranks: Int = Field(2, ge=1, description="Ranks of rank_width models that disrupt.")
-    steadfast: Literal["unit_strength", "ranks"] | None = Field(
-        None, description="Steadfast by Unit Strength (ninth) or by more ranks (eighth)."
+    steadfast: Literal["unit_strength", "ranks", "none"] | None = Field(
+        None,
+        description="Steadfast by Unit Strength (ninth), by more ranks (eighth), or not at "
+        "all (oldworld).",
     )
     steadfast_unit_strength: Int = Field(10, ge=0, description="Minimum US to be Steadfast.")
     disrupted_can_be_steadfast: Bool | None = Field(
@@ -290,13 +306,16 @@ class RankflankParams(StrictModel):
         "(ninth: false, eighth: true).",
     )
     overkill_max: Int | None = Field(
-        None, ge=0, description="Cap of the overkill bonus (ninth: 3, eighth: 5)."
+        None, ge=0, description="Cap of the overkill bonus (ninth: 3, eighth, oldworld: 5)."
     )
     charger_initiative_bonus: Int | None = Field(
-        None, ge=0, description="Initiative added to chargers in round 1 (ninth: 1, eighth: 0)."
+        None,
+        ge=0,
+        description="Initiative added to chargers in round 1 (ninth: 1, eighth: 0, "
+        "oldworld: 3, the most a charge in front gains).",
     )
     caught: Literal["wounds", "destroyed"] | None = Field(
-        None, description="Fate of a caught unit (ninth: wounds, eighth: destroyed)."
+        None, description="Fate of a caught unit (ninth: wounds, eighth, oldworld: destroyed)."
     )
     caught_wounds_per_unit_strength: Int = Field(
         2, ge=0, description="Wounds without saves per pursuing Unit Strength point."
@@ -316,7 +335,13 @@ class RankflankParams(StrictModel):
     )
     rank_width: Int = Field(5, ge=1, description="Models that make a rank.")
     max_rank_bonus: Int = Field(3, ge=0, description="Cap of the rank bonus per arc.")
-    max_rounds: Int = Field(5, ge=1, le=50, description="Rounds fought at most.")
+    max_rounds: Int | None = Field(
+        None,
+        ge=1,
+        le=50,
+        description="Rounds fought at most (ninth, eighth: 5; oldworld: 1, the only round "
+        "that preset fights so far).",
+    )
     overrun: Bool = Field(
         False, description="A winner that charged overruns (instead of reforming) after a wipe-out."
     )
@@ -337,6 +362,67 @@ class RankflankParams(StrictModel):
     )
     strikes_last_step: Int = Field(
         0, ge=0, le=20, description="Initiative step of always-strikes-last blows and stomps."
+    )
+    charge_bonus: Bool | None = Field(
+        None, description="+1 combat result for each unit that charged (oldworld: false)."
+    )
+    ranks_by: Literal["rank_width", "troop_type"] | None = Field(
+        None,
+        description="What makes a rank and caps the rank bonus: rank_width and "
+        "max_rank_bonus (ninth, eighth), or the unit's troop type (oldworld).",
+    )
+    rank_bonus_per: Literal["arc", "side"] | None = Field(
+        None,
+        description="Rank bonus of the best unit in each enemy arc (ninth, eighth), or of the "
+        "side's best unit only (oldworld).",
+    )
+    combat_order: Bool | None = Field(
+        None,
+        description="+1 for each unit in Combat Order of at least combat_order_min_us "
+        "Unit Strength (oldworld: true).",
+    )
+    combat_order_min_us: Int = Field(
+        10, ge=0, description="Least Unit Strength of a unit whose Combat Order counts."
+    )
+    massed_infantry: Bool | None = Field(
+        None,
+        description="+1 to the side of higher Unit Strength if it fields regular or heavy "
+        "infantry (oldworld: true).",
+    )
+    standard_per: Literal["unit", "side"] | None = Field(
+        None, description="+1 for each unit's standard (ninth, eighth), or once a side (oldworld)."
+    )
+    musician_tie: Bool | None = Field(
+        None,
+        description="On equal totals, +1 to the only side with a musician (oldworld: true).",
+    )
+    steady_min_us: Int | None = Field(
+        None,
+        ge=1,
+        description="Unit Strength that disrupts heavy infantry, Steady in the Ranks "
+        "(oldworld: 10; none in the other presets).",
+    )
+    break_test: Literal["pass_fail", "three_outcomes"] | None = Field(
+        None,
+        description="Pass or flee (ninth, eighth), or Break, Fall Back in Good Order, Give "
+        "Ground (oldworld).",
+    )
+    overwhelmed: Bool | None = Field(
+        None,
+        description="Three outcomes: a Fall Back becomes a Break when the winners' Unit "
+        "Strength is more than overwhelmed_ratio times the loser's (oldworld: true).",
+    )
+    overwhelmed_ratio: Int = Field(2, ge=1, description="Times the loser's Unit Strength.")
+    press_of_battle: Bool | None = Field(
+        None,
+        description="Supporting attacks only from regular and heavy infantry (Press of "
+        "Battle) or spears (Fight in Extra Rank), never in a round the unit charged "
+        "(oldworld: true).",
+    )
+    stubborn: Literal["never", "always", "best"] = Field(
+        "best",
+        description="When a Stubborn unit uses its rule: never, always, or (three outcomes) "
+        "when the test would Break it more often than it Gives Ground.",
     )
 
 

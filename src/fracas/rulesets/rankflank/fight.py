@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from fracas.rulesets.rankflank.breaktest import BreakTest, Pursuit
+from fracas.rulesets.rankflank.breaktest import BreakTest, OutcomeTest, Pursuit
 from fracas.rulesets.rankflank.formation import (
     State,
     UnitStatus,
@@ -76,6 +76,9 @@ class Fight(NamedTuple):
     leaving: tuple[str, ...] = ()
     #: Units whose fates exact odds counted apart: their statuses here no longer tell them.
     gone: frozenset[str] = frozenset()
+    #: Units that Fell Back in Good Order, and that Gave Ground (three-outcome tests).
+    fell_back: frozenset[str] = frozenset()
+    gave_ground: frozenset[str] = frozenset()
 
 
 _FIGHT_FIELD = {name: index for index, name in enumerate(Fight._fields)}
@@ -116,6 +119,8 @@ class Round:
     state_after_blows: Mapping[str, UnitStatus]
     state_after: Mapping[str, UnitStatus]
     fear_tests: tuple[FearTest, ...] = ()
+    #: The break tests of three outcomes (the oldworld preset), in place of ``break_tests``.
+    outcome_tests: tuple[OutcomeTest, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,8 +167,17 @@ def apply_wounds(
     return {**state, unit.name: status}, taken
 
 
-def unit_fate(unit: Unit, start: UnitStatus, status: UnitStatus, caught: bool) -> dict[str, Any]:
+def unit_fate(
+    unit: Unit,
+    start: UnitStatus,
+    status: UnitStatus,
+    caught: bool,
+    outcomes: tuple[bool, bool] | None = None,
+) -> dict[str, Any]:
     """What became of ``unit``: broke, caught, destroyed, and the models it lost.
+
+    ``outcomes``, with three-outcome break tests: whether it Fell Back in Good Order and
+    whether it Gave Ground (``falls_back``, ``gives_ground``, after ``breaks``).
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
     >>> from fracas.rulesets.rankflank.document import EXAMPLE
@@ -174,6 +188,15 @@ def unit_fate(unit: Unit, start: UnitStatus, status: UnitStatus, caught: bool) -
     {'breaks.Orcs': False, 'caught.Orcs': False, 'destroyed.Orcs': False, 'casualties.Orcs': 8}
     """
     left = models_alive(unit, status)
+    if outcomes is not None:
+        return {
+            f"breaks.{unit.name}": status.fled,
+            f"falls_back.{unit.name}": outcomes[0],
+            f"gives_ground.{unit.name}": outcomes[1],
+            f"caught.{unit.name}": caught,
+            f"destroyed.{unit.name}": left == 0,
+            f"casualties.{unit.name}": models_alive(unit, start) - left,
+        }
     return {
         f"breaks.{unit.name}": status.fled,
         f"caught.{unit.name}": caught,

@@ -6,12 +6,16 @@ from typing import Any
 
 from fracas.core.dice import Dice, draw
 from fracas.rulesets.rankflank.breaktest import (
+    BreakTest,
     BreakTests,
     ChaseRoll,
+    OutcomeTest,
+    OutcomeTests,
     Pursuit,
     PursuitRoll,
     Reach,
     break_stance,
+    outcome_stance,
 )
 from fracas.rulesets.rankflank.fight import Fight, apply_wounds, moved
 from fracas.rulesets.rankflank.formation import (
@@ -31,11 +35,56 @@ class Fleeing(Steps):
     """Break tests, flight and pursuit: who breaks, who flees, who is caught."""
 
     def _break(self, fight: Fight, dice: Dice) -> Fight:
-        group = self._break_tests(fight)
-        held, tests = draw(dice, group)
+        group = self._break_group(fight)
+        key: Any
+        tests: tuple[BreakTest | OutcomeTest, ...] | None
+        key, tests = draw(dice, group)
         if self.log is not None and tests is not None:
-            self.log.tests.extend(tests)
-        return self._broken(fight, self._failed(group, held))
+            for test in tests:
+                if isinstance(test, OutcomeTest):
+                    self.log.outcome_tests.append(test)
+                else:
+                    self.log.tests.append(test)
+        return self._tested(fight, group, key)
+
+    def _break_group(self, fight: Fight) -> BreakTests | OutcomeTests:
+        """The losers' tests, pass-or-flee or of three outcomes as the preset says."""
+        if self._three_outcomes:
+            return self._outcome_tests(fight)
+        return self._break_tests(fight)
+
+    def _tested(self, fight: Fight, group: BreakTests | OutcomeTests, key: Any) -> Fight:
+        """The fight once the tests of ``group`` came out as ``key`` says."""
+        if isinstance(group, OutcomeTests):
+            return self._outcomes(fight, group.units, key)
+        return self._broken(fight, self._failed(group, key))
+
+    def _outcome_tests(self, fight: Fight) -> OutcomeTests:
+        """The losers' three-outcome tests but their rolls (kept: the state decides them)."""
+        combat = self.combat
+        return self._once(
+            ("outcomes", fight.units, fight.testers, fight.difference),
+            lambda: OutcomeTests.of(
+                tuple(
+                    outcome_stance(combat, self.state(fight), combat.unit(name))
+                    for name in fight.testers
+                ),
+                fight.difference,
+                combat.options.stubborn,
+            ),
+        )
+
+    def _outcomes(self, fight: Fight, units: tuple[str, ...], outcomes: tuple[str, ...]) -> Fight:
+        """Units that Break flee; those that Fall Back or Give Ground are marked so."""
+        fell_back = {u for u, o in zip(units, outcomes, strict=True) if o == "fall_back"}
+        gave = {u for u, o in zip(units, outcomes, strict=True) if o == "give_ground"}
+        if fell_back or gave:
+            fight = moved(
+                fight, fell_back=fight.fell_back | fell_back, gave_ground=fight.gave_ground | gave
+            )
+        return self._broken(
+            fight, tuple(u for u, o in zip(units, outcomes, strict=True) if o == "break")
+        )
 
     @staticmethod
     def _failed(tests: BreakTests, held: tuple[bool, ...]) -> tuple[str, ...]:

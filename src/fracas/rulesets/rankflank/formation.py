@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from fracas.rulesets.rankflank.scenario import Character, Combat, Options, Unit
+from fracas.rulesets.rankflank.scenario import TROOP_RANKS, Character, Combat, Options, Unit
 
 
 class UnitStatus(NamedTuple):
@@ -101,6 +101,33 @@ def extra_ranks(rows: tuple[int, ...], *, rank_width: int) -> int:
     return sum(1 for row in rows[1:] if row >= rank_width)
 
 
+def rank_rule(options: Options, unit: Unit) -> tuple[int, int] | None:
+    """``(models a rank needs, most ranks that count)`` for ``unit``; ``None``: no rank bonus.
+
+    ``ranks_by: rank_width`` gives every unit ``rank_width`` and ``max_rank_bonus``;
+    ``troop_type`` (the oldworld preset) reads :data:`~.scenario.TROOP_RANKS`.
+
+    >>> from fracas.rulesets.rankflank.scenario import Options
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> spearmen = RankflankRuleset().load(EXAMPLE).combat.unit("Spearmen")
+    >>> rank_rule(Options(), spearmen), rank_rule(Options.for_edition("oldworld"), spearmen)
+    ((5, 3), (5, 2))
+    """
+    if options.ranks_by == "troop_type":
+        return TROOP_RANKS[unit.troop]
+    return options.rank_width, options.max_rank_bonus
+
+
+def rank_bonus(options: Options, unit: Unit, status: UnitStatus) -> int:
+    """The unit's rank bonus, capped, before disruption takes it away."""
+    rule = rank_rule(options, unit)
+    if rule is None:
+        return 0
+    width, cap = rule
+    return min(extra_ranks(unit_rows(unit, status), rank_width=width), cap)
+
+
 def ranks_of_width(rows: tuple[int, ...], *, rank_width: int) -> int:
     """Ranks of ``rank_width`` or more models, the fighting rank included."""
     if not rows or rows[0] < rank_width:
@@ -134,8 +161,11 @@ def engaged_enemies(combat: Combat, state: State, unit: Unit) -> tuple[Unit, ...
 
 
 def disrupting_enemy(combat: Combat, state: State, unit: Unit) -> str | None:
-    """The first enemy in the unit's flank or rear that disrupts it, if any."""
+    """The first enemy in the unit's flank or rear that disrupts it, if any (``"terrain"``
+    for a unit the scenario marks disrupted)."""
     options = combat.options
+    if unit.disrupted:
+        return "terrain"
     for contact in combat.contacts[unit.name]:
         if contact.own_arc == "front":
             continue
@@ -143,13 +173,16 @@ def disrupting_enemy(combat: Combat, state: State, unit: Unit) -> str | None:
         status = state[enemy.name]
         if not in_combat(enemy, status):
             continue
-        if _disrupts(enemy, status, options):
+        if _disrupts(enemy, status, options, unit):
             return enemy.name
     return None
 
 
-def _disrupts(enemy: Unit, status: UnitStatus, options: Options) -> bool:
+def _disrupts(enemy: Unit, status: UnitStatus, options: Options, unit: Unit) -> bool:
     if options.disrupted_by == "ranks":
         ranks = ranks_of_width(unit_rows(enemy, status), rank_width=options.rank_width)
         return ranks >= options.disrupt_ranks
-    return unit_strength(enemy, status) >= options.disrupt_unit_strength
+    needed = options.disrupt_unit_strength
+    if options.steady_min_us is not None and unit.troop == "heavy_infantry":
+        needed = options.steady_min_us  # Steady in the Ranks
+    return unit_strength(enemy, status) >= needed

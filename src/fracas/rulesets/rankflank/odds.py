@@ -27,6 +27,8 @@ HEADLINES: tuple[Headline, ...] = (
         labels=(("draw", "P(draw in round 1)"),),
     ),
     Headline("probability", "breaks.*", "P({name} breaks)", values=(True,)),
+    Headline("probability", "falls_back.*", "P({name} falls back in good order)", values=(True,)),
+    Headline("probability", "gives_ground.*", "P({name} gives ground)", values=(True,)),
     Headline("probability", "caught.*", "P({name} is caught)", values=(True,)),
     Headline("probability", "destroyed.*", "P({name} is destroyed)", values=(True,)),
     Headline("mean", "casualties.*", "expected casualties of {name}"),

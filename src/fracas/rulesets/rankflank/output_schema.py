@@ -31,9 +31,9 @@ from fracas.core.output_schema import (
     nullable,
 )
 from fracas.rulesets.rankflank.blows import Blow
-from fracas.rulesets.rankflank.breaktest import BreakTest
+from fracas.rulesets.rankflank.breaktest import BreakTest, OutcomeTest
 from fracas.rulesets.rankflank.psychology import FearTest
-from fracas.rulesets.rankflank.scenario import Options
+from fracas.rulesets.rankflank.scenario import NEWER_OPTIONS, Options
 from fracas.rulesets.rankflank.strikes import StrikeRecord
 
 _SCALARS: dict[Any, Schema] = {int: INTEGER, str: STRING, bool: BOOLEAN, float: NUMBER}
@@ -93,6 +93,14 @@ STRIKE = closed(
 )
 FEAR_TEST = closed(_fields(FearTest))
 BREAK_TEST = closed(_fields(BreakTest))
+#: A three-outcome break test (the oldworld preset): its record, field by field.
+OUTCOME_TEST = closed(_fields(OutcomeTest))
+_NEWER = set(NEWER_OPTIONS)
+#: Every option; those the oldworld preset brought are listed only when in force.
+OPTIONS = closed(
+    {k: v for k, v in _fields(Options).items() if k not in _NEWER},
+    optional={k: v for k, v in _fields(Options).items() if k in _NEWER},
+)
 PURSUIT = closed(
     {
         "unit": STRING,
@@ -123,7 +131,7 @@ ROUND = closed(
         "difference": INTEGER,
         "wiped_out": array(STRING),
         "fear_tests": array(FEAR_TEST),
-        "break_tests": array(BREAK_TEST),
+        "break_tests": array({"anyOf": [BREAK_TEST, OUTCOME_TEST]}),
         "pursuits": array(PURSUIT),
         "aftermath": array(STRING),
     },
@@ -132,7 +140,7 @@ ROUND = closed(
 COMBAT = closed(
     {
         "edition": STRING,
-        "options": closed(_fields(Options)),
+        "options": OPTIONS,
         "sides": array(STRING),
         "winner": STRING,
         "rounds_fought": INTEGER,
@@ -144,7 +152,9 @@ COMBAT = closed(
                     "models": INTEGER,
                     "models_left": INTEGER,
                     "casualties": INTEGER,
-                    "status": {"enum": ["fighting", "fled", "destroyed"]},
+                    "status": {
+                        "enum": ["fighting", "fled", "destroyed", "fell back", "gave ground"]
+                    },
                 }
             )
         ),

@@ -89,7 +89,13 @@ class CombatProcess(Striking, Scoring, Fleeing):
                 index = self._index[name]
                 unit = self.combat.units[index]
                 metrics.update(
-                    unit_fate(unit, self._initial[index], units[index], name in fight.caught)
+                    unit_fate(
+                        unit,
+                        self._initial[index],
+                        units[index],
+                        name in fight.caught,
+                        (False, False) if self._three_outcomes else None,
+                    )
                 )
                 units[index] = self._gone[index]
             fight = moved(
@@ -119,10 +125,8 @@ class CombatProcess(Striking, Scoring, Fleeing):
         if fight.phase == "result":
             scored = self._scored(fight)
             if scored.phase == "break":
-                tests = self._break_tests(scored)
-                return tests, lambda held: self._ready(
-                    self._broken(scored, self._failed(tests, held))
-                )
+                tests = self._break_group(scored)
+                return tests, lambda key: self._ready(self._tested(scored, tests, key))
         return None
 
     def _ready(self, after: Fight) -> Fight:
@@ -210,6 +214,8 @@ class CombatProcess(Striking, Scoring, Fleeing):
             fight.calmed,
             fight.leaving,
             fight.gone,
+            fight.fell_back,
+            fight.gave_ground,
         )
         return self._once(
             ("end", lasting), lambda: self._ready(self._following(fight, self.state(fight)))
@@ -227,6 +233,8 @@ class CombatProcess(Striking, Scoring, Fleeing):
             calmed=fight.calmed,
             leaving=fight.leaving,
             gone=fight.gone,
+            fell_back=fight.fell_back,
+            gave_ground=fight.gave_ground,
         )
         return self._begin(following, state) if following.phase == "begin" else following
 
@@ -236,6 +244,13 @@ class CombatProcess(Striking, Scoring, Fleeing):
         assert log.result is not None
         aftermath = list(log.aftermath)
         pursuits = {p.unit: p for p in log.pursuits}
+        for outcome in log.outcome_tests:
+            if outcome.outcome == "break":
+                aftermath.append(f"{outcome.unit} breaks and {pursuits[outcome.unit].fate}.")
+            elif outcome.outcome == "fall_back":
+                aftermath.append(f"{outcome.unit} falls back in good order.")
+            else:
+                aftermath.append(f"{outcome.unit} gives ground.")
         for test in log.tests:
             if test.passed:
                 aftermath.append(f"{test.unit} holds.")
@@ -254,6 +269,7 @@ class CombatProcess(Striking, Scoring, Fleeing):
                 log.after_blows,
                 dict(state),
                 tuple(log.fear),
+                tuple(log.outcome_tests),
             )
         )
         self.log = RoundLog()

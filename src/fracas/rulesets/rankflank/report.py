@@ -22,9 +22,10 @@ from fracas.core.report import (
     breakdown_table,
     fmt,
 )
+from fracas.rulesets.rankflank.breaktest import OUTCOME_NAMES, BreakTest, OutcomeTest
 from fracas.rulesets.rankflank.fight import CombatOutcome, Round, fighting_pairs
 from fracas.rulesets.rankflank.formation import models_alive
-from fracas.rulesets.rankflank.scenario import Combat
+from fracas.rulesets.rankflank.scenario import EDITIONS, NEWER_OPTIONS, Combat, Options
 from fracas.rulesets.rankflank.strikes import IMPACT_STEP, StrikeRoll
 
 
@@ -45,12 +46,72 @@ def _target(value: int | None) -> str:
 
 
 def unit_status(combat: Combat, outcome: CombatOutcome, name: str) -> str:
-    """``destroyed``, ``fled`` or ``fighting`` at the end of the combat."""
+    """``destroyed``, ``fled`` or ``fighting`` at the end of the combat; with three-outcome
+    break tests also ``fell back`` (in good order) or ``gave ground``."""
     unit = combat.unit(name)
     status = outcome.final[name]
     if not models_alive(unit, status):
         return "destroyed"
-    return "fled" if status.fled else "fighting"
+    if status.fled:
+        return "fled"
+    end = outcome.end
+    if end is not None and name in end.fell_back:
+        return "fell back"
+    if end is not None and name in end.gave_ground:
+        return "gave ground"
+    return "fighting"
+
+
+def shown_options(options: Options) -> dict[str, Any]:
+    """The options a report lists: all of them with the oldworld preset; with another,
+    those the oldworld preset brought only when set away from that preset's value (so that
+    the reports of the older presets keep their shape).
+
+    >>> "musician_tie" in shown_options(Options()), "musician_tie" in shown_options(
+    ...     Options.for_edition("oldworld"))
+    (False, True)
+    """
+    values = asdict(options)
+    if options.edition == "oldworld":
+        return values
+    preset = {**asdict(Options()), **EDITIONS[options.edition]}
+    return {
+        key: value
+        for key, value in values.items()
+        if key not in NEWER_OPTIONS or value != preset[key]
+    }
+
+
+def _outcome_rows(tests: tuple[OutcomeTest, ...]) -> tuple[tuple[str, ...], ...]:
+    """The rows of the three-outcome break tests: the odds of each outcome out of 36 as
+    the unit stood, what it rolled and what came of it."""
+    rows: list[tuple[str, ...]] = []
+    for test in tests:
+        why = [
+            word
+            for word, flag in (
+                ("overwhelmed", test.overwhelmed),
+                ("unbreakable", test.unbreakable),
+                (f"disrupted by {test.disrupted_by}", test.disrupted_by is not None),
+            )
+            if flag
+        ]
+        if test.stubborn:
+            why.append("stubborn: used" if test.stubborn_used else "stubborn: not used")
+        odds = "/".join(str(n) for n in test.counts)
+        roll = "+".join(map(str, test.faces)) if test.faces else "-"
+        rows.append(
+            (
+                test.unit,
+                str(test.leadership),
+                str(test.difference),
+                ", ".join(why) or "-",
+                odds,
+                roll,
+                OUTCOME_NAMES[test.outcome],
+            )
+        )
+    return tuple(rows)
 
 
 def casualties(combat: Combat, outcome: CombatOutcome, name: str) -> int:
@@ -206,6 +267,14 @@ def _round_sections(combat: Combat, fought: Round) -> list[Section]:
     tables.append(Text(_headline(combat, fought), strong=True))
     sections.append(Section(f"Round {fought.number}: combat result", tuple(tables)))
     after: list[Block] = []
+    if fought.outcome_tests:
+        after.append(
+            Table(
+                ("unit", "Ld", "lost by", "rules", "of 36: B/FB/GG", "roll", "result"),
+                _outcome_rows(fought.outcome_tests),
+                title="Break tests (Break, Fall Back in Good Order, Give Ground)",
+            )
+        )
     if fought.break_tests:
         rows: list[tuple[str, ...]] = []
         for test in fought.break_tests:
@@ -294,6 +363,13 @@ def _roll_data(roll: StrikeRoll) -> dict[str, Any]:
     }
 
 
+def _test_data(test: BreakTest | OutcomeTest) -> dict[str, Any]:
+    data = {**asdict(test), "faces": list(test.faces)}
+    if isinstance(test, OutcomeTest):
+        data["counts"] = list(test.counts)
+    return data
+
+
 def _round_data(fought: Round) -> dict[str, Any]:
     result = fought.result
     return {
@@ -309,7 +385,9 @@ def _round_data(fought: Round) -> dict[str, Any]:
         "difference": result.difference,
         "wiped_out": list(result.wiped_out),
         "fear_tests": [{**asdict(test), "faces": list(test.faces)} for test in fought.fear_tests],
-        "break_tests": [{**asdict(test), "faces": list(test.faces)} for test in fought.break_tests],
+        # One kind or the other, as the preset tests: pass or flee, or three outcomes.
+        "break_tests": [_test_data(test) for test in fought.break_tests]
+        + [_test_data(test) for test in fought.outcome_tests],
         "pursuits": [
             {
                 "unit": p.unit,
@@ -351,7 +429,10 @@ def build_report(combat: Combat, outcome: CombatOutcome, title: str) -> Report:
     summary: list[Block] = [
         Text(_headline(combat, r), strong=r.number == 1) for r in outcome.rounds
     ]
-    if fighting_pairs(combat, outcome.final):
+    # A unit that Fell Back in Good Order has left the fight (catching it is not played).
+    left = outcome.end.fell_back if outcome.end is not None else frozenset()
+    final = {n: s._replace(fled=True) if n in left else s for n, s in outcome.final.items()}
+    if fighting_pairs(combat, final):
         summary.append(
             Text(f"The round limit ({combat.options.max_rounds}) is reached; the combat goes on.")
         )
@@ -362,7 +443,7 @@ def build_report(combat: Combat, outcome: CombatOutcome, title: str) -> Report:
     first = outcome.rounds[0].result if outcome.rounds else None
     data: dict[str, Any] = {
         "edition": combat.options.edition,
-        "options": asdict(combat.options),
+        "options": shown_options(combat.options),
         "sides": list(combat.sides),
         "winner": (first.winner or "draw") if first else "draw",
         "rounds_fought": len(outcome.rounds),

@@ -16,13 +16,13 @@ from fracas.rulesets.rankflank.formation import (
     UnitStatus,
     characters_alive,
     disrupting_enemy,
-    extra_ranks,
     in_combat,
     rank_and_file,
-    unit_rows,
+    rank_bonus,
+    rank_rule,
     unit_strength,
 )
-from fracas.rulesets.rankflank.scenario import FLANKS, Combat, Unit
+from fracas.rulesets.rankflank.scenario import FLANKS, MASSED_INFANTRY, Combat, Unit
 
 ARC_NAMES = {"front": "front", "left": "left flank", "right": "right flank", "rear": "rear"}
 
@@ -183,10 +183,11 @@ def _ranks(score: Explained, combat: Combat, state: State, units: tuple[Unit, ..
     disrupted: dict[str, str] = {}
     for unit in units:
         disruptor = disrupting_enemy(combat, state, unit)
-        ranks = extra_ranks(unit_rows(unit, state[unit.name]), rank_width=options.rank_width)
-        bonus[unit.name] = 0 if disruptor else min(ranks, options.max_rank_bonus)
+        bonus[unit.name] = 0 if disruptor else rank_bonus(options, unit, state[unit.name])
         if disruptor:
             disrupted[unit.name] = disruptor
+    if options.rank_bonus_per == "side":
+        return _side_ranks(score, units, bonus, disrupted)
     chosen = _best_assignment(list(groups.values()), bonus)
     counted = {name for name in chosen if name is not None}
     for ((enemy, arc), members), name in zip(groups.items(), chosen, strict=True):
@@ -206,6 +207,59 @@ def _ranks(score: Explained, combat: Combat, state: State, units: tuple[Unit, ..
                 source=f"{other} in {where}",
                 rule="ranks",
             )
+    return score
+
+
+def _side_ranks(
+    score: Explained,
+    units: tuple[Unit, ...],
+    bonus: Mapping[str, int],
+    disrupted: Mapping[str, str],
+) -> Explained:
+    """``rank_bonus_per: side``: the one best rank bonus of the side (file order on a tie);
+    every other unit is shown at 0, a disrupted one with what disrupts it."""
+    if not units:
+        return score
+    best = max(units, key=lambda unit: bonus[unit.name])
+    for unit in units:
+        if unit.name in disrupted:
+            source = f"{unit.name} (disrupted by {disrupted[unit.name]})"
+            score = score.plus("Ranks", 0, source=source, rule="ranks")
+        elif unit is best:
+            score = score.plus("Ranks", bonus[unit.name], source=unit.name, rule="ranks")
+        else:
+            source = f"{unit.name} (the side's best counts)"
+            score = score.plus("Ranks", 0, source=source, rule="ranks")
+    return score
+
+
+def _combat_order(
+    score: Explained, combat: Combat, state: State, units: tuple[Unit, ...]
+) -> Explained:
+    """+1 for each unit in Combat Order with at least ``combat_order_min_us``; a unit with
+    no ranks by its troop type (a swarm, a monster) has no Combat Order. Disruption does
+    not take it away."""
+    options = combat.options
+    for unit in units:
+        if rank_rule(options, unit) is None:
+            continue
+        strength = unit_strength(unit, state[unit.name])
+        if strength >= options.combat_order_min_us:
+            source = f"{unit.name} (US {strength} ≥ {options.combat_order_min_us})"
+            score = score.plus("Combat Order", 1, source=source, rule="combat_order")
+    return score
+
+
+def _standards(
+    score: Explained, combat: Combat, state: State, units: tuple[Unit, ...]
+) -> Explained:
+    """+1 for each unit's standard, or once for the side's (``standard_per: side``)."""
+    once = combat.options.standard_per == "side"
+    for unit in units:
+        if unit.standard and rank_and_file(unit, state[unit.name]):
+            score = score.plus("Standard", 1, source=unit.name, rule="standard")
+            if once:
+                break
     return score
 
 
@@ -288,20 +342,24 @@ def side_score(
     units, enemy_units = fighting[side], fighting[enemy]
     score = (record or KeepingRecorder()).start(f"Combat result of {side}", "Start", 0)
     score = _wounds(score, combat, side, credits)
-    if round_number == 1:
+    if round_number == 1 and options.charge_bonus:
         for unit in units:
             if unit.charged:
                 score = score.plus("Charge", 1, source=unit.name, rule="charge")
     score = _ranks(score, combat, state, units)
-    if options.outnumber_bonus:
+    if options.combat_order:
+        score = _combat_order(score, combat, state, units)
+    if options.outnumber_bonus or options.massed_infantry:
         ours = sum(unit_strength(u, state[u.name]) for u in units)
         theirs = sum(unit_strength(u, state[u.name]) for u in enemy_units)
         if ours > theirs:
             source = f"{_strengths(state, units)} vs {_strengths(state, enemy_units)}"
-            score = score.plus("Higher Unit Strength", 1, source=source, rule="outnumber")
-    for unit in units:
-        if unit.standard and rank_and_file(unit, state[unit.name]):
-            score = score.plus("Standard", 1, source=unit.name, rule="standard")
+            if options.outnumber_bonus:
+                score = score.plus("Higher Unit Strength", 1, source=source, rule="outnumber")
+            # Massed Infantry replaces the plain outnumber bonus in the oldworld preset.
+            if options.massed_infantry and any(u.troop in MASSED_INFANTRY for u in units):
+                score = score.plus("Massed Infantry", 1, source=source, rule="massed_infantry")
+    score = _standards(score, combat, state, units)
     for unit in units:
         if battle_standard_carried(unit, state[unit.name]):
             source = unit.battle_standard_bearer or unit.name
@@ -332,12 +390,15 @@ def combat_result(
     round_number: int = 1,
     overkill: Iterable[OverkillCredit] = (),
     record: Recorder | None = None,
+    tie_break: bool = True,
 ) -> CombatResult:
     """Score both sides and name the winner; a side wiped out loses whatever the scores.
 
     ``state`` is the combat after the round's casualties; ``credits`` the unsaved wounds
     each side inflicted (wounds on a side's own models are shown but never counted).
     ``record`` builds the scores: every row for a report (the default), or bare sums.
+    ``tie_break: False`` leaves out :func:`musician_tie` (for bonuses that wounds are
+    added to later).
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
     >>> from fracas.rulesets.rankflank.document import EXAMPLE
@@ -370,8 +431,48 @@ def combat_result(
     }
     wiped = tuple(side for side in combat.sides if not standing[side])
     totals = {side: int(score) for side, score in scores.items()}
+    tie_breaker = musician_tie(combat, state, totals, wiped) if tie_break else None
+    if tie_breaker is not None:
+        side, musician = tie_breaker
+        scores[side] = scores[side].plus(
+            "Musician (equal totals)", 1, source=musician, rule="musician"
+        )
+        totals[side] += 1
     winner, difference = decide(combat, totals, wiped)
     return CombatResult(scores, winner, difference, wiped)
+
+
+def musician_tie(
+    combat: Combat, state: State, totals: Mapping[str, int], wiped: tuple[str, ...]
+) -> tuple[str, str] | None:
+    """``(side, unit)`` when ``musician_tie`` breaks equal totals: +1 to the one side with
+    a musician in a unit still fighting (its rank and file standing); ``None`` when the
+    totals differ, a side is wiped out, or both sides or neither have one.
+
+    >>> from fracas.rulesets.rankflank.formation import initial_state
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> document = {**EXAMPLE, "parameters": {"edition": "oldworld"}}
+    >>> document["units"] = [{**EXAMPLE["units"][0], "command": {"musician": True}},
+    ...                      EXAMPLE["units"][1]]
+    >>> combat = RankflankRuleset().load(document).combat
+    >>> musician_tie(combat, initial_state(combat), {"Empire": 4, "Greenskins": 4}, ())
+    ('Empire', 'Spearmen')
+    """
+    if not combat.options.musician_tie or wiped:
+        return None
+    first, second = combat.sides
+    if totals[first] != totals[second]:
+        return None
+    found: dict[str, str] = {}
+    for side in combat.sides:
+        for unit in fighting_units(combat, state, side):
+            if unit.musician and rank_and_file(unit, state[unit.name]):
+                found[side] = unit.name
+                break
+    if len(found) != 1:
+        return None
+    return next(iter(found.items()))
 
 
 def decide(

@@ -54,6 +54,8 @@ class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "Fight"])
         ("cr.difference", "Round 1's combat result gap"),
         ("cr.*", "{name}'s combat result in round 1"),
         ("breaks.*", "{name} break"),
+        ("falls_back.*", "{name} fall back in good order"),
+        ("gives_ground.*", "{name} give ground"),
         ("caught.*", "{name} caught fleeing"),
         ("destroyed.*", "{name} destroyed"),
         ("casualties.*", "{name}'s casualties"),
@@ -123,7 +125,10 @@ class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "Fight"])
         ``winner`` is the side still in the fight when the combat ends ("draw" when
         neither is, "undecided" when both are after the last round); ``round_winner`` and
         ``cr.*`` are round 1's. Per unit: ``breaks``, ``caught``, ``destroyed`` and
-        ``casualties`` (models lost, characters included); ``rounds`` fought.
+        ``casualties`` (models lost, characters included), and with three-outcome break
+        tests (the oldworld preset) ``falls_back`` and ``gives_ground`` after ``breaks``;
+        ``rounds`` fought. A unit that Fell Back in Good Order counts as out of the fight
+        for ``winner``.
         """
         from fracas.rulesets.rankflank.formation import initial_state
 
@@ -140,7 +145,10 @@ def _metric_names(combat: Combat) -> tuple[str, ...]:
 
     start = initial_state(combat)
     first = round_one_metrics(combat, ("draw", tuple(0 for _ in combat.sides), 0))
-    fates = (unit_fate(unit, start[unit.name], start[unit.name], False) for unit in combat.units)
+    three = (False, False) if combat.options.break_test == "three_outcomes" else None
+    fates = (
+        unit_fate(unit, start[unit.name], start[unit.name], False, three) for unit in combat.units
+    )
     return ("winner", *first, *(name for fate in fates for name in fate), "rounds")
 
 
@@ -162,12 +170,21 @@ def _ending(
     from fracas.rulesets.rankflank.fight import unit_fate
 
     final = dict(zip((unit.name for unit in combat.units), state.units, strict=True))
+    three = combat.options.break_test == "three_outcomes"
     fates: dict[str, Any] = {}
     for unit in combat.units:
         if unit.name not in state.gone:
             caught = unit.name in state.caught
-            fates.update(unit_fate(unit, start[unit.name], final[unit.name], caught))
+            outcomes = (unit.name in state.fell_back, unit.name in state.gave_ground)
+            fates.update(
+                unit_fate(
+                    unit, start[unit.name], final[unit.name], caught, outcomes if three else None
+                )
+            )
     fates["rounds"] = state.round
+    # A unit that Fell Back in Good Order has left the fight (catching it is not played).
+    for name in state.fell_back:
+        final[name] = final[name]._replace(fled=True)
     return combat_winner(combat, final), fates
 
 

@@ -32,6 +32,63 @@ UNIT_STRENGTH_BY_TYPE: Mapping[str, int | None] = {
     "chariot": 3,
     "swarm": None,
     "war_machine": None,
+    "heavy_infantry": 1,
+    "light_cavalry": 2,
+    "heavy_cavalry": 2,
+    "war_beasts": 1,
+    "light_chariot": 3,
+    "heavy_chariot": 5,
+}
+
+#: The type each of The Old World's finer troop types refines: what every rule but the
+#: oldworld preset's ranks, Massed Infantry and Steady in the Ranks reads.
+BASE_TROOP_TYPE: Mapping[str, str] = {
+    "heavy_infantry": "infantry",
+    "light_cavalry": "cavalry",
+    "heavy_cavalry": "cavalry",
+    "war_beasts": "cavalry",
+    "light_chariot": "chariot",
+    "heavy_chariot": "chariot",
+}
+
+#: The oldworld preset's ranks by troop type (``ranks_by: troop_type``): the models that
+#: make a rank and the most ranks that count; ``None``: no rank bonus (and no Combat
+#: Order). ``cavalry`` and ``chariot`` are read as heavy cavalry and light chariots.
+TROOP_RANKS: Mapping[str, tuple[int, int] | None] = {
+    "infantry": (5, 2),
+    "heavy_infantry": (4, 2),
+    "monstrous_infantry": (3, 2),
+    "swarm": None,
+    "light_cavalry": (5, 1),
+    "heavy_cavalry": (4, 1),
+    "cavalry": (4, 1),
+    "monstrous_cavalry": (3, 1),
+    "war_beasts": (5, 1),
+    "light_chariot": (3, 1),
+    "chariot": (3, 1),
+    "heavy_chariot": None,
+    "monster": None,
+    "war_machine": None,
+}
+
+#: Troop types that count for Massed Infantry (regular and heavy infantry).
+MASSED_INFANTRY = frozenset({"infantry", "heavy_infantry"})
+
+#: The rules the older presets keep where the oldworld preset departs from them.
+_CLASSIC: Mapping[str, Any] = {
+    "disrupt_unit_strength": 10,
+    "max_rounds": 5,
+    "charge_bonus": True,
+    "ranks_by": "rank_width",
+    "rank_bonus_per": "arc",
+    "combat_order": False,
+    "massed_infantry": False,
+    "standard_per": "unit",
+    "musician_tie": False,
+    "steady_min_us": None,
+    "break_test": "pass_fail",
+    "overwhelmed": False,
+    "press_of_battle": False,
 }
 
 #: The edition presets; every key is also a field of :class:`Options`.
@@ -45,6 +102,7 @@ EDITIONS: Mapping[str, Mapping[str, Any]] = {
         "charger_initiative_bonus": 1,
         "caught": "wounds",
         "supporting_attacks": 1,
+        **_CLASSIC,
     },
     "eighth": {
         "outnumber_bonus": False,
@@ -55,8 +113,42 @@ EDITIONS: Mapping[str, Mapping[str, Any]] = {
         "charger_initiative_bonus": 0,
         "caught": "destroyed",
         "supporting_attacks": 1,
+        **_CLASSIC,
+    },
+    # ../shared/spec/oldworld.md, sections 1-3 (and 7, the differences).
+    "oldworld": {
+        "outnumber_bonus": False,
+        "disrupted_by": "unit_strength",
+        "steadfast": "none",
+        "disrupted_can_be_steadfast": False,
+        "overkill_max": 5,
+        "charger_initiative_bonus": 3,
+        "caught": "destroyed",
+        "supporting_attacks": 1,
+        "disrupt_unit_strength": 5,
+        "max_rounds": 1,
+        "charge_bonus": False,
+        "ranks_by": "troop_type",
+        "rank_bonus_per": "side",
+        "combat_order": True,
+        "massed_infantry": True,
+        "standard_per": "side",
+        "musician_tie": True,
+        "steady_min_us": 10,
+        "break_test": "three_outcomes",
+        "overwhelmed": True,
+        "press_of_battle": True,
     },
 }
+
+#: Options the oldworld preset brought: a report of another preset shows one only when it
+#: is set away from that preset's value, so that those reports keep their shape.
+NEWER_OPTIONS = (
+    *(name for name in _CLASSIC if name not in ("disrupt_unit_strength", "max_rounds")),
+    "combat_order_min_us",
+    "overwhelmed_ratio",
+    "stubborn",
+)
 
 FLANKS = ("left", "right")
 
@@ -90,6 +182,20 @@ class Options:
     spear_extra_ranks: int = 1
     strikes_first_step: int = 10
     strikes_last_step: int = 0
+    charge_bonus: bool = True
+    ranks_by: str = "rank_width"
+    rank_bonus_per: str = "arc"
+    combat_order: bool = False
+    combat_order_min_us: int = 10
+    massed_infantry: bool = False
+    standard_per: str = "unit"
+    musician_tie: bool = False
+    steady_min_us: int | None = None
+    break_test: str = "pass_fail"
+    overwhelmed: bool = False
+    overwhelmed_ratio: int = 2
+    stubborn: str = "best"
+    press_of_battle: bool = False
 
     @classmethod
     def for_edition(cls, edition: str = "ninth", **overrides: Any) -> Options:
@@ -180,6 +286,11 @@ class Unit:
     attacks_target: str | None
     restrain: bool
     kit: Kit = field(default_factory=Kit)
+    #: The troop type as written (``troop_type`` is the type it refines, which every rule
+    #: but the oldworld preset's ranks, Massed Infantry and Steady in the Ranks reads).
+    troop: str = "infantry"
+    #: Disrupted by terrain for the whole combat (the oldworld preset).
+    disrupted: bool = False
 
     def has_rule(self, rule: str) -> bool:
         """True when the unit or one of its characters has ``rule``."""
@@ -330,6 +441,15 @@ def build_kit(
     )
 
 
+def base_troop_type(troop_type: str) -> str:
+    """The type a troop type refines: itself, unless it is one of The Old World's finer ones.
+
+    >>> base_troop_type("heavy_cavalry"), base_troop_type("monster")
+    ('cavalry', 'monster')
+    """
+    return BASE_TROOP_TYPE.get(troop_type, troop_type)
+
+
 def _kit_of(spec: UnitSpec | CharacterSpec, edition: str, path: tuple[str | int, ...]) -> Kit:
     """The checked kit of a unit's or a character's models."""
     return build_kit(
@@ -337,7 +457,7 @@ def _kit_of(spec: UnitSpec | CharacterSpec, edition: str, path: tuple[str | int,
         shield=spec.shield,
         rules=spec.rules,
         rerolls=spec.rerolls,
-        troop_type=spec.troop_type,
+        troop_type=base_troop_type(spec.troop_type),
         edition=edition,
         path=path,
     )
@@ -392,6 +512,12 @@ def _unit(spec: UnitSpec, index: int, edition: str = "ninth") -> Unit:
             path=(*path, "wounds_taken"),
             hint="lower 'models' for models already slain",
         )
+    if spec.disrupted and edition != "oldworld":
+        raise ScenarioError(
+            "disrupted by terrain is a rule of the oldworld preset",
+            path=(*path, "disrupted"),
+            hint="set parameters.edition: oldworld, or leave 'disrupted' out",
+        )
     if spec.charged_downhill and not spec.charged:
         raise ScenarioError(
             "charged_downhill needs charged: true (only a charge comes down a hill)",
@@ -415,7 +541,7 @@ def _unit(spec: UnitSpec, index: int, edition: str = "ninth") -> Unit:
     return Unit(
         name=spec.name,
         side=spec.side,
-        troop_type=spec.troop_type,
+        troop_type=base_troop_type(spec.troop_type),
         models=spec.models,
         files=spec.files,
         profile=spec.profile,
@@ -439,6 +565,8 @@ def _unit(spec: UnitSpec, index: int, edition: str = "ninth") -> Unit:
         attacks_target=spec.attacks_target,
         restrain=spec.restrain,
         kit=_kit_of(spec, edition, path),
+        troop=spec.troop_type,
+        disrupted=spec.disrupted,
     )
 
 
@@ -458,6 +586,14 @@ def build_combat(document: RankflankDocument) -> Combat:
     (Contact(enemy='Foe', enemy_arc='front', own_arc='rear'),)
     """
     edition = document.parameters.edition
+    rounds = document.parameters.max_rounds
+    if edition == "oldworld" and rounds is not None and rounds > 1:
+        raise ScenarioError(
+            f"the oldworld preset fights one round so far, not {rounds}: what follows a Give "
+            "Ground or a Fall Back in Good Order is not played yet",
+            path=("parameters", "max_rounds"),
+            hint="leave max_rounds out (1), or use another edition",
+        )
     units = tuple(_unit(spec, i, edition) for i, spec in enumerate(document.units))
     by_name: dict[str, Unit] = {}
     for index, unit in enumerate(units):

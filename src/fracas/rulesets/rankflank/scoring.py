@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from fracas.core.record import SUMMING
-from fracas.rulesets.rankflank.fight import Fight, moved
-from fracas.rulesets.rankflank.formation import State, characters_alive, in_combat
+from fracas.rulesets.rankflank.fight import Fight, apply_wounds, moved
+from fracas.rulesets.rankflank.formation import (
+    State,
+    UnitStatus,
+    characters_alive,
+    in_combat,
+    models_alive,
+)
 from fracas.rulesets.rankflank.result import (
     CombatResult,
     OverkillCredit,
     combat_result,
     decide,
+    musician_tie,
     standing_units,
 )
 from fracas.rulesets.rankflank.steps import Steps
@@ -71,7 +78,13 @@ class Scoring(Steps):
         if kept is None:
             state = self.state(fight)
             plain = combat_result(
-                combat, state, (), round_number=fight.round, overkill=overkill, record=SUMMING
+                combat,
+                state,
+                (),
+                round_number=fight.round,
+                overkill=overkill,
+                record=SUMMING,
+                tie_break=False,
             )
             kept = (
                 {side: plain.score(side) for side in combat.sides},
@@ -83,6 +96,10 @@ class Scoring(Steps):
         if fight.credits:
             wounds = dict(fight.credits)
             bonuses = {side: score + wounds.get(side, 0) for side, score in bonuses.items()}
+        if combat.options.musician_tie:
+            tie_breaker = musician_tie(combat, self.state(fight), bonuses, wiped)
+            if tie_breaker is not None:
+                bonuses = {**bonuses, tie_breaker[0]: bonuses[tie_breaker[0]] + 1}
         return None, bonuses, wiped, testers
 
     def _testers(self, state: State) -> dict[str, tuple[str, ...]]:
@@ -110,6 +127,10 @@ class Scoring(Steps):
             testers = would_test[loser]
             if self._frenzied[loser]:
                 calmed = calmed | self._frenzied[loser]
+        units: tuple[UnitStatus, ...] = fight.units
+        crumbled: tuple[tuple[str, int], ...] = ()
+        if testers and self._unstable:
+            units, testers, crumbled = self._crumble(fight, testers, difference)
         if self.log is not None:
             assert result is not None
             state = self.state(fight)
@@ -117,8 +138,13 @@ class Scoring(Steps):
             self.log.result = result
             self.log.after_blows = state
             self.log.aftermath.extend(self._aftermath(state, winner, wiped, number))
+            self.log.aftermath.extend(
+                f"{name} is Unstable: loses {lost} wounds, 1 for each point it lost by."
+                for name, lost in crumbled
+            )
         return moved(
             fight,
+            units=units,
             afraid=frozenset(),
             calmed=calmed,
             phase="break" if testers else "end",
@@ -130,6 +156,30 @@ class Scoring(Steps):
             testers=testers,
             first=first,
         )
+
+    def _crumble(
+        self, fight: Fight, testers: tuple[str, ...], difference: int
+    ) -> tuple[tuple[UnitStatus, ...], tuple[str, ...], tuple[tuple[str, int], ...]]:
+        """Unstable losers lose 1 Wound per point they lost by, before the test, without
+        saves or Regeneration; a unit left with no models does not test. Returns the
+        units, who still tests, and the wounds each Unstable unit lost."""
+        combat = self.combat
+        state = self.state(fight)
+        crumbled: list[tuple[str, int]] = []
+        for name in testers:
+            unit = combat.unit(name)
+            if "unstable" not in unit.rules:
+                continue
+            remaining, lost = difference, 0
+            while remaining and models_alive(unit, state[name]):
+                state, taken = apply_wounds(state, unit, None, remaining)
+                remaining -= taken
+                lost += taken
+            crumbled.append((name, lost))
+        if not crumbled:
+            return fight.units, testers, ()
+        standing = tuple(n for n in testers if in_combat(combat.unit(n), state[n]))
+        return self.key(state), standing, tuple(crumbled)
 
     def _aftermath(
         self, state: State, winner: str | None, wiped: tuple[str, ...], number: int

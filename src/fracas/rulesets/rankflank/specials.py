@@ -43,6 +43,7 @@ RULES: Mapping[str, str | None] = {
     "hatred": None,
     "immune_to_psychology": None,
     "regeneration": "save",
+    "unstable": None,
 }
 
 #: Other names players use, each edition's own included, mapped to the canonical name.
@@ -63,8 +64,9 @@ RULE_ALIASES: Mapping[str, str] = {
 
 #: Rules a preset does not have. The ninth preset's lethal strike has no heroic form.
 MISSING_RULES: Mapping[str, frozenset[str]] = {
-    "ninth": frozenset({"heroic_killing_blow"}),
-    "eighth": frozenset(),
+    "ninth": frozenset({"heroic_killing_blow", "unstable"}),
+    "eighth": frozenset({"unstable"}),
+    "oldworld": frozenset(),
 }
 
 #: How each preset names a rule where the editions differ (the report uses these).
@@ -79,6 +81,12 @@ EDITION_NAMES: Mapping[str, Mapping[str, str]] = {
         "killing_blow": "killing blow",
         "poisoned_attacks": "poisoned attacks",
         "stomp": "stomp",
+        "paired_weapons": "additional hand weapon",
+    },
+    "oldworld": {
+        "killing_blow": "killing blow",
+        "poisoned_attacks": "poisoned attacks",
+        "stomp": "stomp attacks",
         "paired_weapons": "additional hand weapon",
     },
 }

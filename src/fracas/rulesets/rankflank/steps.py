@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from fracas.core.record import Recorder
-from fracas.rulesets.rankflank.breaktest import BreakTest, Pursuit
+from fracas.rulesets.rankflank.breaktest import BreakTest, OutcomeTest, Pursuit
 from fracas.rulesets.rankflank.fight import Fight, Step, apply_wounds
 from fracas.rulesets.rankflank.formation import State, UnitStatus, initial_state
 from fracas.rulesets.rankflank.psychology import FearTest, lose_frenzy
@@ -37,6 +37,7 @@ class RoundLog:
     overkill: tuple[OverkillCredit, ...] = ()
     result: CombatResult | None = None
     tests: list[BreakTest] = field(default_factory=list)
+    outcome_tests: list[OutcomeTest] = field(default_factory=list)
     fear: list[FearTest] = field(default_factory=list)
     pursuits: list[Pursuit] = field(default_factory=list)
     aftermath: list[str] = field(default_factory=list)
@@ -74,6 +75,10 @@ class Steps:
         #: (:class:`Round`) as a note; the summing one gets nothing built at all.
         self.recorder = recorder
         self.log: RoundLog | None = RoundLog() if recorder.keeps else None
+        #: The oldworld preset's break test: Break, Fall Back in Good Order, Give Ground.
+        self._three_outcomes = combat.options.break_test == "three_outcomes"
+        #: Fixed for the combat: Unstable losers lose wounds before they test.
+        self._unstable = any("unstable" in unit.rules for unit in combat.units)
         #: Fixed for the combat: without a fear-causing model, no round looks for testers.
         self.fear = any(
             "fear" in unit.kit.rules or any("fear" in c.kit.rules for c in unit.characters)

@@ -34,7 +34,7 @@ from fracas.rulesets.rankflank.formation import (
     in_combat,
     rank_and_file,
 )
-from fracas.rulesets.rankflank.scenario import Character, Combat, Kit, Unit
+from fracas.rulesets.rankflank.scenario import MASSED_INFANTRY, Character, Combat, Kit, Unit
 from fracas.rulesets.rankflank.specials import MOUNTED, TWO_HANDED, edition_name
 from fracas.rulesets.rankflank.tables import armour_save_target, to_hit_target, to_wound_target
 
@@ -157,8 +157,10 @@ def fighting_models(
     Engaged in front, its fighting rank fights (characters stand in it first) and the next
     rank supports (infantry with spears: ``spear_extra_ranks`` more ranks, unless they
     charged this round); engaged only in flank or rear, as many models fight as the unit
-    has ranks, with no support. The scenario's ``fighting_models`` / ``supporting_models``
-    replace those counts (never above the models left).
+    has ranks, with no support. With ``press_of_battle`` (the oldworld preset) only regular
+    and heavy infantry support (Press of Battle), or a unit with spears (Fight in Extra
+    Rank), and nobody in a round it charged. The scenario's ``fighting_models`` /
+    ``supporting_models`` replace those counts (never above the models left).
     """
     status = state[unit.name]
     rnf = rank_and_file(unit, status)
@@ -178,6 +180,11 @@ def fighting_models(
             ranks += combat.options.spear_extra_ranks
         fighting = max(0, min(unit.files, total) - characters)
         supporting = min(unit.files * ranks, max(0, total - unit.files))
+        if combat.options.press_of_battle:
+            charging = unit.charged and round_number == 1
+            extra_rank = unit.kit.weapon == "spear"
+            if charging or (unit.troop not in MASSED_INFANTRY and not extra_rank):
+                supporting = 0
     else:
         fighting = min(rnf, -(-total // unit.files))
         supporting = 0

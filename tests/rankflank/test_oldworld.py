@@ -1,0 +1,733 @@
+"""The ``oldworld`` preset (../shared/spec/oldworld.md): combat result rows, Disrupted, and
+the break test of three outcomes (Break, Fall Back in Good Order, Give Ground).
+
+Each rule is a hand-worked number with its arithmetic beside it; the spec's worked examples
+(§8) are checked for every number this preset plays (the combat result after the example's
+casualties, and the break test's odds out of 36). 2D6 totals out of 36:
+2:1 3:2 4:3 5:4 6:5 7:6 8:5 9:4 10:3 11:2 12:1.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from fracas.analysis import odds
+from fracas.analysis.exact import exact_states
+from fracas.cli import app
+from fracas.core.dice import ScriptedDice
+from fracas.core.distribution import check_group
+from fracas.core.errors import ScenarioError
+from fracas.core.modifiers import Breakdown
+from fracas.core.record import SUMMING
+from fracas.io.render import render_json, render_text
+from fracas.io.scenario import load_scenario
+from fracas.rulesets.rankflank.breaktest import (
+    OutcomeStance,
+    OutcomeTests,
+    is_steadfast,
+    outcome_counts,
+    outcome_stance,
+    three_outcomes,
+)
+from fracas.rulesets.rankflank.fight import apply_wounds
+from fracas.rulesets.rankflank.formation import State, disrupting_enemy, initial_state
+from fracas.rulesets.rankflank.play import fight_round
+from fracas.rulesets.rankflank.result import (
+    CombatResult,
+    OverkillCredit,
+    WoundCredit,
+    combat_result,
+)
+from fracas.rulesets.rankflank.ruleset import RankflankRuleset, RankflankScenario
+from fracas.rulesets.rankflank.scenario import Combat
+from fracas.rulesets.rankflank.strikes import fighting_models
+
+from .conftest import combat_from, engage, unit_doc
+
+EXAMPLE = (
+    Path(__file__).resolve().parents[2] / "examples" / "rankflank" / "tow_halberds_vs_orcs.yaml"
+)
+RULESET = RankflankRuleset()
+
+STATE_TROOPS = "4 3 3 3 3 1 3 1 7"
+ORCS = "4 3 3 3 4 1 2 1 7"
+
+
+def oldworld(
+    units: list[dict[str, Any]], engagements: list[dict[str, str]], **parameters: Any
+) -> Combat:
+    """A combat of the oldworld preset (``parameters`` override it)."""
+    return combat_from(
+        {
+            "parameters": {"edition": "oldworld", **parameters},
+            "units": units,
+            "engagements": engagements,
+        }
+    )
+
+
+def after(combat: Combat, losses: dict[str, int]) -> State:
+    """The combat's state once each named unit has lost that many wounds."""
+    state: State = initial_state(combat)
+    for name, wounds in losses.items():
+        state, _ = apply_wounds(state, combat.unit(name), None, wounds)
+    return state
+
+
+def rows(result: CombatResult, side: str) -> list[tuple[str, int]]:
+    """``(label, value)`` of every row but the start."""
+    score = result.scores[side]
+    assert isinstance(score, Breakdown)  # a keeping recorder built it
+    return [(row.label, int(row.value)) for row in score.rows[1:]]
+
+
+def example_a(**parameters: Any) -> Combat:
+    """§8 A: 20 State Troops (halberds, 5 wide, standard, musician) charged in front by 15
+    Orcs (5 wide, standard)."""
+    return oldworld(
+        [
+            unit_doc(
+                "State Troops", "Empire", 20, 5, STATE_TROOPS, weapon="halberd", armour=6,
+                command={"standard": True, "musician": True},
+            ),
+            unit_doc(
+                "Orcs", "Orcs", 15, 5, ORCS, armour=6, shield=True,
+                command={"standard": True}, charged=True,
+            ),
+        ],
+        [engage("Orcs", "State Troops")],
+        **parameters,
+    )  # fmt: skip
+
+
+# --- §8 A: the combat result and the break test --------------------------------------------
+
+
+def test_example_a_combat_result_rows() -> None:
+    combat = example_a()
+    # The example's casualties: State Troops 20 → 19 (5,5,5,4), Orcs 15 → 13 (5,5,3).
+    state = after(combat, {"State Troops": 1, "Orcs": 2})
+    credits = [
+        WoundCredit("Empire", "State Troops", "Orcs", 2),
+        WoundCredit("Orcs", "Orcs", "State Troops", 1),
+    ]
+    result = combat_result(combat, state, credits)
+    # State Troops: ranks 2 (5,5 behind the front; the rank of 4 does not count), Combat
+    # Order 1 (US 19 ≥ 10), Massed Infantry 1 (19 > 13), one standard 1; no charge bonus.
+    assert rows(result, "Empire") == [
+        ("Wounds", 2), ("Ranks", 2), ("Combat Order", 1), ("Massed Infantry", 1),
+        ("Standard", 1),
+    ]  # fmt: skip
+    # Orcs: ranks 1 (5 behind the front; the rank of 3 does not count), Combat Order 1
+    # (US 13), standard 1; no charge bonus although they charged.
+    assert rows(result, "Orcs") == [
+        ("Wounds", 1),
+        ("Ranks", 1),
+        ("Combat Order", 1),
+        ("Standard", 1),
+    ]
+    # The bonuses are the example's: 2 + 1 + 1 + 1 = 5 and 1 + 1 + 1 = 3. Its totals (6 and
+    # 5, d = 1) count 1 wound for the State Troops and 2 for the Orcs, the reverse of its own
+    # casualties (the Orcs lose 2, the State Troops 1): with those, 2 + 5 = 7 against
+    # 1 + 3 = 4, d = 3.
+    assert (result.score("Empire"), result.score("Orcs"), result.difference) == (7, 4, 3)
+
+
+def test_example_a_break_test_odds_at_the_examples_difference() -> None:
+    # Ld 7, d 1, not overwhelmed (19 ≤ 2 × 13 = 26): Break on 8-12 (5+4+3+2+1 = 15), Fall
+    # Back on 7 (6), Give Ground on 2-6 (1+2+3+4+5 = 15).
+    assert outcome_counts(7, 1, False) == (15, 6, 15)
+    # With Warband's +1 (Ld 8): Break 9-12 (10), Fall Back 8 (5), Give Ground 2-7 (21).
+    assert outcome_counts(8, 1, False) == (10, 5, 21)
+    combat = example_a()
+    stance = outcome_stance(
+        combat, after(combat, {"State Troops": 1, "Orcs": 2}), combat.unit("Orcs")
+    )
+    assert (stance.leadership, stance.overwhelmed) == (7, False)
+
+
+# --- §8 B: a flank charge by knights ---------------------------------------------------------
+
+
+def example_b(knights_lost: int) -> tuple[Combat, State, list[WoundCredit]]:
+    """§8 B after the blows: 5 Knights (heavy cavalry, standard) in the flank of 20 State
+    Troops, who lose 4; the Knights lose ``knights_lost``."""
+    combat = oldworld(
+        [
+            unit_doc(
+                "Knights", "Empire", 5, 5, "4 4 3 3 3 1 3 1 8", troop_type="heavy_cavalry",
+                weapon="lance", armour=2, command={"standard": True}, charged=True,
+            ),
+            unit_doc(
+                "State Troops", "Rebels", 20, 5, STATE_TROOPS, weapon="halberd", armour=6,
+                command={"standard": True, "musician": True},
+            ),
+        ],
+        [engage("Knights", "State Troops", "left")],
+    )  # fmt: skip
+    state = after(combat, {"State Troops": 4, "Knights": knights_lost})
+    credits = [WoundCredit("Empire", "Knights", "State Troops", 4)]
+    if knights_lost:
+        credits.append(WoundCredit("Rebels", "State Troops", "Knights", knights_lost))
+    return combat, state, credits
+
+
+def test_example_b_flank_charge() -> None:
+    combat, state, credits = example_b(1)
+    result = combat_result(combat, state, credits)
+    # Knights: 4 wounds + flank 1 + standard 1 = 6; one rank of 4, no rank bonus; no Combat
+    # Order (4 knights × US 2 = 8 < 10).
+    assert rows(result, "Empire") == [("Wounds", 4), ("Ranks", 0), ("Standard", 1), ("Flank", 1)]
+    # State Troops (16 left, 5,5,5,1): ranks 0, Disrupted by the Knights (US 8 ≥ 5); Combat
+    # Order 1 (US 16); Massed Infantry 1 (16 > 8); standard 1: 1 + 0 + 1 + 1 + 1 = 4.
+    assert rows(result, "Rebels") == [
+        ("Wounds", 1), ("Ranks", 0), ("Combat Order", 1), ("Massed Infantry", 1), ("Standard", 1),
+    ]  # fmt: skip
+    assert disrupting_enemy(combat, state, combat.unit("State Troops")) == "Knights"
+    assert (result.score("Empire"), result.score("Rebels"), result.difference) == (6, 4, 2)
+    stance = outcome_stance(combat, state, combat.unit("State Troops"))
+    assert stance.overwhelmed is False  # 8 ≤ 2 × 16 = 32
+    # Ld 7, d 2: Break 8-12 (15), Fall Back 6-7 (5+6 = 11), Give Ground 2-5 (1+2+3+4 = 10).
+    assert outcome_counts(7, 2, False) == (15, 11, 10)
+
+
+def test_example_b_when_the_state_troops_wound_nobody() -> None:
+    # `press_of_battle_arcs: front` in the example: the State Troops cause no wound, so the
+    # 5 Knights keep US 10 and their Combat Order: 4 + 1 + 1 + 1 = 7 against 0 + 1 + 1 + 1 = 3.
+    combat, state, credits = example_b(0)
+    result = combat_result(combat, state, credits)
+    assert ("Combat Order", 1) in rows(result, "Empire")
+    assert (result.score("Empire"), result.score("Rebels"), result.difference) == (7, 3, 4)
+    # Ld 7, d 4: Break 15, Fall Back 4-7 (3+4+5+6 = 18), Give Ground 2-3 (1+2 = 3).
+    assert outcome_counts(7, 4, False) == (15, 18, 3)
+
+
+# --- §8 C: Stubborn heavy infantry -----------------------------------------------------------
+
+
+def example_c(**parameters: Any) -> tuple[Combat, State]:
+    """§8 C after the blows: 20 Black Orcs charge 15 Infernal Guard (both heavy infantry,
+    5 wide, standards); each side loses 1."""
+    combat = oldworld(
+        [
+            unit_doc(
+                "Black Orcs", "Orcs", 20, 5, "4 4 3 4 4 1 3 1 8", troop_type="heavy_infantry",
+                armour=5, command={"standard": True}, charged=True,
+            ),
+            unit_doc(
+                "Infernal Guard", "Chaos Dwarfs", 15, 5, "3 4 3 3 4 1 2 1 9",
+                troop_type="heavy_infantry", armour=5, shield=True, rules=["stubborn"],
+                command={"standard": True},
+            ),
+        ],
+        [engage("Black Orcs", "Infernal Guard")],
+        **parameters,
+    )  # fmt: skip
+    return combat, after(combat, {"Black Orcs": 1, "Infernal Guard": 1})
+
+
+def test_example_c_heavy_infantry_ranks_and_the_stubborn_choice() -> None:
+    combat, state = example_c()
+    credits = [
+        WoundCredit("Orcs", "Black Orcs", "Infernal Guard", 1),
+        WoundCredit("Chaos Dwarfs", "Infernal Guard", "Black Orcs", 1),
+    ]
+    result = combat_result(combat, state, credits)
+    # Black Orcs 19 (5,5,5,4): three ranks of 4 or more behind the front, capped at 2; CO 1;
+    # standard 1; Massed Infantry 1 (19 > 14): 1 + 2 + 1 + 1 + 1 = 6.
+    assert rows(result, "Orcs") == [
+        ("Wounds", 1), ("Ranks", 2), ("Combat Order", 1), ("Massed Infantry", 1), ("Standard", 1),
+    ]  # fmt: skip
+    # Guard 14 (5,5,4): heavy infantry need 4 a rank, so both ranks behind count: 2; CO 1;
+    # standard 1: 1 + 2 + 1 + 1 = 5.
+    assert rows(result, "Chaos Dwarfs") == [
+        ("Wounds", 1), ("Ranks", 2), ("Combat Order", 1), ("Standard", 1),
+    ]  # fmt: skip
+    assert (result.score("Orcs"), result.score("Chaos Dwarfs"), result.difference) == (6, 5, 1)
+    stance = outcome_stance(combat, state, combat.unit("Infernal Guard"))
+    assert (stance.leadership, stance.overwhelmed, stance.stubborn) == (9, False, True)  # 19 ≤ 28
+    # Ld 9, d 1: Break 10-12 (3+2+1 = 6), Fall Back 9 (4), Give Ground 2-8 (36 - 10 = 26).
+    tested = stance.plan(1, "never")
+    assert (tested.counts, tested.outcome, tested.stubborn_used) == ((6, 4, 26), "", False)
+    # Stubborn: Fall Back 36/36 without a roll; "best" does not use it here (Break 6 is
+    # not more than Give Ground 26): the example's "worse here".
+    assert stance.plan(1, "always").outcome == "fall_back"
+    assert stance.plan(1, "best").stubborn_used is False
+    law = dict(OutcomeTests.of((stance,), 1, "always").law())
+    assert law == {("fall_back",): Fraction(1)}
+
+
+# --- §1: the combat result rows, one by one ---------------------------------------------------
+
+
+def blocks(a: dict[str, Any], b: dict[str, Any], **parameters: Any) -> Combat:
+    """Unit A (side Red) fights unit B (side Blue) front to front."""
+    return oldworld(
+        [unit_doc("A", "Red", **a), unit_doc("B", "Blue", **b)], [engage("B", "A")], **parameters
+    )
+
+
+def test_no_charge_bonus_unless_set() -> None:
+    combat = blocks({"models": 5}, {"models": 5, "charged": True})
+    state = initial_state(combat)
+    # 5 models, one rank: the chargers score nothing for the charge.
+    assert "Charge" not in dict(rows(combat_result(combat, state, ()), "Blue"))
+    combat = blocks({"models": 5}, {"models": 5, "charged": True}, charge_bonus=True)
+    assert ("Charge", 1) in rows(combat_result(combat, initial_state(combat), ()), "Blue")
+
+
+@pytest.mark.parametrize(("models", "bonus"), [(9, None), (10, 1)])
+def test_combat_order_needs_unit_strength_ten(models: int, bonus: int | None) -> None:
+    combat = blocks({"models": models}, {"models": 5})
+    found = dict(rows(combat_result(combat, initial_state(combat), ()), "Red"))
+    # 9 infantry are US 9 < 10: no Combat Order; 10 are US 10: +1.
+    assert found.get("Combat Order") == bonus
+
+
+def test_combat_order_stacks_and_is_kept_when_disrupted() -> None:
+    # Two units of 10 (US 10 each) fight B, whose 10 hit A's flank (US 10 ≥ 5 disrupts A).
+    combat = oldworld(
+        [
+            unit_doc("A", "Red", 10),
+            unit_doc("C", "Red", 10),
+            unit_doc("B", "Blue", 10),
+        ],
+        [engage("B", "A", "left"), engage("C", "B")],
+    )
+    result = combat_result(combat, initial_state(combat), ())
+    # A disrupted keeps its +1, C adds its own: 1 + 1 = 2.
+    assert [v for label, v in rows(result, "Red") if label == "Combat Order"] == [1, 1]
+    assert ("Ranks", 0) in rows(result, "Red")  # A: 5,5 would give 1, Disrupted gives 0
+
+
+def test_combat_order_threshold_is_a_parameter() -> None:
+    combat = blocks({"models": 5}, {"models": 5}, combat_order_min_us=5)
+    assert ("Combat Order", 1) in rows(combat_result(combat, initial_state(combat), ()), "Red")
+
+
+def test_massed_infantry_needs_infantry_and_more_unit_strength() -> None:
+    # 12 infantry (US 12) against 5 infantry (US 5): +1; the plain outnumber bonus is gone.
+    combat = blocks({"models": 12}, {"models": 5})
+    found = dict(rows(combat_result(combat, initial_state(combat), ()), "Red"))
+    assert found.get("Massed Infantry") == 1
+    assert "Higher Unit Strength" not in found
+    # 6 heavy cavalry (US 12) against 5 infantry: more Unit Strength, but no infantry.
+    combat = blocks({"models": 6, "troop_type": "heavy_cavalry"}, {"models": 5})
+    assert "Massed Infantry" not in dict(
+        rows(combat_result(combat, initial_state(combat), ()), "Red")
+    )
+
+
+def test_a_standard_counts_once_a_side() -> None:
+    # Two units of Red, each with a standard, fight B: +1 once (standard_per: side) ...
+    units = [
+        unit_doc("A", "Red", 5, command={"standard": True}),
+        unit_doc("C", "Red", 5, command={"standard": True}),
+        unit_doc("B", "Blue", 10),
+    ]
+    combat = oldworld(units, [engage("B", "A"), engage("C", "B")])
+    assert rows(combat_result(combat, initial_state(combat), ()), "Red").count(("Standard", 1)) == 1
+    # ... and +1 each with standard_per: unit (the older presets): 1 + 1 = 2.
+    combat = oldworld(units, [engage("B", "A"), engage("C", "B")], standard_per="unit")
+    assert rows(combat_result(combat, initial_state(combat), ()), "Red").count(("Standard", 1)) == 2
+
+
+def test_only_the_sides_best_rank_bonus_counts() -> None:
+    # A (15: 5,5,5 → 2 ranks) and C (10: 5,5 → 1 rank) both fight B: only A's 2 counts.
+    combat = oldworld(
+        [unit_doc("A", "Red", 15), unit_doc("C", "Red", 10), unit_doc("B", "Blue", 5)],
+        [engage("B", "A"), engage("C", "B")],
+    )
+    ranks = [
+        v
+        for label, v in rows(combat_result(combat, initial_state(combat), ()), "Red")
+        if label == "Ranks"
+    ]
+    assert ranks == [2, 0]
+
+
+@pytest.mark.parametrize(
+    ("troop_type", "models", "files", "ranks"),
+    [
+        ("infantry", 12, 4, 0),  # 4 wide: regular infantry need 5 a rank
+        ("heavy_infantry", 12, 4, 2),  # 4,4,4: two ranks of 4 behind the front
+        ("infantry", 30, 5, 2),  # five ranks behind, capped at 2
+        ("heavy_cavalry", 12, 4, 1),  # 4,4,4: two ranks, capped at 1
+        ("light_cavalry", 8, 4, 0),  # light cavalry need 5 a rank
+        ("cavalry", 8, 4, 1),  # plain cavalry are read as heavy cavalry: 4 a rank
+        ("monstrous_infantry", 9, 3, 2),  # 3,3,3: 3 a rank
+        ("swarm", 10, 5, 0),  # swarms have no rank bonus
+    ],
+)
+def test_ranks_by_troop_type(troop_type: str, models: int, files: int, ranks: int) -> None:
+    combat = blocks({"models": models, "files": files, "troop_type": troop_type}, {"models": 5})
+    assert ("Ranks", ranks) in rows(combat_result(combat, initial_state(combat), ()), "Red")
+
+
+def test_musician_breaks_a_tie() -> None:
+    # 5 against 5, no bonus but ranks 0 each: 0 = 0, so the only musician adds +1.
+    combat = blocks({"models": 5, "command": {"musician": True}}, {"models": 5})
+    result = combat_result(combat, initial_state(combat), ())
+    assert rows(result, "Red") == [("Ranks", 0), ("Musician (equal totals)", 1)]
+    assert (result.winner, result.difference) == ("Red", 1)
+    # Both with a musician: a draw. Not tied: no musician row.
+    both = blocks(
+        {"models": 5, "command": {"musician": True}}, {"models": 5, "command": {"musician": True}}
+    )
+    assert combat_result(both, initial_state(both), ()).winner is None
+    ahead = combat_result(combat, initial_state(combat), [WoundCredit("Blue", "B", "A", 1)])
+    assert ahead.winner == "Blue"
+    assert ("Musician (equal totals)", 1) not in rows(ahead, "Red")
+
+
+def test_the_musician_decides_exact_odds_too() -> None:
+    # Nobody can hurt anybody (A 0, one rank: no supporting attacks) and the totals tie 0-0, so Red
+    # wins round 1 by its musician every time, in play and in exact odds alike.
+    combat = blocks(
+        {"models": 5, "profile": "4 3 3 3 3 1 3 0 7", "command": {"musician": True}},
+        {"models": 5, "profile": "4 3 3 3 3 1 3 0 7"},
+    )
+    result = odds(RankflankScenario(combat, "tie"), ruleset=RULESET, method="exact")
+    assert {e.value: e.probability for e in result.metric("round_winner").values} == {"Red": 1.0}
+
+
+def test_overkill_up_to_five() -> None:
+    combat = blocks({"models": 5}, {"models": 5})
+    result = combat_result(
+        combat, initial_state(combat), (), overkill=[OverkillCredit("Red", "Hero", 7)]
+    )
+    assert ("Overkill", 5) in rows(result, "Red")  # 7 excess wounds, max 5
+
+
+def test_finer_troop_types_are_their_base_type_for_every_other_rule() -> None:
+    combat, _, _ = example_b(0)
+    knights = combat.unit("Knights")
+    # Heavy cavalry carry the lance as cavalry do, and count US 2 a model: 5 × 2 = 10.
+    assert (knights.troop, knights.troop_type, knights.kit.troop_type) == (
+        "heavy_cavalry",
+        "cavalry",
+        "cavalry",
+    )
+    assert knights.unit_strength_per_model == 2
+
+
+# --- §5: Press of Battle (the second rank's attacks) -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("extra", "supporting"),
+    [
+        ({}, 5),  # infantry, not charging: the second rank of 5 makes 1 attack each
+        ({"charged": True}, 0),  # not in a round it charged
+        ({"troop_type": "heavy_infantry"}, 5),
+        ({"troop_type": "heavy_cavalry"}, 0),  # cavalry have no Press of Battle
+        ({"troop_type": "heavy_cavalry", "weapon": "spear"}, 5),  # Fight in Extra Rank
+        ({"troop_type": "heavy_cavalry", "weapon": "spear", "charged": True}, 0),
+    ],
+)
+def test_press_of_battle(extra: dict[str, Any], supporting: int) -> None:
+    combat = blocks({"models": 15, **extra}, {"models": 15})
+    assert fighting_models(combat, initial_state(combat), combat.unit("A"), 1) == (5, supporting)
+
+
+def test_the_older_presets_support_on_the_charge() -> None:
+    combat = combat_from(
+        {"units": [unit_doc("A", "Red", 15, charged=True), unit_doc("B", "Blue", 15)],
+         "engagements": [engage("A", "B")]}
+    )  # fmt: skip
+    assert fighting_models(combat, initial_state(combat), combat.unit("A"), 1) == (5, 5)
+
+
+# --- §2: Disrupted ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("models", "troop_type", "disrupted"), [
+    (5, "infantry", True),  # US 5 in the flank disrupts
+    (4, "infantry", False),  # US 4 does not
+    (5, "heavy_infantry", False),  # Steady in the Ranks: heavy infantry need US 10
+    (10, "heavy_infantry", True),
+])  # fmt: skip
+def test_disrupted_by_unit_strength_in_flank(models: int, troop_type: str, disrupted: bool) -> None:
+    combat = oldworld(
+        [unit_doc("A", "Red", 15, troop_type=troop_type), unit_doc("B", "Blue", models, 4)],
+        [engage("B", "A", "right")],
+    )
+    found = disrupting_enemy(combat, initial_state(combat), combat.unit("A"))
+    assert (found == "B") is disrupted
+
+
+def test_disrupted_by_terrain_loses_the_rank_bonus_only() -> None:
+    combat = blocks({"models": 15, "disrupted": True}, {"models": 5})
+    result = rows(combat_result(combat, initial_state(combat), ()), "Red")
+    # 5,5,5 would give 2 ranks; Disrupted: 0; Combat Order (US 15) and Massed Infantry stay.
+    assert result == [("Ranks", 0), ("Combat Order", 1), ("Massed Infantry", 1)]
+
+
+def test_disrupted_by_terrain_is_the_oldworld_presets() -> None:
+    with pytest.raises(ScenarioError, match=r"units\[0\]\.disrupted: .*oldworld"):
+        combat_from({"units": [unit_doc("A", "Red", disrupted=True), unit_doc("B", "Blue")],
+                     "engagements": [engage("B", "A")]})  # fmt: skip
+
+
+# --- §3: the break test of three outcomes ----------------------------------------------------
+
+
+def by_hand(leadership: int, difference: int, overwhelmed: bool) -> tuple[int, int, int]:
+    """The §3 table counted over the 36 rolls, written apart from the engine's function."""
+    counts = [0, 0, 0]
+    for first in range(1, 7):
+        for second in range(1, 7):
+            total = first + second
+            if (first, second) == (1, 1) or total + difference <= leadership:
+                counts[2] += 1
+            elif total > leadership or overwhelmed:
+                counts[0] += 1
+            else:
+                counts[1] += 1
+    return counts[0], counts[1], counts[2]
+
+
+@pytest.mark.parametrize("leadership", [2, 5, 7, 9, 10])
+@pytest.mark.parametrize("difference", [0, 1, 3, 6])
+@pytest.mark.parametrize("overwhelmed", [False, True])
+def test_outcome_counts_follow_the_table(
+    leadership: int, difference: int, overwhelmed: bool
+) -> None:
+    assert outcome_counts(leadership, difference, overwhelmed) == by_hand(
+        leadership, difference, overwhelmed
+    )
+
+
+def test_a_double_one_gives_ground_at_any_leadership() -> None:
+    # Ld 1: 2 is above it, yet a natural double 1 Gives Ground.
+    assert three_outcomes((1, 1), leadership=1, difference=5, overwhelmed=True) == "give_ground"
+    assert three_outcomes((1, 2), leadership=1, difference=0, overwhelmed=False) == "break"
+
+
+def test_overwhelmed_turns_a_fall_back_into_a_break() -> None:
+    # 11 winners (US 11) against 5 losers: 11 > 2 × 5 = 10, overwhelmed.
+    combat = blocks({"models": 5}, {"models": 11})
+    stance = outcome_stance(combat, initial_state(combat), combat.unit("A"))
+    assert stance.overwhelmed
+    # Ld 7, d 1: the natural 7 (6/36) now Breaks too: 15 + 6 = 21.
+    assert stance.plan(1, "best").counts == (21, 0, 15)
+    # 10 winners: 10 is not more than 10.
+    combat = blocks({"models": 5}, {"models": 10})
+    assert not outcome_stance(combat, initial_state(combat), combat.unit("A")).overwhelmed
+
+
+def test_stubborn_falls_back_even_when_overwhelmed() -> None:
+    combat = blocks({"models": 5, "rules": ["stubborn"]}, {"models": 11}, stubborn="always")
+    stance = outcome_stance(combat, initial_state(combat), combat.unit("A"))
+    assert stance.overwhelmed
+    assert stance.plan(1, "always").outcome == "fall_back"
+
+
+def test_stubborn_best_uses_it_when_the_test_breaks_more_than_it_gives_ground() -> None:
+    stance = OutcomeStance("A", 7, True, False, False, None)
+    # d 3: Break 15, Give Ground 2-4 (1+2+3 = 6): 15 > 6, use Stubborn (Fall Back for sure).
+    assert stance.plan(3, "best").stubborn_used
+    # d 0: Break 15, Give Ground 2-7 (21): test.
+    assert not stance.plan(0, "best").stubborn_used
+    # never: test whatever the odds.
+    assert not stance.plan(3, "never").stubborn_used
+
+
+def test_characters_do_not_lend_stubborn() -> None:
+    hero = {"name": "Hero", "profile": "4 5 3 4 4 2 5 3 9", "rules": ["stubborn"]}
+    combat = blocks({"models": 5, "characters": [hero]}, {"models": 5})
+    assert not outcome_stance(combat, initial_state(combat), combat.unit("A")).stubborn
+
+
+def test_unbreakable_gives_ground_without_a_roll() -> None:
+    stance = OutcomeStance("A", 7, False, True, True, None)
+    plan = stance.plan(4, "best")
+    assert plan.outcome == "give_ground"
+    assert dict(OutcomeTests.of((stance,), 4, "best").law()) == {("give_ground",): Fraction(1)}
+
+
+def test_steadfast_is_absent() -> None:
+    # 30 against 5 would be Steadfast in ninth; not in oldworld.
+    combat = blocks({"models": 30}, {"models": 5})
+    assert not is_steadfast(combat, initial_state(combat), combat.unit("A"))
+
+
+def test_unstable_loses_a_wound_per_point_before_the_test() -> None:
+    # 10 Unstable, Unbreakable skeletons (A 0 and no supporting attacks: nobody wounds) against 10
+    # with a standard: Blue 0 + CO 1 + standard 1 = 2 against Red 0 + CO 1 = 1 (ranks 1 each), so
+    # Red loses by 1 and crumbles 1 model, then Gives Ground (Unbreakable).
+    combat = blocks(
+        {"models": 10, "profile": "4 2 2 3 3 1 2 0 3", "rules": ["unbreakable", "unstable"]},
+        {"models": 10, "profile": "4 3 3 3 3 1 3 0 7", "command": {"standard": True}},
+        supporting_attacks=0,
+    )
+    fought = fight_round(combat, initial_state(combat), 1, ScriptedDice([]))
+    assert fought.result.difference == 1
+    assert fought.state_after["A"].rank_and_file_wounds == 9
+    assert "A is Unstable: loses 1 wounds, 1 for each point it lost by." in fought.aftermath
+    assert fought.break_tests == ()
+    (test,) = fought.outcome_tests
+    assert (test.outcome, test.faces) == ("give_ground", ())
+
+
+def test_unstable_is_the_oldworld_presets() -> None:
+    with pytest.raises(ScenarioError, match="ninth preset has no rule 'unstable'"):
+        combat_from({"units": [unit_doc("A", "Red", rules=["unstable"]), unit_doc("B", "Blue")],
+                     "engagements": [engage("B", "A")]})  # fmt: skip
+
+
+def test_more_than_one_round_is_refused() -> None:
+    result = CliRunner().invoke(app, ["validate", str(EXAMPLE), "--set", "parameters.max_rounds=3"])
+    assert result.exit_code == 2
+    (line,) = [line for line in result.output.splitlines() if "max_rounds" in line]
+    assert "oldworld preset fights one round" in line
+
+
+# --- exact odds and Monte Carlo ----------------------------------------------------------------
+
+
+def test_exact_odds_of_the_three_outcomes_match_the_enumeration() -> None:
+    # Nobody can wound (A 0, no supporting attacks): Red 20 (5 wide) with a standard: ranks 2
+    # (capped) + CO 1 + standard 1 + Massed 1 (20 > 15) = 5; Blue 15: ranks 2 + CO 1 + standard 1 =
+    # 4. d = 1, Ld 7, 20 ≤ 30 not overwhelmed: Break 15/36, Fall Back 6/36, Give Ground 15/36.
+    combat = blocks(
+        {"models": 20, "profile": "4 3 3 3 3 1 3 0 7", "command": {"standard": True}},
+        {"models": 15, "profile": "4 3 3 3 4 1 2 0 7", "command": {"standard": True}},
+        supporting_attacks=0,
+    )
+    result = odds(RankflankScenario(combat, "bonuses only"), ruleset=RULESET, method="exact",
+                  exact_fractions=True)  # fmt: skip
+    breaks, falls, gives = by_hand(7, 1, False)
+    expected = {"breaks.B": breaks, "falls_back.B": falls, "gives_ground.B": gives}
+    for name, count in expected.items():
+        got = {e.value: e.probability for e in result.metric(name).values}
+        assert got[True] == Fraction(count, 36), name
+    for name in ("breaks.A", "falls_back.A", "gives_ground.A"):
+        assert {e.value for e in result.metric(name).values} == {False}
+    # A broken unit is pursued (2D6 against 2D6) and destroyed when caught.
+    caught = {e.value: e.probability for e in result.metric("caught.B").values}[True]
+    assert caught == Fraction(15, 36) * Fraction(721, 1296)
+
+
+def a_stance(
+    leadership: int, *, stubborn: bool = False, unbreakable: bool = False, overwhelmed: bool = False
+) -> OutcomeStance:
+    """A unit's stance as a test would find it (no disruption: it changes no odds)."""
+    return OutcomeStance("U", leadership, stubborn, unbreakable, overwhelmed, None)
+
+
+@pytest.mark.parametrize(
+    "stances",
+    [
+        (a_stance(7),),
+        (a_stance(7, overwhelmed=True),),
+        # A roll beside a fixed outcome (Unbreakable), and Stubborn that "best" may use.
+        (a_stance(9, stubborn=True), a_stance(5, unbreakable=True)),
+        (a_stance(2), a_stance(8, overwhelmed=True)),
+    ],
+    ids=repr,
+)
+@pytest.mark.parametrize("difference", [1, 4])
+def test_the_tests_closed_form_equals_every_face(
+    stances: tuple[OutcomeStance, ...], difference: int
+) -> None:
+    assert check_group(OutcomeTests.of(stances, difference, "best"))
+
+
+def test_closed_forms_equal_every_face_over_a_whole_combat() -> None:
+    # One model a side, one attack each: the same steps once with each group's closed form
+    # and once branching on every die give the same fractions for every metric.
+    combat = blocks(
+        {"models": 1, "files": 1}, {"models": 1, "files": 1, "armour": 6, "charged": True}
+    )
+    scenario = RankflankScenario(combat, "tiny")
+    laws = []
+    for closed in (True, False):
+        answer = exact_states(
+            RULESET.process(scenario, SUMMING), budget=5_000_000, closed_forms=closed
+        )
+        joint: dict[Any, Fraction] = {}
+        for state, p in answer.states.items():
+            assert isinstance(p, Fraction)
+            key = tuple(RULESET.metrics(scenario, state).items())
+            joint[key] = joint.get(key, Fraction(0)) + p
+        settled = {m: {v: Fraction(p) for v, p in vs.items()} for m, vs in answer.settled.items()}
+        laws.append((joint, settled))
+    assert laws[0] == laws[1]
+    assert sum(laws[0][0].values()) == 1
+
+
+def test_exact_odds_agree_with_monte_carlo_on_the_example() -> None:
+    scenario = load_scenario(EXAMPLE)
+    exact = odds(scenario, method="exact")
+    sampled = odds(scenario, method="mc", runs=2000, seed=27, confidence=0.9999)
+    names = {metric.name for metric in exact.metrics}
+    assert {"falls_back.Orcs", "gives_ground.Orcs", "breaks.Orcs"} <= names
+    for metric in exact.metrics:
+        for entry in metric.values:
+            low, high = sampled.interval(metric.name, entry.value)
+            assert low <= entry.probability <= high, (metric.name, entry.value)
+
+
+def test_the_outcomes_add_up_for_the_loser() -> None:
+    # Whoever loses round 1 Breaks, Falls Back or Gives Ground: exactly one of them.
+    exact = odds(load_scenario(EXAMPLE), method="exact", exact_fractions=True)
+    p = {m.name: {e.value: e.probability for e in m.values} for m in exact.metrics}
+    for unit, side in (("Orcs", "Orcs & Goblins"), ("State Troops", "Empire")):
+        lost = 1 - p["round_winner"].get(side, 0) - p["round_winner"].get("draw", 0)
+        outcomes = sum(
+            p[f"{kind}.{unit}"].get(True, 0) for kind in ("breaks", "falls_back", "gives_ground")
+        )
+        assert outcomes == lost, unit
+
+
+# --- the report ------------------------------------------------------------------------------
+
+
+def test_the_report_shows_the_outcome_the_odds_and_the_stubborn_choice() -> None:
+    # Nobody wounds (A 0, no supporting attacks); Red 10 Stubborn (5,5): ranks 1 + CO 1 = 2 against
+    # Blue 15 with a standard: ranks 2 + CO 1 + standard 1 + Massed 1 = 5. Red loses by 3 at Ld 7,
+    # 15 ≤ 20 not overwhelmed: Break 8-12 (15), Fall Back 5-7 (4+5+6 = 15), Give Ground 2-4 (6);
+    # "best" uses Stubborn (15 > 6) and Falls Back without a roll.
+    combat = blocks(
+        {"models": 10, "profile": "4 3 3 3 3 1 3 0 7", "rules": ["stubborn"]},
+        {"models": 15, "profile": "4 3 3 3 3 1 3 0 7", "command": {"standard": True}},
+        supporting_attacks=0,
+    )
+    report = RULESET.resolve(RankflankScenario(combat, "stubborn"), seed=1)
+    text = render_text(report)
+    assert "stubborn: used" in text
+    assert "15/15/6" in text
+    assert "A falls back in good order." in text
+    data = json.loads(render_json(report))["result"]
+    (test,) = data["rounds"][0]["break_tests"]
+    assert (test["outcome"], test["stubborn_used"], test["counts"], test["faces"]) == (
+        "fall_back",
+        True,
+        [15, 15, 6],
+        [],
+    )
+    assert data["units"][0]["status"] == "fell back"
+    assert data["options"]["break_test"] == "three_outcomes"
+    # A unit that Fell Back has left the fight: Blue won the combat.
+    assert (
+        RULESET.metrics(
+            RankflankScenario(combat, "s"),
+            RULESET.play(RankflankScenario(combat, "s"), ScriptedDice([])).state,
+        )["winner"]
+        == "Blue"
+    )
+
+
+def test_older_presets_report_the_options_they_had() -> None:
+    combat = combat_from({"units": [unit_doc("A", "Red"), unit_doc("B", "Blue")],
+                          "engagements": [engage("B", "A")]})  # fmt: skip
+    data = json.loads(render_json(RULESET.resolve(RankflankScenario(combat, "n"), seed=1)))
+    assert "break_test" not in data["result"]["options"]
+    assert "max_rounds" in data["result"]["options"]
