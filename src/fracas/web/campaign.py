@@ -6,8 +6,10 @@ line does. Every text from the journal is escaped.
 
 >>> from fracas.campaign.store import Store
 >>> from fracas.campaign.actions import new_campaign
+>>> from fracas.rulesets import available_rulesets
 >>> store = Store.open("sqlite://")
->>> new_campaign(store, "War & Peace", "d100")
+>>> with_campaigns = next(r for r in available_rulesets() if r().campaign_rules())
+>>> new_campaign(store, "War & Peace", with_campaigns.name)
 >>> "War &amp; Peace" in index_page(store)
 True
 """
