@@ -8,7 +8,8 @@
 * **first paint** — Chromium loading the page from the local server (the
   ``first-contentful-paint`` entry), against 1 s, when ``/usr/bin/chromium`` is there;
 * **throughput** — cheap resolves a second, 16 clients asking without pause, with
-  ``--workers 1`` and ``--workers 2``: the ratio against 1.8 (on 2 cores);
+  ``--workers 1`` and ``--workers 2``, three runs of each in turn: the ratio of the best
+  of each against 1.8 (on 2 cores);
 * **mixed load** — the load of ``tests/web/test_server.py``: 32 clients for 20 s, 70 %
   resolves and 30 % Monte Carlo odds, pausing 0.2–0.6 s, and one asking for the ruleset
   list: the p99 of resolves against 100 ms and of the list against 50 ms, the 5xx counts;
@@ -247,7 +248,10 @@ def main() -> None:
         mixed(url)
     finally:
         stop_server(process)
-    one, two = throughput(1), throughput(2)
+    # Alternated and the best of each kept, as every other time here: a burst of other
+    # work on the machine lowers one run, never raises one.
+    runs = [(throughput(1), throughput(2)) for _ in range(3)]
+    one, two = max(run[0] for run in runs), max(run[1] for run in runs)
     print(
         f"\nthroughput of resolves: {one:.0f}/s with 1 worker, {two:.0f}/s with 2 "
         f"({parallel.cores()} cores): {two / one:.2f}× (budget 1.8×)"
