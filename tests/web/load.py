@@ -123,7 +123,12 @@ def run_load(
             )
         )
 
-    asyncio.run(main())
+    try:  # the server's own event loop where it has one: the generator's share of the cores
+        import uvloop
+    except ImportError:  # pragma: no cover - a web install without it (another platform)
+        asyncio.run(main())
+    else:
+        uvloop.run(main())
     return answers
 
 
