@@ -33,6 +33,13 @@ TABLE = {
     "break_test": ("pass_fail", "pass_fail", "three_outcomes"),
     "overwhelmed": (False, False, True),
     "press_of_battle": (False, False, True),
+    "charge_initiative": ("flat", "flat", "distance"),
+    "to_hit_table": ("classic", "classic", "oldworld"),
+    "to_wound_table": ("classic", "classic", "oldworld"),
+    "saves_worsened_by": ("strength", "strength", "ap"),
+    "armour_cap": (False, False, True),
+    "parry_as": ("ward", "ward", "armour"),
+    "weapon_profiles": ("classic", "classic", "oldworld"),
 }
 
 

@@ -666,7 +666,7 @@ def test_closed_forms_equal_every_face_over_a_whole_combat() -> None:
 def test_exact_odds_agree_with_monte_carlo_on_the_example() -> None:
     scenario = load_scenario(EXAMPLE)
     exact = odds(scenario, method="exact")
-    sampled = odds(scenario, method="mc", runs=2000, seed=27, confidence=0.9999)
+    sampled = odds(scenario, method="mc", runs=5000, seed=27, confidence=0.9999)
     names = {metric.name for metric in exact.metrics}
     assert {"falls_back.Orcs", "gives_ground.Orcs", "breaks.Orcs"} <= names
     for metric in exact.metrics:

@@ -1,12 +1,12 @@
 """The dice of a group of blows, written once: rolled die by die, with their exact law.
 
 A blow goes through to hit (with its re-roll) → poisoned check on the natural to-hit face
-→ to wound (re-roll) → killing blow check on the natural to-wound face → armour save
-(re-roll) → ward or regeneration (re-roll) → multiple wounds. :class:`Blows` is the one
-definition of a group of such blows on one target, as a
-:class:`~fracas.core.dice.DiceGroup`: :meth:`Blows.roll` rolls every die, stage by stage
-as players do (seeded play shows each face), and :meth:`Blows.law` is the closed form of
-the wounds they remove (exact odds branch on it, sampling draws from it).
+→ to wound (re-roll) → killing blow or armour bane check on the natural to-wound face →
+armour save (re-roll; worse after an armour bane six) → ward or regeneration (re-roll) →
+multiple wounds. :class:`Blows` is the one definition of a group of such blows on one
+target, as a :class:`~fracas.core.dice.DiceGroup`: :meth:`Blows.roll` rolls every die,
+stage by stage as players do (seeded play shows each face), and :meth:`Blows.law` is the
+closed form of the wounds they remove (exact odds branch on it, sampling draws from it).
 :func:`~fracas.core.dice.check_group` proves the two agree.
 
 The law is built from :func:`blow_law`, what one blow does: 0 (nothing), ``n`` wounds, or
@@ -29,7 +29,7 @@ Fraction(1, 16)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -53,7 +53,7 @@ class Blow:
     ``to_hit`` ``None``: the blow hits without a roll (impact hits, stomp). ``to_wound``
     ``None``: it cannot wound. ``armour`` / ``ward`` ``None``: no such save. A re-roll is
     ``"failed"`` or ``"ones"``. ``multiple`` is N, ``"D3"`` or ``"D6"`` wounds per unsaved
-    wound.
+    wound. ``armour_bane`` X: a natural 6 to wound worsens that blow's armour save by X.
     """
 
     to_hit: int | None
@@ -67,6 +67,19 @@ class Blow:
     poisoned: bool = False
     killing_blow: bool = False
     multiple: str | None = None
+    armour_bane: int = 0
+
+    def bane_armour(self) -> int | None:
+        """The armour save against a blow whose to-wound die was an armour bane six.
+
+        >>> Blow(4, 4, armour=5, ward=None, armour_bane=1).bane_armour()
+        6
+        >>> Blow(4, 4, armour=6, ward=None, armour_bane=1).bane_armour() is None
+        True
+        """
+        if self.armour is None or self.armour + self.armour_bane > 6:
+            return None
+        return self.armour + self.armour_bane
 
 
 def rerolled(face: int, target: int | None, reroll: str | None) -> bool:
@@ -116,14 +129,19 @@ class Rolled:
 
 
 def _roll_stage(
-    dice: Dice, count: int, target: int | None, reroll: str | None
+    dice: Dice,
+    count: int,
+    target: int | None,
+    reroll: str | None,
+    targets: Sequence[int | None] = (),
 ) -> tuple[list[int], tuple[int, ...], tuple[int, ...]]:
-    """Roll ``count`` dice, then re-roll the ones ``reroll`` allows: final faces and both lists."""
+    """Roll ``count`` dice, then re-roll the ones ``reroll`` allows: final faces and both
+    lists. ``targets``, when given, is each die's own target (an armour bane six's)."""
     first = tuple(dice.roll(D6) for _ in range(count))
     final = list(first)
     again: list[int] = []
     for index, face in enumerate(first):
-        if rerolled(face, target, reroll):
+        if rerolled(face, targets[index] if targets else target, reroll):
             final[index] = dice.roll(D6)
             again.append(final[index])
     return final, first, tuple(again)
@@ -159,24 +177,25 @@ def roll_blows(blow: Blow, blows: int, dice: Dice, count_faces: tuple[int, ...] 
     )
     slain: set[int] = set()
     wounded: list[int] = []
+    baned: set[int] = set()
     # A blow that cannot wound rolls no to-wound die: only its poisoned sixes go on.
     for i, face in zip(to_wound if blow.to_wound is not None else [], wound_final, strict=True):
         if blow.killing_blow and face == 6 and passes(6, blow.to_wound):
             slain.add(i)
         elif passes(face, blow.to_wound):
             wounded.append(i)
+            if blow.armour_bane and face == 6:
+                baned.add(i)
     wounded = sorted(wounded + [i for i in hit_index if poisoned[i]])
-    armour_final, armour_first, armour_again = (
-        _roll_stage(dice, len(wounded), blow.armour, blow.armour_reroll)
-        if blow.armour is not None
-        else ([], (), ())
+    # Only a save that can succeed is rolled: an armour bane six may leave none.
+    bane_armour = blow.bane_armour()
+    saving = [i for i in wounded if (bane_armour if i in baned else blow.armour) is not None]
+    targets = [bane_armour if i in baned else blow.armour for i in saving]
+    armour_final, armour_first, armour_again = _roll_stage(
+        dice, len(saving), blow.armour, blow.armour_reroll, targets
     )
-    through = [
-        i
-        for k, i in enumerate(wounded)
-        if blow.armour is None or not passes(armour_final[k], blow.armour)
-    ]
-    through = sorted(through + list(slain))
+    saved = {i for k, i in enumerate(saving) if passes(armour_final[k], targets[k])}
+    through = sorted([i for i in wounded if i not in saved] + list(slain))
     ward_final, ward_first, ward_again = (
         _roll_stage(dice, len(through), blow.ward, blow.ward_reroll)
         if blow.ward is not None
@@ -281,11 +300,16 @@ def blow_law(blow: Blow) -> tuple[tuple[int, Fraction], ...]:
         poison_six = hit_faces[5] if blow.poisoned and passes(6, blow.to_hit) else Fraction(0)
         hit = _success(blow.to_hit, blow.hit_reroll) - poison_six
     wound_faces = face_law(blow.to_wound, blow.wound_reroll)
-    slay_face = wound_faces[5] if blow.killing_blow and passes(6, blow.to_wound) else Fraction(0)
-    wound = _success(blow.to_wound, blow.wound_reroll) - slay_face
+    six = wound_faces[5] if passes(6, blow.to_wound) else Fraction(0)
+    slay_face = six if blow.killing_blow else Fraction(0)
+    bane_face = six if blow.armour_bane and not blow.killing_blow else Fraction(0)
+    wound = _success(blow.to_wound, blow.wound_reroll) - slay_face - bane_face
     unsaved_armour = 1 - _success(blow.armour, blow.armour_reroll)
+    unsaved_bane = 1 - _success(blow.bane_armour(), blow.armour_reroll)
     unsaved_ward = 1 - _success(blow.ward, blow.ward_reroll)
-    wounded = (hit * wound + poison_six) * unsaved_armour * unsaved_ward
+    wounded = (
+        (hit * wound + poison_six) * unsaved_armour + hit * bane_face * unsaved_bane
+    ) * unsaved_ward
     slain = hit * slay_face * unsaved_ward
     law: dict[int, Fraction] = {}
     if slain:

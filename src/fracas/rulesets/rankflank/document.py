@@ -229,6 +229,13 @@ class UnitSpec(StrictModel):
         None, ge=0, description="Unit Strength per model; default from the troop type."
     )
     charged: Bool = Field(False, description="The unit charged this turn.")
+    charge_distance: Int | None = Field(
+        None,
+        ge=0,
+        le=50,
+        description="Full inches it moved in its charge: with charge_initiative: distance "
+        "(oldworld), +1 Initiative an inch up to the most (default: the most).",
+    )
     height: Int = Field(
         0, ge=0, le=100, description="How high its fighting rank stands (1 = hill)."
     )
@@ -346,7 +353,9 @@ class RankflankParams(StrictModel):
         False, description="A winner that charged overruns (instead of reforming) after a wipe-out."
     )
     parry: Bool = Field(
-        True, description="Infantry with hand weapon and shield have a 6+ ward against the front."
+        True,
+        description="Infantry with hand weapon and shield parry blows from the front "
+        "(what it gives: parry_as).",
     )
     fear_weapon_skill: Int = Field(
         1, ge=1, le=10, description="WS of a unit that fails its fear test, for that round."
@@ -418,6 +427,50 @@ class RankflankParams(StrictModel):
         description="Supporting attacks only from regular and heavy infantry (Press of "
         "Battle) or spears (Fight in Extra Rank), never in a round the unit charged "
         "(oldworld: true).",
+    )
+    charge_initiative: Literal["flat", "distance"] | None = Field(
+        None,
+        description="What a charge adds to Initiative in round 1: charger_initiative_bonus "
+        "(ninth, eighth), or +1 a full inch of charge_distance, at most "
+        "charger_initiative_bonus in front and charger_initiative_bonus_flank into a flank "
+        "or rear, Initiative 10 at most (oldworld).",
+    )
+    charger_initiative_bonus_flank: Int = Field(
+        4,
+        ge=0,
+        le=10,
+        description="The most Initiative a charge into a flank or rear adds "
+        "(charge_initiative: distance).",
+    )
+    to_hit_table: Literal["classic", "oldworld"] | None = Field(
+        None,
+        description="To hit: 3+ against a lower WS, 5+ against more than double, else 4+ "
+        "(classic: ninth, eighth); oldworld adds 2+ with more than double the target's WS.",
+    )
+    to_wound_table: Literal["classic", "oldworld"] | None = Field(
+        None,
+        description="To wound: a 6 wounds down to 3 points of Strength below Toughness "
+        "(classic) or down to 5 (oldworld).",
+    )
+    saves_worsened_by: Literal["strength", "ap"] | None = Field(
+        None,
+        description="What worsens an armour save: 1 per point of Strength above 3 (ninth, "
+        "eighth), or the weapon's Armour Piercing (oldworld).",
+    )
+    armour_cap: Bool | None = Field(
+        None,
+        description="Armour is 2+ at best for infantry and cavalry, 3+ for the others, "
+        "before Armour Piercing (oldworld: true).",
+    )
+    parry_as: Literal["ward", "armour"] | None = Field(
+        None,
+        description="What parry gives (see parry): a 6+ ward (ninth, eighth), or +1 armour "
+        "to 3+ at best for regular and heavy infantry (oldworld).",
+    )
+    weapon_profiles: Literal["classic", "oldworld"] | None = Field(
+        None,
+        description="The weapons' Strength bonuses (ninth, eighth), or The Old World's "
+        "profiles with Armour Piercing and Armour Bane (oldworld).",
     )
     stubborn: Literal["never", "always", "best"] = Field(
         "best",

@@ -68,7 +68,7 @@ def _fields(record: type, *, leave_out: tuple[str, ...] = ()) -> dict[str, Schem
 # rules beside them ("multiple" written "multiple_wounds"), then the dice.
 _BLOW = {
     ("multiple_wounds" if name == "multiple" else name): schema
-    for name, schema in _fields(Blow).items()
+    for name, schema in _fields(Blow, leave_out=("armour_bane",)).items()
 }
 STRIKE = closed(
     {
@@ -89,7 +89,9 @@ STRIKE = closed(
         "hits": INTEGER,
         "wounds": INTEGER,
         "unsaved": INTEGER,
-    }
+    },
+    # Only a blow with Armour Bane (the oldworld preset) writes it.
+    optional={"armour_bane": INTEGER},
 )
 FEAR_TEST = closed(_fields(FearTest))
 BREAK_TEST = closed(_fields(BreakTest))

@@ -342,6 +342,8 @@ def _roll_data(roll: StrikeRoll) -> dict[str, Any]:
         ("multiple_wounds" if key == "multiple" else key): value
         for key, value in record.pop("blow").items()
     }
+    if not blow["armour_bane"]:  # written only where a blow has it (the oldworld preset)
+        del blow["armour_bane"]
     return {
         **record,
         "notes": [explanation_text(item) for item in roll.record.explained],

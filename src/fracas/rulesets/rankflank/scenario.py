@@ -20,7 +20,13 @@ from fracas.rulesets.rankflank.document import (
     RerollSpec,
     UnitSpec,
 )
-from fracas.rulesets.rankflank.specials import LANCE_BEARERS, MISSING_RULES, NO_WEAPONS, parse_rule
+from fracas.rulesets.rankflank.specials import (
+    EDITION_WEAPONS,
+    LANCE_BEARERS,
+    MISSING_RULES,
+    NO_WEAPONS,
+    parse_rule,
+)
 
 #: Unit Strength per model by troop type; ``None`` means "its starting Wounds".
 UNIT_STRENGTH_BY_TYPE: Mapping[str, int | None] = {
@@ -89,6 +95,13 @@ _CLASSIC: Mapping[str, Any] = {
     "break_test": "pass_fail",
     "overwhelmed": False,
     "press_of_battle": False,
+    "charge_initiative": "flat",
+    "to_hit_table": "classic",
+    "to_wound_table": "classic",
+    "saves_worsened_by": "strength",
+    "armour_cap": False,
+    "parry_as": "ward",
+    "weapon_profiles": "classic",
 }
 
 #: The edition presets; every key is also a field of :class:`Options`.
@@ -138,6 +151,14 @@ EDITIONS: Mapping[str, Mapping[str, Any]] = {
         "break_test": "three_outcomes",
         "overwhelmed": True,
         "press_of_battle": True,
+        # ../shared/spec/oldworld.md, section 5 (the round's dice and the weapons).
+        "charge_initiative": "distance",
+        "to_hit_table": "oldworld",
+        "to_wound_table": "oldworld",
+        "saves_worsened_by": "ap",
+        "armour_cap": True,
+        "parry_as": "armour",
+        "weapon_profiles": "oldworld",
     },
 }
 
@@ -147,6 +168,7 @@ NEWER_OPTIONS = (
     *(name for name in _CLASSIC if name not in ("disrupt_unit_strength", "max_rounds")),
     "combat_order_min_us",
     "overwhelmed_ratio",
+    "charger_initiative_bonus_flank",
     "stubborn",
 )
 
@@ -196,6 +218,14 @@ class Options:
     overwhelmed_ratio: int = 2
     stubborn: str = "best"
     press_of_battle: bool = False
+    charge_initiative: str = "flat"
+    charger_initiative_bonus_flank: int = 4
+    to_hit_table: str = "classic"
+    to_wound_table: str = "classic"
+    saves_worsened_by: str = "strength"
+    armour_cap: bool = False
+    parry_as: str = "ward"
+    weapon_profiles: str = "classic"
 
     @classmethod
     def for_edition(cls, edition: str = "ninth", **overrides: Any) -> Options:
@@ -291,6 +321,8 @@ class Unit:
     troop: str = "infantry"
     #: Disrupted by terrain for the whole combat (the oldworld preset).
     disrupted: bool = False
+    #: Full inches moved in its charge; ``None``: enough for the most Initiative.
+    charge_distance: int | None = None
 
     def has_rule(self, rule: str) -> bool:
         """True when the unit or one of its characters has ``rule``."""
@@ -411,6 +443,13 @@ def build_kit(
         raise ScenarioError(
             f"a {troop_type.replace('_', ' ')} carries no shield", path=(*path, "shield")
         )
+    if EDITION_WEAPONS.get(weapon, edition) != edition:
+        raise ScenarioError(
+            f"the {weapon.replace('_', ' ')} is a weapon of the {EDITION_WEAPONS[weapon]} "
+            f"preset, not of {edition}",
+            path=(*path, "weapon"),
+            hint="choose another weapon, or set parameters.edition",
+        )
     if weapon == "lance" and troop_type not in LANCE_BEARERS:
         raise ScenarioError(
             f"a lance is carried by cavalry only, not by {troop_type.replace('_', ' ')}",
@@ -518,6 +557,8 @@ def _unit(spec: UnitSpec, index: int, edition: str = "ninth") -> Unit:
             path=(*path, "disrupted"),
             hint="set parameters.edition: oldworld, or leave 'disrupted' out",
         )
+    if spec.charge_distance is not None and not spec.charged:
+        raise ScenarioError("charge_distance needs charged: true", path=(*path, "charge_distance"))
     if spec.charged_downhill and not spec.charged:
         raise ScenarioError(
             "charged_downhill needs charged: true (only a charge comes down a hill)",
@@ -560,6 +601,7 @@ def _unit(spec: UnitSpec, index: int, edition: str = "ninth") -> Unit:
         charged=spec.charged,
         height=spec.height,
         charged_downhill=spec.charged_downhill,
+        charge_distance=spec.charge_distance,
         fighting_models=spec.fighting_models,
         supporting_models=spec.supporting_models,
         attacks_target=spec.attacks_target,

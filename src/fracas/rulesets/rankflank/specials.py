@@ -33,6 +33,7 @@ RULES: Mapping[str, str | None] = {
     "killing_blow": None,
     "heroic_killing_blow": None,
     "armour_piercing": "number",
+    "armour_bane": "number",
     "multiple_wounds": "amount",
     "devastating_charge": "number",
     "impact_hits": "amount",
@@ -64,8 +65,8 @@ RULE_ALIASES: Mapping[str, str] = {
 
 #: Rules a preset does not have. The ninth preset's lethal strike has no heroic form.
 MISSING_RULES: Mapping[str, frozenset[str]] = {
-    "ninth": frozenset({"heroic_killing_blow", "unstable"}),
-    "eighth": frozenset({"unstable"}),
+    "ninth": frozenset({"heroic_killing_blow", "unstable", "armour_bane"}),
+    "eighth": frozenset({"unstable", "armour_bane"}),
     "oldworld": frozenset(),
 }
 
@@ -92,7 +93,14 @@ EDITION_NAMES: Mapping[str, Mapping[str, str]] = {
 }
 
 WeaponName = Literal[
-    "hand_weapon", "great_weapon", "halberd", "spear", "lance", "flail", "paired_weapons"
+    "hand_weapon",
+    "great_weapon",
+    "halberd",
+    "spear",
+    "lance",
+    "flail",
+    "paired_weapons",
+    "morning_star",
 ]
 WEAPONS: tuple[str, ...] = (
     "hand_weapon",
@@ -102,7 +110,10 @@ WEAPONS: tuple[str, ...] = (
     "lance",
     "flail",
     "paired_weapons",
+    "morning_star",
 )
+#: Weapons of one preset only.
+EDITION_WEAPONS: Mapping[str, str] = {"morning_star": "oldworld"}
 WEAPON_ALIASES: Mapping[str, str] = {
     "additional_hand_weapon": "paired_weapons",
     "two_hand_weapons": "paired_weapons",
@@ -112,9 +123,26 @@ WEAPON_ALIASES: Mapping[str, str] = {
     "halberds": "halberd",
     "lances": "lance",
     "flails": "flail",
+    "morning_stars": "morning_star",
+    "thrusting_spear": "spear",
+    "cavalry_spear": "spear",
 }
 #: Weapons held in both hands: no shield bonus in close combat, no parry.
 TWO_HANDED = frozenset({"great_weapon", "halberd", "flail"})
+#: The oldworld profiles hold an additional hand weapon in both hands too.
+OLDWORLD_TWO_HANDED = TWO_HANDED | {"paired_weapons"}
+
+#: The Old World's weapon profiles (``weapon_profiles: oldworld``): Strength bonus, Armour
+#: Piercing and Armour Bane, in a round the unit did not charge and in one it charged.
+#: ``cavalry_spear`` is a spear carried by a mounted model; the others are their weapons.
+OLDWORLD_WEAPONS: Mapping[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
+    "great_weapon": ((2, 2, 1), (2, 2, 1)),
+    "halberd": ((1, 1, 1), (1, 2, 1)),  # AP −2 against models it charged
+    "flail": ((0, 2, 0), (2, 2, 1)),  # Strength and Armour Bane on the charge only
+    "morning_star": ((0, 1, 0), (1, 1, 1)),
+    "lance": ((0, 0, 0), (2, 2, 1)),  # the charge turn only
+    "cavalry_spear": ((0, 0, 0), (1, 1, 0)),
+}
 #: Troop types that carry no weapon but their own (claws, crew, the swarm itself).
 NO_WEAPONS = frozenset({"monster", "swarm", "war_machine"})
 #: Troop types that may carry a lance.

@@ -35,8 +35,19 @@ from fracas.rulesets.rankflank.formation import (
     rank_and_file,
 )
 from fracas.rulesets.rankflank.scenario import MASSED_INFANTRY, Character, Combat, Kit, Unit
-from fracas.rulesets.rankflank.specials import MOUNTED, TWO_HANDED, edition_name
-from fracas.rulesets.rankflank.tables import armour_save_target, to_hit_target, to_wound_target
+from fracas.rulesets.rankflank.specials import (
+    MOUNTED,
+    OLDWORLD_TWO_HANDED,
+    OLDWORLD_WEAPONS,
+    TWO_HANDED,
+    edition_name,
+)
+from fracas.rulesets.rankflank.tables import (
+    armour_ap_target,
+    armour_save_target,
+    to_hit_target,
+    to_wound_target,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,9 +141,17 @@ IMPACT_STEP = 100
 
 
 def effective_initiative(combat: Combat, unit: Unit, base: int, round_number: int) -> int:
-    """Initiative in this round: chargers add the edition's bonus in the first round."""
-    bonus = combat.options.charger_initiative_bonus if unit.charged and round_number == 1 else 0
-    return base + bonus
+    """Initiative in this round: chargers add the edition's bonus in the first round (by
+    the inches they charged, with ``charge_initiative: distance``, to 10 at most)."""
+    options = combat.options
+    if not (unit.charged and round_number == 1):
+        return base
+    if options.charge_initiative != "distance":
+        return base + options.charger_initiative_bonus
+    flank = any(c.enemy_arc in ("left", "right", "rear") for c in combat.contacts[unit.name])
+    most = options.charger_initiative_bonus_flank if flank else options.charger_initiative_bonus
+    bonus = most if unit.charge_distance is None else min(unit.charge_distance, most)
+    return max(base, min(10, base + bonus))
 
 
 def strike_step(combat: Combat, unit: Unit, kit: Kit, base: int, round_number: int) -> int:
@@ -348,13 +367,27 @@ def _record(
         fighting, supporting = fighting_models(combat, state, unit, round_number)
         models = fighting
     strength = profile.S
+    #: The weapon's Armour Piercing with where it comes from, and its Armour Bane.
+    piercing_parts: list[tuple[int, str]] = []
+    bane = 0
     if kind != "blows":
         attacks = models
         explain.note(f"{kind} ({kit.value(kind.replace(' ', '_'))}) per model, at S {strength}")
     else:
         bonuses: list[tuple[int, str]] = []
         weapon = kit.weapon
-        if weapon == "great_weapon":
+        if options.weapon_profiles == "oldworld":
+            key = "cavalry_spear" if weapon == "spear" and kit.troop_type in MOUNTED else weapon
+            rows = OLDWORLD_WEAPONS.get(key)
+            if rows is not None:
+                bonus, piercing_bonus, bane = rows[1 if charging else 0]
+                name = key.replace("_", " ")
+                label = f"{name}, on the charge" if charging and rows[0] != rows[1] else name
+                if bonus:
+                    bonuses.append((bonus, label))
+                if piercing_bonus:
+                    piercing_parts.append((piercing_bonus, label))
+        elif weapon == "great_weapon":
             bonuses.append((2, "great weapon"))
         elif weapon == "halberd":
             bonuses.append((1, "halberd"))
@@ -395,7 +428,7 @@ def _record(
     to_hit: int | None = None
     hit_reroll: str | None = None
     if kind == "blows":
-        to_hit = to_hit_target(weapon_skill, target_weapon_skill)
+        to_hit = to_hit_target(weapon_skill, target_weapon_skill, options.to_hit_table)
         candidates: list[tuple[str, str]] = []
         own = kit.reroll("to_hit")
         if own is not None:
@@ -412,7 +445,7 @@ def _record(
             candidates.append(("failed", "always strikes first, higher Initiative"))
         hit_reroll, source = _better(candidates)
         _reroll_note(explain, "to hit", hit_reroll, source)
-    to_wound = to_wound_target(strength, defence.T)
+    to_wound = to_wound_target(strength, defence.T, options.to_wound_table)
     wound_reroll: str | None = None
     poisoned = killing_blow = False
     multiple: str | None = None
@@ -433,14 +466,51 @@ def _record(
             explain.note(f"multiple wounds ({multiple})")
     base_armour = target.armour if victim is None else victim.armour
     save = base_armour
-    if target_kit.shield and target_kit.weapon not in TWO_HANDED:
+    two_handed = OLDWORLD_TWO_HANDED if options.weapon_profiles == "oldworld" else TWO_HANDED
+    if target_kit.shield and target_kit.weapon not in two_handed:
         save = (7 if base_armour is None else base_armour) - 1
         explain.note(f"save {save}+ with the target's shield")
-    armour = armour_save_target(save, strength)
+    parrying = (
+        options.parry
+        and kind == "blows"
+        and target_kit.troop_type == "infantry"
+        and target_kit.weapon == "hand_weapon"
+        and target_kit.shield
+        and _from_front(combat, target, unit)
+    )
+    if parrying and options.parry_as == "armour" and save is not None and save > 3:
+        save -= 1
+        explain.note(f"save {save}+ with parry (hand weapon and shield, from the front)")
+    if options.armour_cap and save is not None:
+        best = 2 if target_kit.troop_type in ("infantry", "cavalry") else 3
+        if save < best:
+            save = best
+            explain.note(f"save {best}+ at best ({target_kit.troop_type.replace('_', ' ')})")
     piercing = int(kit.value("armour_piercing") or 0)
-    if armour is not None and piercing:
-        armour = armour + piercing if armour + piercing <= 6 else None
-        explain.note(f"armour piercing ({piercing})")
+    if options.saves_worsened_by == "ap":
+        if piercing:
+            piercing_parts.append((piercing, edition_name(edition, "armour_piercing")))
+        total = sum(amount for amount, _ in piercing_parts)
+        armour = armour_ap_target(save, total)
+        if save is not None and total:
+            why = (
+                piercing_parts[0][1]
+                if len(piercing_parts) == 1
+                else ", ".join(f"{label} -{amount}" for amount, label in piercing_parts)
+            )
+            explain.note(f"AP -{total} ({why}): " + (f"save {armour}+" if armour else "no save"))
+    else:
+        armour = armour_save_target(save, strength)
+        if armour is not None and piercing:
+            armour = armour + piercing if armour + piercing <= 6 else None
+            explain.note(f"armour piercing ({piercing})")
+        # Armour Piercing of the oldworld weapons, where a scenario mixes them in.
+        weapon_piercing = sum(amount for amount, _ in piercing_parts)
+        if armour is not None and weapon_piercing:
+            armour = armour_ap_target(armour, weapon_piercing)
+    bane = max(bane, int(kit.value("armour_bane") or 0))
+    if bane and armour is not None:
+        explain.note(f"armour bane ({bane}): a natural 6 to wound worsens the save by {bane}")
     armour_reroll, source = _better([r] if (r := target_kit.reroll("armour")) else [])
     _reroll_note(explain, "armour saves", armour_reroll, source)
     wards: list[int] = []
@@ -453,14 +523,7 @@ def _record(
             explain.note("no regeneration against flaming attacks")
         else:
             wards.append(int(regeneration.rstrip("+")))
-    if (
-        options.parry
-        and kind == "blows"
-        and target_kit.troop_type == "infantry"
-        and target_kit.weapon == "hand_weapon"
-        and target_kit.shield
-        and _from_front(combat, target, unit)
-    ):
+    if parrying and options.parry_as == "ward":
         wards.append(6)
         if min(wards) == 6:
             explain.note("6+ parry (hand weapon and shield, from the front)")
@@ -491,6 +554,7 @@ def _record(
             poisoned=poisoned,
             killing_blow=killing_blow,
             multiple=multiple,
+            armour_bane=bane if armour is not None and kind == "blows" else 0,
         ),
         kind=kind,
         auto_hits=None if kind == "blows" else kit.value(kind.replace(" ", "_")),

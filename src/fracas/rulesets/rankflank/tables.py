@@ -9,6 +9,15 @@ target is ever below 2 except an armour save printed as 1+ (which the 1 still fa
 (2, None)
 >>> armour_save_target(4, 5), armour_save_target(5, 5)
 (6, None)
+
+The oldworld preset's tables differ at the edges: a WS more than twice the target's hits
+on 2+, a 6 wounds down to five points of Strength below Toughness, and armour is worsened
+by the weapon's Armour Piercing instead of its Strength:
+
+>>> to_hit_target(7, 3, table="oldworld"), to_wound_target(3, 7, table="oldworld")
+(2, 6)
+>>> armour_ap_target(4, 2), armour_ap_target(5, 2)
+(6, None)
 """
 
 from __future__ import annotations
@@ -16,9 +25,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 
-def to_hit_target(attacker_ws: int, target_ws: int) -> int:
+def to_hit_target(attacker_ws: int, target_ws: int, table: str = "classic") -> int:
     """D6 needed to hit: 3+ if the attacker's WS is higher, 5+ if the target's is more
-    than double, 4+ otherwise."""
+    than double, 4+ otherwise; the ``oldworld`` table adds 2+ when the attacker's WS is
+    more than double the target's."""
+    if table == "oldworld" and attacker_ws > 2 * target_ws:
+        return 2
     if attacker_ws > target_ws:
         return 3
     if target_ws > 2 * attacker_ws:
@@ -26,14 +38,15 @@ def to_hit_target(attacker_ws: int, target_ws: int) -> int:
     return 4
 
 
-def to_wound_target(strength: int, toughness: int) -> int | None:
-    """D6 needed to wound; ``None`` when Strength is 4 or more below Toughness."""
+def to_wound_target(strength: int, toughness: int, table: str = "classic") -> int | None:
+    """D6 needed to wound; ``None`` when Strength is 4 or more below Toughness (the
+    ``oldworld`` table: 6 or more below)."""
     gap = strength - toughness
     if gap >= 2:
         return 2
-    if gap <= -4:
+    if gap <= (-6 if table == "oldworld" else -4):
         return None
-    return {1: 3, 0: 4, -1: 5, -2: 6, -3: 6}[gap]
+    return {1: 3, 0: 4, -1: 5}.get(gap, 6)
 
 
 def armour_save_target(armour: int | None, strength: int) -> int | None:
@@ -41,6 +54,14 @@ def armour_save_target(armour: int | None, strength: int) -> int | None:
     if armour is None:
         return None
     needed = armour + max(0, strength - 3)
+    return needed if needed <= 6 else None
+
+
+def armour_ap_target(armour: int | None, armour_piercing: int) -> int | None:
+    """D6 needed to save: the armour value worsened by ``armour_piercing`` points of AP."""
+    if armour is None:
+        return None
+    needed = armour + armour_piercing
     return needed if needed <= 6 else None
 
 

@@ -1,0 +1,377 @@
+"""The ``oldworld`` preset's dice (../shared/spec/oldworld.md §5): its to-hit and to-wound
+tables, armour worsened by Armour Piercing (not Strength), the armour caps, Parry as
+armour, Armour Bane, and The Old World's weapon profiles.
+
+Each number is worked by hand beside it. A D6 target ``n+`` succeeds on ``(7 - n)/6`` (a 1
+always fails); a blow is unsaved with chance hit × wound × (1 - save).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from fracas.core.dice import ScriptedDice
+from fracas.core.distribution import check_group
+from fracas.core.errors import ScenarioError
+from fracas.rulesets.rankflank.blows import Blow, Blows, blow_law, roll_blows, unsaved_chance
+from fracas.rulesets.rankflank.formation import initial_state
+from fracas.rulesets.rankflank.scenario import Combat
+from fracas.rulesets.rankflank.strikes import StrikeRecord, strike_records
+from fracas.rulesets.rankflank.tables import (
+    armour_ap_target,
+    to_hit_target,
+    to_wound_target,
+)
+
+from .conftest import combat_from, engage, unit_doc
+
+STATE_TROOPS = "4 3 3 3 3 1 3 1 7"
+ORCS = "4 3 3 3 4 1 2 1 7"
+
+
+def fight(a: dict[str, Any], b: dict[str, Any], arc: str = "front", **parameters: Any) -> Combat:
+    """Unit A (side Red) is engaged by unit B (side Blue) on A's ``arc``."""
+    return combat_from(
+        {
+            "parameters": {"edition": "oldworld", **parameters},
+            "units": [unit_doc("A", "Red", **a), unit_doc("B", "Blue", **b)],
+            "engagements": [engage("B", "A", arc)],
+        }
+    )
+
+
+def record_of(combat: Combat, striker: str) -> StrikeRecord:
+    """The first round's blows of ``striker``'s rank and file."""
+    state = initial_state(combat)
+    found = [r for r in strike_records(combat, state, 1) if r.striker == striker]
+    assert len(found) == 1, found
+    return found[0]
+
+
+# --- strike order: Initiative by the inches charged --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("arc", "distance", "initiative"),
+    [
+        ("front", None, 3 + 3),  # not given: the most, +3 in front
+        ("front", 2, 3 + 2),  # +1 a full inch
+        ("front", 7, 3 + 3),
+        ("left", 3, 3 + 3),
+        ("rear", 7, 3 + 4),  # +4 at most into a flank or rear
+        ("front", 0, 3),
+    ],
+)
+def test_chargers_add_initiative_by_the_inches_they_moved(
+    arc: str, distance: int | None, initiative: int
+) -> None:
+    combat = fight({}, {"charged": True, "charge_distance": distance}, arc=arc)
+    assert record_of(combat, "B").initiative == initiative
+
+
+def test_charge_initiative_is_ten_at_most_and_flat_in_the_older_presets() -> None:
+    quick = "4 3 3 3 3 1 8 1 7"  # I 8 + 4 would be 12
+    assert (
+        record_of(fight({}, {"profile": quick, "charged": True}, arc="rear"), "B").initiative == 10
+    )
+    # ninth: +1 whatever the distance and the arc.
+    ninth = fight({}, {"charged": True, "charge_distance": 6}, arc="rear", edition="ninth")
+    assert record_of(ninth, "B").initiative == 3 + 1
+
+
+def test_charge_distance_needs_a_charge() -> None:
+    with pytest.raises(ScenarioError, match="charge_distance needs charged: true"):
+        fight({}, {"charge_distance": 4})
+
+
+# --- the tables --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ws", "target", "classic", "oldworld"),
+    [
+        (7, 3, 3, 2),  # 7 > 2 × 3: 2+ in The Old World, 3+ before
+        (6, 3, 3, 3),  # 6 is not more than 2 × 3
+        (4, 3, 3, 3),
+        (3, 3, 4, 4),
+        (3, 7, 5, 5),  # 7 > 2 × 3: 5+ in both
+        (1, 2, 4, 4),
+    ],
+)
+def test_to_hit(ws: int, target: int, classic: int, oldworld: int) -> None:
+    assert to_hit_target(ws, target) == classic
+    assert to_hit_target(ws, target, "oldworld") == oldworld
+
+
+@pytest.mark.parametrize(
+    ("strength", "toughness", "classic", "oldworld"),
+    [
+        (5, 3, 2, 2),  # S ≥ T + 2
+        (4, 3, 3, 3),
+        (3, 3, 4, 4),
+        (3, 4, 5, 5),
+        (3, 5, 6, 6),  # T − 2
+        (3, 6, 6, 6),  # T − 3
+        (3, 7, None, 6),  # T − 4: impossible before, 6+ in The Old World
+        (3, 8, None, 6),  # T − 5
+        (3, 9, None, None),  # T ≥ S + 6
+    ],
+)
+def test_to_wound(strength: int, toughness: int, classic: int | None, oldworld: int | None) -> None:
+    assert to_wound_target(strength, toughness) == classic
+    assert to_wound_target(strength, toughness, "oldworld") == oldworld
+
+
+def test_armour_worsened_by_armour_piercing() -> None:
+    # 4+ at AP −1 is 5+, at −2 6+, at −3 no save; no armour stays none.
+    assert [armour_ap_target(4, ap) for ap in (0, 1, 2, 3)] == [4, 5, 6, None]
+    assert armour_ap_target(None, 0) is None
+
+
+# --- armour in a fight ------------------------------------------------------------------------
+
+
+def test_strength_does_not_worsen_armour_but_ap_does() -> None:
+    # S5 great weapon (S3 + 2) against 5+ armour: the classic table gives 5 + 2 = 7 (no
+    # save); The Old World gives the great weapon's AP −2: 5 + 2 = 7 too. A hand weapon at
+    # S5 (a S5 profile): classic 5 + 2 = 7, The Old World 5+ (no AP).
+    strong = "4 3 3 5 3 1 3 1 7"
+    tow = fight({"armour": 5}, {"profile": strong})
+    assert record_of(tow, "B").blow.armour == 5
+    ninth = fight({"armour": 5}, {"profile": strong}, edition="ninth")
+    assert record_of(ninth, "B").blow.armour is None
+    override = fight({"armour": 5}, {"profile": strong}, saves_worsened_by="strength")
+    assert record_of(override, "B").blow.armour is None
+
+
+def test_the_armour_piercing_rule_is_ap() -> None:
+    # 4+ armour, a hand weapon with armour piercing (1): 4 + 1 = 5+.
+    combat = fight({"armour": 4}, {"rules": ["armour piercing (1)"]})
+    assert record_of(combat, "B").blow.armour == 5
+
+
+@pytest.mark.parametrize(
+    ("troop_type", "armour", "capped"),
+    [
+        ("infantry", 1, 2),  # infantry and cavalry: 2+ at best
+        ("heavy_cavalry", 1, 2),
+        ("monstrous_infantry", 2, 3),  # the others: 3+ at best
+        ("monster", 1, 3),
+        ("infantry", 3, 3),  # a save above the cap is kept
+    ],
+)
+def test_armour_caps(troop_type: str, armour: int, capped: int) -> None:
+    a: dict[str, Any] = {"armour": armour, "troop_type": troop_type, "files": 5}
+    if troop_type == "monster":
+        a.update(models=1, files=1, profile="6 4 0 5 5 6 2 4 6")
+    combat = fight(a, {})
+    assert record_of(combat, "B").blow.armour == capped
+    assert record_of(fight(a, {}, armour_cap=False), "B").blow.armour == armour
+
+
+def test_parry_improves_armour_to_three_at_best_then_ap() -> None:
+    # Light armour 6+ and shield 5+, parry 4+ (regular infantry, hand weapon and shield,
+    # from the front); against a halberd's AP −1: 5+. No ward: parry is armour here.
+    combat = fight({"armour": 6, "shield": True}, {"weapon": "halberd"})
+    blow = record_of(combat, "B").blow
+    assert (blow.armour, blow.ward) == (5, None)
+    # Heavy armour 5+ and shield 4+: parry 3+; a 3+ (plate and shield) stays 3+.
+    assert record_of(fight({"armour": 5, "shield": True}, {}), "B").blow.armour == 3
+    assert record_of(fight({"armour": 4, "shield": True}, {}), "B").blow.armour == 3
+    # Not from a flank: the shield's 5+ only.
+    side = fight({"armour": 6, "shield": True}, {}, arc="left")
+    assert record_of(side, "B").blow.armour == 5
+    # The older presets' parry: a 6+ ward, the save 5+.
+    ward = record_of(fight({"armour": 6, "shield": True}, {}, parry_as="ward"), "B").blow
+    assert (ward.armour, ward.ward) == (5, 6)
+
+
+def test_additional_hand_weapon_drops_the_shield_in_the_old_world() -> None:
+    # Requires Two Hands: 6+ armour, no shield bonus, no parry; the ninth preset keeps it.
+    a = {"armour": 6, "shield": True, "weapon": "paired_weapons"}
+    assert record_of(fight(a, {}), "B").blow.armour == 6
+    assert record_of(fight(a, {}, edition="ninth"), "B").blow.armour == 5
+
+
+# --- the weapons ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("weapon", "troop_type", "charged", "strength", "armour", "bane"),
+    [
+        # Against 4+ armour (no shield), S3 wielders:
+        ("hand_weapon", "infantry", True, 3, 4, 0),
+        ("great_weapon", "infantry", False, 5, 6, 1),  # S+2, AP −2: 4 + 2
+        ("halberd", "infantry", False, 4, 5, 1),  # S+1, AP −1
+        ("halberd", "infantry", True, 4, 6, 1),  # AP −2 against models it charged
+        ("flail", "infantry", False, 3, 6, 0),  # AP −2 always; S and AB on the charge
+        ("flail", "infantry", True, 5, 6, 1),
+        ("morning_star", "infantry", False, 3, 5, 0),  # AP −1; S+1, AB on the charge
+        ("morning_star", "infantry", True, 4, 5, 1),
+        ("lance", "heavy_cavalry", True, 5, 6, 1),  # S+2, AP −2, AB 1: the charge only
+        ("lance", "heavy_cavalry", False, 3, 4, 0),
+        ("spear", "heavy_cavalry", True, 4, 5, 0),  # cavalry spear: S+1, AP −1 charging
+        ("spear", "heavy_cavalry", False, 3, 4, 0),
+        ("spear", "infantry", True, 3, 4, 0),  # thrusting spear: no bonus
+    ],
+)
+def test_weapon_profiles(
+    weapon: str, troop_type: str, charged: bool, strength: int, armour: int, bane: int
+) -> None:
+    b: dict[str, Any] = {"weapon": weapon, "troop_type": troop_type, "charged": charged}
+    combat = fight({"armour": 4}, b)
+    record = record_of(combat, "B")
+    assert (record.strength, record.blow.armour, record.blow.armour_bane) == (
+        strength,
+        armour,
+        bane,
+    )
+
+
+def test_classic_weapon_profiles_in_the_old_world_preset() -> None:
+    # weapon_profiles: classic: the halberd's S+1 only, no AP, no Armour Bane: 4+ stays.
+    combat = fight({"armour": 4}, {"weapon": "halberd"}, weapon_profiles="classic")
+    record = record_of(combat, "B")
+    assert (record.strength, record.blow.armour, record.blow.armour_bane) == (4, 4, 0)
+
+
+def test_the_morning_star_and_armour_bane_belong_to_the_old_world() -> None:
+    with pytest.raises(ScenarioError, match="weapon of the oldworld preset"):
+        fight({}, {"weapon": "morning_star"}, edition="ninth")
+    with pytest.raises(ScenarioError, match="no rule 'armour_bane'"):
+        fight({}, {"rules": ["armour bane (1)"]}, edition="eighth")
+
+
+# --- Armour Bane --------------------------------------------------------------------------
+
+
+def test_armour_bane_law_by_hand() -> None:
+    # To hit 4+ (1/2), to wound 4+: faces 4, 5 wound (2/6) and the 6 (1/6) is a bane six.
+    # Save 5+ (unsaved 2/3); after a bane six of 1, 6+ (unsaved 5/6):
+    # 1/2 × (2/6 × 2/3 + 1/6 × 5/6) = 1/2 × (8/36 + 5/36) = 13/72.
+    blow = Blow(to_hit=4, to_wound=4, armour=5, ward=None, armour_bane=1)
+    assert unsaved_chance(blow) == Fraction(13, 72)
+    # Bane 2 on 5+: no save on a six: 1/2 × (2/6 × 2/3 + 1/6) = 1/2 × 14/36 = 7/36.
+    assert unsaved_chance(Blow(4, 4, armour=5, ward=None, armour_bane=2)) == Fraction(7, 36)
+    # Without armour the bane changes nothing: 1/2 × 1/2 = 1/4.
+    assert unsaved_chance(Blow(4, 4, armour=None, ward=None, armour_bane=1)) == Fraction(1, 4)
+    # A killing blow's six slays instead (no armour): bane adds nothing to it.
+    killing = Blow(4, 4, armour=5, ward=None, killing_blow=True, armour_bane=1)
+    plain = Blow(4, 4, armour=5, ward=None, killing_blow=True)
+    assert blow_law(killing) == blow_law(plain)
+
+
+def test_armour_bane_die_by_die() -> None:
+    # Two blows: hits 5 and 4; wounds 6 (bane) and 4; saves: the bane six saves on 6+ and
+    # rolls 5 (fails), the other saves on 5+ and rolls 5 (saved): one unsaved.
+    blow = Blow(to_hit=4, to_wound=4, armour=5, ward=None, armour_bane=1)
+    rolled = roll_blows(blow, 2, ScriptedDice([5, 4, 6, 4, 5, 5]))
+    assert (rolled.hits, rolled.wounds, rolled.unsaved) == (2, 2, 1)
+    assert rolled.values == (1, 0)
+    # A bane six that leaves no save rolls no armour die: 5+ with bane 2 → none.
+    harsh = Blow(to_hit=4, to_wound=4, armour=5, ward=None, armour_bane=2)
+    rolled = roll_blows(harsh, 2, ScriptedDice([5, 4, 6, 4, 5]))
+    assert (rolled.armour_faces, rolled.values) == ((5,), (1, 0))
+
+
+@pytest.mark.parametrize(
+    "blow",
+    [
+        Blow(4, 4, armour=5, ward=None, armour_bane=1),
+        Blow(3, 3, armour=4, ward=6, armour_bane=2, armour_reroll="failed"),
+        Blow(4, 2, armour=6, ward=None, armour_bane=1, wound_reroll="ones", poisoned=True),
+    ],
+)
+def test_armour_bane_rolled_equals_its_law(blow: Blow) -> None:
+    # Every path of the dice (one blow with re-rolls, two without) against the closed form.
+    attacks = 1 if blow.armour_reroll else 2
+    assert check_group(Blows(blow, attacks=attacks, left=3))
+
+
+# --- §8: the examples' blows ------------------------------------------------------------------
+
+
+def test_example_a_blows() -> None:
+    combat = combat_from(
+        {
+            "parameters": {"edition": "oldworld"},
+            "units": [
+                unit_doc("State Troops", "Empire", 20, 5, STATE_TROOPS, weapon="halberd", armour=6),
+                unit_doc("Orcs", "Orcs", 15, 5, ORCS, armour=6, shield=True, charged=True),
+            ],
+            "engagements": [engage("Orcs", "State Troops")],
+        }
+    )
+    orcs = record_of(combat, "Orcs")
+    # Orcs at I 2 + 3 = 5, 5 attacks (no Press of Battle: they charged) × 1/2 (WS3 v 3) ×
+    # 1/2 (S3 v T3) × 5/6 (light armour 6+, no AP) = 25/24.
+    assert (orcs.initiative, orcs.attacks) == (5, 5)
+    assert orcs.attacks * unsaved_chance(orcs.blow) == Fraction(25, 24)
+    troops = record_of(combat, "State Troops")
+    # The State Troops' halberds: S4 v T4 4+; Orc save 5+ (shield), 4+ with Parry, 5+ at
+    # AP −1; the halberd's Armour Bane (1) makes a natural 6 to wound face a 6+ save:
+    # 1/2 × (2/6 × 2/3 + 1/6 × 5/6) = 13/72 a blow. (The spec's example reckons 2/3 for
+    # every wound, 1/6 a blow, leaving the bane sixes out.)
+    assert (troops.strength, troops.blow.armour, troops.blow.armour_bane) == (4, 5, 1)
+    assert unsaved_chance(troops.blow) == Fraction(13, 72)
+
+
+def test_example_b_blows() -> None:
+    combat = combat_from(
+        {
+            "parameters": {"edition": "oldworld"},
+            "units": [
+                unit_doc(
+                    "Knights", "Empire", 5, 5, "4 4 3 3 3 1 3 1 8",
+                    troop_type="heavy_cavalry", weapon="lance", armour=2, charged=True,
+                    charge_distance=7,
+                ),
+                unit_doc("State Troops", "Rebels", 20, 5, STATE_TROOPS, weapon="halberd", armour=6),
+            ],
+            "engagements": [engage("Knights", "State Troops", "left")],
+        }
+    )  # fmt: skip
+    knights = record_of(combat, "Knights")
+    # Riders at I 3 + 4 (a flank charge) = 7: 5 × 2/3 (WS4 v 3) × 5/6 (S5 v T3) × 1 (6+ at
+    # AP −2: no save) = 25/9.
+    assert (knights.initiative, knights.blow.armour) == (7, None)
+    assert knights.attacks * unsaved_chance(knights.blow) == Fraction(25, 9)
+    troops = record_of(combat, "State Troops")
+    # Halberds into the Knights' 2+: 3+ at AP −1, 4+ after a bane six: 1/2 (WS3 v 4) ×
+    # (3/6 × 1/3 + 1/6 × 1/2) (S4 v T3 3+: faces 3-5, and the six) = 1/2 × 1/4 = 1/8.
+    assert (troops.blow.to_hit, troops.blow.to_wound, troops.blow.armour) == (4, 3, 3)
+    assert unsaved_chance(troops.blow) == Fraction(1, 8)
+
+
+def test_example_c_blows() -> None:
+    # The Black Orcs' Choppas and Furious Charge written as what they do on this charge: AP
+    # −1 and re-rolled 1s to wound; their hand weapons as an additional hand weapon (A2).
+    combat = combat_from(
+        {
+            "parameters": {"edition": "oldworld"},
+            "units": [
+                unit_doc(
+                    "Black Orcs", "Orcs", 20, 5, "4 4 3 4 4 1 3 1 8",
+                    troop_type="heavy_infantry", weapon="paired_weapons", armour=5,
+                    charged=True, rules=["armour piercing (1)"],
+                    rerolls=[{"roll": "to_wound", "which": "ones"}],
+                ),
+                unit_doc(
+                    "Infernal Guard", "Chaos Dwarfs", 15, 5, "3 4 3 3 4 1 2 1 9",
+                    troop_type="heavy_infantry", armour=5, shield=True,
+                ),
+            ],
+            "engagements": [engage("Black Orcs", "Infernal Guard")],
+        }
+    )  # fmt: skip
+    orcs = record_of(combat, "Black Orcs")
+    # I 3 + 3 = 6, 5 × A2 = 10 attacks × 1/2 × 7/12 (4+, 1s re-rolled: 1/2 + 1/6 × 1/2) ×
+    # 1/2 (Guard 5+, 4+ shield, 3+ Parry, 4+ at AP −1) = 35/24.
+    assert (orcs.initiative, orcs.attacks, orcs.blow.armour) == (6, 10, 4)
+    assert orcs.attacks * unsaved_chance(orcs.blow) == Fraction(35, 24)
+    guard = record_of(combat, "Infernal Guard")
+    # Guard: 1/2 × 1/3 (S3 v T4) × 2/3 (Black Orc 5+, no AP) = 1/9 a blow.
+    assert unsaved_chance(guard.blow) == Fraction(1, 9)
