@@ -38,6 +38,7 @@ from fracas.rulesets.rankflank.breaktest import (
 from fracas.rulesets.rankflank.fight import apply_wounds
 from fracas.rulesets.rankflank.formation import State, disrupting_enemy, initial_state
 from fracas.rulesets.rankflank.play import fight_round
+from fracas.rulesets.rankflank.psychology import fear_testers
 from fracas.rulesets.rankflank.result import (
     CombatResult,
     OverkillCredit,
@@ -731,3 +732,125 @@ def test_older_presets_report_the_options_they_had() -> None:
     data = json.loads(render_json(RULESET.resolve(RankflankScenario(combat, "n"), seed=1)))
     assert "break_test" not in data["result"]["options"]
     assert "max_rounds" in data["result"]["options"]
+
+
+# --- §3: Warband, Terror, Shieldwall -----------------------------------------------------------
+
+
+def orcs_beaten(orc_rules: list[str], troop_rules: list[str] | None = None) -> OutcomeStance:
+    """§8 A after the blows (State Troops 19, Orcs 13): the Orcs' stance for their test."""
+    combat = oldworld(
+        [
+            unit_doc(
+                "State Troops", "Empire", 20, 5, STATE_TROOPS, weapon="halberd", armour=6,
+                rules=troop_rules or [],
+            ),
+            unit_doc(
+                "Orcs", "Orcs", 15, 5, ORCS, armour=6, shield=True, charged=True,
+                rules=orc_rules,
+            ),
+        ],
+        [engage("Orcs", "State Troops")],
+    )  # fmt: skip
+    state = after(combat, {"State Troops": 1, "Orcs": 2})
+    return outcome_stance(combat, state, combat.unit("Orcs"))
+
+
+def test_warband_adds_the_rank_bonus_to_leadership() -> None:
+    # §8 A with Warband: 13 Orcs (5,5,3) have a rank bonus of 1: Ld 7 + 1 = 8. Lost by 1:
+    # Break 9-12 (4+3+2+1 = 10), Fall Back 8 (5), Give Ground 2-7 (36 - 15 = 21).
+    stance = orcs_beaten(["warband"])
+    assert (stance.leadership, stance.leadership_notes) == (8, ("warband +1",))
+    assert stance.plan(1, "never").counts == (10, 5, 21)
+
+
+def test_warband_is_ten_at_most_and_nothing_while_disrupted() -> None:
+    steady = "4 3 3 3 3 1 3 1 9"
+    # Ld 9 with a rank bonus of 2 would be 11: 10.
+    combat = oldworld(
+        [unit_doc("A", "Red", profile=steady, rules=["warband"]), unit_doc("B", "Blue")],
+        [engage("B", "A")],
+    )  # fmt: skip
+    state = initial_state(combat)
+    assert outcome_stance(combat, state, combat.unit("A")).leadership == 10
+    # Engaged in the flank by 20 models (US 20 ≥ 5): Disrupted, no rank bonus, Ld 9.
+    flanked = oldworld(
+        [unit_doc("A", "Red", profile=steady, rules=["warband"]), unit_doc("B", "Blue")],
+        [engage("B", "A", "left")],
+    )  # fmt: skip
+    stance = outcome_stance(flanked, initial_state(flanked), flanked.unit("A"))
+    assert (stance.leadership, stance.leadership_notes) == (9, ())
+
+
+def test_terror_on_the_winning_side_costs_a_point_of_leadership() -> None:
+    # The State Troops cause Terror: the Orcs test at Ld 7 - 1 = 6. Lost by 1: Break 7-12
+    # (6+5+4+3+2+1 = 21), Fall Back 6 (5), Give Ground 2-5 (1+2+3+4 = 10).
+    stance = orcs_beaten([], ["terror"])
+    assert (stance.leadership, stance.leadership_notes) == (6, ("terror -1 (State Troops)",))
+    assert stance.plan(1, "never").counts == (21, 5, 10)
+    # A loser that causes Terror itself does not fear it.
+    assert orcs_beaten(["terror"], ["terror"]).leadership == 7
+
+
+def test_terror_causes_fear() -> None:
+    combat = oldworld(
+        [unit_doc("A", "Red"), unit_doc("B", "Blue", rules=["terror"])], [engage("B", "A")]
+    )
+    assert [unit.name for unit in fear_testers(combat, initial_state(combat))] == ["A"]
+
+
+def test_shieldwall_gives_ground_instead_of_falling_back() -> None:
+    # §8 C: the Guard (charged, shields) with Shieldwall, Ld 9, lost by 1: the Fall Back 9
+    # (4) gives ground: Break 6, Give Ground 26 + 4 = 30.
+    guard = example_c()[0].unit("Infernal Guard")
+    with_wall = oldworld(
+        [
+            unit_doc(
+                "Black Orcs", "Orcs", 20, 5, "4 4 3 4 4 1 3 1 8", troop_type="heavy_infantry",
+                armour=5, charged=True,
+            ),
+            unit_doc(
+                "Infernal Guard", "Chaos Dwarfs", 15, 5, "3 4 3 3 4 1 2 1 9",
+                troop_type="heavy_infantry", armour=5, shield=guard.kit.shield,
+                rules=["stubborn", "shieldwall"],
+            ),
+        ],
+        [engage("Black Orcs", "Infernal Guard")],
+    )  # fmt: skip
+    stance = outcome_stance(with_wall, after(with_wall, {"Black Orcs": 1, "Infernal Guard": 1}),
+                            with_wall.unit("Infernal Guard"))  # fmt: skip
+    assert stance.shieldwall
+    plan = stance.plan(1, "never")
+    assert plan.counts == (6, 0, 30)
+    # "best" Stubborn: Break 6 is not more than Give Ground 30: it tests.
+    assert stance.plan(1, "best").stubborn_used is False
+    law = dict(OutcomeTests.of((stance,), 1, "never").law())
+    assert law == {("break",): Fraction(6, 36), ("give_ground",): Fraction(30, 36)}
+    # Overwhelmed or not, a rolled Fall Back gives ground behind the shields.
+    assert outcome_counts(9, 1, True, True) == (6, 0, 30)
+
+
+def test_shieldwall_needs_shields_and_a_charge() -> None:
+    def stance(shield: bool, charged: bool) -> bool:
+        combat = oldworld(
+            [
+                unit_doc("A", "Red", shield=shield, rules=["shieldwall"]),
+                unit_doc("B", "Blue", charged=charged),
+            ],
+            [engage("B", "A")],
+        )
+        return outcome_stance(combat, initial_state(combat), combat.unit("A")).shieldwall
+
+    assert (stance(True, True), stance(False, True), stance(True, False)) == (True, False, False)
+
+
+@pytest.mark.parametrize("rule", ["terror", "warband", "shieldwall"])
+def test_the_new_psychology_rules_are_the_oldworld_presets(rule: str) -> None:
+    with pytest.raises(ScenarioError, match=f"no rule '{rule}'"):
+        combat_from(
+            {
+                "parameters": {"edition": "ninth"},
+                "units": [unit_doc("A", "Red", rules=[rule]), unit_doc("B", "Blue")],
+                "engagements": [engage("B", "A")],
+            }
+        )

@@ -20,6 +20,7 @@ from fracas.rulesets.rankflank.formation import (
     engaged_enemies,
     in_combat,
     leadership,
+    rank_bonus,
     ranks_of_width,
     unit_rows,
     unit_strength,
@@ -470,17 +471,25 @@ OUTCOME_NAMES = {
 
 
 def three_outcomes(
-    faces: tuple[int, ...], *, leadership: int, difference: int, overwhelmed: bool
+    faces: tuple[int, ...],
+    *,
+    leadership: int,
+    difference: int,
+    overwhelmed: bool,
+    shieldwall: bool = False,
 ) -> str:
     """The outcome of a ``break_test: three_outcomes`` roll (../shared/spec/oldworld.md §3).
 
     A natural total above Leadership Breaks; at most Leadership but above it once the
-    difference is added, Falls Back in Good Order (a Break when ``overwhelmed``); otherwise,
-    and on any double 1, the unit Gives Ground.
+    difference is added, Falls Back in Good Order (a Break when ``overwhelmed``; a Give
+    Ground with ``shieldwall``, which the unit then uses); otherwise, and on any double 1,
+    the unit Gives Ground.
 
     >>> [three_outcomes(f, leadership=7, difference=1, overwhelmed=False)
     ...  for f in ((4, 4), (3, 4), (3, 3), (1, 1))]
     ['break', 'fall_back', 'give_ground', 'give_ground']
+    >>> three_outcomes((3, 4), leadership=7, difference=1, overwhelmed=True, shieldwall=True)
+    'give_ground'
     """
     total = sum(faces)
     if faces == (1, 1):
@@ -488,12 +497,16 @@ def three_outcomes(
     if total > leadership:
         return "break"
     if total + difference > leadership:
+        if shieldwall:
+            return "give_ground"
         return "break" if overwhelmed else "fall_back"
     return "give_ground"
 
 
 @cache
-def outcome_counts(leadership: int, difference: int, overwhelmed: bool) -> tuple[int, int, int]:
+def outcome_counts(
+    leadership: int, difference: int, overwhelmed: bool, shieldwall: bool = False
+) -> tuple[int, int, int]:
     """How many of the 36 rolls of 2D6 give each outcome, in :data:`OUTCOMES` order.
 
     >>> outcome_counts(7, 1, False)   # 8-12 Break, 7 Falls Back, 2-6 Gives Ground
@@ -503,7 +516,11 @@ def outcome_counts(leadership: int, difference: int, overwhelmed: bool) -> tuple
     for faces in product(range(1, 7), repeat=2):
         counts[
             three_outcomes(
-                faces, leadership=leadership, difference=difference, overwhelmed=overwhelmed
+                faces,
+                leadership=leadership,
+                difference=difference,
+                overwhelmed=overwhelmed,
+                shieldwall=shieldwall,
             )
         ] += 1
     return counts["break"], counts["fall_back"], counts["give_ground"]
@@ -530,6 +547,10 @@ class OutcomeTest:
     counts: tuple[int, int, int]
     faces: tuple[int, ...]
     outcome: str
+    #: Shieldwall: a rolled Fall Back becomes a Give Ground.
+    shieldwall: bool = False
+    #: What changed the unit's Leadership for this test ("warband +1", "terror -1").
+    leadership_notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -542,6 +563,8 @@ class OutcomeStance:
     unbreakable: bool
     overwhelmed: bool
     disrupted_by: str | None
+    shieldwall: bool = False
+    leadership_notes: tuple[str, ...] = ()
 
     def plan(self, difference: int, use_stubborn: str) -> OutcomeTest:
         """The test after losing by ``difference``, but its roll; ``outcome`` is set only
@@ -558,7 +581,7 @@ class OutcomeStance:
         >>> stance.plan(6, "best").stubborn_used   # Break 6/36, Give Ground 1/36 (double 1)
         True
         """
-        counts = outcome_counts(self.leadership, difference, self.overwhelmed)
+        counts = outcome_counts(self.leadership, difference, self.overwhelmed, self.shieldwall)
         used = (
             self.stubborn
             and not self.unbreakable
@@ -577,6 +600,8 @@ class OutcomeStance:
             counts,
             (),
             outcome,
+            self.shieldwall,
+            self.leadership_notes,
         )
 
 
@@ -596,18 +621,41 @@ def outcome_stance(combat: Combat, state: State, unit: Unit) -> OutcomeStance:
     options = combat.options
     status = state[unit.name]
     winners = combat.side_units(combat.enemy_of(unit.side))
-    theirs = sum(unit_strength(u, state[u.name]) for u in winners if in_combat(u, state[u.name]))
+    fighting = [u for u in winners if in_combat(u, state[u.name])]
+    theirs = sum(unit_strength(u, state[u.name]) for u in fighting)
     overwhelmed = options.overwhelmed and theirs > options.overwhelmed_ratio * unit_strength(
         unit, status
     )
+    disrupted_by = disrupting_enemy(combat, state, unit)
+    target = leadership(unit, status)
+    notes: list[str] = []
+    if "warband" in unit.rules:
+        # The rank bonus it counts now: none while Disrupted.
+        bonus = 0 if disrupted_by else rank_bonus(options, unit, status)
+        if bonus:
+            raised = min(10, target + bonus)
+            notes.append(f"warband +{raised - target}")
+            target = raised
+    terror = [u.name for u in fighting if u.has_rule("terror")]
+    if terror and options.terror_leadership and not unit.has_rule("terror"):
+        target -= options.terror_leadership
+        notes.append(f"terror -{options.terror_leadership} ({terror[0]})")
     return OutcomeStance(
         unit.name,
-        leadership(unit, status),
+        target,
         "stubborn" in unit.rules and options.stubborn != "never",
         unit.has_rule("unbreakable"),
         overwhelmed,
-        disrupting_enemy(combat, state, unit),
+        disrupted_by,
+        shieldwall=_shieldwall(combat, unit),
+        leadership_notes=tuple(notes),
     )
+
+
+def _shieldwall(combat: Combat, unit: Unit) -> bool:
+    """Shieldwall holds in a round the unit was charged, its models carrying shields."""
+    charged_by = [c.enemy for c in combat.contacts[unit.name] if combat.unit(c.enemy).charged]
+    return "shieldwall" in unit.rules and unit.kit.shield and bool(charged_by)
 
 
 @dataclass(frozen=True, slots=True)
@@ -623,7 +671,7 @@ class OutcomeTests(DiceGroup[tuple[str, ...], tuple[OutcomeTest, ...]]):
     Fraction(1, 6)
     """
 
-    laws: tuple[str | tuple[int, int, bool], ...]
+    laws: tuple[str | tuple[int, int, bool, bool], ...]
     plans: tuple[OutcomeTest, ...] = field(default=(), compare=False)
     label = "break tests"
 
@@ -634,7 +682,8 @@ class OutcomeTests(DiceGroup[tuple[str, ...], tuple[OutcomeTest, ...]]):
         """The tests of units in ``stances`` that lost by ``difference``."""
         plans = tuple(s.plan(difference, use_stubborn) for s in stances)
         laws = tuple(
-            plan.outcome or (plan.leadership, plan.difference, plan.overwhelmed) for plan in plans
+            plan.outcome or (plan.leadership, plan.difference, plan.overwhelmed, plan.shieldwall)
+            for plan in plans
         )
         return cls(laws, plans)
 
@@ -657,14 +706,18 @@ def take_outcome_test(plan: OutcomeTest, dice: Dice) -> OutcomeTest:
         return plan
     faces = roll_dice(dice, 2)
     outcome = three_outcomes(
-        faces, leadership=plan.leadership, difference=plan.difference, overwhelmed=plan.overwhelmed
+        faces,
+        leadership=plan.leadership,
+        difference=plan.difference,
+        overwhelmed=plan.overwhelmed,
+        shieldwall=plan.shieldwall,
     )
     return replace(plan, faces=faces, outcome=outcome)
 
 
 @cache
 def _outcome_tests_law(
-    laws: tuple[str | tuple[int, int, bool], ...],
+    laws: tuple[str | tuple[int, int, bool, bool], ...],
 ) -> tuple[tuple[tuple[str, ...], Fraction], ...]:
     each: list[tuple[tuple[str, Fraction], ...]] = []
     for law in laws:

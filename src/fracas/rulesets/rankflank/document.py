@@ -442,6 +442,13 @@ class RankflankParams(StrictModel):
         description="The most Initiative a charge into a flank or rear adds "
         "(charge_initiative: distance).",
     )
+    terror_leadership: Int = Field(
+        1,
+        ge=0,
+        le=10,
+        description="Leadership a loser's break test loses while a winner causes Terror "
+        "(the rule terror, oldworld).",
+    )
     to_hit_table: Literal["classic", "oldworld"] | None = Field(
         None,
         description="To hit: 3+ against a lower WS, 5+ against more than double, else 4+ "

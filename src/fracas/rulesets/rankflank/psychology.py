@@ -36,11 +36,16 @@ class FearTest:
 
 
 def causes_fear(unit: Unit, state: State) -> bool:
-    """The unit's rank and file, or one of its standing characters, cause fear."""
+    """The unit's rank and file, or one of its standing characters, cause fear (Terror
+    causes Fear too)."""
     status = state[unit.name]
-    if "fear" in unit.kit.rules and rank_and_file(unit, status):
+    if not unit.kit.rules.isdisjoint(FEARSOME) and rank_and_file(unit, status):
         return True
-    return any("fear" in c.kit.rules for c in characters_alive(unit, status))
+    return any(not c.kit.rules.isdisjoint(FEARSOME) for c in characters_alive(unit, status))
+
+
+#: The rules that cause fear.
+FEARSOME = frozenset({"fear", "terror"})
 
 
 def fear_testers(combat: Combat, state: State) -> tuple[Unit, ...]:

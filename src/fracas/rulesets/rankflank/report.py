@@ -93,9 +93,11 @@ def _outcome_rows(tests: tuple[OutcomeTest, ...]) -> tuple[tuple[str, ...], ...]
                 ("overwhelmed", test.overwhelmed),
                 ("unbreakable", test.unbreakable),
                 (f"disrupted by {test.disrupted_by}", test.disrupted_by is not None),
+                ("shieldwall", test.shieldwall),
             )
             if flag
         ]
+        why.extend(test.leadership_notes)
         if test.stubborn:
             why.append("stubborn: used" if test.stubborn_used else "stubborn: not used")
         odds = "/".join(str(n) for n in test.counts)
@@ -369,6 +371,7 @@ def _test_data(test: BreakTest | OutcomeTest) -> dict[str, Any]:
     data = {**asdict(test), "faces": list(test.faces)}
     if isinstance(test, OutcomeTest):
         data["counts"] = list(test.counts)
+        data["leadership_notes"] = list(test.leadership_notes)
     return data
 
 

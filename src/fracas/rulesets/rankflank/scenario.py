@@ -169,6 +169,7 @@ NEWER_OPTIONS = (
     "combat_order_min_us",
     "overwhelmed_ratio",
     "charger_initiative_bonus_flank",
+    "terror_leadership",
     "stubborn",
 )
 
@@ -220,6 +221,7 @@ class Options:
     press_of_battle: bool = False
     charge_initiative: str = "flat"
     charger_initiative_bonus_flank: int = 4
+    terror_leadership: int = 1
     to_hit_table: str = "classic"
     to_wound_table: str = "classic"
     saves_worsened_by: str = "strength"

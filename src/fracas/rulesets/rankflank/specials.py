@@ -45,6 +45,9 @@ RULES: Mapping[str, str | None] = {
     "immune_to_psychology": None,
     "regeneration": "save",
     "unstable": None,
+    "terror": None,
+    "warband": None,
+    "shieldwall": None,
 }
 
 #: Other names players use, each edition's own included, mapped to the canonical name.
@@ -63,10 +66,11 @@ RULE_ALIASES: Mapping[str, str] = {
     "immune_psychology": "immune_to_psychology",
 }
 
+_OLDWORLD_ONLY = ("unstable", "armour_bane", "terror", "warband", "shieldwall")
 #: Rules a preset does not have. The ninth preset's lethal strike has no heroic form.
 MISSING_RULES: Mapping[str, frozenset[str]] = {
-    "ninth": frozenset({"heroic_killing_blow", "unstable", "armour_bane"}),
-    "eighth": frozenset({"unstable", "armour_bane"}),
+    "ninth": frozenset({"heroic_killing_blow", *_OLDWORLD_ONLY}),
+    "eighth": frozenset(_OLDWORLD_ONLY),
     "oldworld": frozenset(),
 }
 
