@@ -854,3 +854,19 @@ def test_the_new_psychology_rules_are_the_oldworld_presets(rule: str) -> None:
                 "engagements": [engage("B", "A")],
             }
         )
+
+
+def test_the_shieldwall_example_gives_ground_rather_than_falling_back() -> None:
+    # examples/rankflank/tow_stubborn_shieldwall.yaml is §8 C: with Shieldwall the Guard
+    # never Fall Back (a rolled Fall Back Gives Ground), and "best" never uses Stubborn for
+    # them (a Break is never likelier than a Give Ground: Ld 9 Breaks on 10-12 alone).
+    path = EXAMPLE.parent / "tow_stubborn_shieldwall.yaml"
+    exact = odds(load_scenario(path), method="exact")
+    assert exact.probability("falls_back.Infernal Guard", True) == 0
+    # Stubborn always: every loss Falls Back, so no Give Ground and no Break at all.
+    always = odds(
+        load_scenario(path, overrides=[("parameters.stubborn", "always")]), method="exact"
+    )
+    assert always.probability("gives_ground.Infernal Guard", True) == 0
+    assert always.probability("breaks.Infernal Guard", True) == 0
+    assert always.probability("falls_back.Infernal Guard", True) > 0
