@@ -34,6 +34,7 @@ TABLE = {
     "overwhelmed": (False, False, True),
     "press_of_battle": (False, False, True),
     "charge_initiative": ("flat", "flat", "distance"),
+    "stepping_forward": (False, False, True),
     "to_hit_table": ("classic", "classic", "oldworld"),
     "to_wound_table": ("classic", "classic", "oldworld"),
     "saves_worsened_by": ("strength", "strength", "ap"),

@@ -671,7 +671,10 @@ def test_exact_odds_agree_with_monte_carlo_on_the_example() -> None:
     names = {metric.name for metric in exact.metrics}
     assert {"falls_back.Orcs", "gives_ground.Orcs", "breaks.Orcs"} <= names
     for metric in exact.metrics:
-        for entry in metric.values:
+        # Values rarer than 1 % are left to tests/analysis/test_examples.py, whose bound
+        # is shared over every value of every example: a 99.99 % interval for each of a
+        # hundred values of 1e-4 misses one of them at some seeds though nothing is wrong.
+        for entry in (e for e in metric.values if e.probability >= 0.01):
             low, high = sampled.interval(metric.name, entry.value)
             assert low <= entry.probability <= high, (metric.name, entry.value)
 

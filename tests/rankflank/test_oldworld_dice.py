@@ -13,13 +13,15 @@ from typing import Any
 
 import pytest
 
-from fracas.core.dice import ScriptedDice
+from fracas.core.dice import ScriptedDice, SeededDice
 from fracas.core.distribution import check_group
 from fracas.core.errors import ScenarioError
 from fracas.rulesets.rankflank.blows import Blow, Blows, blow_law, roll_blows, unsaved_chance
+from fracas.rulesets.rankflank.fight import apply_wounds
 from fracas.rulesets.rankflank.formation import initial_state
+from fracas.rulesets.rankflank.play import play_combat
 from fracas.rulesets.rankflank.scenario import Combat
-from fracas.rulesets.rankflank.strikes import StrikeRecord, strike_records
+from fracas.rulesets.rankflank.strikes import Conditions, StrikeRecord, strike_records
 from fracas.rulesets.rankflank.tables import (
     armour_ap_target,
     to_hit_target,
@@ -375,3 +377,56 @@ def test_example_c_blows() -> None:
     guard = record_of(combat, "Infernal Guard")
     # Guard: 1/2 × 1/3 (S3 v T4) × 2/3 (Black Orc 5+, no AP) = 1/9 a blow.
     assert unsaved_chance(guard.blow) == Fraction(1, 9)
+
+
+# --- stepping forward -------------------------------------------------------------------------
+
+
+def example_a_combat(**parameters: Any) -> Combat:
+    return combat_from(
+        {
+            "parameters": {"edition": "oldworld", **parameters},
+            "units": [
+                unit_doc("State Troops", "Empire", 20, 5, STATE_TROOPS, weapon="halberd", armour=6),
+                unit_doc("Orcs", "Orcs", 15, 5, ORCS, armour=6, shield=True, charged=True),
+            ],
+            "engagements": [engage("Orcs", "State Troops")],
+        }
+    )
+
+
+@pytest.mark.parametrize(("slain", "attacks"), [(0, 10), (1, 9), (5, 5), (7, 5)])
+def test_models_slain_before_striking_cost_their_attacks(slain: int, attacks: int) -> None:
+    # §8 A: 5 in the fighting rank + 5 of Press of Battle. One slain by the Orcs at I5:
+    # 5 - 1 + 5 = 9. Seven slain (13 left, 5,5,3): the fighting rank's 5 are lost, the
+    # Press of Battle rank still makes its 5.
+    combat = example_a_combat()
+    state = initial_state(combat)
+    if slain:
+        state, _ = apply_wounds(state, combat.unit("State Troops"), None, slain)
+    conditions = Conditions(slain=(("State Troops", slain),) if slain else ())
+    (record,) = (
+        r
+        for r in strike_records(combat, state, 1, conditions=conditions)
+        if r.striker == "State Troops"
+    )
+    assert record.attacks == attacks
+    # The older rule: every model left in the fighting rank strikes.
+    off = example_a_combat(stepping_forward=False)
+    (record,) = (
+        r
+        for r in strike_records(off, state, 1, conditions=conditions)
+        if r.striker == "State Troops"
+    )
+    assert record.attacks == 10
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_play_counts_the_models_slain_earlier_in_the_round(seed: int) -> None:
+    # Whatever the Orcs' blows at I5 slay (at most their 5 attacks), the State Troops
+    # strike at I3 with 10 less that many attacks.
+    combat = example_a_combat()
+    fought = play_combat(combat, SeededDice(seed)).rounds[0]
+    rolls = {roll.record.striker: roll for step in fought.steps for roll in step.rolls}
+    slain = rolls["Orcs"].faces.unsaved
+    assert rolls["State Troops"].record.attacks == 10 - slain

@@ -449,6 +449,11 @@ class RankflankParams(StrictModel):
         description="Leadership a loser's break test loses while a winner causes Terror "
         "(the rule terror, oldworld).",
     )
+    stepping_forward: Bool | None = Field(
+        None,
+        description="A fighting-rank model slain before it strikes costs its attacks, its "
+        "replacement making none (oldworld: true).",
+    )
     to_hit_table: Literal["classic", "oldworld"] | None = Field(
         None,
         description="To hit: 3+ against a lower WS, 5+ against more than double, else 4+ "

@@ -79,6 +79,9 @@ class Fight(NamedTuple):
     #: Units that Fell Back in Good Order, and that Gave Ground (three-outcome tests).
     fell_back: frozenset[str] = frozenset()
     gave_ground: frozenset[str] = frozenset()
+    #: The units as the round began, while models slain before they strike cost their
+    #: attacks (``stepping_forward``); ``()`` otherwise, so that nothing splits fights.
+    round_start: tuple[UnitStatus, ...] = ()
 
 
 _FIGHT_FIELD = {name: index for index, name in enumerate(Fight._fields)}

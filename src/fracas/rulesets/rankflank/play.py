@@ -196,6 +196,7 @@ class CombatProcess(Striking, Scoring, Fleeing):
             pending=(),
             credits=credits,
             duels=tuple(duels),
+            round_start=units if combat.options.stepping_forward else (),
         )
 
     def _end(self, fight: Fight) -> Fight:

@@ -96,6 +96,7 @@ _CLASSIC: Mapping[str, Any] = {
     "overwhelmed": False,
     "press_of_battle": False,
     "charge_initiative": "flat",
+    "stepping_forward": False,
     "to_hit_table": "classic",
     "to_wound_table": "classic",
     "saves_worsened_by": "strength",
@@ -153,6 +154,7 @@ EDITIONS: Mapping[str, Mapping[str, Any]] = {
         "press_of_battle": True,
         # ../shared/spec/oldworld.md, section 5 (the round's dice and the weapons).
         "charge_initiative": "distance",
+        "stepping_forward": True,
         "to_hit_table": "oldworld",
         "to_wound_table": "oldworld",
         "saves_worsened_by": "ap",
@@ -222,6 +224,7 @@ class Options:
     charge_initiative: str = "flat"
     charger_initiative_bonus_flank: int = 4
     terror_leadership: int = 1
+    stepping_forward: bool = False
     to_hit_table: str = "classic"
     to_wound_table: str = "classic"
     saves_worsened_by: str = "strength"

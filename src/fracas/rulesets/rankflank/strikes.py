@@ -284,6 +284,8 @@ class Conditions:
 
     afraid: frozenset[str] = frozenset()
     calmed: frozenset[str] = frozenset()
+    #: Rank-and-file models each unit lost earlier this round (``stepping_forward``).
+    slain: tuple[tuple[str, int], ...] = ()
 
 
 def _better(rerolls: list[tuple[str, str]]) -> tuple[str | None, str | None]:
@@ -407,7 +409,14 @@ def _record(
             more.append((int(kit.value("devastating_charge") or 1), "devastating charge"))
         per_model = _summed(explain, "A", profile.A, more, "attacks")
         if character is None:
-            attacks = fighting * per_model + supporting * options.supporting_attacks
+            # Stepping forward: a model of the fighting rank slain before it strikes costs
+            # its attacks; the model that takes its place makes none.
+            stepped = 0
+            if options.stepping_forward:
+                stepped = min(fighting, dict(conditions.slain).get(unit.name, 0))
+                if stepped:
+                    explain.note(f"{stepped} slain before striking: no attacks (stepping forward)")
+            attacks = (fighting - stepped) * per_model + supporting * options.supporting_attacks
             if weapon == "spear" and kit.troop_type not in MOUNTED and supporting > unit.files:
                 explain.note(f"{supporting} supporting attacks (spear, an extra rank)")
         else:

@@ -14,7 +14,7 @@ from fracas.core.dice import Dice, draw
 from fracas.rulesets.rankflank.blows import Rolled
 from fracas.rulesets.rankflank.breaktest import LeadershipTest
 from fracas.rulesets.rankflank.fight import CREDITS, DUELS, PENDING, PHASE, UNITS, Fight, moved
-from fracas.rulesets.rankflank.formation import UnitStatus, leadership
+from fracas.rulesets.rankflank.formation import UnitStatus, leadership, rank_and_file
 from fracas.rulesets.rankflank.psychology import FearTest, fear_testers
 from fracas.rulesets.rankflank.result import WoundCredit
 from fracas.rulesets.rankflank.scenario import Unit
@@ -41,8 +41,11 @@ class Striking(Steps):
         """The records of the next initiative step that has any; the result after the last."""
         combat = self.combat
         initiatives = fight.initiatives
+        slain = self._slain_this_round(fight)
         conditions = (
-            Conditions(fight.afraid, fight.calmed) if fight.afraid or fight.calmed else None
+            Conditions(fight.afraid, fight.calmed, slain)
+            if fight.afraid or fight.calmed or slain
+            else None
         )
         while initiatives:
             if self.log is not None:
@@ -61,6 +64,17 @@ class Striking(Steps):
         if self.log is not None:
             self.log.close_step()
         return moved(fight, phase="result", initiatives=(), pending=())
+
+    def _slain_this_round(self, fight: Fight) -> tuple[tuple[str, int], ...]:
+        """Rank-and-file models each unit lost since the round began (stepping forward)."""
+        if not fight.round_start:
+            return ()
+        lost = []
+        for unit, start, now in zip(self.combat.units, fight.round_start, fight.units, strict=True):
+            slain = rank_and_file(unit, start) - rank_and_file(unit, now)
+            if slain > 0:
+                lost.append((unit.name, slain))
+        return tuple(lost)
 
     def _strike(self, fight: Fight, dice: Dice) -> Fight:
         blows = self._blows_for(fight)
