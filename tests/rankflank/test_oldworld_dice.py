@@ -405,20 +405,14 @@ def test_models_slain_before_striking_cost_their_attacks(slain: int, attacks: in
     if slain:
         state, _ = apply_wounds(state, combat.unit("State Troops"), None, slain)
     conditions = Conditions(slain=(("State Troops", slain),) if slain else ())
-    (record,) = (
-        r
-        for r in strike_records(combat, state, 1, conditions=conditions)
-        if r.striker == "State Troops"
-    )
-    assert record.attacks == attacks
+
+    def troops_attacks(fought: Combat) -> int:
+        records = strike_records(fought, state, 1, conditions=conditions)
+        return next(r.attacks for r in records if r.striker == "State Troops")
+
+    assert troops_attacks(combat) == attacks
     # The older rule: every model left in the fighting rank strikes.
-    off = example_a_combat(stepping_forward=False)
-    (record,) = (
-        r
-        for r in strike_records(off, state, 1, conditions=conditions)
-        if r.striker == "State Troops"
-    )
-    assert record.attacks == 10
+    assert troops_attacks(example_a_combat(stepping_forward=False)) == 10
 
 
 @pytest.mark.parametrize("seed", range(1, 9))

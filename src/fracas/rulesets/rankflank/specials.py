@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 #: Every rule the engine knows, by its canonical name, with the kind of value it takes:
 #: ``None`` a plain rule, ``"amount"`` N / D3 / D6, ``"number"`` a whole number,
@@ -106,16 +106,8 @@ WeaponName = Literal[
     "paired_weapons",
     "morning_star",
 ]
-WEAPONS: tuple[str, ...] = (
-    "hand_weapon",
-    "great_weapon",
-    "halberd",
-    "spear",
-    "lance",
-    "flail",
-    "paired_weapons",
-    "morning_star",
-)
+#: Every weapon the engine knows, in the order the schema lists them.
+WEAPONS: tuple[str, ...] = get_args(WeaponName)
 #: Weapons of one preset only.
 EDITION_WEAPONS: Mapping[str, str] = {"morning_star": "oldworld"}
 WEAPON_ALIASES: Mapping[str, str] = {
