@@ -654,8 +654,8 @@ def outcome_stance(combat: Combat, state: State, unit: Unit) -> OutcomeStance:
 
 def _shieldwall(combat: Combat, unit: Unit) -> bool:
     """Shieldwall holds in a round the unit was charged, its models carrying shields."""
-    charged_by = [c.enemy for c in combat.contacts[unit.name] if combat.unit(c.enemy).charged]
-    return "shieldwall" in unit.rules and unit.kit.shield and bool(charged_by)
+    charged = any(combat.unit(c.enemy).charged for c in combat.contacts[unit.name])
+    return "shieldwall" in unit.rules and unit.kit.shield and charged
 
 
 @dataclass(frozen=True, slots=True)

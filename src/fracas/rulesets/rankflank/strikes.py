@@ -511,12 +511,10 @@ def _record(
     else:
         armour = armour_save_target(save, strength)
         if armour is not None and piercing:
-            armour = armour + piercing if armour + piercing <= 6 else None
             explain.note(f"armour piercing ({piercing})")
-        # Armour Piercing of the oldworld weapons, where a scenario mixes them in.
+        # With the oldworld weapons mixed in, their Armour Piercing adds to the rule's.
         weapon_piercing = sum(amount for amount, _ in piercing_parts)
-        if armour is not None and weapon_piercing:
-            armour = armour_ap_target(armour, weapon_piercing)
+        armour = armour_ap_target(armour, piercing + weapon_piercing)
     bane = max(bane, int(kit.value("armour_bane") or 0))
     if bane and armour is not None:
         explain.note(f"armour bane ({bane}): a natural 6 to wound worsens the save by {bane}")

@@ -51,10 +51,7 @@ def to_wound_target(strength: int, toughness: int, table: str = "classic") -> in
 
 def armour_save_target(armour: int | None, strength: int) -> int | None:
     """D6 needed to save: the printed save worsened by 1 per point of Strength above 3."""
-    if armour is None:
-        return None
-    needed = armour + max(0, strength - 3)
-    return needed if needed <= 6 else None
+    return armour_ap_target(armour, max(0, strength - 3))
 
 
 def armour_ap_target(armour: int | None, armour_piercing: int) -> int | None:
