@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 from fracas.core.dice import D6, Dice, DiceGroup, die
 from fracas.core.distribution import Distribution
 from fracas.rulesets.rankflank.specials import amount_law
-from fracas.rulesets.rankflank.tables import passes
+from fracas.rulesets.rankflank.tables import armour_ap_target, passes
 
 #: A killing blow: the model it strikes is slain whatever its wounds.
 SLAY = -1
@@ -77,9 +77,7 @@ class Blow:
         >>> Blow(4, 4, armour=6, ward=None, armour_bane=1).bane_armour() is None
         True
         """
-        if self.armour is None or self.armour + self.armour_bane > 6:
-            return None
-        return self.armour + self.armour_bane
+        return armour_ap_target(self.armour, self.armour_bane)
 
 
 def rerolled(face: int, target: int | None, reroll: str | None) -> bool:
