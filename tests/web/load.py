@@ -31,13 +31,14 @@ class Call:
         content = json.dumps(body).encode()
         head = (
             f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(content)}\r\n\r\n"
+            f"Accept-Encoding: gzip\r\nContent-Length: {len(content)}\r\n\r\n"
         )
         return cls(kind, head.encode() + content)
 
     @classmethod
     def get(cls, kind: str, path: str, host: str) -> Call:
-        return cls(kind, f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        head = f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept-Encoding: gzip\r\n\r\n"
+        return cls(kind, head.encode())
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,21 @@ def test_resolve_of_every_example_is_the_library_report(client: TestClient, path
     assert answer["document"]["result"] == report.data
 
 
+def test_a_client_that_takes_gzip_gets_the_same_answer_compressed(client: TestClient) -> None:
+    scenario = {"scenario": LAIR_RAID.read_text(encoding="utf-8"), "seed": 4}
+    plain = client.post("/api/resolve", json=scenario, headers={"Accept-Encoding": "identity"})
+    packed = client.post("/api/resolve", json=scenario, headers={"Accept-Encoding": "gzip"})
+    refused = client.post("/api/resolve", json=scenario, headers={"Accept-Encoding": "gzip;q=0, *"})
+    assert plain.status_code == packed.status_code == refused.status_code == 200
+    assert "content-encoding" not in plain.headers
+    assert "content-encoding" not in refused.headers
+    assert packed.headers["content-encoding"] == "gzip"
+    assert {r.headers["vary"] for r in (plain, packed, refused)} == {"accept-encoding"}
+    assert packed.json() == plain.json()
+    # About 100 kB of JSON, four renderings of one battle: gzip takes it below a quarter.
+    assert int(packed.headers["content-length"]) * 4 < len(plain.content)
+
+
 def test_json_and_toml_scenarios_give_the_same_answer(client: TestClient) -> None:
     document = yaml.safe_load(ENCIRCLEMENT.read_text(encoding="utf-8"))
     expected = client.post("/api/resolve", json=body(ENCIRCLEMENT)).json()["document"]["result"]

@@ -38,7 +38,7 @@ from fracas.core.budgets import EXACT_TOLERANCE
 from fracas.core.errors import FracasError, format_path
 from fracas.io.render import FORUM_SIZES
 from fracas.web import jobs, operations
-from fracas.web.jobs import Job, dumps, error_body, work_estimate
+from fracas.web.jobs import Job, accepts_gzip, dumps, error_body, is_gzip, work_estimate
 from fracas.web.operations import Limits, OddsOptions, PostOptions, ScenarioInput
 from fracas.web.pool import Busy, Crashed, Pool, Stopping, TimedOut
 
@@ -515,9 +515,10 @@ def create_app(
     app.state.limits = limits
     app.state.pool = pool
 
-    async def compute(operation: str, **arguments: Any) -> Response:
+    async def compute(http: Request, operation: str, **arguments: Any) -> Response:
         """Answer with what a worker writes for ``operation``, or the error saying why not."""
-        job = Job(operation, arguments, limits)
+        taken = http.headers.get("accept-encoding", "")
+        job = Job(operation, arguments, limits, gzip=accepts_gzip(taken))
         try:
             future = pool.submit(job, work_estimate(operation, arguments, limits))
             status, body = await asyncio.wrap_future(future)
@@ -543,7 +544,11 @@ def create_app(
             return error_response(
                 500, "internal error: the worker stopped while it worked on this question"
             )
-        return Response(body, status_code=status, media_type="application/json")
+        # The answer depends on Accept-Encoding, so a cache must key on it.
+        headers = {"vary": "accept-encoding"}
+        if is_gzip(body):
+            headers["content-encoding"] = "gzip"
+        return Response(body, status_code=status, media_type="application/json", headers=headers)
 
     # Read once: the same bytes for every request, from this process, at once.
     listing: dict[str, bytes] = {}
@@ -566,42 +571,48 @@ def create_app(
         return cached("examples")
 
     @app.post("/api/validate", response_model=ValidateAnswer, responses=ERRORS, tags=["api"])
-    async def validate(request: ScenarioRequest) -> Response:
+    async def validate(request: ScenarioRequest, http: Request) -> Response:
         """Check a scenario; answer its editable numbers and the names of its units."""
-        return await compute("validate", given=request.given())
+        return await compute(http, "validate", given=request.given())
 
     @app.post("/api/resolve", response_model=ReportAnswer, responses=ERRORS, tags=["api"])
-    async def resolve(request: ResolveRequest) -> Response:
+    async def resolve(request: ResolveRequest, http: Request) -> Response:
         """Resolve a scenario with seeded dice."""
-        return await compute("resolve", given=request.given(), seed=request.seed)
+        return await compute(http, "resolve", given=request.given(), seed=request.seed)
 
     @app.post("/api/forecast", response_model=ReportAnswer, responses=ERRORS, tags=["api"])
-    async def forecast(request: ForecastRequest) -> Response:
+    async def forecast(request: ForecastRequest, http: Request) -> Response:
         """Preview one action without changing the scenario (rulesets with a forecast)."""
         return await compute(
-            "forecast", given=request.given(), attacker=request.attacker, target=request.target
+            http,
+            "forecast",
+            given=request.given(),
+            attacker=request.attacker,
+            target=request.target,
         )
 
     @app.post("/api/advise", response_model=ReportAnswer, responses=ERRORS, tags=["api"])
-    async def advise(request: AdviseRequest) -> Response:
+    async def advise(request: AdviseRequest, http: Request) -> Response:
         """Rank a side's actions, best first (rulesets with an advisor)."""
-        return await compute("advise", given=request.given(), side=request.side)
+        return await compute(http, "advise", given=request.given(), side=request.side)
 
     @app.post("/api/threats", response_model=ReportAnswer, responses=ERRORS, tags=["api"])
-    async def threats(request: ThreatsRequest) -> Response:
+    async def threats(request: ThreatsRequest, http: Request) -> Response:
         """What the other sides can do to a side now, worst first (rulesets with threats)."""
-        return await compute("threats", given=request.given(), side=request.side)
+        return await compute(http, "threats", given=request.given(), side=request.side)
 
     @app.post("/api/reply", response_model=ReportAnswer, responses=ERRORS, tags=["api"])
-    async def reply(request: ReplyRequest) -> Response:
+    async def reply(request: ReplyRequest, http: Request) -> Response:
         """The enemy's best reply to each of a side's best actions, or to its planned turn
         (rulesets with a reply)."""
-        return await compute("reply", given=request.given(), side=request.side, plan=request.plan)
+        return await compute(
+            http, "reply", given=request.given(), side=request.side, plan=request.plan
+        )
 
     @app.post("/api/odds", response_model=OddsAnswer, responses=ERRORS, tags=["api"])
-    async def odds(request: OddsRequest) -> Response:
+    async def odds(request: OddsRequest, http: Request) -> Response:
         """Outcome probabilities: exact where tractable, sampled otherwise, within the budgets."""
-        return await compute("odds", given=request.given(), options=request.options())
+        return await compute(http, "odds", given=request.given(), options=request.options())
 
     if campaign is not None:
         from fracas.web.campaign import add_campaign_pages

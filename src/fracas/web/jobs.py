@@ -12,10 +12,18 @@ HTTP frameworks, and everything in a job pickles.
 >>> status, body = run(Job("resolve", {"given": None, "seed": 1}, Limits()))
 >>> status, json.loads(body)["error"]["message"].startswith("internal error")
 (500, True)
+
+A client that takes gzip (every browser does) gets the answer compressed, by the worker:
+the server's process then forwards an eighth of the bytes, and its event loop stays free.
+
+>>> status, body = run(Job("rulesets", {}, Limits(), gzip=True))
+>>> is_gzip(body), gzip.decompress(body)[:9]
+(True, b'[{"name":')
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 from collections.abc import Callable
@@ -37,6 +45,11 @@ CHEAP_WORK = 250_000
 #: Dice rolls assumed of one sampled run when a question is sorted into a lane (a
 #: battle of the examples rolls 50–500). Only the lane depends on it, never the answer.
 ROLLS_PER_RUN = 500
+#: Shortest answer (in bytes) worth compressing: below it, gzip's header outweighs the gain.
+GZIP_MIN = 1_024
+#: zlib's fastest level: a resolve's 100 kB of JSON becomes 12 kB in a quarter of a
+#: millisecond; the best level saves a further third at eight times the work.
+GZIP_LEVEL = 1
 
 
 @dataclass(frozen=True)
@@ -46,6 +59,45 @@ class Job:
     operation: str
     arguments: dict[str, Any] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)
+    #: The client takes ``Content-Encoding: gzip``: the answer is compressed (see :func:`run`).
+    gzip: bool = False
+
+
+def is_gzip(body: bytes) -> bool:
+    """Whether an answer of :func:`run` is compressed. JSON text never begins with gzip's
+    magic bytes (a control character), so the body says it of itself.
+
+    >>> is_gzip(b'{"name": 1}'), is_gzip(gzip.compress(b"{}"))
+    (False, True)
+    """
+    return body[:2] == b"\x1f\x8b"
+
+
+def accepts_gzip(accept_encoding: str) -> bool:
+    """Whether an ``Accept-Encoding`` header takes gzip: named (or ``*``) with a weight
+    above 0; a gzip named with ``q=0`` is refused even where ``*`` would take it.
+
+    >>> accepts_gzip("gzip, deflate, br"), accepts_gzip("br;q=1.0, *;q=0.5")
+    (True, True)
+    >>> accepts_gzip(""), accepts_gzip("identity"), accepts_gzip("gzip;q=0, *")
+    (False, False, False)
+    """
+    weights: dict[str, float] = {}
+    for item in accept_encoding.split(","):
+        name, *parameters = (part.strip() for part in item.split(";"))
+        weight = 1.0
+        for parameter in parameters:
+            key, _, value = parameter.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        if name:
+            weights[name.lower()] = weight
+    if "gzip" in weights:
+        return weights["gzip"] > 0
+    return weights.get("*", 0.0) > 0
 
 
 def error_body(
@@ -124,8 +176,17 @@ OPERATIONS: dict[str, Callable[[dict[str, Any]], Any]] = {
 def run(job: Job) -> tuple[int, bytes]:
     """Do ``job``: the status and the JSON body of its answer (an error object on failure).
 
-    An answer longer than ``job.limits.answer_bytes`` is refused (400) rather than sent.
+    An answer longer than ``job.limits.answer_bytes`` (as JSON) is refused (400) rather
+    than sent. With ``job.gzip`` an answer of ``GZIP_MIN`` bytes or more is compressed
+    (:func:`is_gzip` tells).
     """
+    status, body = _answer(job)
+    if job.gzip and len(body) >= GZIP_MIN:
+        body = gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0)
+    return status, body
+
+
+def _answer(job: Job) -> tuple[int, bytes]:
     try:
         answer = OPERATIONS[job.operation]({**job.arguments, "limits": job.limits})
         body = dumps(answer)
@@ -182,4 +243,14 @@ def work_estimate(operation: str, arguments: dict[str, Any], limits: Limits) -> 
     return work
 
 
-__all__ = ["CHEAP_WORK", "Job", "dumps", "error_body", "error_of", "run", "work_estimate"]
+__all__ = [
+    "CHEAP_WORK",
+    "Job",
+    "accepts_gzip",
+    "dumps",
+    "error_body",
+    "error_of",
+    "is_gzip",
+    "run",
+    "work_estimate",
+]
