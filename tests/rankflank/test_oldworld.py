@@ -25,7 +25,7 @@ from fracas.core.distribution import check_group
 from fracas.core.errors import ScenarioError
 from fracas.core.modifiers import Breakdown
 from fracas.core.record import SUMMING
-from fracas.io.render import render_json, render_text
+from fracas.io.render import render_json, render_markdown, render_text
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.rankflank.breaktest import (
     OutcomeStance,
@@ -33,6 +33,7 @@ from fracas.rulesets.rankflank.breaktest import (
     is_steadfast,
     outcome_counts,
     outcome_stance,
+    take_outcome_test,
     three_outcomes,
 )
 from fracas.rulesets.rankflank.fight import apply_wounds
@@ -847,7 +848,7 @@ def test_shieldwall_needs_shields_and_a_charge() -> None:
     assert (stance(True, True), stance(False, True), stance(True, False)) == (True, False, False)
 
 
-@pytest.mark.parametrize("rule", ["terror", "warband", "shieldwall"])
+@pytest.mark.parametrize("rule", ["terror", "warband", "shieldwall", "undisciplined"])
 def test_the_new_psychology_rules_are_the_oldworld_presets(rule: str) -> None:
     with pytest.raises(ScenarioError, match=f"no rule '{rule}'"):
         combat_from(
@@ -873,3 +874,151 @@ def test_the_shieldwall_example_gives_ground_rather_than_falling_back() -> None:
     assert always.probability("gives_ground.Infernal Guard", True) == 0
     assert always.probability("breaks.Infernal Guard", True) == 0
     assert always.probability("falls_back.Infernal Guard", True) > 0
+
+
+# --- §3: the General's Leadership and the Battle Standard's re-roll --------------------------
+
+
+def orcs_led(**orc_keys: Any) -> OutcomeStance:
+    """§8 A after the blows, the Orcs (Ld 7) with ``orc_keys`` added to their entry."""
+    combat = oldworld(
+        [
+            unit_doc("State Troops", "Empire", 20, 5, STATE_TROOPS, weapon="halberd", armour=6),
+            unit_doc("Orcs", "Orcs", 15, 5, ORCS, armour=6, shield=True, charged=True, **orc_keys),
+        ],
+        [engage("Orcs", "State Troops")],
+    )
+    return outcome_stance(
+        combat, after(combat, {"State Troops": 1, "Orcs": 2}), combat.unit("Orcs")
+    )
+
+
+def test_the_general_in_range_lends_a_higher_leadership() -> None:
+    # General Ld 9 in range: the Orcs test on 9. Lost by 1: Break 10-12 (3+2+1 = 6), Fall
+    # Back 9 (4), Give Ground 2-8 (36 - 10 = 26).
+    stance = orcs_led(general_leadership=9)
+    assert (stance.leadership, stance.leadership_notes) == (9, ("general's Ld 9",))
+    assert stance.plan(1, "never").counts == (6, 4, 26)
+    # A General of lower Leadership than the unit's own lends nothing.
+    assert (orcs_led(general_leadership=6).leadership, orcs_led().leadership) == (7, 7)
+
+
+def test_terror_is_taken_from_the_generals_leadership() -> None:
+    # The State Troops cause Terror; the General's 9 is used, then 1 less: 8.
+    combat = oldworld(
+        [
+            unit_doc("State Troops", "Empire", 20, 5, STATE_TROOPS, rules=["terror"]),
+            unit_doc("Orcs", "Orcs", 15, 5, ORCS, charged=True, general_leadership=9),
+        ],
+        [engage("Orcs", "State Troops")],
+    )
+    stance = outcome_stance(combat, initial_state(combat), combat.unit("Orcs"))
+    assert (stance.leadership, stance.leadership_notes) == (
+        8,
+        ("general's Ld 9", "terror -1 (State Troops)"),
+    )
+
+
+def test_the_battle_standard_re_rolls_a_break() -> None:
+    # Ld 7, lost by 1: once Break 15/36, Fall Back 6/36, Give Ground 15/36. A Break is rolled
+    # again and the second roll stands:
+    #   Break 15/36 x 15/36 = 225/1296; Fall Back 6/36 + 15/36 x 6/36 = (216 + 90)/1296 = 306/1296;
+    #   Give Ground 15/36 + 15/36 x 15/36 = (540 + 225)/1296 = 765/1296; 225 + 306 + 765 = 1296.
+    stance = orcs_led(battle_standard_in_range=True)
+    assert stance.battle_standard
+    law = dict(OutcomeTests.of((stance,), 1, "never").law())
+    assert law == {
+        ("break",): Fraction(225, 1296),
+        ("fall_back",): Fraction(306, 1296),
+        ("give_ground",): Fraction(765, 1296),
+    }
+    # Without it: the single roll's 15/6/15.
+    assert dict(OutcomeTests.of((orcs_led(),), 1, "never").law())[("break",)] == Fraction(15, 36)
+
+
+def test_the_battle_standard_best_also_re_rolls_a_fall_back_when_that_pays() -> None:
+    # General Ld 9, lost by 1: Break 6, Fall Back 4, Give Ground 26 of 36. Give Ground (26) is
+    # likelier than Break (6), so "best" re-rolls a Fall Back too: again = 10/36.
+    #   Break 10/36 x 6/36 = 60/1296; Fall Back 10/36 x 4/36 = 40/1296;
+    #   Give Ground 26/36 + 10/36 x 26/36 = (936 + 260)/1296 = 1196/1296.
+    stance = orcs_led(general_leadership=9, battle_standard_in_range=True)
+    plan = stance.plan(1, "never", "best")
+    assert plan.rerolled == ("break", "fall_back")
+    law = dict(OutcomeTests.of((stance,), 1, "never", "best").law())
+    assert law == {
+        ("break",): Fraction(60, 1296),
+        ("fall_back",): Fraction(40, 1296),
+        ("give_ground",): Fraction(1196, 1296),
+    }
+    assert stance.plan(1, "never", "break").rerolled == ("break",)
+    assert stance.plan(1, "never", "never").rerolled == ()
+
+
+def test_the_re_roll_law_is_the_enumeration_of_four_dice() -> None:
+    # Every sequence of four dice, each 1/1296: the first two are the test, the last two the
+    # re-roll when one is taken (else unused).
+    from itertools import product
+
+    stance = orcs_led(general_leadership=8, battle_standard_in_range=True)
+    for choice in ("break", "best"):
+        plan = stance.plan(2, "never", choice)
+        counted: dict[str, int] = {}
+        for faces in product(range(1, 7), repeat=4):
+            outcome = take_outcome_test(plan, ScriptedDice(list(faces))).outcome
+            counted[outcome] = counted.get(outcome, 0) + 1
+        law = dict(OutcomeTests.of((stance,), 2, "never", choice).law())
+        assert {(o,): Fraction(n, 1296) for o, n in counted.items()} == law, choice
+
+
+def test_a_re_rolled_test_keeps_both_rolls_and_the_second_stands() -> None:
+    plan = orcs_led(battle_standard_in_range=True).plan(1, "never")
+    test = take_outcome_test(plan, ScriptedDice([5, 6, 2, 3]))  # 11 Breaks Ld 7; 5 holds
+    assert (test.first_faces, test.faces, test.outcome) == ((5, 6), (2, 3), "give_ground")
+    kept = take_outcome_test(plan, ScriptedDice([3, 4]))  # 7 at Ld 7: Fall Back, not re-rolled
+    assert (kept.first_faces, kept.faces, kept.outcome) == ((), (3, 4), "fall_back")
+
+
+def test_a_unit_carrying_the_battle_standard_re_rolls_undisciplined_ones_do_not() -> None:
+    assert orcs_led(command={"battle_standard": True}).battle_standard
+    assert not orcs_led(battle_standard_in_range=True, rules=["undisciplined"]).battle_standard
+
+
+def test_the_report_shows_the_re_roll() -> None:
+    combat = oldworld(
+        [
+            unit_doc("State Troops", "Empire", 20, 5, STATE_TROOPS, weapon="halberd", armour=6),
+            unit_doc("Orcs", "Orcs", 15, 5, ORCS, armour=6, shield=True, charged=True,
+                     battle_standard_in_range=True, general_leadership=8),
+        ],
+        [engage("Orcs", "State Troops")],
+    )  # fmt: skip
+    scenario = RankflankScenario(combat, "bsb")
+    texts = []
+    for seed in range(1, 60):
+        report = RULESET.resolve(scenario, seed=seed)
+        data = json.loads(render_json(report))["result"]
+        tests = [t for r in data["rounds"] for t in r["break_tests"] if t["unit"] == "Orcs"]
+        if tests and tests[0]["first_faces"]:
+            (test,) = tests
+            assert sum(test["first_faces"]) > 8  # only a Break (above Ld 8) is re-rolled
+            assert test["rerolled"] == ["break"]
+            texts.append(render_markdown(report))  # the text table wraps its cells
+            break
+    assert texts, "no seed of 1-59 re-rolled a Break"
+    assert "battle standard re-rolls Break" in texts[0]
+    assert ", re-rolled " in texts[0]
+
+
+@pytest.mark.parametrize(
+    ("key", "value"), [("general_leadership", 9), ("battle_standard_in_range", True)]
+)
+def test_the_general_and_the_battle_standard_in_range_are_the_oldworld_presets(
+    key: str, value: Any
+) -> None:
+    with pytest.raises(ScenarioError, match=f"{key} is a rule of the oldworld preset"):
+        combat_from(
+            {
+                "units": [unit_doc("A", "Red", **{key: value}), unit_doc("B", "Blue")],
+                "engagements": [engage("B", "A")],
+            }
+        )

@@ -25,6 +25,7 @@ from fracas.rulesets.rankflank.formation import (
     unit_rows,
     unit_strength,
 )
+from fracas.rulesets.rankflank.result import battle_standard_carried
 from fracas.rulesets.rankflank.scenario import Combat, Unit
 
 
@@ -551,6 +552,33 @@ class OutcomeTest:
     shieldwall: bool = False
     #: What changed the unit's Leadership for this test ("warband +1", "terror -1").
     leadership_notes: tuple[str, ...] = ()
+    #: The outcomes its Battle Standard re-rolls (empty: none in range, or none chosen).
+    rerolled: tuple[str, ...] = ()
+    #: The first roll, when it was re-rolled (``faces`` is the second, which stands).
+    first_faces: tuple[int, ...] = ()
+
+
+#: A roll's law as a tuple: (leadership, difference, overwhelmed, shieldwall, re-rolled).
+RollLaw = tuple[int, int, bool, bool, tuple[str, ...]]
+
+
+def rerolled_outcomes(counts: tuple[int, int, int], choice: str) -> tuple[str, ...]:
+    """The outcomes a Battle Standard re-roll takes, by ``battle_standard_reroll``.
+
+    A Break is always worth re-rolling (nothing is worse). ``best`` also re-rolls a Fall
+    Back when a new roll Gives Ground more often than it Breaks: the same measure as
+    Stubborn's ``best``, Falling Back being the middle outcome.
+
+    >>> rerolled_outcomes((15, 6, 15), "break"), rerolled_outcomes((6, 4, 26), "best")
+    (('break',), ('break', 'fall_back'))
+    >>> rerolled_outcomes((21, 5, 10), "best"), rerolled_outcomes((21, 5, 10), "never")
+    (('break',), ())
+    """
+    if choice == "never":
+        return ()
+    if choice == "best" and counts[2] > counts[0]:
+        return ("break", "fall_back")
+    return ("break",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -565,8 +593,12 @@ class OutcomeStance:
     disrupted_by: str | None
     shieldwall: bool = False
     leadership_notes: tuple[str, ...] = ()
+    #: A Battle Standard in range lets it re-roll the test.
+    battle_standard: bool = False
 
-    def plan(self, difference: int, use_stubborn: str) -> OutcomeTest:
+    def plan(
+        self, difference: int, use_stubborn: str, battle_standard_reroll: str = "break"
+    ) -> OutcomeTest:
         """The test after losing by ``difference``, but its roll; ``outcome`` is set only
         when no roll is needed.
 
@@ -588,6 +620,11 @@ class OutcomeStance:
             and (use_stubborn == "always" or (use_stubborn == "best" and counts[0] > counts[2]))
         )
         outcome = "give_ground" if self.unbreakable else "fall_back" if used else ""
+        rerolled = (
+            rerolled_outcomes(counts, battle_standard_reroll)
+            if self.battle_standard and not outcome
+            else ()
+        )
         return OutcomeTest(
             self.unit,
             self.leadership,
@@ -602,6 +639,7 @@ class OutcomeStance:
             outcome,
             self.shieldwall,
             self.leadership_notes,
+            rerolled,
         )
 
 
@@ -636,6 +674,10 @@ def outcome_stance(combat: Combat, state: State, unit: Unit) -> OutcomeStance:
             raised = min(10, target + bonus)
             notes.append(f"warband +{raised - target}")
             target = raised
+    general = unit.general_leadership
+    if general is not None and general > target:
+        notes.append(f"general's Ld {general}")
+        target = general
     terror = [u.name for u in fighting if u.has_rule("terror")]
     if terror and options.terror_leadership and not unit.has_rule("terror"):
         target -= options.terror_leadership
@@ -649,6 +691,8 @@ def outcome_stance(combat: Combat, state: State, unit: Unit) -> OutcomeStance:
         disrupted_by,
         shieldwall=_shieldwall(combat, unit),
         leadership_notes=tuple(notes),
+        battle_standard=(unit.battle_standard_in_range or battle_standard_carried(unit, status))
+        and not unit.has_rule("undisciplined"),
     )
 
 
@@ -671,18 +715,29 @@ class OutcomeTests(DiceGroup[tuple[str, ...], tuple[OutcomeTest, ...]]):
     Fraction(1, 6)
     """
 
-    laws: tuple[str | tuple[int, int, bool, bool], ...]
+    laws: tuple[str | RollLaw, ...]
     plans: tuple[OutcomeTest, ...] = field(default=(), compare=False)
     label = "break tests"
 
     @classmethod
     def of(
-        cls, stances: tuple[OutcomeStance, ...], difference: int, use_stubborn: str
+        cls,
+        stances: tuple[OutcomeStance, ...],
+        difference: int,
+        use_stubborn: str,
+        battle_standard_reroll: str = "break",
     ) -> OutcomeTests:
         """The tests of units in ``stances`` that lost by ``difference``."""
-        plans = tuple(s.plan(difference, use_stubborn) for s in stances)
+        plans = tuple(s.plan(difference, use_stubborn, battle_standard_reroll) for s in stances)
         laws = tuple(
-            plan.outcome or (plan.leadership, plan.difference, plan.overwhelmed, plan.shieldwall)
+            plan.outcome
+            or (
+                plan.leadership,
+                plan.difference,
+                plan.overwhelmed,
+                plan.shieldwall,
+                plan.rerolled,
+            )
             for plan in plans
         )
         return cls(laws, plans)
@@ -701,33 +756,46 @@ class OutcomeTests(DiceGroup[tuple[str, ...], tuple[OutcomeTest, ...]]):
 
 
 def take_outcome_test(plan: OutcomeTest, dice: Dice) -> OutcomeTest:
-    """Roll a planned three-outcome test (one with its outcome set rolls nothing)."""
+    """Roll a planned three-outcome test (one with its outcome set rolls nothing); an
+    outcome the Battle Standard re-rolls is rolled again, and the second roll stands."""
     if plan.outcome:
         return plan
-    faces = roll_dice(dice, 2)
-    outcome = three_outcomes(
-        faces,
-        leadership=plan.leadership,
-        difference=plan.difference,
-        overwhelmed=plan.overwhelmed,
-        shieldwall=plan.shieldwall,
-    )
-    return replace(plan, faces=faces, outcome=outcome)
+
+    def roll() -> tuple[tuple[int, ...], str]:
+        faces = roll_dice(dice, 2)
+        outcome = three_outcomes(
+            faces,
+            leadership=plan.leadership,
+            difference=plan.difference,
+            overwhelmed=plan.overwhelmed,
+            shieldwall=plan.shieldwall,
+        )
+        return faces, outcome
+
+    faces, outcome = roll()
+    if outcome not in plan.rerolled:
+        return replace(plan, faces=faces, outcome=outcome)
+    first = faces
+    faces, outcome = roll()
+    return replace(plan, faces=faces, outcome=outcome, first_faces=first)
 
 
 @cache
 def _outcome_tests_law(
-    laws: tuple[str | tuple[int, int, bool, bool], ...],
+    laws: tuple[str | RollLaw, ...],
 ) -> tuple[tuple[tuple[str, ...], Fraction], ...]:
     each: list[tuple[tuple[str, Fraction], ...]] = []
     for law in laws:
         if isinstance(law, str):
             each.append(((law, Fraction(1)),))
-        else:
-            counts = outcome_counts(*law)
-            each.append(
-                tuple((o, Fraction(n, 36)) for o, n in zip(OUTCOMES, counts, strict=True) if n)
-            )
+            continue
+        *rolled, rerolled = law
+        counts = outcome_counts(*rolled)
+        once = {o: Fraction(n, 36) for o, n in zip(OUTCOMES, counts, strict=True)}
+        # A re-rolled outcome's chance goes to a second roll, which stands.
+        again = sum((once[o] for o in rerolled), Fraction(0))
+        chances = {o: (0 if o in rerolled else p) + again * p for o, p in once.items()}
+        each.append(tuple((o, p) for o, p in chances.items() if p))
     joint: dict[tuple[str, ...], Fraction] = {}
     for combination in product(*each):
         key = tuple(outcome for outcome, _ in combination)

@@ -254,6 +254,19 @@ class UnitSpec(StrictModel):
     restrain: Bool = Field(
         False, description="When it wins and the enemy flees, test Leadership to restrain."
     )
+    general_leadership: Int | None = Field(
+        None,
+        ge=1,
+        le=10,
+        description="oldworld: the Leadership of the army's General, in range of this unit "
+        '(12", 18" for a Large Target): its break test uses it where it is higher.',
+    )
+    battle_standard_in_range: Bool = Field(
+        False,
+        description='oldworld: the Battle Standard is in range of this unit (12", 18" for '
+        "a Large Target): it may re-roll its break test (see battle_standard_reroll). A unit "
+        "that carries the battle standard itself may while its bearer stands.",
+    )
     disrupted: Bool = Field(
         False,
         description="oldworld: Disrupted for the whole combat by terrain (a quarter of its "
@@ -488,6 +501,12 @@ class RankflankParams(StrictModel):
         "best",
         description="When a Stubborn unit uses its rule: never, always, or (three outcomes) "
         "when the test would Break it more often than it Gives Ground.",
+    )
+    battle_standard_reroll: Literal["break", "best", "never"] = Field(
+        "break",
+        description="oldworld: which break-test rolls a unit in range of its Battle "
+        "Standard re-rolls (the second roll stands): a Break only, also a Fall Back when a "
+        "new roll Gives Ground more often than it Breaks (best), or none.",
     )
 
 

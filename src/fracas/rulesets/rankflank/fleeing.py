@@ -71,6 +71,7 @@ class Fleeing(Steps):
                 ),
                 fight.difference,
                 combat.options.stubborn,
+                combat.options.battle_standard_reroll,
             ),
         )
 

@@ -100,8 +100,14 @@ def _outcome_rows(tests: tuple[OutcomeTest, ...]) -> tuple[tuple[str, ...], ...]
         why.extend(test.leadership_notes)
         if test.stubborn:
             why.append("stubborn: used" if test.stubborn_used else "stubborn: not used")
+        if test.rerolled:
+            why.append(
+                "battle standard re-rolls " + " or ".join(OUTCOME_NAMES[o] for o in test.rerolled)
+            )
         odds = "/".join(str(n) for n in test.counts)
         roll = "+".join(map(str, test.faces)) if test.faces else "-"
+        if test.first_faces:
+            roll = "+".join(map(str, test.first_faces)) + ", re-rolled " + roll
         rows.append(
             (
                 test.unit,
@@ -372,6 +378,8 @@ def _test_data(test: BreakTest | OutcomeTest) -> dict[str, Any]:
     if isinstance(test, OutcomeTest):
         data["counts"] = list(test.counts)
         data["leadership_notes"] = list(test.leadership_notes)
+        data["rerolled"] = list(test.rerolled)
+        data["first_faces"] = list(test.first_faces)
     return data
 
 

@@ -173,6 +173,7 @@ NEWER_OPTIONS = (
     "charger_initiative_bonus_flank",
     "terror_leadership",
     "stubborn",
+    "battle_standard_reroll",
 )
 
 FLANKS = ("left", "right")
@@ -220,6 +221,7 @@ class Options:
     overwhelmed: bool = False
     overwhelmed_ratio: int = 2
     stubborn: str = "best"
+    battle_standard_reroll: str = "break"
     press_of_battle: bool = False
     charge_initiative: str = "flat"
     charger_initiative_bonus_flank: int = 4
@@ -328,6 +330,10 @@ class Unit:
     disrupted: bool = False
     #: Full inches moved in its charge; ``None``: enough for the most Initiative.
     charge_distance: int | None = None
+    #: The Leadership of the General in range (the oldworld preset); ``None``: out of range.
+    general_leadership: int | None = None
+    #: The Battle Standard in range (the oldworld preset), beside the unit's own.
+    battle_standard_in_range: bool = False
 
     def has_rule(self, rule: str) -> bool:
         """True when the unit or one of its characters has ``rule``."""
@@ -562,6 +568,16 @@ def _unit(spec: UnitSpec, index: int, edition: str = "ninth") -> Unit:
             path=(*path, "disrupted"),
             hint="set parameters.edition: oldworld, or leave 'disrupted' out",
         )
+    for key, given in (
+        ("general_leadership", spec.general_leadership is not None),
+        ("battle_standard_in_range", spec.battle_standard_in_range),
+    ):
+        if given and edition != "oldworld":
+            raise ScenarioError(
+                f"{key} is a rule of the oldworld preset (the break test of three outcomes)",
+                path=(*path, key),
+                hint=f"set parameters.edition: oldworld, or leave '{key}' out",
+            )
     if spec.charge_distance is not None and not spec.charged:
         raise ScenarioError("charge_distance needs charged: true", path=(*path, "charge_distance"))
     if spec.charged_downhill and not spec.charged:
@@ -607,6 +623,8 @@ def _unit(spec: UnitSpec, index: int, edition: str = "ninth") -> Unit:
         height=spec.height,
         charged_downhill=spec.charged_downhill,
         charge_distance=spec.charge_distance,
+        general_leadership=spec.general_leadership,
+        battle_standard_in_range=spec.battle_standard_in_range,
         fighting_models=spec.fighting_models,
         supporting_models=spec.supporting_models,
         attacks_target=spec.attacks_target,

@@ -48,6 +48,7 @@ RULES: Mapping[str, str | None] = {
     "terror": None,
     "warband": None,
     "shieldwall": None,
+    "undisciplined": None,
 }
 
 #: Other names players use, each edition's own included, mapped to the canonical name.
@@ -66,7 +67,7 @@ RULE_ALIASES: Mapping[str, str] = {
     "immune_psychology": "immune_to_psychology",
 }
 
-_OLDWORLD_ONLY = ("unstable", "armour_bane", "terror", "warband", "shieldwall")
+_OLDWORLD_ONLY = ("unstable", "armour_bane", "terror", "warband", "shieldwall", "undisciplined")
 #: Rules a preset does not have. The ninth preset's lethal strike has no heroic form.
 MISSING_RULES: Mapping[str, frozenset[str]] = {
     "ninth": frozenset({"heroic_killing_blow", *_OLDWORLD_ONLY}),
