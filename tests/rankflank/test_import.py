@@ -520,7 +520,8 @@ def test_a_character_stands_alone_and_joins_with_join(tmp_path: Path) -> None:
     ) in notes
     assert (
         "Empire Knights: Captain of the Empire: "
-        "General: its Leadership for nearby units is not modelled" in notes
+        "General: give the units within its range (oldworld) general_leadership: its Leadership"
+        in notes
     )
     assert (
         "Empire Knights: Captain of the Empire: "

@@ -488,7 +488,11 @@ def _rule(text: str, unit: dict[str, Any], notes: list[str], origin: str = "") -
         return
     lowered = text.lower().strip()
     if lowered == "general":
-        notes.append(f"General{where}: its Leadership for nearby units is not modelled")
+        # Range is the table's, not the list's: the units it reaches are the player's to say.
+        notes.append(
+            f"General{where}: give the units within its range (oldworld) "
+            "general_leadership: its Leadership"
+        )
         return
     if lowered.startswith("battle standard"):
         unit.setdefault("command", {})["battle_standard"] = True
