@@ -41,6 +41,7 @@ TABLE = {
     "armour_cap": (False, False, True),
     "parry_as": ("ward", "ward", "armour"),
     "weapon_profiles": ("classic", "classic", "oldworld"),
+    "impact_and_stomp": ("classic", "classic", "oldworld"),
 }
 
 

@@ -424,3 +424,66 @@ def test_play_counts_the_models_slain_earlier_in_the_round(seed: int) -> None:
     rolls = {roll.record.striker: roll for step in fought.steps for roll in step.rolls}
     slain = rolls["Orcs"].faces.unsaved
     assert rolls["State Troops"].record.attacks == 10 - slain
+
+
+# --- Impact Hits and Stomp ---------------------------------------------------------------
+
+PLATE_T3 = {"profile": "4 3 3 3 3 1 3 1 7", "armour": 4}
+CHARIOT = "4 3 5 5 4 4 3 2 7"  # S 5
+
+
+def records(combat: Combat, striker: str, kind: str) -> list[StrikeRecord]:
+    state = initial_state(combat)
+    return [r for r in strike_records(combat, state, 1) if r.striker == striker and r.kind == kind]
+
+
+def test_impact_hits_of_a_heavy_chariot_pierce_two() -> None:
+    # S 5 against T 3 wounds on 2+ (5/6). Plate 4+ at AP -2 saves on 6+ (fails 5/6):
+    # 5/6 x 5/6 = 25/36 a hit. A plain chariot's hits meet the 4+ (fails 1/2): 5/6 x 1/2 = 5/12.
+    def hit(troop: str, **parameters: Any) -> Fraction:
+        combat = fight(
+            PLATE_T3,
+            {"models": 1, "files": 1, "troop_type": troop, "profile": CHARIOT,
+             "charged": True, "rules": ["impact hits (3)"]},
+            **parameters,
+        )  # fmt: skip
+        (record,) = records(combat, "B", "impact hits")
+        return unsaved_chance(record.blow)
+
+    assert hit("heavy_chariot") == Fraction(25, 36)
+    assert hit("chariot") == Fraction(5, 12)
+    assert hit("heavy_chariot", impact_and_stomp="classic") == Fraction(5, 12)
+
+
+@pytest.mark.parametrize(("distance", "hits"), [(None, 1), (2, 0), (3, 1), (8, 1)])
+def test_impact_hits_need_a_charge_of_three_inches(distance: int | None, hits: int) -> None:
+    combat = fight(
+        {},
+        {"models": 1, "files": 1, "troop_type": "chariot", "profile": CHARIOT,
+         "charged": True, "charge_distance": distance, "rules": ["impact hits (D3)"]},
+    )  # fmt: skip
+    assert len(records(combat, "B", "impact hits")) == hits
+    classic = fight(
+        {},
+        {"models": 1, "files": 1, "troop_type": "chariot", "profile": CHARIOT,
+         "charged": True, "charge_distance": distance, "rules": ["impact hits (D3)"]},
+        impact_and_stomp="classic",
+    )  # fmt: skip
+    assert len(records(classic, "B", "impact hits")) == 1  # the older presets: any charge
+
+
+def test_stomp_reaches_all_but_monsters_and_a_monsters_pierces_two() -> None:
+    monster = {"models": 1, "files": 1, "troop_type": "monster", "profile": CHARIOT,
+               "rules": ["stomp (D6)"]}  # fmt: skip
+    knights = {"troop_type": "heavy_cavalry", "profile": "4 3 3 3 3 1 3 1 7", "armour": 4}
+    # Against cavalry (T 3, 4+): S 5 wounds on 2+ (5/6), AP -2 makes the 4+ a 6+ (fails 5/6).
+    (record,) = records(fight(knights, monster), "B", "stomp")
+    assert unsaved_chance(record.blow) == Fraction(25, 36)
+    # The older presets stomp infantry only; nobody stomps a monster in The Old World.
+    assert records(fight(knights, monster, impact_and_stomp="classic"), "B", "stomp") == []
+    other_monster = {"models": 1, "files": 1, "troop_type": "monster", "profile": CHARIOT}
+    assert records(fight(other_monster, monster), "B", "stomp") == []
+    # Monstrous infantry stomp without the pierce: the 4+ stands (fails 1/2): 5/6 x 1/2.
+    ogres = {**monster, "troop_type": "monstrous_infantry"}
+    (record,) = records(fight(knights, ogres), "B", "stomp")
+    assert unsaved_chance(record.blow) == Fraction(5, 12)

@@ -497,6 +497,13 @@ class RankflankParams(StrictModel):
         description="The weapons' Strength bonuses (ninth, eighth), or The Old World's "
         "profiles with Armour Piercing and Armour Bane (oldworld).",
     )
+    impact_and_stomp: Literal["classic", "oldworld"] | None = Field(
+        None,
+        description="Impact Hits and Stomp: the older presets' (stomp against infantry "
+        "only), or The Old World's: impact hits need a charge of 3\" or more "
+        "(charge_distance) and a heavy chariot's pierce 2; stomp hits all but monsters, and "
+        "a monster's pierces 2.",
+    )
     stubborn: Literal["never", "always", "best"] = Field(
         "best",
         description="When a Stubborn unit uses its rule: never, always, or (three outcomes) "

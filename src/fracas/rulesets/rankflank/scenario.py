@@ -103,6 +103,7 @@ _CLASSIC: Mapping[str, Any] = {
     "armour_cap": False,
     "parry_as": "ward",
     "weapon_profiles": "classic",
+    "impact_and_stomp": "classic",
 }
 
 #: The edition presets; every key is also a field of :class:`Options`.
@@ -161,6 +162,7 @@ EDITIONS: Mapping[str, Mapping[str, Any]] = {
         "armour_cap": True,
         "parry_as": "armour",
         "weapon_profiles": "oldworld",
+        "impact_and_stomp": "oldworld",
     },
 }
 
@@ -233,6 +235,7 @@ class Options:
     armour_cap: bool = False
     parry_as: str = "ward"
     weapon_profiles: str = "classic"
+    impact_and_stomp: str = "classic"
 
     @classmethod
     def for_edition(cls, edition: str = "ninth", **overrides: Any) -> Options:

@@ -34,7 +34,14 @@ from fracas.rulesets.rankflank.formation import (
     in_combat,
     rank_and_file,
 )
-from fracas.rulesets.rankflank.scenario import MASSED_INFANTRY, Character, Combat, Kit, Unit
+from fracas.rulesets.rankflank.scenario import (
+    MASSED_INFANTRY,
+    Character,
+    Combat,
+    Kit,
+    Options,
+    Unit,
+)
 from fracas.rulesets.rankflank.specials import (
     MOUNTED,
     OLDWORLD_TWO_HANDED,
@@ -225,11 +232,35 @@ def _strikers(combat: Combat, state: State, round_number: int) -> Iterator[_Stri
             groups.append((None, unit.kit, unit.profile.I))
         groups.extend((c, c.kit, c.profile.I) for c in characters_alive(unit, status))
         for character, kit, base in groups:
-            if "impact_hits" in kit.rules and unit.charged and round_number == 1:
+            if "impact_hits" in kit.rules and _impacts(combat, unit, round_number):
                 yield _Striker(unit, character, IMPACT_STEP, "impact hits")
             yield _Striker(unit, character, strike_step(combat, unit, kit, base, round_number))
             if "stomp" in kit.rules:
                 yield _Striker(unit, character, combat.options.strikes_last_step, "stomp")
+
+
+#: The Old World's impact hits need a charge of this many inches or more.
+IMPACT_MIN_INCHES = 3
+#: The Old World's Armour Piercing of impact hits and stomps, by the striker's troop type.
+IMPACT_AND_STOMP_AP = {"impact hits": ("heavy_chariot", 2), "stomp": ("monster", 2)}
+
+
+def _impacts(combat: Combat, unit: Unit, round_number: int) -> bool:
+    """A charger's impact hits land this round (the first of a charge; The Old World's
+    need 3" of it, a charge of unknown length counting as enough)."""
+    if not unit.charged or round_number != 1:
+        return False
+    if combat.options.impact_and_stomp != "oldworld" or unit.charge_distance is None:
+        return True
+    return unit.charge_distance >= IMPACT_MIN_INCHES
+
+
+def _stomped(options: Options, target_troop: str) -> bool:
+    """A stomp reaches a target of ``target_troop``: infantry in the older presets, all but
+    monsters in The Old World."""
+    if options.impact_and_stomp == "oldworld":
+        return target_troop != "monster"
+    return target_troop == "infantry"
 
 
 def initiative_steps(combat: Combat, state: State, round_number: int) -> tuple[int, ...]:
@@ -358,7 +389,7 @@ def _record(
             victim = _target_character(combat, state, target)
     defence = target.profile if victim is None else victim.profile
     target_kit = target.kit if victim is None else victim.kit
-    if kind == "stomp" and target_kit.troop_type != "infantry":
+    if kind == "stomp" and not _stomped(options, target_kit.troop_type):
         return None
     charging = unit.charged and round_number == 1
     # The record's own recorder: what it keeps explains this record alone.
@@ -375,6 +406,10 @@ def _record(
     if kind != "blows":
         attacks = models
         explain.note(f"{kind} ({kit.value(kind.replace(' ', '_'))}) per model, at S {strength}")
+        troop, piercing_of_troop = IMPACT_AND_STOMP_AP.get(kind, ("", 0))
+        striker_troop = unit.troop if character is None else kit.troop_type
+        if options.impact_and_stomp == "oldworld" and troop and striker_troop == troop:
+            piercing_parts.append((piercing_of_troop, f"{kind} of a {troop.replace('_', ' ')}"))
     else:
         bonuses: list[tuple[int, str]] = []
         weapon = kit.weapon
