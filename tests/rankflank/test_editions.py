@@ -42,6 +42,7 @@ TABLE = {
     "parry_as": ("ward", "ward", "armour"),
     "weapon_profiles": ("classic", "classic", "oldworld"),
     "impact_and_stomp": ("classic", "classic", "oldworld"),
+    "strike_first_last": ("steps", "steps", "initiative"),
 }
 
 

@@ -487,3 +487,29 @@ def test_stomp_reaches_all_but_monsters_and_a_monsters_pierces_two() -> None:
     ogres = {**monster, "troop_type": "monstrous_infantry"}
     (record,) = records(fight(knights, ogres), "B", "stomp")
     assert unsaved_chance(record.blow) == Fraction(5, 12)
+
+
+# --- Strike First and Strike Last ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("b", "initiative"),
+    [
+        ({"weapon": "great_weapon"}, 1),  # Strike Last: I 1
+        ({"weapon": "great_weapon", "charged": True, "charge_distance": 2}, 1 + 2),
+        ({"rules": ["always strikes first"]}, 10),
+        ({"rules": ["always strikes first"], "charged": True, "charge_distance": 2}, 10),  # ≤ 10
+        # Both: they cancel, I 3 + 2 inches.
+        ({"weapon": "great_weapon", "rules": ["always strikes first"], "charged": True,
+          "charge_distance": 2}, 3 + 2),
+    ],
+)  # fmt: skip
+def test_strike_first_and_last_set_initiative_before_the_charge(
+    b: dict[str, Any], initiative: int
+) -> None:
+    assert record_of(fight({}, b), "B").initiative == initiative
+
+
+def test_the_older_presets_strike_at_fixed_steps() -> None:
+    charging = {"weapon": "great_weapon", "charged": True, "charge_distance": 2}
+    assert record_of(fight({}, charging, strike_first_last="steps"), "B").initiative == 0

@@ -385,6 +385,12 @@ class RankflankParams(StrictModel):
     strikes_last_step: Int = Field(
         0, ge=0, le=20, description="Initiative step of always-strikes-last blows and stomps."
     )
+    strike_first_last: Literal["steps", "initiative"] | None = Field(
+        None,
+        description="Strikes first / last: at the fixed steps strikes_first_step / "
+        "strikes_last_step (ninth, eighth), or Initiative 10 / 1 before a charger adds its "
+        "bonus (oldworld).",
+    )
     charge_bonus: Bool | None = Field(
         None, description="+1 combat result for each unit that charged (oldworld: false)."
     )

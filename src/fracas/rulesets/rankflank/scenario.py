@@ -104,6 +104,7 @@ _CLASSIC: Mapping[str, Any] = {
     "parry_as": "ward",
     "weapon_profiles": "classic",
     "impact_and_stomp": "classic",
+    "strike_first_last": "steps",
 }
 
 #: The edition presets; every key is also a field of :class:`Options`.
@@ -163,6 +164,7 @@ EDITIONS: Mapping[str, Mapping[str, Any]] = {
         "parry_as": "armour",
         "weapon_profiles": "oldworld",
         "impact_and_stomp": "oldworld",
+        "strike_first_last": "initiative",
     },
 }
 
@@ -236,6 +238,7 @@ class Options:
     parry_as: str = "ward"
     weapon_profiles: str = "classic"
     impact_and_stomp: str = "classic"
+    strike_first_last: str = "steps"
 
     @classmethod
     def for_edition(cls, edition: str = "ninth", **overrides: Any) -> Options:

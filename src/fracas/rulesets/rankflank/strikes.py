@@ -165,9 +165,15 @@ def strike_step(combat: Combat, unit: Unit, kit: Kit, base: int, round_number: i
     """The step a model's blows fall at: always strikes first / last, else its Initiative.
 
     A great weapon makes its wielder strike last; strikes first and last together cancel.
+    With ``strike_first_last: initiative`` (The Old World) the rules set the Initiative to
+    10 / 1 instead, and a charger's bonus comes on top of it.
     """
     first = "always_strikes_first" in kit.rules
     last = "always_strikes_last" in kit.rules or kit.weapon == "great_weapon"
+    if combat.options.strike_first_last == "initiative":
+        if first != last:
+            base = 10 if first else 1
+        return effective_initiative(combat, unit, base, round_number)
     if first and not last:
         return combat.options.strikes_first_step
     if last and not first:
