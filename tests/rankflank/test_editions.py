@@ -43,6 +43,7 @@ TABLE = {
     "weapon_profiles": ("classic", "classic", "oldworld"),
     "impact_and_stomp": ("classic", "classic", "oldworld"),
     "strike_first_last": ("steps", "steps", "initiative"),
+    "frenzy_attacks": ("always", "always", "charging"),
 }
 
 

@@ -513,3 +513,15 @@ def test_strike_first_and_last_set_initiative_before_the_charge(
 def test_the_older_presets_strike_at_fixed_steps() -> None:
     charging = {"weapon": "great_weapon", "charged": True, "charge_distance": 2}
     assert record_of(fight({}, charging, strike_first_last="steps"), "B").initiative == 0
+
+
+def test_frenzy_adds_an_attack_only_on_the_charge() -> None:
+    # 20 models 5 wide, A 1; Press of Battle gives the second rank 1 attack each, but not to a
+    # unit that charged. Charging: 5 × (1 + 1 frenzy) = 10. Charged, not charging: 5 × 1 + 5 = 10
+    # without frenzy's attack (with it, 5 × 2 + 5 = 15, as the older presets count).
+    charging = fight({}, {"rules": ["frenzy"], "charged": True})
+    assert record_of(charging, "B").attacks == 5 * 2
+    charged = fight({"charged": True}, {"rules": ["frenzy"]})
+    assert record_of(charged, "B").attacks == 5 * 1 + 5
+    always = fight({"charged": True}, {"rules": ["frenzy"]}, frenzy_attacks="always")
+    assert record_of(always, "B").attacks == 5 * 2 + 5

@@ -391,6 +391,11 @@ class RankflankParams(StrictModel):
         "strikes_last_step (ninth, eighth), or Initiative 10 / 1 before a charger adds its "
         "bonus (oldworld).",
     )
+    frenzy_attacks: Literal["always", "charging"] | None = Field(
+        None,
+        description="Frenzy's +1 Attack: every round (ninth, eighth), or only in a round the "
+        "unit charged (oldworld; also the turn after a follow up, beyond one round).",
+    )
     charge_bonus: Bool | None = Field(
         None, description="+1 combat result for each unit that charged (oldworld: false)."
     )

@@ -105,6 +105,7 @@ _CLASSIC: Mapping[str, Any] = {
     "weapon_profiles": "classic",
     "impact_and_stomp": "classic",
     "strike_first_last": "steps",
+    "frenzy_attacks": "always",
 }
 
 #: The edition presets; every key is also a field of :class:`Options`.
@@ -165,6 +166,7 @@ EDITIONS: Mapping[str, Mapping[str, Any]] = {
         "weapon_profiles": "oldworld",
         "impact_and_stomp": "oldworld",
         "strike_first_last": "initiative",
+        "frenzy_attacks": "charging",
     },
 }
 
@@ -239,6 +241,7 @@ class Options:
     weapon_profiles: str = "classic"
     impact_and_stomp: str = "classic"
     strike_first_last: str = "steps"
+    frenzy_attacks: str = "always"
 
     @classmethod
     def for_edition(cls, edition: str = "ninth", **overrides: Any) -> Options:

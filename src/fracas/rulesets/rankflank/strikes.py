@@ -444,7 +444,8 @@ def _record(
         more: list[tuple[int, str]] = []
         if weapon == "paired_weapons":
             more.append((1, edition_name(edition, "paired_weapons")))
-        if "frenzy" in kit.rules and unit.name not in conditions.calmed:
+        frenzied = options.frenzy_attacks == "always" or charging
+        if "frenzy" in kit.rules and unit.name not in conditions.calmed and frenzied:
             more.append((1, "frenzy"))
         if "devastating_charge" in kit.rules and charging:
             more.append((int(kit.value("devastating_charge") or 1), "devastating charge"))
