@@ -44,6 +44,7 @@ TABLE = {
     "impact_and_stomp": ("classic", "classic", "oldworld"),
     "strike_first_last": ("steps", "steps", "initiative"),
     "frenzy_attacks": ("always", "always", "charging"),
+    "skirmisher_arc_bonus": (True, True, False),
 }
 
 

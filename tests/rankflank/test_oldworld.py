@@ -48,7 +48,7 @@ from fracas.rulesets.rankflank.result import (
 )
 from fracas.rulesets.rankflank.ruleset import RankflankRuleset, RankflankScenario
 from fracas.rulesets.rankflank.scenario import Combat
-from fracas.rulesets.rankflank.strikes import fighting_models
+from fracas.rulesets.rankflank.strikes import fighting_models, strike_records
 
 from .conftest import combat_from, engage, unit_doc
 
@@ -1019,6 +1019,87 @@ def test_the_general_and_the_battle_standard_in_range_are_the_oldworld_presets(
         combat_from(
             {
                 "units": [unit_doc("A", "Red", **{key: value}), unit_doc("B", "Blue")],
+                "engagements": [engage("B", "A")],
+            }
+        )
+
+
+# --- formations: Close Order, Open Order, Horde, Skirmish, column ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("formation", "files", "ranks", "combat_order"),
+    [
+        # 40 infantry 10 wide: 3 ranks of at least 5 behind the first, capped at +2 ...
+        ("close_order", 10, 2, 1),
+        # ... a Horde's cap is one higher: +3.
+        ("horde", 10, 3, 1),
+        # Open Order keeps its ranks but not Combat Order (Close Order only).
+        ("open_order", 10, 2, None),
+        # Skirmish and a column: no rank bonus, no Combat Order.
+        ("skirmish", 10, 0, None),
+        ("column", 5, 0, None),
+    ],
+)
+def test_formations_set_ranks_and_combat_order(
+    formation: str, files: int, ranks: int, combat_order: int | None
+) -> None:
+    combat = blocks({"models": 40, "files": files, "formation": formation}, {"models": 5})
+    found = dict(rows(combat_result(combat, initial_state(combat), ()), "Red"))
+    assert (found["Ranks"], found.get("Combat Order")) == (ranks, combat_order)
+
+
+def test_press_of_battle_needs_ranks() -> None:
+    # 20 infantry 5 wide, A 1: the front rank's 5 and Press of Battle's 5 from the second rank;
+    # skirmishers fight with their front rank alone: 5.
+    def attacks(formation: str) -> int:
+        combat = blocks({"formation": formation}, {})
+        (record,) = [
+            r for r in strike_records(combat, initial_state(combat), 1) if r.striker == "A"
+        ]
+        return record.attacks
+
+    assert (attacks("close_order"), attacks("skirmish")) == (5 + 5, 5)
+
+
+def test_skirmishers_disrupt_nobody_and_earn_no_flank_bonus() -> None:
+    # 10 skirmishers (US 10 ≥ 5) in A's flank: A is not Disrupted, and Blue scores no Flank.
+    combat = oldworld(
+        [unit_doc("A", "Red"), unit_doc("B", "Blue", 10, formation="skirmish")],
+        [engage("B", "A", "left")],
+    )
+    state = initial_state(combat)
+    assert disrupting_enemy(combat, state, combat.unit("A")) is None
+    assert "Flank" not in dict(rows(combat_result(combat, state, ()), "Blue"))
+    closed = oldworld([unit_doc("A", "Red"), unit_doc("B", "Blue", 10)], [engage("B", "A", "left")])
+    assert ("Flank", 1) in rows(combat_result(closed, initial_state(closed), ()), "Blue")
+    paid = oldworld(
+        [unit_doc("A", "Red"), unit_doc("B", "Blue", 10, formation="skirmish")],
+        [engage("B", "A", "left")],
+        skirmisher_arc_bonus=True,
+    )
+    assert ("Flank", 1) in rows(combat_result(paid, initial_state(paid), ()), "Blue")
+
+
+def test_shieldwall_needs_close_order() -> None:
+    def wall(formation: str) -> bool:
+        combat = oldworld(
+            [
+                unit_doc("A", "Red", shield=True, rules=["shieldwall"], formation=formation),
+                unit_doc("B", "Blue", charged=True),
+            ],
+            [engage("B", "A")],
+        )
+        return outcome_stance(combat, initial_state(combat), combat.unit("A")).shieldwall
+
+    assert (wall("close_order"), wall("horde"), wall("open_order")) == (True, True, False)
+
+
+def test_formations_are_the_oldworld_presets() -> None:
+    with pytest.raises(ScenarioError, match="formation is a rule of the oldworld preset"):
+        combat_from(
+            {
+                "units": [unit_doc("A", "Red", formation="horde"), unit_doc("B", "Blue")],
                 "engagements": [engage("B", "A")],
             }
         )

@@ -699,7 +699,7 @@ def outcome_stance(combat: Combat, state: State, unit: Unit) -> OutcomeStance:
 def _shieldwall(combat: Combat, unit: Unit) -> bool:
     """Shieldwall holds in a round the unit was charged, its models carrying shields."""
     charged = any(combat.unit(c.enemy).charged for c in combat.contacts[unit.name])
-    return "shieldwall" in unit.rules and unit.kit.shield and charged
+    return "shieldwall" in unit.rules and unit.kit.shield and charged and unit.close_order
 
 
 @dataclass(frozen=True, slots=True)

@@ -254,6 +254,13 @@ class UnitSpec(StrictModel):
     restrain: Bool = Field(
         False, description="When it wins and the enemy flees, test Leadership to restrain."
     )
+    formation: Literal["close_order", "open_order", "horde", "skirmish", "column"] = Field(
+        "close_order",
+        description="oldworld: the unit's formation. Only Close Order (a Horde too) earns "
+        "Combat Order and Shieldwall; a Horde's rank bonus goes one higher; Skirmish and a "
+        "column earn no rank bonus and no Press of Battle; skirmishers disrupt nobody and "
+        "(skirmisher_arc_bonus) earn no flank or rear bonus.",
+    )
     general_leadership: Int | None = Field(
         None,
         ge=1,
@@ -390,6 +397,11 @@ class RankflankParams(StrictModel):
         description="Strikes first / last: at the fixed steps strikes_first_step / "
         "strikes_last_step (ninth, eighth), or Initiative 10 / 1 before a charger adds its "
         "bonus (oldworld).",
+    )
+    skirmisher_arc_bonus: Bool | None = Field(
+        None,
+        description="A unit in Skirmish formation earns the flank and rear bonus "
+        "(oldworld: false).",
     )
     frenzy_attacks: Literal["always", "charging"] | None = Field(
         None,

@@ -120,11 +120,14 @@ def rank_rule(options: Options, unit: Unit) -> tuple[int, int] | None:
 
 
 def rank_bonus(options: Options, unit: Unit, status: UnitStatus) -> int:
-    """The unit's rank bonus, capped, before disruption takes it away."""
+    """The unit's rank bonus, capped, before disruption takes it away: none in Skirmish or
+    a column, one more at most in a Horde."""
     rule = rank_rule(options, unit)
-    if rule is None:
+    if rule is None or not unit.ranked:
         return 0
     width, cap = rule
+    if unit.formation == "horde":
+        cap += 1
     return min(extra_ranks(unit_rows(unit, status), rank_width=width), cap)
 
 
@@ -179,6 +182,8 @@ def disrupting_enemy(combat: Combat, state: State, unit: Unit) -> str | None:
 
 
 def _disrupts(enemy: Unit, status: UnitStatus, options: Options, unit: Unit) -> bool:
+    if enemy.formation == "skirmish":
+        return False
     if options.disrupted_by == "ranks":
         ranks = ranks_of_width(unit_rows(enemy, status), rank_width=options.rank_width)
         return ranks >= options.disrupt_ranks

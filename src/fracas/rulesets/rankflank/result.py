@@ -241,7 +241,7 @@ def _combat_order(
     not take it away."""
     options = combat.options
     for unit in units:
-        if rank_rule(options, unit) is None:
+        if rank_rule(options, unit) is None or not unit.close_order:
             continue
         strength = unit_strength(unit, state[unit.name])
         if strength >= options.combat_order_min_us:
@@ -270,6 +270,8 @@ def _flank_and_rear(
     for enemy in enemy_units:
         arcs: dict[str, list[str]] = {}
         for unit in units:
+            if unit.formation == "skirmish" and not combat.options.skirmisher_arc_bonus:
+                continue
             for contact in combat.contacts[unit.name]:
                 if contact.enemy == enemy.name:
                     arcs.setdefault(contact.enemy_arc, []).append(unit.name)

@@ -106,6 +106,7 @@ _CLASSIC: Mapping[str, Any] = {
     "impact_and_stomp": "classic",
     "strike_first_last": "steps",
     "frenzy_attacks": "always",
+    "skirmisher_arc_bonus": True,
 }
 
 #: The edition presets; every key is also a field of :class:`Options`.
@@ -167,6 +168,7 @@ EDITIONS: Mapping[str, Mapping[str, Any]] = {
         "impact_and_stomp": "oldworld",
         "strike_first_last": "initiative",
         "frenzy_attacks": "charging",
+        "skirmisher_arc_bonus": False,
     },
 }
 
@@ -242,6 +244,7 @@ class Options:
     impact_and_stomp: str = "classic"
     strike_first_last: str = "steps"
     frenzy_attacks: str = "always"
+    skirmisher_arc_bonus: bool = True
 
     @classmethod
     def for_edition(cls, edition: str = "ninth", **overrides: Any) -> Options:
@@ -339,10 +342,23 @@ class Unit:
     disrupted: bool = False
     #: Full inches moved in its charge; ``None``: enough for the most Initiative.
     charge_distance: int | None = None
+    #: The formation (the oldworld preset): ``close_order``, ``open_order``, ``horde``,
+    #: ``skirmish`` or ``column``.
+    formation: str = "close_order"
     #: The Leadership of the General in range (the oldworld preset); ``None``: out of range.
     general_leadership: int | None = None
     #: The Battle Standard in range (the oldworld preset), beside the unit's own.
     battle_standard_in_range: bool = False
+
+    @property
+    def close_order(self) -> bool:
+        """In Close Order (a Horde is one): Combat Order and Shieldwall need it."""
+        return self.formation in ("close_order", "horde")
+
+    @property
+    def ranked(self) -> bool:
+        """In a formation that fights in ranks: not Skirmish, not a column."""
+        return self.formation not in ("skirmish", "column")
 
     def has_rule(self, rule: str) -> bool:
         """True when the unit or one of its characters has ``rule``."""
@@ -578,6 +594,7 @@ def _unit(spec: UnitSpec, index: int, edition: str = "ninth") -> Unit:
             hint="set parameters.edition: oldworld, or leave 'disrupted' out",
         )
     for key, given in (
+        ("formation", spec.formation != "close_order"),
         ("general_leadership", spec.general_leadership is not None),
         ("battle_standard_in_range", spec.battle_standard_in_range),
     ):
@@ -632,6 +649,7 @@ def _unit(spec: UnitSpec, index: int, edition: str = "ninth") -> Unit:
         height=spec.height,
         charged_downhill=spec.charged_downhill,
         charge_distance=spec.charge_distance,
+        formation=spec.formation,
         general_leadership=spec.general_leadership,
         battle_standard_in_range=spec.battle_standard_in_range,
         fighting_models=spec.fighting_models,

@@ -215,7 +215,8 @@ def fighting_models(
         if combat.options.press_of_battle:
             charging = unit.charged and round_number == 1
             extra_rank = unit.kit.weapon == "spear"
-            if charging or (unit.troop not in MASSED_INFANTRY and not extra_rank):
+            in_ranks = unit.troop in MASSED_INFANTRY and unit.ranked
+            if charging or not (in_ranks or extra_rank):
                 supporting = 0
     else:
         fighting = min(rnf, -(-total // unit.files))
