@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 from fracas.cli.commands import app
 from fracas.core.errors import ScenarioError
 from fracas.io.scenario import load_scenario
+from fracas.rulesets.rankflank import armylists
 from fracas.rulesets.rankflank.armylists import (
     MAX_BYTES,
     TOW_SYSTEM,
@@ -933,3 +934,87 @@ def test_the_example_armies_are_copied_with_the_examples_and_import(tmp_path: Pa
         "musician": True,
         "battle_standard": "Captain",
     }
+
+
+# A battle from two lists ------------------------------------------------------------------
+
+
+def test_a_battle_from_two_lists_is_a_whole_scenario(tmp_path: Path) -> None:
+    elves = write(tmp_path, "elves.json", roster(dryads(), army="Wood Elf Realms"))
+    empire = write(tmp_path, "empire.ros", ros_bytes(roster(knights(), captain())))
+    output = tmp_path / "battle.yaml"
+    result = CliRunner().invoke(
+        app,
+        [
+            "import", str(empire), "--versus", str(elves),
+            "--join", "Captain of the Empire=Empire Knights",
+            "--fight", "Empire Knights=Dryads", "--charger", "first", "--arc", "left",
+            "-o", str(output),
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "not modelled: Dryads: Forest Stalkers: not a rule fracas plays" in result.stderr
+    combat = load_scenario(output).model.combat
+    assert combat.options.edition == "oldworld"
+    assert combat.sides == ("Empire of Man", "Wood Elf Realms")
+    knights_unit, dryads_unit = combat.units
+    assert (knights_unit.name, knights_unit.charged) == ("Empire Knights", True)
+    assert [c.name for c in knights_unit.characters] == ["Captain of the Empire"]
+    assert (dryads_unit.name, dryads_unit.charged) == ("Dryads", False)
+    # The knights strike the Dryads' left flank: they are in it.
+    (contact,) = combat.contacts["Empire Knights"]
+    assert (contact.enemy, contact.enemy_arc) == ("Dryads", "left")
+    # And it resolves, with exact odds.
+    resolved = CliRunner().invoke(app, ["odds", str(output), "--method", "exact"])
+    assert resolved.exit_code == 0, resolved.output
+
+
+def test_a_battle_of_one_list_against_itself_gets_two_sides(tmp_path: Path) -> None:
+    elves = write(tmp_path, "elves.json", roster(dryads(), army="Wood Elf Realms"))
+    output = tmp_path / "mirror.yaml"
+    result = CliRunner().invoke(
+        app,
+        ["import", str(elves), "--versus", str(elves), "--fight", "Dryads=Dryads",
+         "--charger", "second", "-o", str(output)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    combat = load_scenario(output).model.combat
+    assert combat.sides == ("Wood Elf Realms", "Wood Elf Realms (2)")
+    assert [(u.name, u.charged) for u in combat.units] == [("Dryads", False), ("Dryads (2)", True)]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--fight", "Dryads=Dryads"], "--fight needs --versus OTHER_ARMY_FILE"),
+        (["--versus", "{elves}"], "--versus needs --fight UNIT=ENEMY"),
+        (["--versus", "{elves}", "--fight", "Ghosts=Dryads"], "has no unit 'Ghosts'"),
+        (["--versus", "{elves}", "--fight", "Dryads=Dryads", "--arc", "up"], "--arc is one of"),
+        (
+            ["--versus", "{elves}", "--fight", "Dryads=Dryads", "--charger", "both"],
+            "the charger is one of first, second, none",
+        ),
+    ],
+)
+def test_a_bad_battle_is_one_line_and_exit_2(
+    tmp_path: Path, options: list[str], message: str
+) -> None:
+    elves = write(tmp_path, "elves.json", roster(dryads(), army="Wood Elf Realms"))
+    output = tmp_path / "battle.yaml"
+    args = [option.format(elves=elves) for option in options]
+    result = CliRunner().invoke(app, ["import", str(elves), *args, "-o", str(output)])
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert not output.exists()
+
+
+def test_formation_rules_of_a_list_set_the_formation() -> None:
+    unit: dict[str, Any] = {}
+    notes: list[str] = []
+    for text, formation in (("Close Order", None), ("Open Order", "open_order"),
+                            ("Skirmishers", "skirmish")):  # fmt: skip
+        unit.pop("formation", None)
+        armylists._rule(text, unit, notes)
+        assert unit.get("formation") == formation, text
+    assert notes == []

@@ -16,6 +16,9 @@ from fracas.cli.common import OutputOpt, reading, write_output
 from fracas.core.errors import ScenarioError
 from fracas.rulesets import AnyRuleset, available_rulesets, find_ruleset
 
+#: The arcs a charge may strike.
+ARCS = ("front", "left", "right", "rear")
+
 
 def importer(name: str | None) -> AnyRuleset:
     """The ruleset that reads army lists: ``name``, or the only one installed that does."""
@@ -74,6 +77,38 @@ def import_command(
             help="The ruleset to import into (default: the one that can).",
         ),
     ] = None,
+    versus: Annotated[
+        Path | None,
+        typer.Option(
+            "--versus",
+            metavar="OTHER_ARMY_FILE",
+            help="A second army list: write a whole battle of one unit of each (--fight).",
+        ),
+    ] = None,
+    fight: Annotated[
+        str | None,
+        typer.Option(
+            "--fight",
+            metavar="UNIT=ENEMY",
+            help="With --versus: the unit of ARMY_FILE and the unit of the other list.",
+        ),
+    ] = None,
+    charger: Annotated[
+        str,
+        typer.Option(
+            "--charger",
+            metavar="WHO",
+            help="With --versus: who charged, first (ARMY_FILE's unit), second or none.",
+        ),
+    ] = "first",
+    arc: Annotated[
+        str,
+        typer.Option(
+            "--arc",
+            metavar="ARC",
+            help="With --versus: the arc the charger strikes: front, left, right or rear.",
+        ),
+    ] = "front",
 ) -> None:
     """Read an army list into units of a scenario, listing what the ruleset does not model.
 
@@ -81,13 +116,35 @@ def import_command(
     Examples:
       fracas import examples/armies/wood_elves.json -o wood_elves.yaml
       fracas import examples/armies/empire.ros --join "Captain=Halberdiers"
+      fracas import examples/armies/empire.ros --versus examples/armies/wood_elves.json \\
+        --fight "Halberdiers=Dryads" --charger second -o battle.yaml
     """
     chosen = importer(ruleset)
-    for path in (army_file, *(catalogues or [])):
+    for path in (army_file, *(catalogues or []), *([versus] if versus else [])):
         reading(path)
-    result = chosen.import_army(
-        army_file, catalogues=tuple(catalogues or ()), joins=tuple(joins or ()), side=side
-    )
+    if versus is None:
+        if fight is not None:
+            raise ScenarioError("--fight needs --versus OTHER_ARMY_FILE", source="--fight")
+        result = chosen.import_army(
+            army_file, catalogues=tuple(catalogues or ()), joins=tuple(joins or ()), side=side
+        )
+    else:
+        mine, _, theirs = (fight or "").partition("=")
+        if not mine.strip() or not theirs.strip():
+            raise ScenarioError(
+                "--versus needs --fight UNIT=ENEMY: a unit of each list", source="--fight"
+            )
+        if arc not in ARCS:
+            raise ScenarioError(f"--arc is one of {', '.join(ARCS)}, not {arc!r}", source="--arc")
+        result = chosen.import_battle(
+            army_file,
+            versus,
+            (mine.strip(), theirs.strip()),
+            charger=charger,
+            arc=arc,
+            catalogues=tuple(catalogues or ()),
+            joins=tuple(joins or ()),
+        )
     write_output(result.text, output)
     for note in result.unmodelled:
         typer.echo(f"not modelled: {note}", err=True)

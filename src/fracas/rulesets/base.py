@@ -341,6 +341,22 @@ class Ruleset(ABC, Generic[DocumentT, ScenarioT, StateT]):
         ``side`` names the side (default: the army's name). ``fracas import`` calls it."""
         raise self._missing("imports no army lists")
 
+    def import_battle(
+        self,
+        first: Path,
+        second: Path,
+        fight: tuple[str, str],
+        *,
+        charger: str = "first",
+        arc: str = "front",
+        catalogues: Sequence[Path] = (),
+        joins: Sequence[str] = (),
+    ) -> ArmyImport:
+        """A whole scenario from two army files: unit ``fight[0]`` of ``first`` against
+        ``fight[1]`` of ``second``, ``charger`` (``first``, ``second``, ``none``) striking
+        the other's ``arc``. ``fracas import ARMY --versus OTHER --fight A=B`` calls it."""
+        raise self._missing("builds no battles from army lists")
+
     # Campaigns: a ruleset whose battles can carry over from one to the next overrides this
 
     def campaign_rules(self) -> CampaignRules | None:

@@ -474,6 +474,16 @@ def _weapon_name(name: str) -> str | None:
     return None
 
 
+#: The lists' formation rules, as the oldworld preset's unit key ``formation``.
+FORMATIONS = {
+    "close order": "close_order",
+    "open order": "open_order",
+    "skirmishers": "skirmish",
+    "skirmish": "skirmish",
+    "horde": "horde",
+}
+
+
 def _rule(text: str, unit: dict[str, Any], notes: list[str], origin: str = "") -> None:
     """Put one written rule where the schema has room for it, or note it."""
     where = f" ({origin})" if origin else ""
@@ -487,6 +497,10 @@ def _rule(text: str, unit: dict[str, Any], notes: list[str], origin: str = "") -
         unit["ward"] = min(unit.get("ward") or 7, best)
         return
     lowered = text.lower().strip()
+    if lowered in FORMATIONS:
+        if FORMATIONS[lowered] != "close_order":  # the schema's default: nothing to write
+            unit["formation"] = FORMATIONS[lowered]
+        return
     if lowered == "general":
         # Range is the table's, not the list's: the units it reaches are the player's to say.
         notes.append(
@@ -850,9 +864,46 @@ def import_army(
         raise _refuse(path, "nests too deeply to be an army list") from None
 
 
+@dataclass
+class Army:
+    """An army file read into units, with where it came from."""
+
+    file: str
+    builder: str
+    name: str
+    units: list[Mapped]
+    #: Entries of the list that could not be read at all (unknown to the catalogues).
+    missing: list[str]
+
+
+def read_units(
+    path: Path, catalogues: Sequence[Path], joins: Sequence[str], side: str | None
+) -> Army:
+    """The units of the army file ``path``, characters joined as ``joins`` say."""
+    try:
+        return _read_units(path, catalogues, joins, side)
+    except RecursionError:  # a tree deep enough to pass the parser, too deep to walk
+        raise _refuse(path, "nests too deeply to be an army list") from None
+
+
 def _import(
     path: Path, catalogues: Sequence[Path], joins: Sequence[str], side: str | None
 ) -> ArmyImport:
+    army = _read_units(path, catalogues, joins, side)
+    return ArmyImport(_yaml(army), _notes(army))
+
+
+def _notes(army: Army) -> tuple[str, ...]:
+    notes = [
+        *army.missing,
+        *(f"{unit.name}: {note}" for unit in army.units for note in unit.unmodelled),
+    ]
+    return tuple(_comment(note) for note in notes)
+
+
+def _read_units(
+    path: Path, catalogues: Sequence[Path], joins: Sequence[str], side: str | None
+) -> Army:
     kind, document = read_army(path)
     missing: list[str] = []
     if kind == "owb":
@@ -891,9 +942,83 @@ def _import(
             found.name = f"{found.name} {count}"
         mapped.append(map_unit(found, side))
     mapped = join(mapped, joins, str(path))
-    notes = [*missing, *(f"{unit.name}: {note}" for unit in mapped for note in unit.unmodelled)]
-    notes = [_comment(note) for note in notes]
-    return ArmyImport(_yaml(mapped, path.name, builder, army, missing), tuple(notes))
+    return Army(path.name, builder, army, mapped, missing)
+
+
+#: Who charges in a battle built from two lists: the first list's unit, the second's, nobody.
+CHARGERS = ("first", "second", "none")
+
+
+def import_battle(
+    first: Army,
+    second: Army,
+    fight: tuple[str, str],
+    *,
+    charger: str = "first",
+    arc: str = "front",
+    source: str = "--fight",
+) -> ArmyImport:
+    """A whole oldworld scenario: unit ``fight[0]`` of ``first`` against ``fight[1]`` of
+    ``second``. The charger (``first``, ``second`` or ``none``: then the first list's unit
+    engages) strikes the other unit's ``arc``; the two sides are the armies' names (the
+    second's marked ``(2)`` when both lists are one army's).
+
+    >>> unit = Mapped("Guard", False, {"name": "Guard", "side": "A"}, None, 10, [])
+    >>> foe = Mapped("Orcs", False, {"name": "Orcs", "side": "A"}, None, 12, [])
+    >>> text = import_battle(Army("a.ros", "BattleScribe", "A", [unit], []),
+    ...                      Army("b.ros", "BattleScribe", "A", [foe], []),
+    ...                      ("Guard", "Orcs"), charger="second", arc="left").text
+    >>> print(text[text.index("engagements"):], end="")
+    engagements:
+      - unit: "Orcs"
+        enemy: "Guard"
+        arc: "left"
+    """
+    if charger not in CHARGERS:
+        raise ScenarioError(
+            f"the charger is one of {', '.join(CHARGERS)}, not {charger!r}", source=source
+        )
+    chosen: list[Mapped] = []
+    for army, name in zip((first, second), fight, strict=True):
+        units = {unit.name: unit for unit in army.units if not unit.character}
+        if name not in units:
+            raise ScenarioError(
+                f"{army.file} has no unit {name!r} (units: {', '.join(units) or 'none'}; "
+                "join characters with --join)",
+                source=source,
+            )
+        chosen.append(units[name])
+    mine, theirs = (dict(unit.spec) for unit in chosen)
+    if mine["name"] == theirs["name"]:
+        theirs["name"] = f"{theirs['name']} (2)"
+    if mine["side"] == theirs["side"]:
+        theirs["side"] = f"{theirs['side']} (2)"
+    taken = {c["name"] for c in mine.get("characters", [])}
+    theirs["characters"] = [
+        {**c, "name": f"{c['name']} (2)"} if c["name"] in taken else c
+        for c in theirs.get("characters", [])
+    ]
+    if not theirs["characters"]:
+        del theirs["characters"]
+    striker, struck = (theirs, mine) if charger == "second" else (mine, theirs)
+    if charger != "none":
+        striker["charged"] = True
+    lines = [
+        f"# A battle built by 'fracas import' from {_comment(first.file)} and "
+        f"{_comment(second.file)}.",
+        "# 'files' (each unit's width) is not in the exports: check it, and the charge.",
+    ]
+    lines += [f"# NOT IMPORTED: {_comment(note)}" for note in (*first.missing, *second.missing)]
+    lines += ["fracas: 1", "ruleset: rankflank", "parameters:", "  edition: oldworld", "units:"]
+    for unit, spec in zip(chosen, (mine, theirs), strict=True):
+        lines.append(f"  # {_comment(spec['name'])}: {unit.points:g} pts")
+        lines += [f"  # not modelled: {_comment(note)}" for note in unit.unmodelled]
+        _emit(spec, 4, lines, "  - ")
+    lines.append("engagements:")
+    engagement = {"unit": striker["name"], "enemy": struck["name"], "arc": arc}
+    _emit(engagement, 4, lines, "  - ")
+    notes = [_comment(f"{unit.name}: {note}") for unit in chosen for note in unit.unmodelled]
+    return ArmyImport("\n".join(lines) + "\n", tuple(notes))
 
 
 #: What a YAML double-quoted scalar cannot hold as it is: C1 controls and line breaks
@@ -940,9 +1065,11 @@ def _emit(value: Mapping[str, Any], column: int, lines: list[str], first: str) -
         prefix = pad
 
 
-def _yaml(units: list[Mapped], file: str, builder: str, army: str, missing: list[str]) -> str:
+def _yaml(army: Army) -> str:
+    units, file, builder, missing = army.units, army.file, army.builder, army.missing
+    where = f"{_comment(file)} ({builder}, {_comment(army.name)})"
     lines = [
-        f"# Units imported by 'fracas import' from {_comment(file)} ({builder}, {_comment(army)}).",
+        f"# Units imported by 'fracas import' from {where}.",
         "# 'files' (the unit's width) is not in the export: set it, add the other side's units",
         "# and the engagements, and this is a scenario.",
     ]

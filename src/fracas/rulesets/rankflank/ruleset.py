@@ -114,6 +114,28 @@ class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "Fight"])
 
         return import_army(path, catalogues=catalogues, joins=joins, side=side)
 
+    def import_battle(
+        self,
+        first: Path,
+        second: Path,
+        fight: tuple[str, str],
+        *,
+        charger: str = "first",
+        arc: str = "front",
+        catalogues: Sequence[Path] = (),
+        joins: Sequence[str] = (),
+    ) -> ArmyImport:
+        """An oldworld combat of one unit of each list (:func:`.armylists.import_battle`);
+        each ``Character=Unit`` of ``joins`` goes to the list that has the character."""
+        from fracas.rulesets.rankflank.armylists import import_battle, join, read_units
+
+        armies = [read_units(path, catalogues, (), None) for path in (first, second)]
+        for text in joins:
+            who = text.partition("=")[0].strip()
+            army = next((a for a in armies if any(u.name == who for u in a.units)), armies[0])
+            army.units = join(army.units, [text], army.file)
+        return import_battle(armies[0], armies[1], fight, charger=charger, arc=arc)
+
     def campaign_rules(self) -> CampaignRules:
         from fracas.rulesets.rankflank.campaign import RankflankCampaign
 
