@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import inspect
 import json
 import re
@@ -477,6 +478,7 @@ def test_openapi_describes_every_operation(client: TestClient) -> None:
         "/api/advise",
         "/api/threats",
         "/api/reply",
+        "/api/import",
         "/api/odds",
     }
 
@@ -539,3 +541,80 @@ def test_a_tolerance_of_zero_shows_in_the_command_and_keeps_every_branch(
     kept = client.post("/api/odds", json=body(lance, method="exact", exact_tolerance=0)).json()
     assert kept["command"] == "fracas odds lance_charge.yaml --method exact --exact-tolerance 0.0"
     assert kept["document"]["result"]["error_bar"] == 0
+
+
+# ── army lists ────────────────────────────────────────────────────────────────────────
+
+ARMIES = ROOT / "examples" / "armies"
+
+
+def upload(path: Path, name: str | None = None) -> dict[str, str]:
+    return {"name": name or path.name, "data": base64.b64encode(path.read_bytes()).decode()}
+
+
+def test_army_lists_offer_their_units_and_build_the_battle(client: TestClient) -> None:
+    lists = {"army": upload(ARMIES / "empire.ros"), "versus": upload(ARMIES / "wood_elves.json")}
+    read = client.post("/api/import", json=lists)
+    assert read.status_code == 200, read.text
+    armies = read.json()["armies"]
+    assert armies == [
+        {"file": "empire.ros", "units": ["Halberdiers", "Empire Knights"],
+         "characters": ["Captain"]},
+        {"file": "wood_elves.json", "units": ["Dryads"], "characters": []},
+    ]  # fmt: skip
+    battle = client.post(
+        "/api/import",
+        json={
+            **lists,
+            "fight": "Halberdiers=Dryads",
+            "charger": "second",
+            "joins": ["Captain=Halberdiers"],
+        },
+    )
+    answer = battle.json()
+    assert battle.status_code == 200, battle.text
+    # The text is the command line's, byte for byte.
+    runner = CliRunner()
+    line = runner.invoke(
+        app,
+        ["import", str(ARMIES / "empire.ros"), "--versus", str(ARMIES / "wood_elves.json"),
+         "--fight", "Halberdiers=Dryads", "--charger", "second", "--join", "Captain=Halberdiers"],
+    )  # fmt: skip
+    assert answer["text"] == line.stdout
+    assert answer["name"] == "battle.yaml"
+    assert "Dryads: Forest Stalkers: not a rule fracas plays" in answer["unmodelled"]
+    # And the page resolves it as any scenario.
+    resolved = client.post("/api/resolve", json={"scenario": answer["text"], "name": "battle.yaml"})
+    assert resolved.status_code == 200, resolved.text
+
+
+@pytest.mark.parametrize(
+    ("request_body", "message"),
+    [
+        (
+            {"army": {"name": "mine.json", "data": "not base64!"}},
+            "mine.json: army.data: is not base64",
+        ),
+        (
+            {"army": {"name": "mine.json", "data": base64.b64encode(b'{"a": 1}').decode()}},
+            "mine.json: is not an army list of New Recruit or Old World Builder",
+        ),
+        (
+            {"army": {"name": "../../etc/mine.ros", "data": base64.b64encode(b"<x/>").decode()}},
+            "mine.ros: is XML but not a BattleScribe roster",
+        ),
+    ],
+)
+def test_a_bad_army_upload_is_a_422_naming_the_users_file(
+    client: TestClient, request_body: dict[str, Any], message: str
+) -> None:
+    response = client.post("/api/import", json=request_body)
+    assert response.status_code == 422, response.text
+    assert error_of(response)["message"] == message
+
+
+def test_a_unit_neither_list_has_is_a_422(client: TestClient) -> None:
+    lists = {"army": upload(ARMIES / "empire.ros"), "versus": upload(ARMIES / "wood_elves.json")}
+    response = client.post("/api/import", json={**lists, "fight": "Ghosts=Dryads"})
+    assert response.status_code == 422
+    assert "empire.ros has no unit 'Ghosts'" in error_of(response)["message"]

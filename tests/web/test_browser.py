@@ -752,3 +752,31 @@ def test_threats_and_the_enemy_reply_show_the_command_lines_numbers(
     pick(page, "d100/lair_raid.yaml")
     assert not page.is_visible(".tabs button[data-op=threats]")
     assert not page.is_visible(".tabs button[data-op=reply]")
+
+
+def test_army_lists_build_a_battle_on_the_page(sized: tuple[str, Page], server: str) -> None:
+    size, page = sized
+    page.goto(server + "/")
+    page.click("#armies-box summary")
+    armies = ROOT / "examples" / "armies"
+    page.set_input_files("#versus-file", str(armies / "wood_elves.json"))
+    wait_for(page, "() => !document.querySelector('#army-error').hidden")  # now your list
+    page.set_input_files("#army-file", str(armies / "empire.ros"))
+    wait_for(page, "() => !document.querySelector('#fight-row').hidden")
+    units = page.eval_on_selector_all("#army-unit option", "options => options.map(o => o.value)")
+    assert units == ["Halberdiers", "Empire Knights"]
+    page.select_option("#army-unit", "Empire Knights")
+    page.select_option("#charger", "first")
+    page.select_option("#arc", "left")
+    page.click("#build-battle")
+    wait_for_answer(page, "ruleset rankflank")
+    text = page.input_value("#text")
+    assert 'unit: "Empire Knights"' in text
+    assert 'arc: "left"' in text
+    assert page.input_value("#name") == "battle.yaml"
+    notes = page.inner_text("#army-notes")
+    assert "not modelled: Dryads: Forest Stalkers: not a rule fracas plays" in notes
+    # The answer is for what the page shows (the seed it chose is filled in, not a change).
+    assert page.is_hidden("#stale-note")
+    no_sideways_scroll(page)
+    shot(page, f"army-lists-{size}")

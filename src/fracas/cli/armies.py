@@ -14,26 +14,10 @@ import typer
 
 from fracas.cli.common import OutputOpt, reading, write_output
 from fracas.core.errors import ScenarioError
-from fracas.rulesets import AnyRuleset, available_rulesets, find_ruleset
+from fracas.rulesets import army_importer
 
 #: The arcs a charge may strike.
 ARCS = ("front", "left", "right", "rear")
-
-
-def importer(name: str | None) -> AnyRuleset:
-    """The ruleset that reads army lists: ``name``, or the only one installed that does."""
-    if name is not None:
-        ruleset = find_ruleset(name)
-        if not type(ruleset).imports_armies():
-            raise ScenarioError(
-                f"ruleset {ruleset.name!r} imports no army lists", source="--ruleset"
-            )
-        return ruleset
-    found = [cls for cls in available_rulesets() if cls.imports_armies()]
-    if len(found) != 1:
-        names = ", ".join(cls.name for cls in found) or "none is installed"
-        raise ScenarioError(f"choose the ruleset to import into ({names})", source="--ruleset")
-    return found[0]()
 
 
 def import_command(
@@ -119,7 +103,7 @@ def import_command(
       fracas import examples/armies/empire.ros --versus examples/armies/wood_elves.json \\
         --fight "Halberdiers=Dryads" --charger second -o battle.yaml
     """
-    chosen = importer(ruleset)
+    chosen = army_importer(ruleset)
     for path in (army_file, *(catalogues or []), *([versus] if versus else [])):
         reading(path)
     if versus is None:

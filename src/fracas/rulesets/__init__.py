@@ -88,11 +88,35 @@ def find_ruleset(name: str) -> AnyRuleset:
     raise RulesetNotFoundError(f"no ruleset named {name!r} (known: {known})")
 
 
+def army_importer(name: str | None = None) -> AnyRuleset:
+    """The ruleset that reads army lists: ``name``, or the only one installed that does
+    (``fracas import`` and the web page's army lists ask it, never a ruleset by name).
+
+    >>> army_importer().name
+    'rankflank'
+    """
+    from fracas.core.errors import ScenarioError
+
+    if name is not None:
+        ruleset = find_ruleset(name)
+        if not type(ruleset).imports_armies():
+            raise ScenarioError(
+                f"ruleset {ruleset.name!r} imports no army lists", source="--ruleset"
+            )
+        return ruleset
+    found = [cls for cls in available_rulesets() if cls.imports_armies()]
+    if len(found) != 1:
+        names = ", ".join(cls.name for cls in found) or "none is installed"
+        raise ScenarioError(f"choose the ruleset to import into ({names})", source="--ruleset")
+    return found[0]()
+
+
 __all__ = [
     "BUILTIN_RULESETS",
     "ENTRY_POINT_GROUP",
     "Ruleset",
     "Summary",
+    "army_importer",
     "available_rulesets",
     "declare_ruleset_limits",
     "find_ruleset",

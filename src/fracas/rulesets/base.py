@@ -80,6 +80,10 @@ class ArmyImport:
 
     text: str
     unmodelled: tuple[str, ...] = ()
+    #: The units a battle can be built of (characters standing alone are not among them).
+    units: tuple[str, ...] = ()
+    #: The characters standing alone, to join into a unit.
+    characters: tuple[str, ...] = ()
 
 
 #: How many ranked actions a report shows people by default (its data keeps them all).

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import binascii
 import hashlib
 import ipaddress
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
+from pathlib import PurePath
 from typing import Any, Literal
 
 import anyio
@@ -35,11 +37,18 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from fracas._version import __version__
 from fracas.analysis.stats import check_confidence
 from fracas.core.budgets import EXACT_TOLERANCE
-from fracas.core.errors import FracasError, format_path
+from fracas.core.errors import FracasError, ScenarioError, format_path
 from fracas.io.render import FORUM_SIZES
 from fracas.web import jobs, operations
 from fracas.web.jobs import Job, accepts_gzip, dumps, error_body, is_gzip, work_estimate
-from fracas.web.operations import Limits, OddsOptions, PostOptions, ScenarioInput
+from fracas.web.operations import (
+    ArmyFile,
+    ArmyInput,
+    Limits,
+    OddsOptions,
+    PostOptions,
+    ScenarioInput,
+)
 from fracas.web.pool import Busy, Crashed, Pool, Stopping, TimedOut
 
 LOG = logging.getLogger("fracas.web")
@@ -113,6 +122,50 @@ class ThreatsRequest(ScenarioRequest):
 class ReplyRequest(ScenarioRequest):
     side: str = Field(max_length=200, description="The side that acts first.")
     plan: bool = Field(False, description="Reply to the planned turn, not to each action.")
+
+
+class ArmyUpload(BaseModel):
+    """A file the page read from the user's machine."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(max_length=200, description="The file's name (its suffix tells .rosz).")
+    data: str = Field(description="The file's bytes, in base64.")
+
+    def file(self, where: str) -> ArmyFile:
+        try:
+            data = base64.b64decode(self.data, validate=True)
+        except (binascii.Error, ValueError):
+            raise ScenarioError(
+                "is not base64", source=PurePath(self.name).name, path=(where, "data")
+            ) from None
+        return ArmyFile(self.name, data)
+
+
+class ImportRequest(BaseModel):
+    """Army lists to read, as ``fracas import`` reads them; with ``versus`` and ``fight``
+    the whole battle of one unit of each."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    army: ArmyUpload
+    versus: ArmyUpload | None = None
+    catalogues: list[ArmyUpload] = Field(default_factory=list, max_length=8)
+    joins: list[str] = Field(default_factory=list, max_length=50)
+    fight: str | None = Field(None, max_length=400, description="UNIT=ENEMY (with versus).")
+    charger: Literal["first", "second", "none"] = "first"
+    arc: Literal["front", "left", "right", "rear"] = "front"
+
+    def given(self) -> ArmyInput:
+        return ArmyInput(
+            self.army.file("army"),
+            None if self.versus is None else self.versus.file("versus"),
+            tuple(c.file("catalogues") for c in self.catalogues),
+            tuple(self.joins),
+            self.fight,
+            self.charger,
+            self.arc,
+        )
 
 
 class OddsRequest(ScenarioRequest):
@@ -608,6 +661,17 @@ def create_app(
         return await compute(
             http, "reply", given=request.given(), side=request.side, plan=request.plan
         )
+
+    @app.post("/api/import", responses=ERRORS, tags=["api"])
+    async def import_armies(request: ImportRequest, http: Request) -> Response:
+        """Army lists from a list builder (rulesets that read them): each list's units,
+        and the scenario text of its units, or of a battle of one unit of each list."""
+        try:
+            given = request.given()
+        except ScenarioError as exc:
+            status, body = jobs.error_of(exc)
+            return JSONResponse(body, status_code=status)
+        return await compute(http, "import", given=given)
 
     @app.post("/api/odds", response_model=OddsAnswer, responses=ERRORS, tags=["api"])
     async def odds(request: OddsRequest, http: Request) -> Response:

@@ -170,6 +170,7 @@ OPERATIONS: dict[str, Callable[[dict[str, Any]], Any]] = {
     ),
     "reply": lambda a: operations.reply(a["given"], a["side"], plan=a["plan"]),
     "odds": lambda a: operations.odds_answer(a["given"], a["options"], a["limits"]),
+    "import": lambda a: operations.import_armies(a["given"]),
 }
 
 
@@ -223,7 +224,8 @@ def work_estimate(operation: str, arguments: dict[str, Any], limits: Limits) -> 
     True
     """
     given = arguments.get("given")
-    if given is not None and len(given.text) > CHEAP_TEXT:
+    # An army upload has no text: its work is bounded by the importer's own byte limit.
+    if given is not None and len(getattr(given, "text", "")) > CHEAP_TEXT:
         return math.inf
     if operation in ("advise", "threats", "reply"):
         return float(ADVISE_BUDGET.default)

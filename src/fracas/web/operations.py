@@ -367,6 +367,97 @@ def reply(given: ScenarioInput, side: str, *, plan: bool = False) -> dict[str, A
 
 
 @dataclass(frozen=True)
+class ArmyFile:
+    """An uploaded file: its name as the user's machine called it, and its bytes."""
+
+    name: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class ArmyInput:
+    """What the page's army lists ask: one list (its units), or two and the ``fight``
+    (``UNIT=ENEMY``) to build a battle of, as ``fracas import --versus`` does."""
+
+    army: ArmyFile
+    versus: ArmyFile | None = None
+    catalogues: tuple[ArmyFile, ...] = ()
+    joins: tuple[str, ...] = ()
+    fight: str | None = None
+    charger: str = "first"
+    arc: str = "front"
+
+
+def import_armies(given: ArmyInput) -> dict[str, Any]:
+    """The army lists read as ``fracas import`` reads them: each list's units and
+    characters, and the scenario text (the first list's units, or with ``fight`` the whole
+    battle), with what the ruleset does not model. The files are written to a private
+    folder under their own names for the importer, so every message names them as the
+    user does.
+
+    >>> from fracas.web.operations import examples_folder
+    >>> empire = (examples_folder() / "armies" / "empire.ros").read_bytes()
+    >>> import_armies(ArmyInput(ArmyFile("empire.ros", empire)))["armies"][0]["units"]
+    ['Halberdiers', 'Empire Knights']
+    """
+    import tempfile
+
+    from fracas.rulesets import army_importer
+
+    importer = army_importer()
+    with tempfile.TemporaryDirectory(prefix="fracas-army-") as folder:
+        written: dict[str, str] = {}
+
+        def put(upload: ArmyFile, index: int) -> Path:
+            # Each file in a folder of its own: two uploads of one name stay apart.
+            name = PurePath(upload.name).name or "army"
+            path = Path(folder) / str(index) / name
+            path.parent.mkdir()
+            path.write_bytes(upload.data)
+            written[str(path)] = name
+            return path
+
+        try:
+            army = put(given.army, 0)
+            versus = None if given.versus is None else put(given.versus, 1)
+            catalogues = tuple(put(c, 2 + k) for k, c in enumerate(given.catalogues))
+            lists = [
+                importer.import_army(path, catalogues=catalogues, joins=())
+                for path in (army, *([versus] if versus else []))
+            ]
+            if versus is not None and given.fight:
+                mine, _, theirs = given.fight.partition("=")
+                result = importer.import_battle(
+                    army,
+                    versus,
+                    (mine.strip(), theirs.strip()),
+                    charger=given.charger,
+                    arc=given.arc,
+                    catalogues=catalogues,
+                    joins=given.joins,
+                )
+            else:
+                result = importer.import_army(army, catalogues=catalogues, joins=given.joins)
+        except ScenarioError as exc:
+            source = written.get(exc.source or "", exc.source)
+            raise ScenarioError(exc.problem, source=source, path=exc.path, hint=exc.hint) from None
+    uploads = (given.army, *([given.versus] if given.versus else []))
+    return {
+        "armies": [
+            {
+                "file": PurePath(upload.name).name,
+                "units": list(read.units),
+                "characters": list(read.characters),
+            }
+            for upload, read in zip(uploads, lists, strict=True)
+        ],
+        "text": result.text,
+        "name": "battle.yaml" if versus is not None and given.fight else "units.yaml",
+        "unmodelled": list(result.unmodelled),
+    }
+
+
+@dataclass(frozen=True)
 class OddsOptions:
     """The options of ``fracas odds`` that the page offers."""
 

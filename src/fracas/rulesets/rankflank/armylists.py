@@ -890,7 +890,9 @@ def _import(
     path: Path, catalogues: Sequence[Path], joins: Sequence[str], side: str | None
 ) -> ArmyImport:
     army = _read_units(path, catalogues, joins, side)
-    return ArmyImport(_yaml(army), _notes(army))
+    units = tuple(unit.name for unit in army.units if not unit.character)
+    characters = tuple(unit.name for unit in army.units if unit.character)
+    return ArmyImport(_yaml(army), _notes(army), units, characters)
 
 
 def _notes(army: Army) -> tuple[str, ...]:
@@ -1018,7 +1020,8 @@ def import_battle(
     engagement = {"unit": striker["name"], "enemy": struck["name"], "arc": arc}
     _emit(engagement, 4, lines, "  - ")
     notes = [_comment(f"{unit.name}: {note}") for unit in chosen for note in unit.unmodelled]
-    return ArmyImport("\n".join(lines) + "\n", tuple(notes))
+    names = (mine["name"], theirs["name"])
+    return ArmyImport("\n".join(lines) + "\n", tuple(notes), names)
 
 
 #: What a YAML double-quoted scalar cannot hold as it is: C1 controls and line breaks

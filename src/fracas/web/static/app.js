@@ -211,6 +211,87 @@ function showScenarioError(error) {
   }
 }
 
+// ── army lists: a unit of each list, built into a battle by the server ──────────────
+
+const armies = { army: null, versus: null };
+
+async function fileUpload(file) {
+  // The bytes as base64: a .rosz is a zip, so never read as text.
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (let start = 0; start < bytes.length; start += 0x8000) {
+    binary += String.fromCharCode.apply(null, bytes.subarray(start, start + 0x8000));
+  }
+  return { name: file.name, data: btoa(binary) };
+}
+
+function armyRequest() {
+  const request = { army: armies.army };
+  if (armies.versus) request.versus = armies.versus;
+  return request;
+}
+
+function showArmyAnswer(error, answer) {
+  const box = $("army-error");
+  box.hidden = !error;
+  box.textContent = error ? error.message : "";
+  const notes = $("army-notes");
+  notes.replaceChildren();
+  for (const note of (answer && answer.unmodelled) || []) {
+    const item = document.createElement("li");
+    item.textContent = `not modelled: ${note}`;
+    notes.append(item);
+  }
+  notes.hidden = !notes.children.length;
+}
+
+function fillUnits(select, names) {
+  select.replaceChildren(...names.map((name) => {
+    const option = document.createElement("option");
+    option.value = option.textContent = name;
+    return option;
+  }));
+}
+
+async function readArmies() {
+  $("fight-row").hidden = true;
+  if (!armies.army && !armies.versus) return;
+  if (!armies.army) {
+    showArmyAnswer({ message: "Now your list: a unit of each list fights." });
+    return;
+  }
+  try {
+    const answer = await api("/api/import", armyRequest());
+    const [mine, theirs] = answer.armies;
+    $("army-names").textContent = answer.armies.map((army) => army.file).join(" against ");
+    fillUnits($("army-unit"), mine.units);
+    if (theirs) fillUnits($("versus-unit"), theirs.units);
+    $("fight-row").hidden = !theirs;
+    showArmyAnswer(theirs ? null : { message: "Now their list: a unit of each list fights." }, answer);
+  } catch (error) {
+    showArmyAnswer(error);
+  }
+}
+
+async function buildBattle() {
+  const request = {
+    ...armyRequest(),
+    fight: `${$("army-unit").value}=${$("versus-unit").value}`,
+    charger: $("charger").value,
+    arc: $("arc").value,
+  };
+  try {
+    const answer = await api("/api/import", request);
+    showArmyAnswer(null, answer);
+    setScenario(answer.text, answer.name, "yaml");
+    $("example").value = "";
+    clearAnswer();
+    if (await validate()) await run("resolve");
+  } catch (error) {
+    showArmyAnswer(error);
+  }
+}
+
 // ── form fields: a number, a yes/no, a choice or a list of names ────────────────────
 
 function fieldInput(field, value) {
@@ -498,6 +579,8 @@ async function run(op) {
     state.answerFor = describeInputs(op);
     showScenarioError(null);
     showAnswer(answer, op);
+    // The seed the scenario chose is now in its box: the same inputs, written out.
+    if (op === "resolve") state.answerKey = inputsKey(op);
     $("status").textContent = `${op === "compare" ? "Comparison" : answer.title} — answered in ${seconds} s`;
     await writeLink();
   } catch (error) {
@@ -1067,6 +1150,16 @@ function wire() {
     if (await validate()) await run("resolve");
     event.target.value = "";
   });
+  for (const [id, key] of [["army-file", "army"], ["versus-file", "versus"]]) {
+    $(id).addEventListener("change", async (event) => {
+      const file = event.target.files[0];
+      if (!file) return;
+      armies[key] = await fileUpload(file);
+      event.target.value = "";
+      await readArmies();
+    });
+  }
+  $("build-battle").addEventListener("click", buildBattle);
   const revalidate = debounce(async () => { if (await validate()) await refresh(); }, 350);
   $("text").addEventListener("input", () => { $("example").value = ""; markStale(); revalidate(); });
   $("name").addEventListener("change", async () => { if (await validate()) await refresh(); });
