@@ -45,6 +45,7 @@ TABLE = {
     "strike_first_last": ("steps", "steps", "initiative"),
     "frenzy_attacks": ("always", "always", "charging"),
     "skirmisher_arc_bonus": (True, True, False),
+    "flank_fighters": ("ranks", "ranks", "largest"),
 }
 
 

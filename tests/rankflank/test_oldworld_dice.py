@@ -525,3 +525,46 @@ def test_frenzy_adds_an_attack_only_on_the_charge() -> None:
     assert record_of(charged, "B").attacks == 5 * 1 + 5
     always = fight({"charged": True}, {"rules": ["frenzy"]}, frenzy_attacks="always")
     assert record_of(always, "B").attacks == 5 * 2 + 5
+
+
+# --- who fights to a flank: the largest rank or file, and Press of Battle there -----------
+
+
+def example_b_combat(**parameters: Any) -> Combat:
+    return combat_from(
+        {
+            "parameters": {"edition": "oldworld", **parameters},
+            "units": [
+                unit_doc(
+                    "Knights", "Empire", 5, 5, "4 4 3 3 3 1 3 1 8",
+                    troop_type="heavy_cavalry", weapon="lance", armour=2, charged=True,
+                    charge_distance=7,
+                ),
+                unit_doc("State Troops", "Rebels", 20, 5, STATE_TROOPS, weapon="halberd", armour=6),
+            ],
+            "engagements": [engage("Knights", "State Troops", "left")],
+        }
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("parameters", "attacks"),
+    [
+        # §8 B: 16 State Troops left (5,5,5,1: 4 ranks of a width of 5) fight to their flank
+        # with their largest rank or file, 5, and a Press of Battle file of 4; the 4 slain
+        # before they strike cost 4: 5 + 4 - 4 = 5.
+        ({}, 5 + 4 - 4),
+        # press_of_battle_arcs: front: no file of Press of Battle there: 5 - 4 = 1.
+        ({"press_of_battle_arcs": "front"}, 5 - 4),
+        # The older presets' count: a file as deep as the ranks, 4; 4 - 4 + 4 = 4.
+        ({"flank_fighters": "ranks"}, 4 - 4 + 4),
+    ],
+)
+def test_a_flank_fights_with_its_largest_rank_or_file(
+    parameters: dict[str, Any], attacks: int
+) -> None:
+    combat = example_b_combat(**parameters)
+    state, _ = apply_wounds(initial_state(combat), combat.unit("State Troops"), None, 4)
+    conditions = Conditions(slain=(("State Troops", 4),))
+    records = strike_records(combat, state, 1, conditions=conditions)
+    assert next(r.attacks for r in records if r.striker == "State Troops") == attacks

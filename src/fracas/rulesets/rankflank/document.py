@@ -398,6 +398,16 @@ class RankflankParams(StrictModel):
         "strikes_last_step (ninth, eighth), or Initiative 10 / 1 before a charger adds its "
         "bonus (oldworld).",
     )
+    flank_fighters: Literal["ranks", "largest"] | None = Field(
+        None,
+        description="A unit fighting only to its flank or rear fights with as many models "
+        "as it has ranks (ninth, eighth), or as its largest rank or file (oldworld).",
+    )
+    press_of_battle_arcs: Literal["all", "front"] = Field(
+        "all",
+        description="oldworld: Press of Battle's second rank (or file) fights to every arc, "
+        "or only to the front.",
+    )
     skirmisher_arc_bonus: Bool | None = Field(
         None,
         description="A unit in Skirmish formation earns the flank and rear bonus "

@@ -107,6 +107,7 @@ _CLASSIC: Mapping[str, Any] = {
     "strike_first_last": "steps",
     "frenzy_attacks": "always",
     "skirmisher_arc_bonus": True,
+    "flank_fighters": "ranks",
 }
 
 #: The edition presets; every key is also a field of :class:`Options`.
@@ -169,6 +170,7 @@ EDITIONS: Mapping[str, Mapping[str, Any]] = {
         "strike_first_last": "initiative",
         "frenzy_attacks": "charging",
         "skirmisher_arc_bonus": False,
+        "flank_fighters": "largest",
     },
 }
 
@@ -182,6 +184,7 @@ NEWER_OPTIONS = (
     "terror_leadership",
     "stubborn",
     "battle_standard_reroll",
+    "press_of_battle_arcs",
 )
 
 FLANKS = ("left", "right")
@@ -245,6 +248,8 @@ class Options:
     strike_first_last: str = "steps"
     frenzy_attacks: str = "always"
     skirmisher_arc_bonus: bool = True
+    flank_fighters: str = "ranks"
+    press_of_battle_arcs: str = "all"
 
     @classmethod
     def for_edition(cls, edition: str = "ninth", **overrides: Any) -> Options:

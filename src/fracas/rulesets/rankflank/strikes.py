@@ -219,8 +219,23 @@ def fighting_models(
             if charging or not (in_ranks or extra_rank):
                 supporting = 0
     else:
-        fighting = min(rnf, -(-total // unit.files))
+        # Fighting to a flank or rear only: a file of as many models as it has ranks, or
+        # (The Old World) its largest rank or file; Press of Battle adds the next file.
+        ranks = -(-total // unit.files)
+        options = combat.options
+        fighting = min(
+            rnf, max(ranks, unit.files) if options.flank_fighters == "largest" else ranks
+        )
         supporting = 0
+        pressing = (
+            options.press_of_battle
+            and options.press_of_battle_arcs == "all"
+            and unit.troop in MASSED_INFANTRY
+            and unit.ranked
+            and not (unit.charged and round_number == 1)
+        )
+        if pressing:
+            supporting = ranks
     if unit.fighting_models is not None:
         fighting = unit.fighting_models
     fighting = min(fighting, rnf)
