@@ -568,3 +568,46 @@ def test_a_flank_fights_with_its_largest_rank_or_file(
     conditions = Conditions(slain=(("State Troops", 4),))
     records = strike_records(combat, state, 1, conditions=conditions)
     assert next(r.attacks for r in records if r.striker == "State Troops") == attacks
+
+
+# --- mounts -----------------------------------------------------------------------------
+
+HORSES = {"name": "horses", "profile": "8 3 0 3 3 1 3 1 5"}
+
+
+def test_example_b_riders_and_horses() -> None:
+    combat = combat_from(
+        {
+            "parameters": {"edition": "oldworld"},
+            "units": [
+                unit_doc(
+                    "Knights", "Empire", 5, 5, "4 4 3 3 3 1 3 1 8",
+                    troop_type="heavy_cavalry", weapon="lance", armour=2, charged=True,
+                    charge_distance=7, mount=HORSES,
+                ),
+                unit_doc("State Troops", "Rebels", 20, 5, STATE_TROOPS, weapon="halberd", armour=6),
+            ],
+            "engagements": [engage("Knights", "State Troops", "left")],
+        }
+    )  # fmt: skip
+    riders = record_of(combat, "Knights")
+    horses = record_of(combat, "Knights (horses)")
+    # Riders and horses both at I 3 + 4 = 7. Horses: 5 × 1/2 (WS3 v 3) × 1/2 (S3 v T3) × 5/6
+    # (light armour 6+) = 25/24; with the riders' 25/9 the Knights cause 275/72.
+    assert (riders.initiative, horses.initiative) == (7, 7)
+    assert horses.attacks * unsaved_chance(horses.blow) == Fraction(25, 24)
+    total = riders.attacks * unsaved_chance(riders.blow) + horses.attacks * unsaved_chance(
+        horses.blow
+    )
+    assert total == Fraction(275, 72)
+
+
+def test_mounts_strike_from_the_fighting_rank_only() -> None:
+    # 10 mounted models 5 wide in front: the riders' front rank 5 and the second rank's 5
+    # (Press of Battle is infantry's: cavalry supports with nobody in oldworld), the horses 5.
+    combat = fight({}, {"models": 10, "troop_type": "cavalry", "mount": HORSES}, edition="ninth")
+    assert record_of(combat, "B (horses)").attacks == 5
+    # Their own rules: poisoned horses' sixes to hit wound.
+    venom = fight({}, {"troop_type": "cavalry", "mount": {**HORSES, "rules": ["poisoned attacks"]}})
+    assert record_of(venom, "B (horses)").blow.poisoned
+    assert not record_of(venom, "B").blow.poisoned

@@ -182,6 +182,14 @@ class Command(StrictModel):
     musician: Bool = Field(False, description="A musician (shown; no effect in one combat).")
 
 
+class MountSpec(StrictModel):
+    """The mount each rank-and-file model rides: it strikes with its own profile."""
+
+    name: str = Field("mount", min_length=1, max_length=60, description="Shown in the report.")
+    profile: Profile = Field(description="Its WS, S, I and A strike; the rider's T and W count.")
+    rules: tuple[SpecialRule, ...] = Field((), description="Its own special rules.")
+
+
 class CharacterSpec(StrictModel):
     """A character fighting inside a unit, with a profile and wounds of its own."""
 
@@ -219,6 +227,11 @@ class UnitSpec(StrictModel):
     rerolls: tuple[RerollSpec, ...] = Field((), description="Re-rolls of its own dice.")
     command: Command = Command()
     characters: tuple[CharacterSpec, ...] = ()
+    mount: MountSpec | None = Field(
+        None,
+        description="The rank and file's mounts (a cavalry unit's horses): in the fighting "
+        "rank each strikes as well, with its own profile, never from a supporting rank.",
+    )
     wounds_taken: Int = Field(
         0,
         ge=0,

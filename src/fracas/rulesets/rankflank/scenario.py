@@ -297,6 +297,15 @@ class Kit:
 
 
 @dataclass(frozen=True, slots=True)
+class Mount:
+    """The mount of each rank-and-file model: its own profile and kit strike."""
+
+    name: str
+    profile: Profile
+    kit: Kit
+
+
+@dataclass(frozen=True, slots=True)
 class Character:
     """A character inside a unit."""
 
@@ -347,6 +356,8 @@ class Unit:
     disrupted: bool = False
     #: Full inches moved in its charge; ``None``: enough for the most Initiative.
     charge_distance: int | None = None
+    #: What the rank and file ride, striking beside them.
+    mount: Mount | None = None
     #: The formation (the oldworld preset): ``close_order``, ``open_order``, ``horde``,
     #: ``skirmish`` or ``column``.
     formation: str = "close_order"
@@ -530,6 +541,22 @@ def base_troop_type(troop_type: str) -> str:
     return BASE_TROOP_TYPE.get(troop_type, troop_type)
 
 
+def _mount(spec: UnitSpec, edition: str, path: tuple[str | int, ...]) -> Mount | None:
+    """The checked mount of a unit's rank and file, if they ride one."""
+    if spec.mount is None:
+        return None
+    kit = build_kit(
+        weapon="hand_weapon",
+        shield=False,
+        rules=spec.mount.rules,
+        rerolls=(),
+        troop_type=base_troop_type(spec.troop_type),
+        edition=edition,
+        path=(*path, "mount"),
+    )
+    return Mount(spec.mount.name, spec.mount.profile, kit)
+
+
 def _kit_of(spec: UnitSpec | CharacterSpec, edition: str, path: tuple[str | int, ...]) -> Kit:
     """The checked kit of a unit's or a character's models."""
     return build_kit(
@@ -655,6 +682,7 @@ def _unit(spec: UnitSpec, index: int, edition: str = "ninth") -> Unit:
         charged_downhill=spec.charged_downhill,
         charge_distance=spec.charge_distance,
         formation=spec.formation,
+        mount=_mount(spec, edition, path),
         general_leadership=spec.general_leadership,
         battle_standard_in_range=spec.battle_standard_in_range,
         fighting_models=spec.fighting_models,

@@ -141,6 +141,8 @@ class _Striker:
     character: Character | None
     initiative: int
     kind: str = "blows"
+    #: The rank and file's mounts strike (``character`` is then ``None``).
+    mounted: bool = False
 
 
 #: The step of impact hits: before any blow of any Initiative.
@@ -257,6 +259,10 @@ def _strikers(combat: Combat, state: State, round_number: int) -> Iterator[_Stri
             if "impact_hits" in kit.rules and _impacts(combat, unit, round_number):
                 yield _Striker(unit, character, IMPACT_STEP, "impact hits")
             yield _Striker(unit, character, strike_step(combat, unit, kit, base, round_number))
+            if character is None and unit.mount is not None:
+                mount = unit.mount
+                step = strike_step(combat, unit, mount.kit, mount.profile.I, round_number)
+                yield _Striker(unit, None, step, mounted=True)
             if "stomp" in kit.rules:
                 yield _Striker(unit, character, combat.options.strikes_last_step, "stomp")
 
@@ -398,6 +404,9 @@ def _record(
     unit, character, kind = striker.unit, striker.character, striker.kind
     profile = unit.profile if character is None else character.profile
     kit = unit.kit if character is None else character.kit
+    mount = unit.mount if striker.mounted else None
+    if mount is not None:
+        profile, kit = mount.profile, mount.kit
     target: Unit | None
     victim: Character | None = None
     duel = challenge_opponent(combat, state, character.name) if character else None
@@ -420,6 +429,8 @@ def _record(
     models = 1
     if character is None:
         fighting, supporting = fighting_models(combat, state, unit, round_number)
+        if mount is not None:
+            supporting = 0  # a mount strikes from the fighting rank only
         models = fighting
     strength = profile.S
     #: The weapon's Armour Piercing with where it comes from, and its Armour Bane.
@@ -599,7 +610,13 @@ def _record(
         initiative=striker.initiative,
         side=unit.side,
         attacker_unit=unit.name,
-        striker=unit.name if character is None else character.name,
+        striker=(
+            f"{unit.name} ({mount.name})"
+            if mount is not None
+            else unit.name
+            if character is None
+            else character.name
+        ),
         target_unit=target.name,
         target_character=None if victim is None else victim.name,
         attacks=attacks,
