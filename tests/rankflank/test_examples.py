@@ -20,7 +20,7 @@ from .conftest import combat_from
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "rankflank").glob("*.yaml"))
 
 
-def test_there_are_ten_examples() -> None:
+def test_there_are_eleven_examples() -> None:
     assert [p.name for p in EXAMPLES] == [
         "challenge_overkill.yaml",
         "flank_charge.yaml",
@@ -31,6 +31,7 @@ def test_there_are_ten_examples() -> None:
         "poisoned_skirmishers.yaml",
         "shared_arc.yaml",
         "tow_halberds_vs_orcs.yaml",
+        "tow_knights_flank_charge.yaml",
         "tow_stubborn_shieldwall.yaml",
     ]
 
@@ -165,8 +166,12 @@ def test_the_schema_accepts_the_profiles_the_examples_write() -> None:
         holder["profile"]
         for path in EXAMPLES
         for unit in load_scenario(path).document["units"]
-        for holder in (unit, *unit.get("characters", ()))
+        for holder in (
+            unit,
+            *unit.get("characters", ()),
+            *([unit["mount"]] if "mount" in unit else []),
+        )
     ]
-    assert len(profiles) == 26
+    assert len(profiles) == 29  # the knights' horses' too
     assert all(re.fullmatch(written["pattern"], profile) for profile in profiles)
     assert not re.fullmatch(written["pattern"], "4 3 3 3 3 1 3 1")  # one number short

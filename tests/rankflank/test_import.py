@@ -461,10 +461,11 @@ def test_new_recruit_knights_mount_armour_and_command(tmp_path: Path) -> None:
         "weapon": "lance",
         "rules": ["swiftstride"],
         "command": {"standard": True},
+        # The warhorse strikes with its own WS 3, S 3, I 3, A 1; its "-" are the rider's.
+        "mount": {"name": "Barded Warhorse", "profile": "8 3 3 3 3 1 3 1 8"},
     }
     notes = result.unmodelled
-    assert any(n.startswith("Empire Knights: mount Barded Warhorse (M 8 WS 3") for n in notes)
-    assert "Empire Knights: Hooves of the mount: not struck" in notes
+    assert not any("Barded Warhorse" in n or "Hooves" in n for n in notes)
     assert (
         "Empire Knights: Lance (S S+2, AP -2, Special Rules Armour Bane (1)): "
         "fought as lance, the preset's own profile" in notes

@@ -318,6 +318,7 @@ class Gathered:
     model: dict[str, str] = field(default_factory=dict)
     models: int = 0
     mount: dict[str, str] = field(default_factory=dict)
+    mount_name: str = ""
     rules: list[str] = field(default_factory=list)
     weapons: list[tuple[str, dict[str, str], bool]] = field(default_factory=list)
     armour: list[tuple[str, str, str]] = field(default_factory=list)
@@ -379,15 +380,19 @@ def gather(unit: dict[str, Any]) -> Gathered:
                 found.models += int(_number(row.get("number"), 1))
         if owner == "mount" and _profiles(row, "Model") and not found.mount and _is_mount(row):
             found.mount = _characteristics(_profiles(row, "Model")[0])
-            found.unmodelled.append(
-                f"mount {name} ({_describe_profile(_profiles(row, 'Model')[0])}): its own "
-                "attacks are not struck"
-            )
+            found.mount_name = name
+            if found.character:
+                found.unmodelled.append(
+                    f"mount {name} ({_describe_profile(_profiles(row, 'Model')[0])}): a "
+                    "character's mount does not strike"
+                )
         weapons = _profiles(row, "Weapon") + _profiles(row, "Magic Weapons")
         for profile in weapons:
             magic = profile.get("typeName") == "Magic Weapons"
             if owner == "mount":
-                found.unmodelled.append(f"{name} of the mount: not struck")
+                if found.character:
+                    found.unmodelled.append(f"{name} of the mount: not struck")
+                continue
             elif owner == "command":
                 found.unmodelled.append(f"{name} of the command group: not modelled")
             else:
@@ -587,6 +592,15 @@ def map_unit(found: Gathered, side: str) -> Mapped:
     unit: dict[str, Any] = {"name": found.name, "side": side}
     unit["troop_type"] = _troop_type(found.troop_type, notes)
     unit["profile"] = _profile(found.model, found.mount, notes)
+    strikes = all(found.mount.get(key, "").isdigit() for key in ("WS", "S", "I", "A"))
+    if found.mount and strikes and not found.character:
+        # The mount's own "-" (T, W, Ld: the rider's count) are the rider's numbers.
+        rider = unit["profile"].split()
+        mount = [
+            found.mount[key] if found.mount.get(key, "").isdigit() else rider[k]
+            for k, key in enumerate(PROFILE_KEYS)
+        ]
+        unit["mount"] = {"name": found.mount_name or "mount", "profile": " ".join(mount)}
     for rule in found.rules:
         _rule(rule, unit, notes)
     _fit_weapons(found, unit, notes)
@@ -632,6 +646,7 @@ _ORDER = (
     "rules",
     "command",
     "characters",
+    "mount",
 )
 _CHARACTER_KEYS = ("name", "troop_type", "profile", "armour", "ward", "rules", "weapon", "shield")
 
