@@ -603,6 +603,14 @@ def test_army_lists_offer_their_units_and_build_the_battle(client: TestClient) -
             {"army": {"name": "../../etc/mine.ros", "data": base64.b64encode(b"<x/>").decode()}},
             "mine.ros: is XML but not a BattleScribe roster",
         ),
+        (
+            {"army": {"name": "..", "data": base64.b64encode(b"<x/>").decode()}},
+            "army: is XML but not a BattleScribe roster",
+        ),
+        (
+            {"army": {"name": "a\u0000b.ros", "data": base64.b64encode(b"<x/>").decode()}},
+            "ab.ros: is XML but not a BattleScribe roster",
+        ),
     ],
 )
 def test_a_bad_army_upload_is_a_422_naming_the_users_file(

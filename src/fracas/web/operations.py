@@ -409,8 +409,11 @@ def import_armies(given: ArmyInput) -> dict[str, Any]:
         written: dict[str, str] = {}
 
         def put(upload: ArmyFile, index: int) -> Path:
-            # Each file in a folder of its own: two uploads of one name stay apart.
-            name = PurePath(upload.name).name or "army"
+            # Each file in a folder of its own: two uploads of one name stay apart. The
+            # name is the user's last component, never "..", a control character or a slash.
+            name = "".join(c for c in PurePath(upload.name).name if c.isprintable())
+            if name in ("", ".", ".."):
+                name = "army"
             path = Path(folder) / str(index) / name
             path.parent.mkdir()
             path.write_bytes(upload.data)
