@@ -322,20 +322,7 @@ def test_example_a_blows() -> None:
 
 
 def test_example_b_blows() -> None:
-    combat = combat_from(
-        {
-            "parameters": {"edition": "oldworld"},
-            "units": [
-                unit_doc(
-                    "Knights", "Empire", 5, 5, "4 4 3 3 3 1 3 1 8",
-                    troop_type="heavy_cavalry", weapon="lance", armour=2, charged=True,
-                    charge_distance=7,
-                ),
-                unit_doc("State Troops", "Rebels", 20, 5, STATE_TROOPS, weapon="halberd", armour=6),
-            ],
-            "engagements": [engage("Knights", "State Troops", "left")],
-        }
-    )  # fmt: skip
+    combat = example_b_combat()
     knights = record_of(combat, "Knights")
     # Riders at I 3 + 4 (a flank charge) = 7: 5 × 2/3 (WS4 v 3) × 5/6 (S5 v T3) × 1 (6+ at
     # AP −2: no save) = 25/9.
@@ -530,7 +517,9 @@ def test_frenzy_adds_an_attack_only_on_the_charge() -> None:
 # --- who fights to a flank: the largest rank or file, and Press of Battle there -----------
 
 
-def example_b_combat(**parameters: Any) -> Combat:
+def example_b_combat(knights: dict[str, Any] | None = None, **parameters: Any) -> Combat:
+    """§8 B: 5 Knights (lances, 2+) charge 7" into the left flank of 20 State Troops;
+    ``knights`` adds keys to the Knights' entry."""
     return combat_from(
         {
             "parameters": {"edition": "oldworld", **parameters},
@@ -538,7 +527,7 @@ def example_b_combat(**parameters: Any) -> Combat:
                 unit_doc(
                     "Knights", "Empire", 5, 5, "4 4 3 3 3 1 3 1 8",
                     troop_type="heavy_cavalry", weapon="lance", armour=2, charged=True,
-                    charge_distance=7,
+                    charge_distance=7, **(knights or {}),
                 ),
                 unit_doc("State Troops", "Rebels", 20, 5, STATE_TROOPS, weapon="halberd", armour=6),
             ],
@@ -576,20 +565,7 @@ HORSES = {"name": "horses", "profile": "8 3 0 3 3 1 3 1 5"}
 
 
 def test_example_b_riders_and_horses() -> None:
-    combat = combat_from(
-        {
-            "parameters": {"edition": "oldworld"},
-            "units": [
-                unit_doc(
-                    "Knights", "Empire", 5, 5, "4 4 3 3 3 1 3 1 8",
-                    troop_type="heavy_cavalry", weapon="lance", armour=2, charged=True,
-                    charge_distance=7, mount=HORSES,
-                ),
-                unit_doc("State Troops", "Rebels", 20, 5, STATE_TROOPS, weapon="halberd", armour=6),
-            ],
-            "engagements": [engage("Knights", "State Troops", "left")],
-        }
-    )  # fmt: skip
+    combat = example_b_combat(knights={"mount": HORSES})
     riders = record_of(combat, "Knights")
     horses = record_of(combat, "Knights (horses)")
     # Riders and horses both at I 3 + 4 = 7. Horses: 5 × 1/2 (WS3 v 3) × 1/2 (S3 v T3) × 5/6

@@ -428,7 +428,9 @@ def import_armies(given: ArmyInput) -> dict[str, Any]:
                 importer.import_army(path, catalogues=catalogues, joins=())
                 for path in (army, *([versus] if versus else []))
             ]
-            if versus is not None and given.fight:
+            if versus is None and not given.joins:
+                result = lists[0]  # the one list, as already read
+            elif versus is not None and given.fight:
                 mine, _, theirs = given.fight.partition("=")
                 result = importer.import_battle(
                     army,

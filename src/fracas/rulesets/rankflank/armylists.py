@@ -873,10 +873,10 @@ def import_army(
     ...
     fracas.core.errors.ScenarioError: x.ros: XML with a DOCTYPE or entity declarations is refused
     """
-    try:
-        return _import(path, catalogues, joins, side)
-    except RecursionError:  # a tree deep enough to pass the parser, too deep to walk
-        raise _refuse(path, "nests too deeply to be an army list") from None
+    army = read_units(path, catalogues, joins, side)
+    units = tuple(unit.name for unit in army.units if not unit.character)
+    characters = tuple(unit.name for unit in army.units if unit.character)
+    return ArmyImport(_yaml(army), _notes(army), units, characters)
 
 
 @dataclass
@@ -899,15 +899,6 @@ def read_units(
         return _read_units(path, catalogues, joins, side)
     except RecursionError:  # a tree deep enough to pass the parser, too deep to walk
         raise _refuse(path, "nests too deeply to be an army list") from None
-
-
-def _import(
-    path: Path, catalogues: Sequence[Path], joins: Sequence[str], side: str | None
-) -> ArmyImport:
-    army = _read_units(path, catalogues, joins, side)
-    units = tuple(unit.name for unit in army.units if not unit.character)
-    characters = tuple(unit.name for unit in army.units if unit.character)
-    return ArmyImport(_yaml(army), _notes(army), units, characters)
 
 
 def _notes(army: Army) -> tuple[str, ...]:
