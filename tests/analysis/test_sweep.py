@@ -428,6 +428,9 @@ def test_ctrl_c_stops_cleanly_and_writes_nothing(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # As in a terminal: a suite started in the background (a non-interactive shell's
+        # `&`) ignores SIGINT, and its children would inherit that and never see the Ctrl+C.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(3)
     assert process.poll() is None
