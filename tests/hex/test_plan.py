@@ -191,3 +191,30 @@ def test_the_beam_search_is_the_plain_beam_search(seed: int) -> None:
         for width in (1, 2, 3):
             node, _ = _search(attacks, width)
             assert node.rows == plain_beam(board, side, params, width)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_childs_mark_is_the_mark_of_its_whole_board(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The beam tells equal boards apart by a mark kept up from the parent's (two units
+    # swapped); it must be what summing every unit's mark afresh gives.
+    from fracas.rulesets.hex import plan
+    from fracas.rulesets.hex.boards import SideAttacks
+
+    made: list[Any] = []
+    child = plan._child
+
+    def checked(*args: Any) -> Any:
+        node = child(*args)
+        made.append(node)
+        return node
+
+    monkeypatch.setattr(plan, "_child", checked)
+    rng = random.Random(100 + seed)
+    board = random_board(rng, units=rng.choice([8, 20, 40]), size=7)
+    for side in board.sides():
+        plan._search(SideAttacks.gather(board, side, HexParams()), 3)
+    assert made
+    for node in made:
+        assert node.mark == plan._marked(node.state, node.used)

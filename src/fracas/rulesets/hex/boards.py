@@ -784,21 +784,23 @@ class SideAttacks:
         state that differs from ``state`` only in the units ``changed``): the open rows
         that read a changed unit are evaluated again (or taken from ``recall``), the rest
         are kept."""
-        target, attacker, gain = (a.copy() for a in known)
         touched = self.dependents(changed)
         if not open_rows.size:
-            return target, attacker, gain
+            return known
         # Both are sorted and without repeats: the touched rows found among the open ones.
         at = np.minimum(np.searchsorted(open_rows, touched), open_rows.size - 1)
         redone = open_rows[at] == touched
         redo = touched[redone]
+        # Outcomes are never changed once made: with nothing to redo, the known ones stand.
         if redo.size:
+            target, attacker, gain = (a.copy() for a in known)
             if recall is None:
                 found = self._outcomes(state, redo, None)
             else:
                 found = recall.after(state, changed, redone, redo)
             target[redo], attacker[redo], gain[redo] = found
-        return target, attacker, gain
+            return target, attacker, gain
+        return known
 
     def evaluate_all(
         self, state: BoardState, open_rows: Ints, recall: Recall | None = None

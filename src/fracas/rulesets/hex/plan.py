@@ -173,7 +173,7 @@ class _Path:
         return tuple(reversed(found))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a search makes tens of thousands, and never changes one
 class _Node:
     state: BoardState
     used: NDArray[np.bool_]
@@ -184,6 +184,9 @@ class _Node:
     #: changed: the node's own outcome is that with the rows reading them evaluated again.
     known: FullOutcome | None = None
     changed: tuple[int, int] = (0, 0)
+    #: The sum of every unit's :func:`_mark` (see :func:`_marked`): equal nodes have
+    #: equal sums, and a child's is its parent's with its two units' marks swapped.
+    mark: int = 0
 
     @property
     def rows(self) -> tuple[int, ...]:
@@ -196,8 +199,34 @@ def _weights(params: HexParams) -> tuple[float, float]:
     )
 
 
-def _key(node: _Node) -> bytes:
-    return node.state.strength.tobytes() + node.state.level.tobytes() + node.used.tobytes()
+_MARKS = (1 << 64) - 1
+
+
+def _mark(unit: int, strength: int, level: int, used: bool) -> int:
+    """One unit's share of a node's :attr:`_Node.mark` (hashes of ints are the same in
+    every run: no seed of Python's hash reaches them)."""
+    return hash((unit, strength, level, used)) & _MARKS
+
+
+def _marked(state: BoardState, used: NDArray[np.bool_]) -> int:
+    """The :attr:`_Node.mark` of a whole board: one pass over its units."""
+    return (
+        sum(
+            _mark(unit, s, v, u)
+            for unit, (s, v, u) in enumerate(
+                zip(state.strength.tolist(), state.level.tolist(), used.tolist(), strict=True)
+            )
+        )
+        & _MARKS
+    )
+
+
+def _same(one: _Node, other: _Node) -> bool:
+    return (
+        np.array_equal(one.used, other.used)
+        and np.array_equal(one.state.strength, other.state.strength)
+        and np.array_equal(one.state.level, other.state.level)
+    )
 
 
 def _search(
@@ -208,7 +237,8 @@ def _search(
 ) -> tuple[_Node, int]:
     enemy_weight, own_weight = _weights(attacks.params)
     state = attacks.start if start is None else start
-    root = _Node(state, np.zeros(len(state.strength), dtype=np.bool_), None, 0.0, 0)
+    unused = np.zeros(len(state.strength), dtype=np.bool_)
+    root = _Node(state, unused, None, 0.0, 0, mark=_marked(state, unused))
     best, beam, evaluated = root, [root], 0
     # Each beam node's place among the beam's rows in their order (lowest first): the
     # plans of one beam have as many attacks each and are all different, so comparing
@@ -256,22 +286,15 @@ def _search(
                     )
                 )
         children.sort(key=lambda c: (-c[0], -c[1], c[2]))
-        beam, seen, places = [], set(), []
+        beam, places = [], []
+        seen: dict[int, list[_Node]] = {}
         for value, levels, place, node, row, taken, given, full in children:
-            used = node.used.copy()
-            used[attacks.attacker[row]] = True
-            child = _Node(
-                fought(attacks, node.state, row, taken, given),
-                used,
-                _Path(row, node.path),
-                value,
-                levels,
-                full,
-                (int(attacks.attacker[row]), int(attacks.target[row])),
-            )
-            key = _key(child)
-            if key not in seen:
-                seen.add(key)
+            child = _child(attacks, node, row, taken, given, value, levels, full)
+            # Two plans that reach the same board with the same attackers spent are one:
+            # the marks tell most apart at once, the arrays decide the rest.
+            alike = seen.setdefault(child.mark, [])
+            if not (alike and any(_same(child, other) for other in alike)):
+                alike.append(child)
                 beam.append(child)
                 places.append(place)
             if len(beam) == width:
@@ -284,6 +307,34 @@ def _search(
         if beam and (beam[0].value, beam[0].levels) > (best.value, best.levels):
             best = beam[0]
     return best, evaluated
+
+
+def _child(
+    attacks: SideAttacks,
+    node: _Node,
+    row: int,
+    taken: int,
+    given: int,
+    value: float,
+    levels: int,
+    full: FullOutcome,
+) -> _Node:
+    """The node after ``node`` with attack ``row`` fought (``taken`` and ``given`` its
+    losses): :func:`~fracas.rulesets.hex.boards.fought`, with the mark kept up."""
+    a, t = int(attacks.attacker[row]), int(attacks.target[row])
+    before = node.state
+    after = fought(attacks, before, row, taken, given)
+    used = node.used.copy()
+    used[a] = True
+    was_used = bool(node.used[t])
+    mark = (
+        node.mark
+        - _mark(a, int(before.strength[a]), int(before.level[a]), bool(node.used[a]))
+        - _mark(t, int(before.strength[t]), int(before.level[t]), was_used)
+        + _mark(a, int(after.strength[a]), int(after.level[a]), True)
+        + _mark(t, int(after.strength[t]), int(after.level[t]), was_used)
+    ) & _MARKS
+    return _Node(after, used, _Path(row, node.path), value, levels, full, (a, t), mark)
 
 
 #: Attacks the exact search may evaluate before it gives way to beam search (each node of
