@@ -118,7 +118,8 @@ def pair_rows(board: Board, side: str) -> tuple[Ints, Ints]:
     grid[hexes[:, 0] - low[0], hexes[:, 1] - low[1]] = np.arange(len(units))
     found_a: list[Ints] = []
     found_t: list[Ints] = []
-    for high in np.unique(reach[mine, 1]).tolist():
+    # Not np.unique: it loads numpy.ma on first use, a tenth of a small command's start-up.
+    for high in sorted(set(reach[mine, 1].tolist())):
         group = mine[reach[mine, 1] == high]
         steps = np.array(
             [
