@@ -444,3 +444,45 @@ def test_every_reply_says_which_search_found_it() -> None:
         app, ["advise", str(path), "--side", "blue", "--reply", "--plan", "--width", "1"]
     ).stdout
     assert "Our turn: best found by beam search of width 1 (greedy)" in " ".join(text.split())
+
+
+def test_the_reply_table_lists_the_first_attacks_of_a_long_turn_and_the_changed_units() -> None:
+    # A row of four red units, each beside a blue one: red's reply is four attacks. With
+    # reply_attacks_shown 2 the cell lists two and counts 4 − 2 = 2 more; the JSON keeps 4.
+    from fracas.core.report import Table, Text
+    from fracas.rulesets.hex.report import reply_report
+
+    units = [Unit.make(f"b{i}", "blue", (2 * i, 0), attack=10, defense=10) for i in range(4)]
+    units += [Unit.make(f"r{i}", "red", (2 * i, 1), attack=20, defense=10) for i in range(4)]
+    board = Board.from_rows(["........", "........"], units)
+    found = replies(board, "blue", HexParams(), top=1)
+    assert len(found[0].theirs) == 4
+    report = reply_report("blue", found, "t", "v", plan=False, total=1, shown=2)
+    (table, *_) = [b for b in report.sections[0].blocks if hasattr(b, "rows")]
+    their_cell = table.rows[0][3]
+    assert their_cell.count("→") == 2
+    assert their_cell.endswith("and 2 more")
+    assert len(report.data["replies"][0]["reply"]) == 4
+    # Each fight changes its two units: listed are the units whose strength or level
+    # moved, the others are counted, and both add up to the 8 units of the board.
+    changed, *rest = report.sections[1].blocks
+    assert isinstance(changed, Table)
+    moved = {row[0] for row in changed.rows}
+    end = found[0].end()
+    assert moved == {
+        u.id
+        for u in board.units
+        if not end.has_unit(u.id)
+        or (end.unit(u.id).strength, end.unit(u.id).level) != (u.strength, u.level)
+    }
+    unchanged = 8 - len(moved)
+    assert [b.text for b in rest if isinstance(b, Text)] == (
+        [f"{unchanged} other unit{' stands' if unchanged == 1 else 's stand'} as before."]
+        if unchanged
+        else []
+    )
+    # Everything listed (None) is the old cell: every attack, no count.
+    full = reply_report("blue", found, "t", "v", plan=False, total=1, shown=None)
+    cell = next(b for b in full.sections[0].blocks if hasattr(b, "rows")).rows[0][3]
+    assert cell.count("→") == 4
+    assert "more" not in cell

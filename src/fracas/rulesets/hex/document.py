@@ -185,6 +185,12 @@ class HexParams(HexModel):
         description="The advice report shows the full forecast, row by row, of this many of "
         "the best attacks; the ranking lists them all.",
     )
+    reply_attacks_shown: Int = Field(
+        8,
+        ge=0,
+        description="The reply report's table lists this many attacks of each turn, ours and "
+        "theirs, and counts the rest; the JSON keeps every attack.",
+    )
     terrain: dict[str, TerrainType] = Field(
         default_factory=lambda: {n: TerrainType(**t) for n, t in DEFAULT_TERRAIN.items()},
         description="Terrain types by name. A scenario's entries are merged into this table: "

@@ -139,11 +139,18 @@ def combat_blocks(combat: Combat) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
-def board_table(start: Board, end: Board, title: str = "") -> Table:
-    """One row per unit of ``start``: where it is, and its strength and level after."""
+def board_table(start: Board, end: Board, title: str = "", *, changed_only: bool = False) -> Table:
+    """One row per unit of ``start``: where it is, and its strength and level after
+    (``changed_only``: only the units whose strength or level the turns changed)."""
     rows = []
     for unit in start.units:
         after = end.unit(unit.id) if end.has_unit(unit.id) else None
+        if (
+            changed_only
+            and after is not None
+            and (after.strength, after.level) == (unit.strength, unit.level)
+        ):
+            continue
         strength = f"{unit.strength} → {after.strength if after else 0}"
         if after is not None and after.strength == unit.strength:
             strength = str(unit.strength)
@@ -468,8 +475,15 @@ def threats_report(side: str, found: Sequence[Threat], units: Sequence[str], tit
     return Report(RULESET, title, sections, data, version=__version__)
 
 
-def _orders(attacks: Sequence[PlannedAttack]) -> str:
-    return ", ".join(f"{a.attacker} → {a.target} ({a.enemy_lost}/−{a.own_lost})" for a in attacks)
+def _orders(attacks: Sequence[PlannedAttack], shown: int | None = None) -> str:
+    """``a → b (taken/−lost), …``; past ``shown`` attacks, how many more there are: a
+    side's whole turn on a big board is hundreds of attacks, too many for a table cell."""
+    listed = attacks if shown is None else attacks[:shown]
+    text = ", ".join(f"{a.attacker} → {a.target} ({a.enemy_lost}/−{a.own_lost})" for a in listed)
+    more = len(attacks) - len(listed)
+    if more:
+        text += f"{', ' if text else ''}and {more:,} more"
+    return text
 
 
 def _attacks_data(attacks: Sequence[PlannedAttack]) -> list[dict[str, Any]]:
@@ -486,9 +500,17 @@ def _attacks_data(attacks: Sequence[PlannedAttack]) -> list[dict[str, Any]]:
 
 
 def reply_report(
-    side: str, found: Sequence[Reply], title: str, value_rule: str, *, plan: bool, total: int
+    side: str,
+    found: Sequence[Reply],
+    title: str,
+    value_rule: str,
+    *,
+    plan: bool,
+    total: int,
+    shown: int | None = None,
 ) -> Report:
-    """Our attacks (or plan), the enemy's best reply to each, ranked by the net value."""
+    """Our attacks (or plan), the enemy's best reply to each, ranked by the net value;
+    the table lists ``shown`` attacks of each turn (``None``: all), the JSON all."""
     what = "our planned turn" if plan else f"each of our best {len(found):,} attacks"
     blocks: list[Block] = [
         Text(value_rule),
@@ -502,9 +524,9 @@ def reply_report(
     rows = tuple(
         (
             str(rank),
-            _orders(r.ours) or "no attack",
+            _orders(r.ours, shown) or "no attack",
             _score(r.our_value),
-            _orders(r.theirs) or "no attack",
+            _orders(r.theirs, shown) or "no attack",
             _score(r.their_value),
             _score(r.net),
         )
@@ -517,6 +539,13 @@ def reply_report(
         blocks.append(Text(f"None of the {total:,} legal attacks is answered (top 0)."))
     else:
         blocks.append(Text(f"{side} has no legal attack"))
+    if shown is not None and any(len(r.theirs) > shown or len(r.ours) > shown for r in found):
+        blocks.append(
+            Text(
+                f"Each turn lists its first {shown:,} attacks (parameter reply_attacks_shown); "
+                "the JSON keeps every attack."
+            )
+        )
     if plan and found:
         blocks.append(Text(f"Our turn: {found[0].our_method}."))
     # Each reply's search, named; replies found the same way are listed together.
@@ -529,9 +558,20 @@ def reply_report(
     sections = [Section(f"Replies to {side}", tuple(blocks))]
     if found:
         best = found[0]
-        sections.append(
-            Section("Board after the best and its reply", (board_table(best.board, best.end()),))
-        )
+        # The units the two turns changed: the rest stand as on the board given (on a big
+        # board a thousand rows, most of the text); the JSON lists every unit.
+        changed = board_table(best.board, best.end(), changed_only=True)
+        unchanged = len(best.board.units) - len(changed.rows)
+        blocks_after: list[Block] = [changed]
+        if unchanged:
+            blocks_after.append(
+                Text(
+                    f"{unchanged:,} other unit"
+                    + (" stands" if unchanged == 1 else "s stand")
+                    + " as before."
+                )
+            )
+        sections.append(Section("Units changed by the best and its reply", tuple(blocks_after)))
     data = {
         "kind": "reply",
         "side": side,

@@ -221,6 +221,7 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
             self._plan_rule(params),
             plan=plan,
             total=int(pair_rows(board, side)[0].size),
+            shown=params.reply_attacks_shown,
         )
 
     def focus(self, scenario: HexScenario, side: str, target: str) -> Report:
