@@ -222,10 +222,11 @@ def _marked(state: BoardState, used: NDArray[np.bool_]) -> int:
 
 
 def _same(one: _Node, other: _Node) -> bool:
+    # Bytes compare faster than np.array_equal's checks on arrays of one shape and type.
     return (
-        np.array_equal(one.used, other.used)
-        and np.array_equal(one.state.strength, other.state.strength)
-        and np.array_equal(one.state.level, other.state.level)
+        one.used.tobytes() == other.used.tobytes()
+        and one.state.strength.tobytes() == other.state.strength.tobytes()
+        and one.state.level.tobytes() == other.state.level.tobytes()
     )
 
 
