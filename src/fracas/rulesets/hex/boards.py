@@ -784,7 +784,8 @@ class SideAttacks:
         """The outcome of every row on ``state``, from ``known`` (every row's outcome on a
         state that differs from ``state`` only in the units ``changed``): the open rows
         that read a changed unit are evaluated again (or taken from ``recall``), the rest
-        are kept."""
+        are kept. With nothing to evaluate again the answer is ``known`` itself, not a copy:
+        outcomes are shared between the nodes of a search and never changed in place."""
         touched = self.dependents(changed)
         if not open_rows.size:
             return known
