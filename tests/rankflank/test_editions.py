@@ -21,7 +21,7 @@ TABLE = {
     "caught": ("wounds", "destroyed", "destroyed"),
     "supporting_attacks": (1, 1, 1),
     "disrupt_unit_strength": (10, 10, 5),
-    "max_rounds": (5, 5, 1),
+    "max_rounds": (5, 5, 5),
     "charge_bonus": (True, True, False),
     "ranks_by": ("rank_width", "rank_width", "troop_type"),
     "rank_bonus_per": ("arc", "arc", "side"),
@@ -46,6 +46,7 @@ TABLE = {
     "frenzy_attacks": ("always", "always", "charging"),
     "skirmisher_arc_bonus": (True, True, False),
     "flank_fighters": ("ranks", "ranks", "largest"),
+    "swiftstride_roll": ("drop_lowest", "drop_lowest", "add_d6"),
 }
 
 

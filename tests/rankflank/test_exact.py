@@ -50,6 +50,10 @@ def record(attacks: int, to_hit: int, to_wound: int | None, armour: int | None) 
     )  # fmt: skip
 
 
+#: A 2D6 move, and a Swiftstride one of the older presets (3D6, the lowest dropped).
+M2, SWIFT = MoveRoll(), MoveRoll(3, 2)
+
+
 @pytest.mark.parametrize(
     "group",
     [
@@ -60,14 +64,18 @@ def record(attacks: int, to_hit: int, to_wound: int | None, armour: int | None) 
         LeadershipTest(7),
         LeadershipTest(-3),
         LeadershipTest(12),
-        MoveRoll(False),
-        MoveRoll(True),
-        ChaseRoll(False, ((None, False),)),
-        ChaseRoll(True, ((None, False),)),
-        ChaseRoll(False, ((12, False), (None, False))),
-        ChaseRoll(False, ((7, False),), keep=(True,)),
-        ChaseRoll(True, ((None, False),), keep=(True,), known=((False, 6), (True, 0))),
-        ChaseRoll(False, (), known=((False, 9),)),
+        MoveRoll(),
+        MoveRoll(3, 2),
+        MoveRoll(2, 1),
+        MoveRoll(2, 1, 1),
+        MoveRoll(2, 2, 1),
+        ChaseRoll(M2, ((None, M2),)),
+        ChaseRoll(SWIFT, ((None, M2),)),
+        ChaseRoll(M2, ((12, M2), (None, M2))),
+        ChaseRoll(M2, ((7, M2),), keep=(True,)),
+        ChaseRoll(SWIFT, ((None, M2),), keep=(True,), known=((False, 6), (True, 0))),
+        ChaseRoll(M2, (), known=((False, 9),)),
+        ChaseRoll(MoveRoll(2, 1), ((None, MoveRoll(2, 2, 1)),)),
     ],
     ids=repr,
 )
@@ -89,11 +97,11 @@ def test_chase_law_by_hand() -> None:
     # Flee 2D6 against a pursuer's 2D6: caught when pursuit ≥ flight. A tie has chance
     # Σ P(total)² = (1² + 2² + 3² + 4² + 5² + 6² + 5² + 4² + 3² + 2² + 1²) / 36² = 146/1296;
     # otherwise each side is ahead half the time: (1 + 146/1296) / 2 = 721/1296.
-    law = dict(ChaseRoll(False, ((None, False),)).law())
+    law = dict(ChaseRoll(M2, ((None, M2),)).law())
     assert law[((True,), ())] == Fraction(721, 1296)
     # A pursuer on Leadership 7 must first fail to restrain itself (2D6 > 7: 15/36):
     # 15/36 × 721/1296 = 10815/46656.
-    law = dict(ChaseRoll(False, ((7, False),)).law())
+    law = dict(ChaseRoll(M2, ((7, M2),)).law())
     assert law[((True,), ())] == Fraction(10815, 46656)
 
 
@@ -101,12 +109,12 @@ def test_chase_law_keeps_the_reach_a_later_flight_needs() -> None:
     # A pursuer that chases another unit later keeps its roll in the key. Pursuer rolls
     # 7 (6/36) against a 2D6 flight: caught when the flight is 7 or less (21/36), so
     # P(caught, reach 7) = 6/36 × 21/36 = 126/1296; missed with reach 7 = 6/36 × 15/36.
-    law = dict(ChaseRoll(False, ((None, False),), keep=(True,)).law())
+    law = dict(ChaseRoll(M2, ((None, M2),), keep=(True,)).law())
     assert law[((True,), ((False, 7),))] == Fraction(126, 1296)
     assert law[((False,), ((False, 7),))] == Fraction(90, 1296)
     # A roll made earlier in the round is given: reach 4 catches a flight of 2 to 4
     # (1 + 2 + 3)/36 = 1/6; a restrained pursuer catches nothing.
-    law = dict(ChaseRoll(False, (), known=((False, 4), (True, 0))).law())
+    law = dict(ChaseRoll(M2, (), known=((False, 4), (True, 0))).law())
     assert law == {((True, False), ()): Fraction(1, 6), ((False, False), ()): Fraction(5, 6)}
 
 
@@ -399,3 +407,12 @@ def test_exact_odds_build_no_breakdown_row(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(Breakdown, "__init__", refuse)
     walked = exact_states(RULESET.process(RankflankScenario(combat, ""), SUMMING), budget=2_000_000)
     assert sum(walked.states.values()) == 1  # every way the combat ends, exactly
+
+
+def test_a_fall_back_move_is_the_higher_of_two_dice_against_a_2d6_pursuit() -> None:
+    # Highest of 2D6 is h with chance (2h - 1)/36: 1/36, 3/36, 5/36, 7/36, 9/36, 11/36.
+    # A 2D6 pursuit reaches h or more with chance 1 for h ≤ 2, 35/36 for 3, 33/36 for 4,
+    # 30/36 for 5, 26/36 for 6. Caught: (1 + 3 + 5·35/36 + 7·33/36 + 9·30/36 + 11·26/36) / 36
+    # = (144 + 175 + 231 + 270 + 286) / 1296 = 1106/1296.
+    law = dict(ChaseRoll(MoveRoll(2, 1), ((None, M2),)).law())
+    assert law[((True,), ())] == Fraction(1106, 1296)

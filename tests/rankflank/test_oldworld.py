@@ -584,11 +584,10 @@ def test_unstable_is_the_oldworld_presets() -> None:
                      "engagements": [engage("B", "A")]})  # fmt: skip
 
 
-def test_more_than_one_round_is_refused() -> None:
+def test_every_preset_fights_five_rounds_unless_told() -> None:
     result = CliRunner().invoke(app, ["validate", str(EXAMPLE), "--set", "parameters.max_rounds=3"])
-    assert result.exit_code == 2
-    (line,) = [line for line in result.output.splitlines() if "max_rounds" in line]
-    assert "oldworld preset fights one round" in line
+    assert result.exit_code == 0, result.output
+    assert load_scenario(EXAMPLE).model.combat.options.max_rounds == 5
 
 
 # --- exact odds and Monte Carlo ----------------------------------------------------------------
@@ -602,6 +601,7 @@ def test_exact_odds_of_the_three_outcomes_match_the_enumeration() -> None:
         {"models": 20, "profile": "4 3 3 3 3 1 3 0 7", "command": {"standard": True}},
         {"models": 15, "profile": "4 3 3 3 4 1 2 0 7", "command": {"standard": True}},
         supporting_attacks=0,
+        max_rounds=1,
     )
     result = odds(RankflankScenario(combat, "bonuses only"), ruleset=RULESET, method="exact",
                   exact_fractions=True)  # fmt: skip
@@ -612,9 +612,44 @@ def test_exact_odds_of_the_three_outcomes_match_the_enumeration() -> None:
         assert got[True] == Fraction(count, 36), name
     for name in ("breaks.A", "falls_back.A", "gives_ground.A"):
         assert {e.value for e in result.metric(name).values} == {False}
-    # A broken unit is pursued (2D6 against 2D6) and destroyed when caught.
+    # A broken unit is pursued (2D6 against 2D6: caught 721/1296) and destroyed when caught;
+    # one Falling Back is pursued too (highest of 2D6 against 2D6: caught 1106/1296).
     caught = {e.value: e.probability for e in result.metric("caught.B").values}[True]
-    assert caught == Fraction(15, 36) * Fraction(721, 1296)
+    assert caught == Fraction(15, 36) * Fraction(721, 1296) + Fraction(6, 36) * Fraction(1106, 1296)
+    assert result.probability("destroyed.B", True) == Fraction(15, 36) * Fraction(721, 1296)
+
+
+def test_exact_odds_over_two_rounds_follow_the_winners_moves() -> None:
+    # The same bonuses-only fight as above over two rounds: nobody wounds, so round 2 repeats
+    # round 1's table (Break B = 15/36, Fall Back F = 6/36, Give Ground G = 15/36). A Gives
+    # Ground and is followed up: round 2. B Falls Back and is caught with chance 1106/1296
+    # (highest of 2D6 against a 2D6 pursuit): round 2, A counting as charging (no charge
+    # bonus, A 0: nothing changes). A Break is caught with chance 721/1296 and destroyed.
+    # Fall Back uncaught: B withdraws; A wins without B breaking.
+    combat = blocks(
+        {"models": 20, "profile": "4 3 3 3 3 1 3 0 7", "command": {"standard": True}},
+        {"models": 15, "profile": "4 3 3 3 4 1 2 0 7", "command": {"standard": True}},
+        supporting_attacks=0,
+        max_rounds=2,
+    )
+    result = odds(RankflankScenario(combat, "two rounds"), ruleset=RULESET, method="exact",
+                  exact_fractions=True)  # fmt: skip
+    b, f, g = (Fraction(n, 36) for n in by_hand(7, 1, False))
+    broken_caught, fall_back_caught = Fraction(721, 1296), Fraction(1106, 1296)
+    again = g + f * fall_back_caught
+    expected = {
+        "breaks.B": b + again * b,
+        "falls_back.B": f + g * f,  # a second Fall Back after a caught one is no new one
+        "gives_ground.B": g + f * fall_back_caught * g,
+        "caught.B": b * broken_caught + f * fall_back_caught
+        + g * (b * broken_caught + f * fall_back_caught),
+        "destroyed.B": b * broken_caught + again * b * broken_caught,
+    }  # fmt: skip
+    for name, p in expected.items():
+        assert result.probability(name, True) == p, name
+    assert result.probability("rounds", 2) == again
+    assert result.probability("winner", "Red") == 1 - again * again
+    assert result.probability("winner", "undecided") == again * again
 
 
 def a_stance(
@@ -682,7 +717,8 @@ def test_exact_odds_agree_with_monte_carlo_on_the_example() -> None:
 
 def test_the_outcomes_add_up_for_the_loser() -> None:
     # Whoever loses round 1 Breaks, Falls Back or Gives Ground: exactly one of them.
-    exact = odds(load_scenario(EXAMPLE), method="exact", exact_fractions=True)
+    one_round = load_scenario(EXAMPLE, overrides=[("parameters.max_rounds", 1)])
+    exact = odds(one_round, method="exact", exact_fractions=True)
     p = {m.name: {e.value: e.probability for e in m.values} for m in exact.metrics}
     for unit, side in (("Orcs", "Orcs & Goblins"), ("State Troops", "Empire")):
         lost = 1 - p["round_winner"].get(side, 0) - p["round_winner"].get("draw", 0)
@@ -704,13 +740,21 @@ def test_the_report_shows_the_outcome_the_odds_and_the_stubborn_choice() -> None
         {"models": 10, "profile": "4 3 3 3 3 1 3 0 7", "rules": ["stubborn"]},
         {"models": 15, "profile": "4 3 3 3 3 1 3 0 7", "command": {"standard": True}},
         supporting_attacks=0,
+        max_rounds=2,
     )
-    report = RULESET.resolve(RankflankScenario(combat, "stubborn"), seed=1)
+    scenario = RankflankScenario(combat, "stubborn")
+    # Round 1: the Fall Back is the higher of 1, 1 = 1; B's pursuit 3 + 3 = 6 catches it and
+    # the combat goes on, B charging. Round 2: the same result; higher of 6, 5 = 6 against
+    # 1 + 2 = 3: A gets away and has left the fight without breaking.
+    played = RULESET.play(scenario, ScriptedDice([1, 1, 3, 3, 6, 5, 1, 2]))
+    report = RULESET.report(scenario, played)
     text = render_text(report)
     assert "stubborn: used" in text
     assert "15/15/6" in text
-    assert "A falls back in good order." in text
+    assert "A falls back in good order and is caught: the combat goes on, B charging." in text
+    assert "A falls back in good order and gets away." in text
     data = json.loads(render_json(report))["result"]
+    assert data["rounds_fought"] == 2
     (test,) = data["rounds"][0]["break_tests"]
     assert (test["outcome"], test["stubborn_used"], test["counts"], test["faces"]) == (
         "fall_back",
@@ -720,14 +764,13 @@ def test_the_report_shows_the_outcome_the_odds_and_the_stubborn_choice() -> None
     )
     assert data["units"][0]["status"] == "fell back"
     assert data["options"]["break_test"] == "three_outcomes"
-    # A unit that Fell Back has left the fight: Blue won the combat.
-    assert (
-        RULESET.metrics(
-            RankflankScenario(combat, "s"),
-            RULESET.play(RankflankScenario(combat, "s"), ScriptedDice([])).state,
-        )["winner"]
-        == "Blue"
+    metrics = RULESET.metrics(scenario, played.state)
+    assert (metrics["winner"], metrics["breaks.A"], metrics["falls_back.A"]) == (
+        "Blue",
+        False,
+        True,
     )
+    assert (metrics["caught.A"], metrics["destroyed.A"], metrics["rounds"]) == (True, False, 2)
 
 
 def test_older_presets_report_the_options_they_had() -> None:
@@ -865,8 +908,12 @@ def test_the_shieldwall_example_gives_ground_rather_than_falling_back() -> None:
     # never Fall Back (a rolled Fall Back Gives Ground), and "best" never uses Stubborn for
     # them (a Break is never likelier than a Give Ground: Ld 9 Breaks on 10-12 alone).
     path = EXAMPLE.parent / "tow_stubborn_shieldwall.yaml"
-    exact = odds(load_scenario(path), method="exact")
-    assert exact.probability("falls_back.Infernal Guard", True) == 0
+    one_round = odds(load_scenario(path, overrides=[("parameters.max_rounds", 1)]), method="exact")
+    assert one_round.probability("falls_back.Infernal Guard", True) == 0
+    assert one_round.probability("gives_ground.Infernal Guard", True) > 0
+    # In the rounds after the first nobody has charged them: Shieldwall is gone.
+    whole = odds(load_scenario(path), method="exact")
+    assert whole.probability("falls_back.Infernal Guard", True) > 0
     # Stubborn always: every loss Falls Back, so no Give Ground and no Break at all.
     always = odds(
         load_scenario(path, overrides=[("parameters.stubborn", "always")]), method="exact"

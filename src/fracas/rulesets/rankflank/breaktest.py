@@ -16,6 +16,7 @@ from itertools import product
 from fracas.core.dice import D6, Dice, DiceGroup, draw
 from fracas.rulesets.rankflank.formation import (
     State,
+    charging,
     disrupting_enemy,
     engaged_enemies,
     in_combat,
@@ -26,7 +27,7 @@ from fracas.rulesets.rankflank.formation import (
     unit_strength,
 )
 from fracas.rulesets.rankflank.result import battle_standard_carried
-from fracas.rulesets.rankflank.scenario import Combat, Unit
+from fracas.rulesets.rankflank.scenario import Combat, Options, Unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,31 +172,57 @@ def _test_law(target: int) -> tuple[tuple[bool, Fraction], ...]:
 
 @dataclass(frozen=True, slots=True)
 class MoveRoll(DiceGroup[int, tuple[int, ...]]):
-    """A flee or pursuit distance: 2D6, or 3D6 dropping the lowest with Swiftstride.
+    """A flee, fall-back or pursuit distance: ``count`` D6 keeping the ``keep`` highest,
+    then ``extra`` D6 more added (see :func:`move_roll` for which roll a move makes).
 
-    >>> dict(MoveRoll(False).law())[7], dict(MoveRoll(True).law())[12]
+    >>> dict(MoveRoll().law())[7], dict(MoveRoll(3, 2).law())[12]   # 2D6; 3D6 drop lowest
     (Fraction(1, 6), Fraction(2, 27))
+    >>> dict(MoveRoll(2, 1).law())[6], dict(MoveRoll(2, 1, 1).law())[12]   # highest of 2D6
+    (Fraction(11, 36), Fraction(11, 216))
     """
 
-    swiftstride: bool
+    count: int = 2
+    keep: int = 2
+    extra: int = 0
     label = "move roll"
 
     def roll(self, dice: Dice) -> tuple[int, tuple[int, ...]]:
-        faces = roll_dice(dice, 3, keep=2) if self.swiftstride else roll_dice(dice, 2)
+        faces = roll_dice(dice, self.count, keep=self.keep)
+        faces += tuple(dice.roll(D6) for _ in range(self.extra))
         return sum(faces), faces
 
     def law(self) -> tuple[tuple[int, Fraction], ...]:
-        return _move_law(self.swiftstride)
+        return _move_law(self)
+
+
+def move_roll(options: Options, swiftstride: bool, *, falling_back: bool = False) -> MoveRoll:
+    """The roll of a move after the break tests: a flight or pursuit is 2D6, a Fall Back in
+    Good Order the higher of 2D6 (``fbigo_roll``); Swiftstride rolls a third D6 and drops
+    the lowest, or (``swiftstride_roll: add_d6``) adds it.
+
+    >>> from fracas.rulesets.rankflank.scenario import Options
+    >>> move_roll(Options(), True), move_roll(Options.for_edition("oldworld"), True)
+    (MoveRoll(count=3, keep=2, extra=0), MoveRoll(count=2, keep=2, extra=1))
+    >>> move_roll(Options.for_edition("oldworld"), False, falling_back=True)
+    MoveRoll(count=2, keep=1, extra=0)
+    """
+    keep = 1 if falling_back and options.fbigo_roll == "highest_of_2d6" else 2
+    if not swiftstride:
+        return MoveRoll(2, keep)
+    if options.swiftstride_roll == "add_d6":
+        return MoveRoll(2, keep, 1)
+    return MoveRoll(3, keep)
 
 
 @cache
-def _move_law(swiftstride: bool) -> tuple[tuple[int, Fraction], ...]:
-    count = 3 if swiftstride else 2
+def _move_law(move: MoveRoll) -> tuple[tuple[int, Fraction], ...]:
+    dice = move.count + move.extra
     totals: dict[int, int] = {}
-    for faces in product(range(1, 7), repeat=count):
-        total = sum(sorted(faces)[-2:])
+    for faces in product(range(1, 7), repeat=dice):
+        rolled, added = faces[: move.count], faces[move.count :]
+        total = sum(sorted(rolled)[-move.keep :]) + sum(added)
         totals[total] = totals.get(total, 0) + 1
-    return tuple((total, Fraction(n, 6**count)) for total, n in sorted(totals.items()))
+    return tuple((total, Fraction(n, 6**dice)) for total, n in sorted(totals.items()))
 
 
 #: One pursuer's answer: (restrain faces, restrained, move faces, distance).
@@ -208,9 +235,9 @@ ChaseKey = tuple[tuple[bool, ...], tuple[Reach, ...]]
 
 @dataclass(frozen=True, slots=True)
 class ChaseRoll(DiceGroup[ChaseKey, tuple[int, tuple[int, ...], tuple[PursuerFaces, ...]]]):
-    """A broken unit's flight and the pursuit of it.
+    """A broken unit's flight (or a Fall Back in Good Order) and the pursuit of it.
 
-    ``pursuers`` roll now: rolled in play order, the flight, then each one's restraint
+    ``pursuers`` roll now: rolled in play order, the ``flight``, then each one's restraint
     test (``restrain`` is its Leadership, or ``None`` when it pursues without a test) and
     its move. ``known`` pursuers rolled earlier in the round (once a round, whoever they
     chase): their ``(restrained, distance)`` is given. The key is which pursuers catch the
@@ -219,16 +246,16 @@ class ChaseRoll(DiceGroup[ChaseKey, tuple[int, tuple[int, ...], tuple[PursuerFac
     ``keep`` chases another unit later in the round, so its roll is part of the key too;
     the flight's own distance never is (nothing after this flight depends on it).
 
-    >>> chase = ChaseRoll(False, ((None, False),))
+    >>> chase = ChaseRoll(MoveRoll(), ((None, MoveRoll()),))
     >>> dict(chase.law())[((True,), ())]   # 2D6 ≥ 2D6: (1 + P(tie) 146/1296) / 2
     Fraction(721, 1296)
-    >>> known = ChaseRoll(False, (), known=((False, 7),))
+    >>> known = ChaseRoll(MoveRoll(), (), known=((False, 7),))
     >>> dict(known.law())[((True,), ())]   # a flight of 7 or less: 21/36
     Fraction(7, 12)
     """
 
-    fleeing_swiftstride: bool
-    pursuers: tuple[tuple[int | None, bool], ...]
+    flight: MoveRoll
+    pursuers: tuple[tuple[int | None, MoveRoll], ...]
     keep: tuple[bool, ...] = ()
     known: tuple[Reach, ...] = ()
     label = "flight and pursuit"
@@ -239,15 +266,13 @@ class ChaseRoll(DiceGroup[ChaseKey, tuple[int, tuple[int, ...], tuple[PursuerFac
     def roll(
         self, dice: Dice
     ) -> tuple[ChaseKey, tuple[int, tuple[int, ...], tuple[PursuerFaces, ...]]]:
-        distance, flee_faces = MoveRoll(self.fleeing_swiftstride).roll(dice)
+        distance, flee_faces = self.flight.roll(dice)
         answers: list[PursuerFaces] = []
-        for restrain, swiftstride in self.pursuers:
+        for restrain, move in self.pursuers:
             restrained, restrain_faces = False, tuple[int, ...]()
             if restrain is not None:
                 restrained, restrain_faces = LeadershipTest(restrain).roll(dice)
-            reach, faces = (
-                (0, tuple[int, ...]()) if restrained else MoveRoll(swiftstride).roll(dice)
-            )
+            reach, faces = (0, tuple[int, ...]()) if restrained else move.roll(dice)
             answers.append((restrain_faces, restrained, faces, reach))
         reaches = [(a[1], a[3]) for a in answers] + list(self.known)
         caught = tuple(not restrained and reach >= distance for restrained, reach in reaches)
@@ -265,11 +290,11 @@ _Answer = tuple[bool, tuple[Reach, ...], Fraction]
 @cache
 def _chase_law(chase: ChaseRoll) -> tuple[tuple[ChaseKey, Fraction], ...]:
     catches: dict[ChaseKey, Fraction] = {}
-    for distance, p_distance in _move_law(chase.fleeing_swiftstride):
+    for distance, p_distance in _move_law(chase.flight):
         choices: list[list[_Answer]] = []
-        for index, (restrain, swiftstride) in enumerate(chase.pursuers):
+        for index, (restrain, move) in enumerate(chase.pursuers):
             held = dict(_test_law(restrain))[True] if restrain is not None else Fraction(0)
-            moves = _move_law(swiftstride)
+            moves = _move_law(move)
             if chase._kept(index):
                 answers: list[_Answer] = [(False, ((True, 0),), held)] if held else []
                 answers += [(d >= distance, ((False, d),), (1 - held) * q) for d, q in moves]
@@ -643,7 +668,9 @@ class OutcomeStance:
         )
 
 
-def outcome_stance(combat: Combat, state: State, unit: Unit) -> OutcomeStance:
+def outcome_stance(
+    combat: Combat, state: State, unit: Unit, round_number: int = 1
+) -> OutcomeStance:
     """``unit``'s Leadership, Stubborn (its own: characters do not lend it), Unbreakable,
     disruption (shown) and whether the winners overwhelm it: their Unit Strength together
     above ``overwhelmed_ratio`` times its own.
@@ -689,16 +716,19 @@ def outcome_stance(combat: Combat, state: State, unit: Unit) -> OutcomeStance:
         unit.has_rule("unbreakable"),
         overwhelmed,
         disrupted_by,
-        shieldwall=_shieldwall(combat, unit),
+        shieldwall=_shieldwall(combat, state, unit, round_number),
         leadership_notes=tuple(notes),
         battle_standard=(unit.battle_standard_in_range or battle_standard_carried(unit, status))
         and not unit.has_rule("undisciplined"),
     )
 
 
-def _shieldwall(combat: Combat, unit: Unit) -> bool:
+def _shieldwall(combat: Combat, state: State, unit: Unit, round_number: int) -> bool:
     """Shieldwall holds in a round the unit was charged, its models carrying shields."""
-    charged = any(combat.unit(c.enemy).charged for c in combat.contacts[unit.name])
+    charged = any(
+        charging(combat.unit(c.enemy), state[c.enemy], round_number)
+        for c in combat.contacts[unit.name]
+    )
     return "shieldwall" in unit.rules and unit.kit.shield and charged and unit.close_order
 
 

@@ -379,8 +379,7 @@ class RankflankParams(StrictModel):
         None,
         ge=1,
         le=50,
-        description="Rounds fought at most (ninth, eighth: 5; oldworld: 1, the only round "
-        "that preset fights so far).",
+        description="Rounds fought at most (every preset: 5).",
     )
     overrun: Bool = Field(
         False, description="A winner that charged overruns (instead of reforming) after a wipe-out."
@@ -554,6 +553,35 @@ class RankflankParams(StrictModel):
         "best",
         description="When a Stubborn unit uses its rule: never, always, or (three outcomes) "
         "when the test would Break it more often than it Gives Ground.",
+    )
+    swiftstride_roll: Literal["drop_lowest", "add_d6"] | None = Field(
+        None,
+        description="A Swiftstride unit's flee and pursuit rolls: 3D6 dropping the lowest "
+        "(ninth, eighth), or the roll and one more D6 added (oldworld).",
+    )
+    follow_up: Bool = Field(
+        True,
+        description="oldworld: the winners follow up a unit that Gives Ground, so the combat "
+        "goes on next round (false: the loser breaks away and leaves the combat).",
+    )
+    follow_up_charging: Bool = Field(
+        False,
+        description="oldworld: a unit that followed up counts as charging next round.",
+    )
+    fbigo_roll: Literal["highest_of_2d6", "2d6"] = Field(
+        "highest_of_2d6",
+        description="oldworld: the move of a unit that Falls Back in Good Order: the higher "
+        "of 2D6, or their sum (each with one more D6 for Swiftstride).",
+    )
+    caught_fbigo: Literal["combat_continues_charging", "combat_continues", "destroyed"] = Field(
+        "combat_continues_charging",
+        description="oldworld: a unit caught as it Falls Back in Good Order is fought again "
+        "next round with its catcher counting as charging, or fought again, or destroyed.",
+    )
+    restraint_test: Bool = Field(
+        True,
+        description="A unit that tries to restrain pursuit (unit key restrain) tests its "
+        "Leadership; false: it restrains without a test.",
     )
     battle_standard_reroll: Literal["break", "best", "never"] = Field(
         "break",

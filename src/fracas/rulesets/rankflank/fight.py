@@ -82,11 +82,14 @@ class Fight(NamedTuple):
     #: The units as the round began, while models slain before they strike cost their
     #: attacks (``stepping_forward``); ``()`` otherwise, so that nothing splits fights.
     round_start: tuple[UnitStatus, ...] = ()
+    #: Units that left the combat without breaking: a Fall Back in Good Order that got
+    #: away, a Give Ground not followed up. Their statuses say ``fled`` (out of the fight).
+    withdrawn: frozenset[str] = frozenset()
 
 
 _FIGHT_FIELD = {name: index for index, name in enumerate(Fight._fields)}
-UNITS, PHASE, PENDING, CREDITS, DUELS = (
-    _FIGHT_FIELD[name] for name in ("units", "phase", "pending", "credits", "duels")
+UNITS, PHASE, PENDING, CREDITS, DUELS, ROUND_START = (
+    _FIGHT_FIELD[name] for name in ("units", "phase", "pending", "credits", "duels", "round_start")
 )
 
 
@@ -176,11 +179,13 @@ def unit_fate(
     status: UnitStatus,
     caught: bool,
     outcomes: tuple[bool, bool] | None = None,
+    withdrawn: bool = False,
 ) -> dict[str, Any]:
     """What became of ``unit``: broke, caught, destroyed, and the models it lost.
 
     ``outcomes``, with three-outcome break tests: whether it Fell Back in Good Order and
-    whether it Gave Ground (``falls_back``, ``gives_ground``, after ``breaks``).
+    whether it Gave Ground, at any time in the combat (``falls_back``, ``gives_ground``,
+    after ``breaks``). A ``withdrawn`` unit left the fight without breaking.
 
     >>> from fracas.rulesets.rankflank.formation import initial_state
     >>> from fracas.rulesets.rankflank.document import EXAMPLE
@@ -193,7 +198,7 @@ def unit_fate(
     left = models_alive(unit, status)
     if outcomes is not None:
         return {
-            f"breaks.{unit.name}": status.fled,
+            f"breaks.{unit.name}": status.fled and not withdrawn,
             f"falls_back.{unit.name}": outcomes[0],
             f"gives_ground.{unit.name}": outcomes[1],
             f"caught.{unit.name}": caught,

@@ -1,4 +1,5 @@
-"""The steps after a lost round: break tests, then each broken unit's flight and pursuit."""
+"""The steps after a lost round: break tests, then each broken unit's flight and pursuit
+(and, with three-outcome tests, each Fall Back in Good Order and its pursuit)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from fracas.rulesets.rankflank.breaktest import (
     PursuitRoll,
     Reach,
     break_stance,
+    move_roll,
     outcome_stance,
 )
 from fracas.rulesets.rankflank.fight import Fight, apply_wounds, moved
@@ -63,10 +65,10 @@ class Fleeing(Steps):
         """The losers' three-outcome tests but their rolls (kept: the state decides them)."""
         combat = self.combat
         return self._once(
-            ("outcomes", fight.units, fight.testers, fight.difference),
+            ("outcomes", fight.units, fight.testers, fight.difference, fight.round),
             lambda: OutcomeTests.of(
                 tuple(
-                    outcome_stance(combat, self.state(fight), combat.unit(name))
+                    outcome_stance(combat, self.state(fight), combat.unit(name), fight.round)
                     for name in fight.testers
                 ),
                 fight.difference,
@@ -76,16 +78,55 @@ class Fleeing(Steps):
         )
 
     def _outcomes(self, fight: Fight, units: tuple[str, ...], outcomes: tuple[str, ...]) -> Fight:
-        """Units that Break flee; those that Fall Back or Give Ground are marked so."""
+        """Units that Break flee and those that Fall Back in Good Order fall back, in the
+        tests' order, each pursued; the winners follow up those that Give Ground
+        (``follow_up``), or these break away and leave the combat."""
         fell_back = {u for u, o in zip(units, outcomes, strict=True) if o == "fall_back"}
         gave = {u for u, o in zip(units, outcomes, strict=True) if o == "give_ground"}
+        if any(status.charging_round for status in fight.units):
+            # Charging this round mattered up to the break tests (Shieldwall); kept, it would
+            # split fights that are otherwise equal.
+            fight = moved(fight, units=tuple(s._replace(charging_round=0) for s in fight.units))
         if fell_back or gave:
             fight = moved(
                 fight, fell_back=fight.fell_back | fell_back, gave_ground=fight.gave_ground | gave
             )
-        return self._broken(
-            fight, tuple(u for u, o in zip(units, outcomes, strict=True) if o == "break")
-        )
+        if gave:
+            fight = self._given_ground(fight, gave)
+        moving = tuple(u for u, o in zip(units, outcomes, strict=True) if o != "give_ground")
+        return self._broken(fight, tuple(u for u in moving if u not in fell_back), moving)
+
+    def _given_ground(self, fight: Fight, gave: set[str]) -> Fight:
+        """The fight once the units in ``gave`` have Given Ground and the winners chose."""
+        options = self.combat.options
+        units = list(fight.units)
+        if not options.follow_up:
+            for name in sorted(gave, key=self._index.__getitem__):
+                index = self._index[name]
+                units[index] = units[index]._replace(fled=True)
+            return moved(
+                fight,
+                units=tuple(units),
+                withdrawn=fight.withdrawn | gave,
+                leaving=(*fight.leaving, *sorted(gave, key=self._index.__getitem__)),
+            )
+        if options.follow_up_charging:
+            for name in self._followers(fight, gave):
+                index = self._index[name]
+                units[index] = units[index]._replace(charging_round=fight.round + 1)
+            return moved(fight, units=tuple(units))
+        return fight
+
+    def _followers(self, fight: Fight, gave: set[str]) -> list[str]:
+        """The winning units in contact with a unit that Gave Ground: they follow it up."""
+        combat, state = self.combat, self.state(fight)
+        return [
+            unit.name
+            for unit in combat.units
+            if unit.side == fight.winner
+            and in_combat(unit, state[unit.name])
+            and any(c.enemy in gave for c in combat.contacts[unit.name])
+        ]
 
     @staticmethod
     def _failed(tests: BreakTests, held: tuple[bool, ...]) -> tuple[str, ...]:
@@ -111,9 +152,14 @@ class Fleeing(Steps):
             ),
         )
 
-    def _broken(self, fight: Fight, fleeing: tuple[str, ...]) -> Fight:
-        """The fight once the units in ``fleeing`` have failed their break tests."""
-        if not fleeing:
+    def _broken(
+        self, fight: Fight, fleeing: tuple[str, ...], moving: tuple[str, ...] | None = None
+    ) -> Fight:
+        """The fight once the units in ``fleeing`` have failed their break tests; every unit
+        of ``moving`` (those, by default, and any that Fall Back in Good Order) then moves
+        away in turn, pursued."""
+        moving = fleeing if moving is None else moving
+        if not moving:
             return self._end(fight)
         units = list(fight.units)
         for name in fleeing:
@@ -121,7 +167,7 @@ class Fleeing(Steps):
             units[index] = units[index]._replace(fled=True)
         # The difference has done its work: fights that differ only by it merge.
         return moved(
-            fight, units=tuple(units), phase="flee", difference=0, testers=(), fleeing=fleeing
+            fight, units=tuple(units), phase="flee", difference=0, testers=(), fleeing=moving
         )
 
     def _flee(self, fight: Fight, dice: Dice) -> Fight:
@@ -137,21 +183,27 @@ class Fleeing(Steps):
 
     def _ready_chase(self, fight: Fight, state: State) -> tuple[Any, ...]:
         combat = self.combat
+        options = combat.options
         fleeing = combat.unit(fight.fleeing[0])
         winner = fight.winner
         assert winner is not None
         rolled_before = {name for name, _, _ in fight.chases}
         pursuers = self._once(
-            ("pursuers", fleeing.name, winner, fight.units),
-            lambda: self._pursuers(fleeing, winner, state),
+            ("pursuers", fleeing.name, winner, fight.units, fight.fleeing, fight.calmed),
+            lambda: self._pursuers(fleeing, winner, state, fight.fleeing, fight.calmed),
         )
         later = {c.enemy for name in fight.fleeing[1:] for c in combat.contacts[name]}
         fresh = [p for p in pursuers if p.name not in rolled_before]
         known = [p for p in pursuers if p.name in rolled_before]
+        falling_back = not state[fleeing.name].fled
         chase = ChaseRoll(
-            "swiftstride" in fleeing.rules,
+            move_roll(options, "swiftstride" in fleeing.rules, falling_back=falling_back),
             tuple(
-                (self._restrain(p, state, fight.calmed), "swiftstride" in p.rules) for p in fresh
+                (
+                    self._restrain(p, state, fight.calmed),
+                    move_roll(options, "swiftstride" in p.rules),
+                )
+                for p in fresh
             ),
             keep=tuple(p.name in later for p in fresh),
             known=tuple((r, d) for p in known for name, r, d in fight.chases if name == p.name),
@@ -178,12 +230,22 @@ class Fleeing(Steps):
             rolls = tuple((name, r, d) for name, (r, d) in chases.items())
         catchers = [p for p, slot in zip(pursuers, slots, strict=True) if caught[slot]]
         units, wounds = fight.units, None
+        index = self._index[fleeing.name]
+        # A unit Falling Back in Good Order has not fled: caught, it is fought again
+        # (``caught_fbigo``); not caught, it gets away and leaves the combat.
+        engaged_again = (
+            catchers and not units[index].fled and self.combat.options.caught_fbigo != "destroyed"
+        )
+        withdrawn = fight.withdrawn
         if catchers:
             names = tuple(p.name for p in catchers)
             found = caught_by.get(names)
             if found is None:
                 found = caught_by[names] = self._caught(fight, fleeing, catchers)
             units, wounds = found
+        elif not units[index].fled:
+            units = (*units[:index], units[index]._replace(fled=True), *units[index + 1 :])
+            withdrawn = withdrawn | {fleeing.name}
         if self.log is not None:
             hits = dict(zip(answering, caught, strict=True))
             self._log_pursuit(fight, prepared, hits, chases, rolled, catchers, units, wounds)
@@ -194,7 +256,8 @@ class Fleeing(Steps):
             fleeing=rest,
             chases=rolls,
             caught=fight.caught | {fleeing.name} if catchers else fight.caught,
-            leaving=(*fight.leaving, fleeing.name),
+            leaving=fight.leaving if engaged_again else (*fight.leaving, fleeing.name),
+            withdrawn=withdrawn,
         )
         return fight if rest else self._end(fight)
 
@@ -206,6 +269,14 @@ class Fleeing(Steps):
         Unit Strength, as the edition says."""
         options = self.combat.options
         state = self.state(fight)
+        if not state[fleeing.name].fled and options.caught_fbigo != "destroyed":
+            # Caught as it Falls Back in Good Order: fought again, its catchers charging.
+            if options.caught_fbigo == "combat_continues_charging":
+                for catcher in catchers:
+                    state[catcher.name] = state[catcher.name]._replace(
+                        charging_round=fight.round + 1
+                    )
+            return self.key(state), None
         if options.caught == "destroyed":
             state[fleeing.name] = state[fleeing.name]._replace(
                 rank_and_file_wounds=0,
@@ -255,8 +326,13 @@ class Fleeing(Steps):
                 pursuer.name, restrain_faces, restrained, faces, reach, hits[pursuer.name]
             )
         ordered = tuple(rolls[p.name] for p in pursuers)
-        fate = "flees"
-        if catchers:
+        falling_back = not fight.units[self._index[fleeing.name]].fled
+        fate = "gets away" if falling_back else "flees"
+        if catchers and falling_back and self.combat.options.caught_fbigo != "destroyed":
+            fate = "is caught: the combat goes on"
+            if self.combat.options.caught_fbigo == "combat_continues_charging":
+                fate += ", " + " and ".join(p.name for p in catchers) + " charging"
+        elif catchers:
             if wounds is None:
                 fate = "is caught and destroyed"
             else:
@@ -267,20 +343,40 @@ class Fleeing(Steps):
             Pursuit(fleeing.name, flee_faces, distance, ordered, bool(catchers), fate)
         )
 
-    def _pursuers(self, fleeing: Unit, winner: str, state: State) -> list[Unit]:
-        """Winning units in contact with ``fleeing`` that are free to pursue it."""
+    def _pursuers(
+        self,
+        fleeing: Unit,
+        winner: str,
+        state: State,
+        moving: tuple[str, ...],
+        calmed: frozenset[str],
+    ) -> list[Unit]:
+        """Winning units in contact with ``fleeing`` that are free to pursue it: not held
+        by an enemy that stays (every unit of ``moving`` moves away this round), and not
+        restraining without a test (``restraint_test: false``)."""
         combat = self.combat
+        options = combat.options
+        away = dict(state)
+        for name in moving:
+            away[name] = away[name]._replace(fled=True)
         pursuers = []
         for contact in combat.contacts[fleeing.name]:
             pursuer = combat.unit(contact.enemy)
             if pursuer.side != winner or not in_combat(pursuer, state[pursuer.name]):
                 continue
-            if engaged_enemies(combat, state, pursuer):
+            if engaged_enemies(combat, away, pursuer):
                 continue  # still held in combat by another enemy
+            free = pursuer.restrain and not options.restraint_test
+            if free and not self._must_pursue(pursuer, calmed):
+                continue
             pursuers.append(pursuer)
         return pursuers
 
+    @staticmethod
+    def _must_pursue(pursuer: Unit, calmed: frozenset[str]) -> bool:
+        return "frenzy" in pursuer.kit.rules and pursuer.name not in calmed
+
     def _restrain(self, pursuer: Unit, state: State, calmed: frozenset[str]) -> int | None:
-        if "frenzy" in pursuer.kit.rules and pursuer.name not in calmed:
+        if self._must_pursue(pursuer, calmed):
             return None  # a frenzied unit must pursue
         return leadership(pursuer, state[pursuer.name]) if pursuer.restrain else None

@@ -26,6 +26,9 @@ class UnitStatus(NamedTuple):
     rank_and_file_wounds: int
     character_wounds: tuple[int, ...]
     fled: bool = False
+    #: A round after the first in which the unit counts as charging (it caught a unit
+    #: that Fell Back in Good Order the round before); 0 when there is none.
+    charging_round: int = 0
 
 
 State = Mapping[str, UnitStatus]
@@ -66,6 +69,22 @@ def models_alive(unit: Unit, status: UnitStatus) -> int:
     # Counted in C: exact odds ask this of every unit of every fight they meet.
     standing = len(characters) - characters.count(0)
     return -(-status.rank_and_file_wounds // unit.profile.W) + standing
+
+
+def charging(unit: Unit, status: UnitStatus, round_number: int) -> bool:
+    """Whether ``unit`` counts as charging in round ``round_number``: its own charge in
+    round 1, or a round it was given by catching a unit that Fell Back in Good Order.
+
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> combat = RankflankRuleset().load(EXAMPLE).combat
+    >>> orcs = initial_state(combat)["Orcs"]
+    >>> charging(combat.unit("Orcs"), orcs, 1), charging(combat.unit("Orcs"), orcs, 2)
+    (True, False)
+    >>> charging(combat.unit("Spearmen"), orcs._replace(charging_round=2), 2)
+    True
+    """
+    return (unit.charged and round_number == 1) or status.charging_round == round_number
 
 
 def in_combat(unit: Unit, status: UnitStatus) -> bool:

@@ -88,13 +88,15 @@ class CombatProcess(Striking, Scoring, Fleeing):
             for name in leaving:
                 index = self._index[name]
                 unit = self.combat.units[index]
+                outcomes = (name in fight.fell_back, name in fight.gave_ground)
                 metrics.update(
                     unit_fate(
                         unit,
                         self._initial[index],
                         units[index],
                         name in fight.caught,
-                        (False, False) if self._three_outcomes else None,
+                        outcomes if self._three_outcomes else None,
+                        name in fight.withdrawn,
                     )
                 )
                 units[index] = self._gone[index]
@@ -104,6 +106,9 @@ class CombatProcess(Striking, Scoring, Fleeing):
                 caught=fight.caught.difference(leaving),
                 leaving=(),
                 gone=fight.gone.union(leaving),
+                fell_back=fight.fell_back.difference(leaving),
+                gave_ground=fight.gave_ground.difference(leaving),
+                withdrawn=fight.withdrawn.difference(leaving),
             )
         return fight, metrics
 
@@ -184,6 +189,10 @@ class CombatProcess(Striking, Scoring, Fleeing):
                     index = unit.characters.index(character)
                     wounds = state[unit.name].character_wounds[index]
                     duels.append(Duel(name, character.name, wounds))
+        for name, status in state.items():
+            if status.charging_round and status.charging_round < number:
+                # Counted as charging in a round now over: nothing left to split fights by.
+                state[name] = status._replace(charging_round=0)
         units = self.key(state)
         return moved(
             fight,
@@ -217,6 +226,7 @@ class CombatProcess(Striking, Scoring, Fleeing):
             fight.gone,
             fight.fell_back,
             fight.gave_ground,
+            fight.withdrawn,
         )
         return self._once(
             ("end", lasting), lambda: self._ready(self._following(fight, self.state(fight)))
@@ -236,6 +246,7 @@ class CombatProcess(Striking, Scoring, Fleeing):
             gone=fight.gone,
             fell_back=fight.fell_back,
             gave_ground=fight.gave_ground,
+            withdrawn=fight.withdrawn,
         )
         return self._begin(following, state) if following.phase == "begin" else following
 
@@ -249,9 +260,13 @@ class CombatProcess(Striking, Scoring, Fleeing):
             if outcome.outcome == "break":
                 aftermath.append(f"{outcome.unit} breaks and {pursuits[outcome.unit].fate}.")
             elif outcome.outcome == "fall_back":
-                aftermath.append(f"{outcome.unit} falls back in good order.")
+                pursuit = pursuits.get(outcome.unit)
+                fate = pursuit.fate if pursuit is not None else "gets away"
+                aftermath.append(f"{outcome.unit} falls back in good order and {fate}.")
+            elif outcome.unit in fight.withdrawn:
+                aftermath.append(f"{outcome.unit} gives ground and is not followed up.")
             else:
-                aftermath.append(f"{outcome.unit} gives ground.")
+                aftermath.append(f"{outcome.unit} gives ground and is followed up.")
         for test in log.tests:
             if test.passed:
                 aftermath.append(f"{test.unit} holds.")

@@ -47,18 +47,19 @@ def _target(value: int | None) -> str:
 
 def unit_status(combat: Combat, outcome: CombatOutcome, name: str) -> str:
     """``destroyed``, ``fled`` or ``fighting`` at the end of the combat; with three-outcome
-    break tests also ``fell back`` (in good order) or ``gave ground``."""
+    break tests also ``fell back`` (in good order, and got away) or ``gave ground`` (and was
+    not followed up): the two ways of leaving the fight without breaking."""
     unit = combat.unit(name)
     status = outcome.final[name]
     if not models_alive(unit, status):
         return "destroyed"
+    end = outcome.end
+    if end is not None and name in end.withdrawn:
+        # The last outcome is the one it left by (it may have been caught before).
+        last = [t.outcome for r in outcome.rounds for t in r.outcome_tests if t.unit == name]
+        return "fell back" if last and last[-1] == "fall_back" else "gave ground"
     if status.fled:
         return "fled"
-    end = outcome.end
-    if end is not None and name in end.fell_back:
-        return "fell back"
-    if end is not None and name in end.gave_ground:
-        return "gave ground"
     return "fighting"
 
 
@@ -442,10 +443,7 @@ def build_report(combat: Combat, outcome: CombatOutcome, title: str) -> Report:
     summary: list[Block] = [
         Text(_headline(combat, r), strong=r.number == 1) for r in outcome.rounds
     ]
-    # A unit that Fell Back in Good Order has left the fight (catching it is not played).
-    left = outcome.end.fell_back if outcome.end is not None else frozenset()
-    final = {n: s._replace(fled=True) if n in left else s for n, s in outcome.final.items()}
-    if fighting_pairs(combat, final):
+    if fighting_pairs(combat, outcome.final):
         summary.append(
             Text(f"The round limit ({combat.options.max_rounds}) is reached; the combat goes on.")
         )

@@ -148,9 +148,10 @@ class RankflankRuleset(Ruleset["RankflankDocument", RankflankScenario, "Fight"])
         neither is, "undecided" when both are after the last round); ``round_winner`` and
         ``cr.*`` are round 1's. Per unit: ``breaks``, ``caught``, ``destroyed`` and
         ``casualties`` (models lost, characters included), and with three-outcome break
-        tests (the oldworld preset) ``falls_back`` and ``gives_ground`` after ``breaks``;
-        ``rounds`` fought. A unit that Fell Back in Good Order counts as out of the fight
-        for ``winner``.
+        tests (the oldworld preset) ``falls_back`` and ``gives_ground`` (at any time in the
+        combat) after ``breaks``; ``rounds`` fought. A unit that Fell Back in Good Order and
+        got away, or Gave Ground and was not followed up, is out of the fight for
+        ``winner`` without having broken.
         """
         from fracas.rulesets.rankflank.formation import initial_state
 
@@ -200,13 +201,15 @@ def _ending(
             outcomes = (unit.name in state.fell_back, unit.name in state.gave_ground)
             fates.update(
                 unit_fate(
-                    unit, start[unit.name], final[unit.name], caught, outcomes if three else None
+                    unit,
+                    start[unit.name],
+                    final[unit.name],
+                    caught,
+                    outcomes if three else None,
+                    unit.name in state.withdrawn,
                 )
             )
     fates["rounds"] = state.round
-    # A unit that Fell Back in Good Order has left the fight (catching it is not played).
-    for name in state.fell_back:
-        final[name] = final[name]._replace(fled=True)
     return combat_winner(combat, final), fates
 
 

@@ -108,6 +108,7 @@ _CLASSIC: Mapping[str, Any] = {
     "frenzy_attacks": "always",
     "skirmisher_arc_bonus": True,
     "flank_fighters": "ranks",
+    "swiftstride_roll": "drop_lowest",
 }
 
 #: The edition presets; every key is also a field of :class:`Options`.
@@ -145,7 +146,7 @@ EDITIONS: Mapping[str, Mapping[str, Any]] = {
         "caught": "destroyed",
         "supporting_attacks": 1,
         "disrupt_unit_strength": 5,
-        "max_rounds": 1,
+        "max_rounds": 5,
         "charge_bonus": False,
         "ranks_by": "troop_type",
         "rank_bonus_per": "side",
@@ -171,6 +172,8 @@ EDITIONS: Mapping[str, Mapping[str, Any]] = {
         "frenzy_attacks": "charging",
         "skirmisher_arc_bonus": False,
         "flank_fighters": "largest",
+        # ../shared/spec/oldworld.md, section 4 (the moves after the break tests).
+        "swiftstride_roll": "add_d6",
     },
 }
 
@@ -185,6 +188,11 @@ NEWER_OPTIONS = (
     "stubborn",
     "battle_standard_reroll",
     "press_of_battle_arcs",
+    "follow_up",
+    "follow_up_charging",
+    "fbigo_roll",
+    "caught_fbigo",
+    "restraint_test",
 )
 
 FLANKS = ("left", "right")
@@ -250,6 +258,12 @@ class Options:
     skirmisher_arc_bonus: bool = True
     flank_fighters: str = "ranks"
     press_of_battle_arcs: str = "all"
+    swiftstride_roll: str = "drop_lowest"
+    follow_up: bool = True
+    follow_up_charging: bool = False
+    fbigo_roll: str = "highest_of_2d6"
+    caught_fbigo: str = "combat_continues_charging"
+    restraint_test: bool = True
 
     @classmethod
     def for_edition(cls, edition: str = "ninth", **overrides: Any) -> Options:
@@ -711,14 +725,6 @@ def build_combat(document: RankflankDocument) -> Combat:
     (Contact(enemy='Foe', enemy_arc='front', own_arc='rear'),)
     """
     edition = document.parameters.edition
-    rounds = document.parameters.max_rounds
-    if edition == "oldworld" and rounds is not None and rounds > 1:
-        raise ScenarioError(
-            f"the oldworld preset fights one round so far, not {rounds}: what follows a Give "
-            "Ground or a Fall Back in Good Order is not played yet",
-            path=("parameters", "max_rounds"),
-            hint="leave max_rounds out (1), or use another edition",
-        )
     units = tuple(_unit(spec, i, edition) for i, spec in enumerate(document.units))
     by_name: dict[str, Unit] = {}
     for index, unit in enumerate(units):

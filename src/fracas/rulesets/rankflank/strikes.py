@@ -30,6 +30,7 @@ from fracas.rulesets.rankflank.blows import Blow, Blows, Rolled, unsaved_chance
 from fracas.rulesets.rankflank.formation import (
     State,
     characters_alive,
+    charging,
     engaged_enemies,
     in_combat,
     rank_and_file,
@@ -149,11 +150,11 @@ class _Striker:
 IMPACT_STEP = 100
 
 
-def effective_initiative(combat: Combat, unit: Unit, base: int, round_number: int) -> int:
-    """Initiative in this round: chargers add the edition's bonus in the first round (by
-    the inches they charged, with ``charge_initiative: distance``, to 10 at most)."""
+def effective_initiative(combat: Combat, unit: Unit, base: int, charges: bool) -> int:
+    """Initiative in this round: a unit that ``charges`` adds the edition's bonus (by the
+    inches it charged, with ``charge_initiative: distance``, to 10 at most)."""
     options = combat.options
-    if not (unit.charged and round_number == 1):
+    if not charges:
         return base
     if options.charge_initiative != "distance":
         return base + options.charger_initiative_bonus
@@ -163,7 +164,7 @@ def effective_initiative(combat: Combat, unit: Unit, base: int, round_number: in
     return max(base, min(10, base + bonus))
 
 
-def strike_step(combat: Combat, unit: Unit, kit: Kit, base: int, round_number: int) -> int:
+def strike_step(combat: Combat, unit: Unit, kit: Kit, base: int, charges: bool) -> int:
     """The step a model's blows fall at: always strikes first / last, else its Initiative.
 
     A great weapon makes its wielder strike last; strikes first and last together cancel.
@@ -175,12 +176,12 @@ def strike_step(combat: Combat, unit: Unit, kit: Kit, base: int, round_number: i
     if combat.options.strike_first_last == "initiative":
         if first != last:
             base = 10 if first else 1
-        return effective_initiative(combat, unit, base, round_number)
+        return effective_initiative(combat, unit, base, charges)
     if first and not last:
         return combat.options.strikes_first_step
     if last and not first:
         return combat.options.strikes_last_step
-    return effective_initiative(combat, unit, base, round_number)
+    return effective_initiative(combat, unit, base, charges)
 
 
 def fighting_models(
@@ -197,6 +198,7 @@ def fighting_models(
     ``supporting_models`` replace those counts (never above the models left).
     """
     status = state[unit.name]
+    charges = charging(unit, status, round_number)
     rnf = rank_and_file(unit, status)
     characters = len(characters_alive(unit, status))
     total = rnf + characters
@@ -206,19 +208,14 @@ def fighting_models(
     )
     if front:
         ranks = 1
-        if (
-            unit.kit.weapon == "spear"
-            and unit.troop_type not in MOUNTED
-            and not (unit.charged and round_number == 1)
-        ):
+        if unit.kit.weapon == "spear" and unit.troop_type not in MOUNTED and not charges:
             ranks += combat.options.spear_extra_ranks
         fighting = max(0, min(unit.files, total) - characters)
         supporting = min(unit.files * ranks, max(0, total - unit.files))
         if combat.options.press_of_battle:
-            charging = unit.charged and round_number == 1
             extra_rank = unit.kit.weapon == "spear"
             in_ranks = unit.troop in MASSED_INFANTRY and unit.ranked
-            if charging or not (in_ranks or extra_rank):
+            if charges or not (in_ranks or extra_rank):
                 supporting = 0
     else:
         # Fighting to a flank or rear only: a file of as many models as it has ranks, or
@@ -234,7 +231,7 @@ def fighting_models(
             and options.press_of_battle_arcs == "all"
             and unit.troop in MASSED_INFANTRY
             and unit.ranked
-            and not (unit.charged and round_number == 1)
+            and not charges
         )
         if pressing:
             supporting = ranks
@@ -255,13 +252,14 @@ def _strikers(combat: Combat, state: State, round_number: int) -> Iterator[_Stri
         if rank_and_file(unit, status):
             groups.append((None, unit.kit, unit.profile.I))
         groups.extend((c, c.kit, c.profile.I) for c in characters_alive(unit, status))
+        charges = charging(unit, status, round_number)
         for character, kit, base in groups:
             if "impact_hits" in kit.rules and _impacts(combat, unit, round_number):
                 yield _Striker(unit, character, IMPACT_STEP, "impact hits")
-            yield _Striker(unit, character, strike_step(combat, unit, kit, base, round_number))
+            yield _Striker(unit, character, strike_step(combat, unit, kit, base, charges))
             if character is None and unit.mount is not None:
                 mount = unit.mount
-                step = strike_step(combat, unit, mount.kit, mount.profile.I, round_number)
+                step = strike_step(combat, unit, mount.kit, mount.profile.I, charges)
                 yield _Striker(unit, None, step, mounted=True)
             if "stomp" in kit.rules:
                 yield _Striker(unit, character, combat.options.strikes_last_step, "stomp")
@@ -422,7 +420,7 @@ def _record(
     target_kit = target.kit if victim is None else victim.kit
     if kind == "stomp" and not _stomped(options, target_kit.troop_type):
         return None
-    charging = unit.charged and round_number == 1
+    charges = charging(unit, state[unit.name], round_number)
     # The record's own recorder: what it keeps explains this record alone.
     keeping = KeepingRecorder() if record.keeps else None
     explain: Recorder = keeping or SUMMING
@@ -450,9 +448,9 @@ def _record(
             key = "cavalry_spear" if weapon == "spear" and kit.troop_type in MOUNTED else weapon
             rows = OLDWORLD_WEAPONS.get(key)
             if rows is not None:
-                bonus, piercing_bonus, bane = rows[1 if charging else 0]
+                bonus, piercing_bonus, bane = rows[1 if charges else 0]
                 name = key.replace("_", " ")
-                label = f"{name}, on the charge" if charging and rows[0] != rows[1] else name
+                label = f"{name}, on the charge" if charges and rows[0] != rows[1] else name
                 if bonus:
                     bonuses.append((bonus, label))
                 if piercing_bonus:
@@ -463,18 +461,18 @@ def _record(
             bonuses.append((1, "halberd"))
         elif weapon == "flail" and round_number == 1:
             bonuses.append((2, "flail, first round"))
-        elif weapon == "lance" and charging:
+        elif weapon == "lance" and charges:
             bonuses.append((2, "lance, on the charge"))
-        elif weapon == "spear" and kit.troop_type in MOUNTED and charging:
+        elif weapon == "spear" and kit.troop_type in MOUNTED and charges:
             bonuses.append((1, "spear, on the charge"))
         strength = _summed(explain, "S", profile.S, bonuses, "weapon")
         more: list[tuple[int, str]] = []
         if weapon == "paired_weapons":
             more.append((1, edition_name(edition, "paired_weapons")))
-        frenzied = options.frenzy_attacks == "always" or charging
+        frenzied = options.frenzy_attacks == "always" or charges
         if "frenzy" in kit.rules and unit.name not in conditions.calmed and frenzied:
             more.append((1, "frenzy"))
-        if "devastating_charge" in kit.rules and charging:
+        if "devastating_charge" in kit.rules and charges:
             more.append((int(kit.value("devastating_charge") or 1), "devastating charge"))
         per_model = _summed(explain, "A", profile.A, more, "attacks")
         if character is None:

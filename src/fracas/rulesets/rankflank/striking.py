@@ -13,7 +13,16 @@ from typing import Any
 from fracas.core.dice import Dice, draw
 from fracas.rulesets.rankflank.blows import Rolled
 from fracas.rulesets.rankflank.breaktest import LeadershipTest
-from fracas.rulesets.rankflank.fight import CREDITS, DUELS, PENDING, PHASE, UNITS, Fight, moved
+from fracas.rulesets.rankflank.fight import (
+    CREDITS,
+    DUELS,
+    PENDING,
+    PHASE,
+    ROUND_START,
+    UNITS,
+    Fight,
+    moved,
+)
 from fracas.rulesets.rankflank.formation import UnitStatus, leadership, rank_and_file
 from fracas.rulesets.rankflank.psychology import FearTest, fear_testers
 from fracas.rulesets.rankflank.result import WoundCredit
@@ -63,7 +72,7 @@ class Striking(Steps):
                 return moved(fight, initiatives=initiatives, pending=records)
         if self.log is not None:
             self.log.close_step()
-        return moved(fight, phase="result", initiatives=(), pending=())
+        return moved(fight, phase="result", initiatives=(), pending=(), round_start=())
 
     def _slain_this_round(self, fight: Fight) -> tuple[tuple[str, int], ...]:
         """Rank-and-file models each unit lost since the round began (stepping forward)."""
@@ -100,6 +109,9 @@ class Striking(Steps):
         # fight's fields with the step moved on, and the units beside the target.
         landed = list(fight)
         landed[PHASE], landed[PENDING] = phase, pending
+        if phase == "result":
+            # Stepping forward is done for the round: its start, kept, would split equal fights.
+            landed[ROUND_START] = ()
         units = fight.units
         return (
             record,
