@@ -20,7 +20,7 @@ from .conftest import combat_from
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "rankflank").glob("*.yaml"))
 
 
-def test_there_are_eleven_examples() -> None:
+def test_there_are_twelve_examples() -> None:
     assert [p.name for p in EXAMPLES] == [
         "challenge_overkill.yaml",
         "flank_charge.yaml",
@@ -30,6 +30,7 @@ def test_there_are_eleven_examples() -> None:
         "monster_stomp.yaml",
         "poisoned_skirmishers.yaml",
         "shared_arc.yaml",
+        "tow_give_ground_fights_on.yaml",
         "tow_halberds_vs_orcs.yaml",
         "tow_knights_flank_charge.yaml",
         "tow_stubborn_shieldwall.yaml",
@@ -172,6 +173,24 @@ def test_the_schema_accepts_the_profiles_the_examples_write() -> None:
             *([unit["mount"]] if "mount" in unit else []),
         )
     ]
-    assert len(profiles) == 29  # the knights' horses' too
+    assert len(profiles) == 31  # the knights' horses' too
     assert all(re.fullmatch(written["pattern"], profile) for profile in profiles)
     assert not re.fullmatch(written["pattern"], "4 3 3 3 3 1 3 1")  # one number short
+
+
+def test_the_give_ground_example_fights_on_after_giving_ground() -> None:
+    # Seed 4: the Dwarfs (Ld 9) lose rounds 1 and 2 by 1 and roll 3+2 = 5, then 2+4 = 6: each
+    # total plus 1 is at most 9, a Give Ground; followed up, nobody charging, the combat goes
+    # on; in round 3 the Marauders lose and flee.
+    path = Path(__file__).parents[2] / "examples" / "rankflank" / "tow_give_ground_fights_on.yaml"
+    data = json.loads(render_json(load_scenario(path).resolve()))["result"]
+    assert data["rounds_fought"] == 3
+    first = [t["outcome"] for t in data["rounds"][0]["break_tests"]]
+    second = [t["outcome"] for t in data["rounds"][1]["break_tests"]]
+    assert first == second == ["give_ground"]
+    assert "Dwarf Warriors gives ground and is followed up." in data["rounds"][0]["aftermath"]
+    assert [u["status"] for u in data["units"]] == ["fled", "fighting"]
+    # Round 1's charge over 6" adds 3 to the Marauders' Initiative 4; the follow-up is no
+    # charge: round 2 they strike at 4.
+    steps = [[step["initiative"] for step in r["steps"]] for r in data["rounds"][:2]]
+    assert steps == [[7, 2], [4, 2]]
