@@ -1150,3 +1150,25 @@ def test_formations_are_the_oldworld_presets() -> None:
                 "engagements": [engage("B", "A")],
             }
         )
+
+
+def test_frenzy_keeps_its_extra_attack_the_turn_after_a_follow_up() -> None:
+    # Red 20 (5 wide, A 1, Frenzy) beats Blue (A 0) on bonuses alone: ranks 2 + CO 1 +
+    # standard 1 + Massed 1 = 5 against 4 (+ wounds). Round 1 Red did not charge: 5 models
+    # × 1 attack = 5. Blue Gives Ground (seed 4) and Red follows up: round 2 is the turn
+    # after a follow up, 5 × (1 + 1 Frenzy) = 10.
+    combat = blocks(
+        {"models": 20, "profile": "4 3 3 3 3 1 3 1 7", "command": {"standard": True},
+         "rules": ["frenzy"]},
+        {"models": 15, "profile": "4 3 3 3 4 1 2 0 7", "command": {"standard": True}},
+        supporting_attacks=0,
+        max_rounds=2,
+    )  # fmt: skip
+    scenario = RankflankScenario(combat, "frenzy")
+    data = json.loads(render_json(RULESET.resolve(scenario, seed=4)))["result"]
+    assert data["rounds"][0]["break_tests"][0]["outcome"] == "give_ground"
+    attacks = [
+        [strike["attacks"] for step in fought["steps"] for strike in step["strikes"]]
+        for fought in data["rounds"]
+    ]
+    assert attacks == [[5], [10]]

@@ -428,7 +428,7 @@ class RankflankParams(StrictModel):
     frenzy_attacks: Literal["always", "charging"] | None = Field(
         None,
         description="Frenzy's +1 Attack: every round (ninth, eighth), or only in a round the "
-        "unit charged (oldworld; also the turn after a follow up, beyond one round).",
+        "unit charged and the round after a follow up (oldworld).",
     )
     charge_bonus: Bool | None = Field(
         None, description="+1 combat result for each unit that charged (oldworld: false)."

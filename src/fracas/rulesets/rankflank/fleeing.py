@@ -83,10 +83,13 @@ class Fleeing(Steps):
         (``follow_up``), or these break away and leave the combat."""
         fell_back = {u for u, o in zip(units, outcomes, strict=True) if o == "fall_back"}
         gave = {u for u, o in zip(units, outcomes, strict=True) if o == "give_ground"}
-        if any(status.charging_round for status in fight.units):
+        if any(status.charging_round or status.followed_up_round for status in fight.units):
             # Charging this round mattered up to the break tests (Shieldwall); kept, it would
             # split fights that are otherwise equal.
-            fight = moved(fight, units=tuple(s._replace(charging_round=0) for s in fight.units))
+            fight = moved(
+                fight,
+                units=tuple(s._replace(charging_round=0, followed_up_round=0) for s in fight.units),
+            )
         if fell_back or gave:
             fight = moved(
                 fight, fell_back=fight.fell_back | fell_back, gave_ground=fight.gave_ground | gave
@@ -110,10 +113,18 @@ class Fleeing(Steps):
                 withdrawn=fight.withdrawn | gave,
                 leaving=(*fight.leaving, *sorted(gave, key=self._index.__getitem__)),
             )
+        followers = self._followers(fight, gave)
         if options.follow_up_charging:
-            for name in self._followers(fight, gave):
+            for name in followers:
                 index = self._index[name]
                 units[index] = units[index]._replace(charging_round=fight.round + 1)
+            return moved(fight, units=tuple(units))
+        frenzied = [n for n in followers if "frenzy" in self.combat.unit(n).kit.rules]
+        if frenzied and options.frenzy_attacks == "charging":
+            # Frenzy's extra attack is kept for the turn after a follow up too.
+            for name in frenzied:
+                index = self._index[name]
+                units[index] = units[index]._replace(followed_up_round=fight.round + 1)
             return moved(fight, units=tuple(units))
         return fight
 

@@ -29,6 +29,10 @@ class UnitStatus(NamedTuple):
     #: A round after the first in which the unit counts as charging (it caught a unit
     #: that Fell Back in Good Order the round before); 0 when there is none.
     charging_round: int = 0
+    #: The round after the unit followed up a unit that Gave Ground (Frenzy's extra
+    #: attack, ``frenzy_attacks: charging``); 0 when there is none. Set for frenzied
+    #: units only, so that other fights stay equal and merge.
+    followed_up_round: int = 0
 
 
 State = Mapping[str, UnitStatus]

@@ -190,9 +190,11 @@ class CombatProcess(Striking, Scoring, Fleeing):
                     wounds = state[unit.name].character_wounds[index]
                     duels.append(Duel(name, character.name, wounds))
         for name, status in state.items():
-            if status.charging_round and status.charging_round < number:
+            if (status.charging_round or status.followed_up_round) and max(
+                status.charging_round, status.followed_up_round
+            ) < number:
                 # Counted as charging in a round now over: nothing left to split fights by.
-                state[name] = status._replace(charging_round=0)
+                state[name] = status._replace(charging_round=0, followed_up_round=0)
         units = self.key(state)
         return moved(
             fight,

@@ -469,7 +469,11 @@ def _record(
         more: list[tuple[int, str]] = []
         if weapon == "paired_weapons":
             more.append((1, edition_name(edition, "paired_weapons")))
-        frenzied = options.frenzy_attacks == "always" or charges
+        frenzied = (
+            options.frenzy_attacks == "always"
+            or charges
+            or state[unit.name].followed_up_round == round_number
+        )
         if "frenzy" in kit.rules and unit.name not in conditions.calmed and frenzied:
             more.append((1, "frenzy"))
         if "devastating_charge" in kit.rules and charges:
