@@ -43,8 +43,9 @@ def initial_state(combat: Combat) -> dict[str, UnitStatus]:
 
     >>> from fracas.rulesets.rankflank.document import EXAMPLE
     >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
-    >>> initial_state(RankflankRuleset().load(EXAMPLE).combat)["Orcs"]
-    UnitStatus(rank_and_file_wounds=20, character_wounds=(), fled=False)
+    >>> orcs = initial_state(RankflankRuleset().load(EXAMPLE).combat)["Orcs"]
+    >>> orcs.rank_and_file_wounds, orcs.character_wounds, orcs.fled, orcs.charging_round
+    (20, (), False, 0)
     """
     return {
         unit.name: UnitStatus(
