@@ -1172,3 +1172,77 @@ def test_frenzy_keeps_its_extra_attack_the_turn_after_a_follow_up() -> None:
         for fought in data["rounds"]
     ]
     assert attacks == [[5], [10]]
+
+
+def bonuses_only(**parameters: Any) -> Any:
+    """The bonuses-only fight of the enumerations above (Blue loses by 1 at Ld 7: Break
+    15/36, Fall Back 6/36, Give Ground 15/36), its exact odds in fractions."""
+    red = {"models": 20, "profile": "4 3 3 3 3 1 3 0 7", "command": {"standard": True}}
+    red.update(parameters.pop("red", {}))
+    combat = blocks(
+        red,
+        {"models": 15, "profile": "4 3 3 3 4 1 2 0 7", "command": {"standard": True}},
+        supporting_attacks=0,
+        **parameters,
+    )
+    return odds(RankflankScenario(combat, "bonuses"), ruleset=RULESET, method="exact",
+                exact_fractions=True)  # fmt: skip
+
+
+def test_without_a_follow_up_a_give_ground_leaves_the_fight() -> None:
+    # follow_up false, two rounds: a Give Ground (15/36) now ends the combat, B leaving
+    # without breaking; only a caught Fall Back (6/36 · 1106/1296) fights round 2.
+    result = bonuses_only(max_rounds=2, follow_up=False)
+    b, f, g = (Fraction(n, 36) for n in by_hand(7, 1, False))
+    again = f * Fraction(1106, 1296)
+    assert result.probability("rounds", 2) == again
+    assert result.probability("gives_ground.B", True) == g + again * g
+    assert result.probability("breaks.B", True) == b + again * b
+    assert result.probability("winner", "Red") == 1 - again * again
+
+
+def test_a_caught_fall_back_can_be_destroyed_instead() -> None:
+    # caught_fbigo destroyed, one round: caught Falling Back (6/36 · 1106/1296) is
+    # destroyed like a caught Break (15/36 · 721/1296).
+    result = bonuses_only(max_rounds=1, caught_fbigo="destroyed")
+    expected = Fraction(15, 36) * Fraction(721, 1296) + Fraction(6, 36) * Fraction(1106, 1296)
+    assert result.probability("destroyed.B", True) == expected
+    assert result.probability("caught.B", True) == expected
+
+
+def test_restraint_without_a_test_never_pursues() -> None:
+    # Red restrains (unit key restrain). With restraint_test false it stays without a roll:
+    # nobody is caught. With the test (Ld 7 on 2D6: passed 21/36, double 1 included) it
+    # pursues on a failure, 15/36: caught Break 15/36 · 15/36 · 721/1296 and caught Fall
+    # Back 6/36 · 15/36 · 1106/1296.
+    free = bonuses_only(max_rounds=1, restraint_test=False, red={"restrain": True})
+    assert free.probability("caught.B", True) == 0
+    tested = bonuses_only(max_rounds=1, red={"restrain": True})
+    fails = Fraction(15, 36)
+    expected = fails * (
+        Fraction(15, 36) * Fraction(721, 1296) + Fraction(6, 36) * Fraction(1106, 1296)
+    )
+    assert tested.probability("caught.B", True) == expected
+
+
+@pytest.mark.parametrize("follow_up_charging", [True, False])
+def test_followers_count_as_charging_only_when_told(follow_up_charging: bool) -> None:
+    # With charge_bonus set, a unit counting as charging scores +1 Charge. Red never charged:
+    # round 1 has no Charge row. Blue Gives Ground (seed 2) and Red follows up: round 2's
+    # Charge +1 only with follow_up_charging.
+    combat = blocks(
+        {"models": 20, "profile": "4 3 3 3 3 1 3 0 7", "command": {"standard": True}},
+        {"models": 15, "profile": "4 3 3 3 4 1 2 0 7", "command": {"standard": True}},
+        supporting_attacks=0,
+        max_rounds=2,
+        charge_bonus=True,
+        follow_up_charging=follow_up_charging,
+    )
+    data = json.loads(render_json(RULESET.resolve(RankflankScenario(combat, "f"), seed=2)))
+    rounds = data["result"]["rounds"]
+    assert rounds[0]["break_tests"][0]["outcome"] == "give_ground"
+    charge = [
+        [row["value"] for row in r["combat_result"]["Red"]["rows"] if row["label"] == "Charge"]
+        for r in rounds
+    ]
+    assert charge == [[], [1] if follow_up_charging else []]

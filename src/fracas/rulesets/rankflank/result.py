@@ -15,6 +15,7 @@ from fracas.rulesets.rankflank.formation import (
     State,
     UnitStatus,
     characters_alive,
+    charging,
     disrupting_enemy,
     in_combat,
     rank_and_file,
@@ -344,9 +345,9 @@ def side_score(
     units, enemy_units = fighting[side], fighting[enemy]
     score = (record or KeepingRecorder()).start(f"Combat result of {side}", "Start", 0)
     score = _wounds(score, combat, side, credits)
-    if round_number == 1 and options.charge_bonus:
+    if options.charge_bonus:
         for unit in units:
-            if unit.charged:
+            if charging(unit, state[unit.name], round_number):
                 score = score.plus("Charge", 1, source=unit.name, rule="charge")
     score = _ranks(score, combat, state, units)
     if options.combat_order:
