@@ -597,14 +597,7 @@ def test_exact_odds_of_the_three_outcomes_match_the_enumeration() -> None:
     # Nobody can wound (A 0, no supporting attacks): Red 20 (5 wide) with a standard: ranks 2
     # (capped) + CO 1 + standard 1 + Massed 1 (20 > 15) = 5; Blue 15: ranks 2 + CO 1 + standard 1 =
     # 4. d = 1, Ld 7, 20 ≤ 30 not overwhelmed: Break 15/36, Fall Back 6/36, Give Ground 15/36.
-    combat = blocks(
-        {"models": 20, "profile": "4 3 3 3 3 1 3 0 7", "command": {"standard": True}},
-        {"models": 15, "profile": "4 3 3 3 4 1 2 0 7", "command": {"standard": True}},
-        supporting_attacks=0,
-        max_rounds=1,
-    )
-    result = odds(RankflankScenario(combat, "bonuses only"), ruleset=RULESET, method="exact",
-                  exact_fractions=True)  # fmt: skip
+    result = bonuses_only(max_rounds=1)
     breaks, falls, gives = by_hand(7, 1, False)
     expected = {"breaks.B": breaks, "falls_back.B": falls, "gives_ground.B": gives}
     for name, count in expected.items():
@@ -621,19 +614,12 @@ def test_exact_odds_of_the_three_outcomes_match_the_enumeration() -> None:
 
 def test_exact_odds_over_two_rounds_follow_the_winners_moves() -> None:
     # The same bonuses-only fight as above over two rounds: nobody wounds, so round 2 repeats
-    # round 1's table (Break B = 15/36, Fall Back F = 6/36, Give Ground G = 15/36). A Gives
-    # Ground and is followed up: round 2. B Falls Back and is caught with chance 1106/1296
+    # round 1's table (Break B = 15/36, Fall Back F = 6/36, Give Ground G = 15/36). B Gives
+    # Ground and A follows up: round 2. B Falls Back and is caught with chance 1106/1296
     # (highest of 2D6 against a 2D6 pursuit): round 2, A counting as charging (no charge
     # bonus, A 0: nothing changes). A Break is caught with chance 721/1296 and destroyed.
     # Fall Back uncaught: B withdraws; A wins without B breaking.
-    combat = blocks(
-        {"models": 20, "profile": "4 3 3 3 3 1 3 0 7", "command": {"standard": True}},
-        {"models": 15, "profile": "4 3 3 3 4 1 2 0 7", "command": {"standard": True}},
-        supporting_attacks=0,
-        max_rounds=2,
-    )
-    result = odds(RankflankScenario(combat, "two rounds"), ruleset=RULESET, method="exact",
-                  exact_fractions=True)  # fmt: skip
+    result = bonuses_only(max_rounds=2)
     b, f, g = (Fraction(n, 36) for n in by_hand(7, 1, False))
     broken_caught, fall_back_caught = Fraction(721, 1296), Fraction(1106, 1296)
     again = g + f * fall_back_caught
