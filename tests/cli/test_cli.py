@@ -125,6 +125,9 @@ def test_usage_mistakes_are_one_line_with_exit_2() -> None:
         (["resolve", example, "--seed", "abc"], "Invalid value for '--seed'"),
         (["forecast", example, "--attacker", "lead"], "Missing option '--target'"),
         (["conquer"], "No such command 'conquer'"),
+        # Only the invoked command is built; a misspelt one still gets the whole list.
+        (["advis", example], "Did you mean 'advise'?"),
+        (["campaign", "nwe"], "No such command 'nwe'"),
     ]:
         completed = subprocess.run(
             [sys.executable, "-m", "fracas", *args], capture_output=True, text=True, check=False

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import json
+import os
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
@@ -796,10 +798,31 @@ def _whole_summaries(command: Any) -> None:
         _whole_summaries(sub)
 
 
-def cli_command() -> Any:
+def cli_command(only: str | None = None) -> Any:
     """The command behind ``fracas`` (click's), with plain metavariables in its help and
-    every command's summary whole."""
-    command = typer.main.get_command(app)
+    every command's summary whole.
+
+    With ``only`` the name of one of its commands, the group holds that command alone:
+    turning every command's signature into click's takes longer than most commands run
+    (a few milliseconds each), and one invocation uses one. An unknown name gets the whole
+    group, so that its error lists the commands.
+
+    >>> sorted(cli_command("advise").commands)
+    ['advise']
+    >>> len(cli_command("no-such").commands) > 10
+    True
+    """
+    source = app
+    commands = [c for c in app.registered_commands if c.name == only]
+    groups = [
+        g
+        for g in app.registered_groups
+        if g.typer_instance is not None and g.typer_instance.info.name == only
+    ]
+    if only is not None and (commands or groups):
+        source = copy.copy(app)
+        source.registered_commands, source.registered_groups = commands, groups
+    command = typer.main.get_command(source)
     _plain_metavars(command)
     _whole_summaries(command)
     return command
@@ -814,7 +837,10 @@ def main() -> None:
     if len(sys.argv) < 2:
         cli_command()(prog_name="fracas")  # the help, or a shell completion script
         return
-    command = cli_command()
+    named = sys.argv[1]
+    # A shell's completion asks about the whole command line: it gets every command.
+    completing = any(key.startswith("_FRACAS_COMPLETE") for key in os.environ)
+    command = cli_command(None if completing or named.startswith("-") else named)
     try:
         code = command.main(prog_name="fracas", standalone_mode=False)
     except typer.Abort:
