@@ -303,10 +303,17 @@ class EngagementSpec(StrictModel):
 
 
 class ChallengeSpec(StrictModel):
-    """Two characters of opposite sides fight each other alone."""
+    """Two characters of opposite sides fight each other alone, or the one named refuses."""
 
     challenger: str
     opponent: str
+    refused: Bool = Field(
+        False,
+        description="The opponent's side refuses the challenge: the opponent retires for "
+        "the whole combat (no attacks, cannot be attacked, lends no Leadership or rules) "
+        "and the challenger fights the unit. Not for a lone character, the last model of "
+        "its unit, or a unit engaged in all four arcs.",
+    )
 
 
 class OtherWoundsSpec(StrictModel):

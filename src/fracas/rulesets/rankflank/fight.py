@@ -16,8 +16,8 @@ from fracas.rulesets.rankflank.breaktest import BreakTest, OutcomeTest, Pursuit
 from fracas.rulesets.rankflank.formation import (
     State,
     UnitStatus,
-    characters_alive,
     engaged_enemies,
+    fighting_characters,
     in_combat,
     models_alive,
 )
@@ -159,7 +159,7 @@ def apply_wounds(
     """
     status = state[unit.name]
     if character is None and status.rank_and_file_wounds == 0:
-        standing = characters_alive(unit, status)
+        standing = fighting_characters(unit, status)
         character = standing[0].name if standing else None
     if character is None:
         taken = min(wounds, status.rank_and_file_wounds)

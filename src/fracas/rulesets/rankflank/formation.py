@@ -68,6 +68,35 @@ def characters_alive(unit: Unit, status: UnitStatus) -> tuple[Character, ...]:
     return tuple(c for c, w in zip(unit.characters, status.character_wounds, strict=True) if w)
 
 
+def fighting_characters(unit: Unit, status: UnitStatus) -> tuple[Character, ...]:
+    """The unit's standing characters who fight: all but one who refused a challenge,
+    unless he has become the unit's last model (then there is nobody to retire behind).
+
+    He still stands in the unit: its models, ranks and Unit Strength count him.
+
+    >>> from dataclasses import replace
+    >>> from fracas.rulesets.rankflank.ruleset import RankflankRuleset
+    >>> from fracas.rulesets.rankflank.document import EXAMPLE
+    >>> captain = {"name": "Captain", "profile": "5 5 4 4 4 2 5 3 8"}
+    >>> units = [{**EXAMPLE["units"][0], "characters": [captain]}, EXAMPLE["units"][1]]
+    >>> combat = RankflankRuleset().load({**EXAMPLE, "units": units}).combat
+    >>> spearmen = combat.unit("Spearmen")
+    >>> status = initial_state(combat)["Spearmen"]
+    >>> [c.name for c in fighting_characters(spearmen, status)]
+    ['Captain']
+    >>> [c.name for c in fighting_characters(replace(spearmen, retired="Captain"), status)]
+    []
+    >>> alone = status._replace(rank_and_file_wounds=0)
+    >>> [c.name for c in fighting_characters(replace(spearmen, retired="Captain"), alone)]
+    ['Captain']
+    """
+    standing = characters_alive(unit, status)
+    retired = unit.retired
+    if retired is None or (len(standing) == 1 and not status.rank_and_file_wounds):
+        return standing
+    return tuple(c for c in standing if c.name != retired)
+
+
 def models_alive(unit: Unit, status: UnitStatus) -> int:
     """Rank-and-file plus characters standing."""
     characters = status.character_wounds
@@ -171,7 +200,7 @@ def unit_strength(unit: Unit, status: UnitStatus) -> int:
 
 def leadership(unit: Unit, status: UnitStatus) -> int:
     """The highest Leadership in the unit, its standing characters included."""
-    values = [c.profile.Ld for c in characters_alive(unit, status)]
+    values = [c.profile.Ld for c in fighting_characters(unit, status)]
     if rank_and_file(unit, status):
         values.append(unit.profile.Ld)
     return max(values, default=unit.profile.Ld)

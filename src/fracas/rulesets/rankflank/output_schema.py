@@ -162,7 +162,9 @@ COMBAT = closed(
         ),
         "rounds": array(ROUND),
     },
-    description="One close combat: winner is the side that won round 1, or draw.",
+    optional={"refused_challenge": closed({"challenger": STRING, "opponent": STRING})},
+    description="One close combat: winner is the side that won round 1, or draw; "
+    "refused_challenge names a challenge the opponent's side refused (the opponent retired).",
 )
 
 #: The ``result`` of each command's report, by command.

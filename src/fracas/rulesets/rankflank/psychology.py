@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from fracas.rulesets.rankflank.formation import (
     State,
-    characters_alive,
     engaged_enemies,
+    fighting_characters,
     in_combat,
     rank_and_file,
 )
@@ -41,7 +41,7 @@ def causes_fear(unit: Unit, state: State) -> bool:
     status = state[unit.name]
     if not unit.kit.rules.isdisjoint(FEARSOME) and rank_and_file(unit, status):
         return True
-    return any(not c.kit.rules.isdisjoint(FEARSOME) for c in characters_alive(unit, status))
+    return any(not c.kit.rules.isdisjoint(FEARSOME) for c in fighting_characters(unit, status))
 
 
 #: The rules that cause fear.

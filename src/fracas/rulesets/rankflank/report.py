@@ -427,6 +427,18 @@ def _round_data(fought: Round) -> dict[str, Any]:
     }
 
 
+def refusal_sentence(challenger: str, opponent: str) -> str:
+    """What the report says of a refused challenge.
+
+    >>> refusal_sentence("Grukk", "Kurtz").split(":")[0]
+    'Kurtz refused the challenge of Grukk and retires'
+    """
+    return (
+        f"{opponent} refused the challenge of {challenger} and retires: no attacks, no blows "
+        "taken, neither Leadership nor rules lent to the unit."
+    )
+
+
 def build_report(combat: Combat, outcome: CombatOutcome, title: str) -> Report:
     """The full report of a played combat."""
     units_rows = tuple(
@@ -447,6 +459,9 @@ def build_report(combat: Combat, outcome: CombatOutcome, title: str) -> Report:
         summary.append(
             Text(f"The round limit ({combat.options.max_rounds}) is reached; the combat goes on.")
         )
+    if combat.refused is not None:
+        challenger, opponent = combat.refused
+        summary.append(Text(refusal_sentence(challenger, opponent)))
     summary.append(Table(("unit", "side", "models", "left", "casualties", "status"), units_rows))
     sections = [Section("Outcome", tuple(summary))]
     for fought in outcome.rounds:
@@ -471,4 +486,7 @@ def build_report(combat: Combat, outcome: CombatOutcome, title: str) -> Report:
         ],
         "rounds": [_round_data(fought) for fought in outcome.rounds],
     }
+    if combat.refused is not None:
+        challenger, opponent = combat.refused
+        data["refused_challenge"] = {"challenger": challenger, "opponent": opponent}
     return Report("rankflank", title, tuple(sections), data)

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from fracas.core.errors import ScenarioError
@@ -379,6 +379,10 @@ class Unit:
     general_leadership: int | None = None
     #: The Battle Standard in range (the oldworld preset), beside the unit's own.
     battle_standard_in_range: bool = False
+    #: The character of the unit who refused a challenge: he stays in the unit but makes
+    #: no attacks, is not attacked and lends neither Leadership nor rules (see
+    #: :func:`~.formation.fighting_characters`).
+    retired: str | None = None
 
     @property
     def close_order(self) -> bool:
@@ -391,8 +395,11 @@ class Unit:
         return self.formation not in ("skirmish", "column")
 
     def has_rule(self, rule: str) -> bool:
-        """True when the unit or one of its characters has ``rule``."""
-        return rule in self.rules or any(rule in c.rules for c in self.characters)
+        """True when the unit or one of its characters has ``rule`` (a character who
+        refused a challenge lends none)."""
+        return rule in self.rules or any(
+            rule in c.rules for c in self.characters if c.name != self.retired
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,6 +431,8 @@ class Combat:
     challenge: tuple[str, str] | None = None
     other_wounds: tuple[OtherWounds, ...] = ()
     options: Options = field(default_factory=Options)
+    #: ``(challenger, opponent)`` of a challenge the opponent's side refused.
+    refused: tuple[str, str] | None = None
     # Looked up for every fight exact odds meet: worked out once, with the combat.
     _by_name: Mapping[str, Unit] = field(init=False, repr=False, compare=False)
     _by_side: Mapping[str, tuple[Unit, ...]] = field(init=False, repr=False, compare=False)
@@ -709,6 +718,21 @@ def _unit(spec: UnitSpec, index: int, edition: str = "ninth") -> Unit:
     )
 
 
+#: The arcs a unit can be engaged in: in all four it cannot refuse a challenge.
+ALL_ARCS = frozenset({"front", "left", "right", "rear"})
+
+
+def _check_refusal(unit: Unit, name: str, contacts: list[Contact]) -> None:
+    """A challenge to ``name`` of ``unit`` may be refused, but not by a unit engaged in all
+    four arcs. (A lone character cannot refuse either; here a lone character is a unit of
+    one model, which no challenge can name, so that case never reaches this check.)"""
+    if {c.own_arc for c in contacts} >= ALL_ARCS:
+        raise ScenarioError(
+            f"{unit.name!r} is engaged in all four arcs: {name!r} cannot refuse a challenge",
+            path=("challenge", "refused"),
+        )
+
+
 def build_combat(document: RankflankDocument) -> Combat:
     """Check the meaning of a validated document and freeze it into a :class:`Combat`.
 
@@ -789,6 +813,7 @@ def build_combat(document: RankflankDocument) -> Combat:
             )
 
     challenge: tuple[str, str] | None = None
+    refused: tuple[str, str] | None = None
     if document.challenge is not None:
         names = (document.challenge.challenger, document.challenge.opponent)
         for key, name in zip(("challenger", "opponent"), names, strict=True):
@@ -811,6 +836,11 @@ def build_combat(document: RankflankDocument) -> Combat:
                 path=("challenge", "opponent"),
             )
         challenge = (names[0], names[1])
+        if document.challenge.refused:
+            _check_refusal(second, names[1], contacts[second.name])
+            index = units.index(second)
+            units = (*units[:index], replace(second, retired=names[1]), *units[index + 1 :])
+            refused, challenge = challenge, None
 
     other: list[OtherWounds] = []
     for index, spec in enumerate(document.other_wounds):
@@ -829,6 +859,7 @@ def build_combat(document: RankflankDocument) -> Combat:
         sides=(sides[0], sides[1]),
         contacts={name: tuple(found) for name, found in contacts.items()},
         challenge=challenge,
+        refused=refused,
         other_wounds=tuple(other),
         options=Options.from_params(document.parameters),
     )

@@ -32,6 +32,7 @@ from fracas.rulesets.rankflank.formation import (
     characters_alive,
     charging,
     engaged_enemies,
+    fighting_characters,
     in_combat,
     rank_and_file,
 )
@@ -200,7 +201,7 @@ def fighting_models(
     status = state[unit.name]
     charges = charging(unit, status, round_number)
     rnf = rank_and_file(unit, status)
-    characters = len(characters_alive(unit, status))
+    characters = len(fighting_characters(unit, status))
     total = rnf + characters
     front = any(
         c.own_arc == "front" and in_combat(combat.unit(c.enemy), state[c.enemy])
@@ -251,7 +252,7 @@ def _strikers(combat: Combat, state: State, round_number: int) -> Iterator[_Stri
         groups: list[tuple[Character | None, Kit, int]] = []
         if rank_and_file(unit, status):
             groups.append((None, unit.kit, unit.profile.I))
-        groups.extend((c, c.kit, c.profile.I) for c in characters_alive(unit, status))
+        groups.extend((c, c.kit, c.profile.I) for c in fighting_characters(unit, status))
         charges = charging(unit, status, round_number)
         for character, kit, base in groups:
             if "impact_hits" in kit.rules and _impacts(combat, unit, round_number):
@@ -328,7 +329,7 @@ def target_unit(combat: Combat, state: State, unit: Unit) -> Unit | None:
 
 def _target_character(combat: Combat, state: State, enemy: Unit) -> Character | None:
     """The character blows land on once no rank and file are left."""
-    standing = characters_alive(enemy, state[enemy.name])
+    standing = fighting_characters(enemy, state[enemy.name])
     free = [c for c in standing if not _in_challenge(combat, state, c.name)]
     chosen = free or list(standing)
     return chosen[0] if chosen else None
