@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
+
+import pytest
 
 from fracas.cli.progress import Tracker
 
@@ -33,3 +36,33 @@ def test_ctrl_c_during_odds_says_how_far_the_work_got() -> None:
     exact.advance(4_000, "runs")
     assert odds_interrupted(exact) == "4,000 of 10,000 runs of the last odds finished"
     assert odds_interrupted(Tracker(show=False)) == "0 of 0 runs of the last odds finished"
+
+
+def test_ctrl_c_in_work_done_here_says_so_and_exits_130(capsys: pytest.CaptureFixture[str]) -> None:
+    import typer
+
+    from fracas.cli.progress import interruptible
+
+    with (
+        pytest.raises(typer.Exit) as stopped,
+        interruptible(interrupted=lambda t: "3 of 9 attacks"),
+    ):
+        raise KeyboardInterrupt
+    assert stopped.value.exit_code == 130
+    assert capsys.readouterr().err == "fracas: interrupted: 3 of 9 attacks; nothing written\n"
+
+
+def test_advise_loads_no_evaluator() -> None:
+    """``advise`` samples nothing, so it starts without the odds machinery (start-up time)."""
+    import subprocess
+    import sys
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "hex" / "encirclement.yaml"
+    probe = (
+        "import sys; from fracas.cli import main; sys.argv = ['fracas', 'advise', "
+        f"{str(example)!r}, '--side', 'blue', '--reply', '-f', 'json']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('fracas.analysis')), file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stderr.strip().splitlines()[-1] == "[]"

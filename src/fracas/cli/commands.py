@@ -49,7 +49,7 @@ from fracas.cli.common import (
 from fracas.cli.examples import examples_command
 from fracas.cli.fair import commit_command, verify_command
 from fracas.cli.odds import metrics_command, odds_command
-from fracas.cli.progress import QuietOpt, SchedulerOpt, Tracker, long_work
+from fracas.cli.progress import QuietOpt, SchedulerOpt, Tracker, interruptible
 from fracas.cli.sweep import sweep_command
 from fracas.core.errors import FracasError, ScenarioError, UnsupportedError, format_path
 from fracas.core.output_schema import OUTPUTS
@@ -410,7 +410,7 @@ def advise_command(
     label = f"{scenario.ruleset.name} {side}"
     shown = None if everything else top
     ruleset, model = scenario.ruleset, scenario.model
-    with long_work(workers=1, quiet=quiet, interrupted=advise_interrupted) as tracker:
+    with interruptible(quiet=quiet, interrupted=advise_interrupted) as tracker:
         with _operating_on(file), watching_work(_attacks_told_to(tracker, label)):
             if top < 0:
                 raise ScenarioError(f"must be 0 or more, not {top}", path=("--top",))

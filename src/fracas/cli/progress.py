@@ -139,14 +139,27 @@ def long_work(
     """
     from fracas.analysis.parallel import cores, running
 
-    tracker = Tracker(show=showing(quiet))
-    try:
-        with running(
+    with (
+        interruptible(quiet=quiet, interrupted=interrupted) as tracker,
+        running(
             workers=cores() if workers is None else workers,
             scheduler=scheduler,
             progress=tracker,
-        ):
-            yield tracker
+        ),
+    ):
+        yield tracker
+
+
+@contextmanager
+def interruptible(
+    *, quiet: bool = False, interrupted: Callable[[Tracker], str]
+) -> Iterator[Tracker]:
+    """Progress on a terminal for work done in this process (no sampling, so no workers:
+    the evaluators are not even imported); Ctrl-C prints ``interrupted(...)``, exit 130.
+    """
+    tracker = Tracker(show=showing(quiet))
+    try:
+        yield tracker
     except KeyboardInterrupt:
         tracker.stop()
         typer.echo(f"fracas: interrupted: {interrupted(tracker)}; nothing written", err=True)

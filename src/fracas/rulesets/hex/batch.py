@@ -32,7 +32,6 @@ fracas.core.errors.ScenarioError: attacker_strength[1]: -5.0 is negative (streng
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -741,6 +740,9 @@ def evaluate(
     if workers == 1 or len(starts) == 1:
         decided = sum(run(start) for start in starts)
     else:
+        # Imported here: threads (and the logging they bring) pay off only on big boards.
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(workers) as pool:
             decided = sum(pool.map(run, starts))
     return StrikeResults(*out, decided_exactly=decided)
