@@ -366,6 +366,70 @@ def test_example_c_blows() -> None:
     assert unsaved_chance(guard.blow) == Fraction(1, 9)
 
 
+def black_orcs_against_the_guard(orcs: dict[str, Any] | None = None, **parameters: Any) -> Combat:
+    """Example C's fight: 20 Black Orcs with Choppas and Furious Charge (by name) against 15
+    Infernal Guard with shields."""
+    return combat_from(
+        {
+            "parameters": {"edition": "oldworld", **parameters},
+            "units": [
+                unit_doc(
+                    "Black Orcs", "Orcs", 20, 5, "4 4 3 4 4 1 3 1 8",
+                    troop_type="heavy_infantry", armour=5,
+                    rules=["Choppas", "Furious Charge"], **({"charged": True} | (orcs or {})),
+                ),
+                unit_doc(
+                    "Infernal Guard", "Chaos Dwarfs", 15, 5, "3 4 3 3 4 1 2 1 9",
+                    troop_type="heavy_infantry", armour=5, shield=True,
+                ),
+            ],
+            "engagements": [engage("Black Orcs", "Infernal Guard")],
+        }
+    )  # fmt: skip
+
+
+def test_example_c_blows_with_choppas_and_furious_charge_by_name() -> None:
+    orcs = record_of(black_orcs_against_the_guard(), "Black Orcs")
+    # On the charge: I 3 + 3 = 6; A 1 + 1 (Furious Charge) = 2, 5 fighting models, no
+    # Press of Battle (they charged): 10 attacks. S4 v T4 4+, Choppas re-roll the 1s:
+    # 1/2 + 1/6 × 1/2 = 7/12. Guard 5+, 4+ with the shield, 3+ with Parry, 4+ at Choppas'
+    # AP −1: 1/2 unsaved. 10 × 1/2 (WS4 v 4) × 7/12 × 1/2 = 35/24, as the example works it.
+    assert (orcs.initiative, orcs.attacks, orcs.blow.armour) == (6, 10, 4)
+    assert (orcs.blow.wound_reroll, orcs.blow.to_wound) == ("ones", 4)
+    assert orcs.attacks * unsaved_chance(orcs.blow) == Fraction(35, 24)
+
+
+def test_choppas_and_furious_charge_do_nothing_off_the_charge() -> None:
+    orcs = record_of(black_orcs_against_the_guard({"charged": False}), "Black Orcs")
+    # Not charging: A 1; Press of Battle adds the second rank of heavy infantry: 5 + 5 = 10
+    # attacks; no AP (the Guard's 3+ stands) and no re-roll: 10 × 1/2 × 1/2 × 1/3 = 5/6.
+    assert (orcs.attacks, orcs.blow.armour, orcs.blow.wound_reroll) == (10, 3, None)
+    assert orcs.attacks * unsaved_chance(orcs.blow) == Fraction(5, 6)
+
+
+def test_choppas_and_furious_charge_take_their_parameters() -> None:
+    combat = black_orcs_against_the_guard(
+        furious_charge_attacks=2, choppas_ap=0, choppas_wound_reroll="failed"
+    )
+    orcs = record_of(combat, "Black Orcs")
+    # A 1 + 2 = 3 × 5 models = 15 attacks; no AP: 3+; failed wounds re-rolled: 1/2 + 1/2 ×
+    # 1/2 = 3/4. 15 × 1/2 × 3/4 × 1/3 = 15/8.
+    assert (orcs.attacks, orcs.blow.armour, orcs.blow.wound_reroll) == (15, 3, "failed")
+    assert orcs.attacks * unsaved_chance(orcs.blow) == Fraction(15, 8)
+    none = record_of(black_orcs_against_the_guard(choppas_wound_reroll="none"), "Black Orcs")
+    assert (none.blow.wound_reroll, none.blow.armour) == (None, 4)
+
+
+def test_choppas_and_furious_charge_are_the_old_worlds() -> None:
+    for rule in ("choppas", "furious charge"):
+        with pytest.raises(
+            ScenarioError, match=f"eighth preset has no rule '{rule.replace(' ', '_')}'"
+        ):
+            combat_from({"parameters": {"edition": "eighth"},
+                         "units": [unit_doc("A", "Red", rules=[rule]), unit_doc("B", "Blue")],
+                         "engagements": [engage("B", "A")]})  # fmt: skip
+
+
 # --- stepping forward -------------------------------------------------------------------------
 
 

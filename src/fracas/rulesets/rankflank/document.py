@@ -402,6 +402,25 @@ class RankflankParams(StrictModel):
     hatred_rounds: Int = Field(
         1, ge=0, le=50, description="Rounds in which hatred re-rolls failed to-hit rolls."
     )
+    furious_charge_attacks: Int = Field(
+        1,
+        ge=0,
+        le=10,
+        description="oldworld: Attacks Furious Charge adds in a round the unit charged or "
+        "counts as charging.",
+    )
+    choppas_ap: Int = Field(
+        1,
+        ge=0,
+        le=6,
+        description="oldworld: Armour Piercing Choppas add in a round the unit charged or "
+        "counts as charging.",
+    )
+    choppas_wound_reroll: Literal["ones", "failed", "none"] = Field(
+        "ones",
+        description="oldworld: the to-wound rolls Choppas re-roll in a round the unit charged "
+        "or counts as charging.",
+    )
     spear_extra_ranks: Int = Field(
         1, ge=0, le=5, description="Extra supporting ranks of infantry with spears (not charging)."
     )

@@ -193,6 +193,9 @@ NEWER_OPTIONS = (
     "fbigo_roll",
     "caught_fbigo",
     "restraint_test",
+    "furious_charge_attacks",
+    "choppas_ap",
+    "choppas_wound_reroll",
 )
 
 FLANKS = ("left", "right")
@@ -224,6 +227,9 @@ class Options:
     parry: bool = True
     fear_weapon_skill: int = 1
     hatred_rounds: int = 1
+    furious_charge_attacks: int = 1
+    choppas_ap: int = 1
+    choppas_wound_reroll: str = "ones"
     spear_extra_ranks: int = 1
     strikes_first_step: int = 10
     strikes_last_step: int = 0

@@ -49,6 +49,8 @@ RULES: Mapping[str, str | None] = {
     "warband": None,
     "shieldwall": None,
     "undisciplined": None,
+    "furious_charge": None,
+    "choppas": None,
 }
 
 #: Other names players use, each edition's own included, mapped to the canonical name.
@@ -65,9 +67,19 @@ RULE_ALIASES: Mapping[str, str] = {
     "strikes_last": "always_strikes_last",
     "flaming": "flaming_attacks",
     "immune_psychology": "immune_to_psychology",
+    "choppa": "choppas",
 }
 
-_OLDWORLD_ONLY = ("unstable", "armour_bane", "terror", "warband", "shieldwall", "undisciplined")
+_OLDWORLD_ONLY = (
+    "unstable",
+    "armour_bane",
+    "terror",
+    "warband",
+    "shieldwall",
+    "undisciplined",
+    "furious_charge",
+    "choppas",
+)
 #: Rules a preset does not have. The ninth preset's lethal strike has no heroic form.
 MISSING_RULES: Mapping[str, frozenset[str]] = {
     "ninth": frozenset({"heroic_killing_blow", *_OLDWORLD_ONLY}),

@@ -479,6 +479,10 @@ def _record(
             more.append((1, "frenzy"))
         if "devastating_charge" in kit.rules and charges:
             more.append((int(kit.value("devastating_charge") or 1), "devastating charge"))
+        if "furious_charge" in kit.rules and charges and options.furious_charge_attacks:
+            more.append((options.furious_charge_attacks, "furious charge"))
+        if "choppas" in kit.rules and charges and options.choppas_ap:
+            piercing_parts.append((options.choppas_ap, "choppas, on the charge"))
         per_model = _summed(explain, "A", profile.A, more, "attacks")
         if character is None:
             # Stepping forward: a model of the fighting rank slain before it strikes costs
@@ -531,7 +535,10 @@ def _record(
     poisoned = killing_blow = False
     multiple: str | None = None
     if kind == "blows":
-        wound_reroll, source = _better([r] if (r := kit.reroll("to_wound")) else [])
+        wound_candidates = [r] if (r := kit.reroll("to_wound")) else []
+        if "choppas" in kit.rules and charges and options.choppas_wound_reroll != "none":
+            wound_candidates.append((options.choppas_wound_reroll, "choppas, on the charge"))
+        wound_reroll, source = _better(wound_candidates)
         _reroll_note(explain, "to wound", wound_reroll, source)
         poisoned = "poisoned_attacks" in kit.rules
         if poisoned:
