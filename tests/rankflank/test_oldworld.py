@@ -1232,3 +1232,77 @@ def test_followers_count_as_charging_only_when_told(follow_up_charging: bool) ->
         for r in rounds
     ]
     assert charge == [[], [1] if follow_up_charging else []]
+
+
+# --- §4: Resolute ------------------------------------------------------------------------------
+
+
+def resolute_fight(red: dict[str, Any], blue: dict[str, Any], **parameters: Any) -> Any:
+    """The bonuses-only fight, with keys added to each side's entry: Blue loses by 1 at
+    Ld 7 (Break 15/36, Fall Back 6/36, Give Ground 15/36)."""
+    combat = blocks(
+        {"models": 20, "profile": "4 3 3 3 3 1 3 0 7", "command": {"standard": True}, **red},
+        {"models": 15, "profile": "4 3 3 3 4 1 2 0 7", "command": {"standard": True}, **blue},
+        supporting_attacks=0,
+        max_rounds=1,
+        **parameters,
+    )
+    return odds(RankflankScenario(combat, "resolute"), ruleset=RULESET, method="exact",
+                exact_fractions=True)  # fmt: skip
+
+
+def test_a_resolute_unit_flees_one_inch_shorter() -> None:
+    # 2D6 (X) pursues 2D6 - 1 (Y - 1): caught when X ≥ Y - 1, i.e. X ≥ Y (721/1296) or
+    # X = Y - 1: Σ p(k) p(k + 1) out of 36² = 1·2 + 2·3 + 3·4 + 4·5 + 5·6 + 6·5 + 5·4 + 4·3
+    # + 3·2 + 2·1 = 140. Caught 861/1296. The Fall Back (6/36) is not shortened: 1106/1296.
+    result = resolute_fight({}, {"rules": ["resolute"]})
+    broken = Fraction(15, 36) * Fraction(861, 1296)
+    assert result.probability("destroyed.B", True) == broken
+    assert result.probability("caught.B", True) == broken + Fraction(6, 36) * Fraction(1106, 1296)
+
+
+def test_resolute_shortens_a_fall_back_only_when_told() -> None:
+    # The higher of 2D6 (H, 1/36, 3/36, ..., 11/36 for 1-6) less 1 against a 2D6 pursuit:
+    # P(X ≥ H - 1) = (1·36 + 3·36 + 5·36 + 7·35 + 9·33 + 11·30) / 1296 = 1196/1296.
+    result = resolute_fight({}, {"rules": ["resolute"]}, resolute_fall_back=True)
+    caught = Fraction(15, 36) * Fraction(861, 1296) + Fraction(6, 36) * Fraction(1196, 1296)
+    assert result.probability("caught.B", True) == caught
+    # resolute_penalty 0: the rule does nothing (2D6 against 2D6, 721/1296).
+    plain = resolute_fight({}, {"rules": ["resolute"]}, resolute_penalty=0)
+    assert plain.probability("destroyed.B", True) == Fraction(15, 36) * Fraction(721, 1296)
+
+
+def test_a_resolute_pursuer_pursues_one_inch_shorter() -> None:
+    # X - 1 ≥ Y: X > Y, (1296 - 146)/2 = 575/1296 against a flight; against a Fall Back
+    # P(X ≥ H + 1) = (1·36 + 3·35 + 5·33 + 7·30 + 9·26 + 11·21) / 1296 = 981/1296.
+    result = resolute_fight({"rules": ["resolute"]}, {})
+    broken = Fraction(15, 36) * Fraction(575, 1296)
+    assert result.probability("destroyed.B", True) == broken
+    assert result.probability("caught.B", True) == broken + Fraction(6, 36) * Fraction(981, 1296)
+
+
+def test_resolute_is_the_oldworld_presets() -> None:
+    with pytest.raises(ScenarioError, match="eighth preset has no rule 'resolute'"):
+        combat_from({"parameters": {"edition": "eighth"},
+                     "units": [unit_doc("A", "Red", rules=["resolute"]), unit_doc("B", "Blue")],
+                     "engagements": [engage("B", "A")]})  # fmt: skip
+
+
+def test_the_report_shows_what_resolute_took_off() -> None:
+    # Blue (Resolute) loses by 1 at Ld 7: a break test of 6 + 5 = 11 Breaks (10-12 at d 1).
+    # It flees 4 + 4 - 1 = 7; A pursues 3 + 4 = 7 and catches it.
+    combat = blocks(
+        {"models": 20, "profile": "4 3 3 3 3 1 3 0 7", "command": {"standard": True}},
+        {"models": 15, "profile": "4 3 3 3 4 1 2 0 7", "command": {"standard": True},
+         "rules": ["resolute"]},
+        supporting_attacks=0,
+        max_rounds=1,
+    )  # fmt: skip
+    scenario = RankflankScenario(combat, "resolute")
+    played = RULESET.play(scenario, ScriptedDice([6, 5, 4, 4, 3, 4]))
+    text = render_text(RULESET.report(scenario, played))
+    assert "4+4-1 = 7" in text
+    assert "3+4 = 7" in text
+    pursuit = json.loads(render_json(RULESET.report(scenario, played)))["result"]["rounds"][0]
+    (flight,) = pursuit["pursuits"]
+    assert (flight["faces"], flight["distance"]) == ([4, 4], 7)

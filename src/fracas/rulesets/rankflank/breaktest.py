@@ -173,45 +173,58 @@ def _test_law(target: int) -> tuple[tuple[bool, Fraction], ...]:
 @dataclass(frozen=True, slots=True)
 class MoveRoll(DiceGroup[int, tuple[int, ...]]):
     """A flee, fall-back or pursuit distance: ``count`` D6 keeping the ``keep`` highest,
-    then ``extra`` D6 more added (see :func:`move_roll` for which roll a move makes).
+    then ``extra`` D6 more added, then ``less`` taken off (see :func:`move_roll` for which
+    roll a move makes).
 
     >>> dict(MoveRoll().law())[7], dict(MoveRoll(3, 2).law())[12]   # 2D6; 3D6 drop lowest
     (Fraction(1, 6), Fraction(2, 27))
     >>> dict(MoveRoll(2, 1).law())[6], dict(MoveRoll(2, 1, 1).law())[12]   # highest of 2D6
     (Fraction(11, 36), Fraction(11, 216))
+    >>> dict(MoveRoll(less=1).law())[6]   # 2D6 - 1 (Resolute): a 7 rolled
+    Fraction(1, 6)
     """
 
     count: int = 2
     keep: int = 2
     extra: int = 0
+    less: int = 0
     label = "move roll"
 
     def roll(self, dice: Dice) -> tuple[int, tuple[int, ...]]:
         faces = roll_dice(dice, self.count, keep=self.keep)
         faces += tuple(dice.roll(D6) for _ in range(self.extra))
-        return sum(faces), faces
+        return sum(faces) - self.less, faces
 
     def law(self) -> tuple[tuple[int, Fraction], ...]:
         return _move_law(self)
 
 
-def move_roll(options: Options, swiftstride: bool, *, falling_back: bool = False) -> MoveRoll:
+def move_roll(
+    options: Options, swiftstride: bool, *, falling_back: bool = False, resolute: bool = False
+) -> MoveRoll:
     """The roll of a move after the break tests: a flight or pursuit is 2D6, a Fall Back in
     Good Order the higher of 2D6 (``fbigo_roll``); Swiftstride rolls a third D6 and drops
-    the lowest, or (``swiftstride_roll: add_d6``) adds it.
+    the lowest, or (``swiftstride_roll: add_d6``) adds it. Resolute takes
+    ``resolute_penalty`` off a flight or pursuit (off a Fall Back too with
+    ``resolute_fall_back``).
 
     >>> from fracas.rulesets.rankflank.scenario import Options
     >>> move_roll(Options(), True), move_roll(Options.for_edition("oldworld"), True)
-    (MoveRoll(count=3, keep=2, extra=0), MoveRoll(count=2, keep=2, extra=1))
-    >>> move_roll(Options.for_edition("oldworld"), False, falling_back=True)
-    MoveRoll(count=2, keep=1, extra=0)
+    (MoveRoll(count=3, keep=2, extra=0, less=0), MoveRoll(count=2, keep=2, extra=1, less=0))
+    >>> move_roll(Options.for_edition("oldworld"), False, falling_back=True, resolute=True)
+    MoveRoll(count=2, keep=1, extra=0, less=0)
+    >>> move_roll(Options.for_edition("oldworld"), False, resolute=True)
+    MoveRoll(count=2, keep=2, extra=0, less=1)
     """
     keep = 1 if falling_back and options.fbigo_roll == "highest_of_2d6" else 2
+    less = 0
+    if resolute and (options.resolute_fall_back or not falling_back):
+        less = options.resolute_penalty
     if not swiftstride:
-        return MoveRoll(2, keep)
+        return MoveRoll(2, keep, 0, less)
     if options.swiftstride_roll == "add_d6":
-        return MoveRoll(2, keep, 1)
-    return MoveRoll(3, keep)
+        return MoveRoll(2, keep, 1, less)
+    return MoveRoll(3, keep, 0, less)
 
 
 @cache
@@ -220,7 +233,7 @@ def _move_law(move: MoveRoll) -> tuple[tuple[int, Fraction], ...]:
     totals: dict[int, int] = {}
     for faces in product(range(1, 7), repeat=dice):
         rolled, added = faces[: move.count], faces[move.count :]
-        total = sum(sorted(rolled)[-move.keep :]) + sum(added)
+        total = sum(sorted(rolled)[-move.keep :]) + sum(added) - move.less
         totals[total] = totals.get(total, 0) + 1
     return tuple((total, Fraction(n, 6**dice)) for total, n in sorted(totals.items()))
 

@@ -609,6 +609,16 @@ class RankflankParams(StrictModel):
         description="A unit that tries to restrain pursuit (unit key restrain) tests its "
         "Leadership; false: it restrains without a test.",
     )
+    resolute_penalty: Int = Field(
+        1,
+        ge=0,
+        le=12,
+        description="oldworld: what a Resolute unit takes off its flight and pursuit rolls.",
+    )
+    resolute_fall_back: Bool = Field(
+        False,
+        description="oldworld: Resolute also shortens a Fall Back in Good Order.",
+    )
     battle_standard_reroll: Literal["break", "best", "never"] = Field(
         "break",
         description="oldworld: which break-test rolls a unit in range of its Battle "

@@ -208,11 +208,16 @@ class Fleeing(Steps):
         known = [p for p in pursuers if p.name in rolled_before]
         falling_back = not state[fleeing.name].fled
         chase = ChaseRoll(
-            move_roll(options, "swiftstride" in fleeing.rules, falling_back=falling_back),
+            move_roll(
+                options,
+                "swiftstride" in fleeing.rules,
+                falling_back=falling_back,
+                resolute="resolute" in fleeing.rules,
+            ),
             tuple(
                 (
                     self._restrain(p, state, fight.calmed),
-                    move_roll(options, "swiftstride" in p.rules),
+                    move_roll(options, "swiftstride" in p.rules, resolute="resolute" in p.rules),
                 )
                 for p in fresh
             ),

@@ -83,6 +83,17 @@ def shown_options(options: Options) -> dict[str, Any]:
     }
 
 
+def _move_text(faces: tuple[int, ...], distance: int) -> str:
+    """A move's dice and distance, ``3+4 = 7``; what a rule took off shown too (``3+4-1 =
+    6``, Resolute).
+
+    >>> _move_text((3, 4), 7), _move_text((3, 4), 6)
+    ('3+4 = 7', '3+4-1 = 6')
+    """
+    less = sum(faces) - distance
+    return "+".join(map(str, faces)) + (f"-{less}" if less else "") + f" = {distance}"
+
+
 def _outcome_rows(tests: tuple[OutcomeTest, ...]) -> tuple[tuple[str, ...], ...]:
     """The rows of the three-outcome break tests: the odds of each outcome out of 36 as
     the unit stood, what it rolled and what came of it."""
@@ -319,7 +330,7 @@ def _round_sections(combat: Combat, fought: Round) -> list[Section]:
     if fought.pursuits:
         pursuit_rows: list[tuple[str, ...]] = []
         for pursuit in fought.pursuits:
-            flee = f"{'+'.join(map(str, pursuit.faces))} = {pursuit.distance}"
+            flee = _move_text(pursuit.faces, pursuit.distance)
             if not pursuit.pursuers:
                 pursuit_rows.append((pursuit.unit, flee, "-", "-", "-", "escapes"))
             for chaser in pursuit.pursuers:
@@ -327,7 +338,7 @@ def _round_sections(combat: Combat, fought: Round) -> list[Section]:
                 if chaser.restrained:
                     chase, verdict = "-", "restrained"
                 else:
-                    chase = f"{'+'.join(map(str, chaser.faces))} = {chaser.distance}"
+                    chase = _move_text(chaser.faces, chaser.distance)
                     verdict = "caught" if chaser.caught else "escapes"
                 pursuit_rows.append((pursuit.unit, flee, chaser.unit, restrain, chase, verdict))
         after.append(

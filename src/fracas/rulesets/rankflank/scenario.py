@@ -196,6 +196,8 @@ NEWER_OPTIONS = (
     "furious_charge_attacks",
     "choppas_ap",
     "choppas_wound_reroll",
+    "resolute_penalty",
+    "resolute_fall_back",
 )
 
 FLANKS = ("left", "right")
@@ -270,6 +272,8 @@ class Options:
     fbigo_roll: str = "highest_of_2d6"
     caught_fbigo: str = "combat_continues_charging"
     restraint_test: bool = True
+    resolute_penalty: int = 1
+    resolute_fall_back: bool = False
 
     @classmethod
     def for_edition(cls, edition: str = "ninth", **overrides: Any) -> Options:

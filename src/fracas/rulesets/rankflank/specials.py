@@ -51,6 +51,7 @@ RULES: Mapping[str, str | None] = {
     "undisciplined": None,
     "furious_charge": None,
     "choppas": None,
+    "resolute": None,
 }
 
 #: Other names players use, each edition's own included, mapped to the canonical name.
@@ -79,6 +80,7 @@ _OLDWORLD_ONLY = (
     "undisciplined",
     "furious_charge",
     "choppas",
+    "resolute",
 )
 #: Rules a preset does not have. The ninth preset's lethal strike has no heroic form.
 MISSING_RULES: Mapping[str, frozenset[str]] = {
