@@ -48,6 +48,54 @@ T = TypeVar("T")
 Probability = Fraction | float
 
 
+class _Weights:
+    """A live state's probability, and for each event metric of the process the part of
+    it on the paths where that event has not happened yet (:class:`Eventful`).
+
+    Weights merge and scale as probabilities do, part by part, so the states need not
+    remember which events have happened: that is what keeps them few.
+
+    >>> w = _Weights((0.5, 0.5)) * 0.5 + _Weights((0.25, 0.0))
+    >>> w.parts, float(w), w < 0.6, w.happened((0,)).parts
+    ((0.5, 0.25), 0.5, True, (0.5, 0.0))
+    """
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: tuple[Probability, ...]) -> None:
+        self.parts = parts
+
+    def __mul__(self, chance: Probability) -> _Weights:
+        return _Weights(tuple([part * chance for part in self.parts]))
+
+    __rmul__ = __mul__
+
+    def __add__(self, other: object) -> _Weights:
+        if isinstance(other, _Weights):
+            return _Weights(tuple([a + b for a, b in zip(self.parts, other.parts, strict=True)]))
+        if other == 0:
+            return self
+        return NotImplemented
+
+    __radd__ = __add__
+
+    def __lt__(self, other: float) -> bool:
+        return self.parts[0] < other
+
+    def __float__(self) -> float:
+        return float(self.parts[0])
+
+    def __reduce__(self) -> tuple[type[_Weights], tuple[tuple[Probability, ...]]]:
+        return _Weights, (self.parts,)
+
+    def happened(self, events: Iterable[int]) -> _Weights:
+        """These weights once the events numbered ``events`` have happened."""
+        parts = list(self.parts)
+        for event in events:
+            parts[event + 1] = 0 * parts[0]
+        return _Weights(tuple(parts))
+
+
 class WorkBudget(Budget):
     """The counted work of one odds question: past ``limit`` it stops with
     :class:`EnumerationBudgetError`, which odds turn into sampling or a larger budget to ask
@@ -219,8 +267,10 @@ def exact_states(
     )
     work = WorkBudget(budget, "step plays")
     one: Probability = Fraction(1) if fractions else 1.0
-    frontier: dict[S, Probability] = {process.start(): one}
-    done: dict[S, Probability] = {}
+    events = walk.events
+    start: Any = _Weights((one,) * (len(events) + 1)) if events else one
+    frontier: dict[S, Any] = {process.start(): start}
+    done: dict[S, Any] = {}
     settled: dict[str, dict[Hashable, Probability]] = {}
     steps = peak = 0
     dropped = 0.0
@@ -281,7 +331,32 @@ def exact_states(
     finally:
         if helper is not None:
             helper.stop()
+    if events:
+        done, settled = _events_settled(done, settled, events, one)
     return ExactStates(done, work.used, steps, peak, settled, dropped)
+
+
+def _events_settled(
+    done: Mapping[S, _Weights],
+    settled: dict[str, dict[Hashable, Probability]],
+    events: Sequence[str],
+    one: Probability,
+) -> tuple[dict[S, Probability], dict[str, dict[Hashable, Probability]]]:
+    """The final states' own probabilities, and each event metric's law beside the metrics
+    handed over: false on the paths where it never happened, true on the rest."""
+    zero = 0 * one
+    total, never = zero, [zero] * len(events)
+    states: dict[S, Probability] = {}
+    for state, weights in done.items():
+        parts = weights.parts
+        states[state] = parts[0]
+        total += parts[0]
+        for index in range(len(events)):
+            never[index] += parts[index + 1]
+    laws = dict(settled)
+    for name, untouched in zip(events, never, strict=True):
+        laws[name] = {False: untouched, True: total - untouched}
+    return states, laws
 
 
 class _Half(NamedTuple):
@@ -322,6 +397,9 @@ class _Walk(Generic[S]):
         self.branch: Callable[[S], tuple[DiceGroup[Any, Any], Callable[[Any], S]] | None] | None = (
             getattr(process, "branch", None) if closed_forms else None
         )
+        #: The process's event metrics (:class:`~fracas.core.process.Eventful`), by number.
+        self.events: tuple[str, ...] = tuple(getattr(process, "events", ()))
+        self._event_index = {name: index for index, name in enumerate(self.events)}
 
     def half(self, pairs: Iterable[tuple[S, Probability]], used: int) -> _Half:
         """One step from ``pairs`` (live states and their probabilities, in the frontier's
@@ -332,7 +410,7 @@ class _Walk(Generic[S]):
             self.closed_forms,
             self.tolerance,
         )
-        settle, branch, finished = self.settle, self.branch, process.finished
+        settle, branch, finished, events = self.settle, self.branch, process.finished, self.events
         work = WorkBudget(self.budget, "step plays")
         work.used = used
         following: dict[S, Probability] = {}
@@ -356,15 +434,31 @@ class _Walk(Generic[S]):
                 )
             dropped += lost
             for after, chance in paths:
-                p = probability * chance
+                # A probability, or the weights of a process with events (_Weights).
+                p: Any = probability * chance
                 handed = settle(after) if settle is not None else None
                 if handed is not None:
                     after, metrics = handed
+                    if events:
+                        p, metrics = self._events(p, metrics)
+                        mass = p.parts[0]
+                    else:
+                        mass = p
                     for metric, value in metrics.items():
                         bucket = settled.setdefault(metric, {})
-                        bucket[value] = bucket.get(value, 0) + p
+                        bucket[value] = bucket.get(value, 0) + mass
                 following[after] = get(after, 0) + p
         return _Half(following, done, settled, dropped, work.used)
+
+    def _events(
+        self, weights: _Weights, metrics: Mapping[str, Hashable]
+    ) -> tuple[_Weights, dict[str, Hashable]]:
+        """The weights once the events handed over as true have happened, and the other
+        metrics handed over (an event's law comes from the weights alone)."""
+        index = self._event_index
+        happened = [index[name] for name, value in metrics.items() if name in index and value]
+        others = {name: value for name, value in metrics.items() if name not in index}
+        return (weights.happened(happened) if happened else weights), others
 
 
 def _add(into: dict[T, Probability], more: Mapping[T, Probability]) -> None:

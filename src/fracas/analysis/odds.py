@@ -278,7 +278,18 @@ def exact_outcomes(
     answer = exact_states(
         process, budget=budget, fractions=fractions, tolerance=0.0 if fractions else tolerance
     )
-    outcomes = summarize_states(answer, lambda state: outcome_of(ruleset.metrics(model, state)))
+    events = frozenset(getattr(process, "events", ()))
+    if events:
+        # Their laws came with the walk (``settled``); a final state no longer knows them.
+        def outcome(state: Any) -> Outcome:
+            summary = ruleset.metrics(model, state)
+            return tuple((k, v) for k, v in summary.items() if k not in events)
+    else:
+
+        def outcome(state: Any) -> Outcome:
+            return outcome_of(ruleset.metrics(model, state))
+
+    outcomes = summarize_states(answer, outcome)
     found = ExactAnswer(
         outcomes,  # type: ignore[arg-type]
         answer.work,

@@ -492,10 +492,15 @@ def summarizer(ruleset: AnyRuleset, model: Any) -> Callable[[Any, Mapping[str, H
     of a seeded play's summary, in its order."""
     order = _metric_order(ruleset, model)
     rank = {name: index for index, name in enumerate(order)}
+    # An event metric is true where a hand-over said so, false elsewhere: what the final
+    # state says of it is forgotten (see :class:`~fracas.core.process.Eventful`).
+    events = dict.fromkeys(getattr(ruleset.process(model, SUMMING), "events", ()), False)
 
     def summarize(state: Any, settled: Mapping[str, Hashable]) -> Summary:
         found: dict[str, Any] = dict(ruleset.metrics(model, state))
-        if settled:
+        if events:
+            found.update(events)
+        if settled or events:
             found.update(settled)
             return dict(sorted(found.items(), key=lambda item: rank.get(item[0], len(rank))))
         return found

@@ -61,6 +61,23 @@ class Settling(Process[S], Protocol[S]):
     def settle(self, state: S) -> tuple[S, Mapping[str, Hashable]] | None: ...
 
 
+class Eventful(Settling[S], Protocol[S]):
+    """A settling process with *event metrics*: yes-or-no metrics true when something
+    happened at least once on the way (a unit was ever caught), which would otherwise
+    split the states by every combination of what has happened so far.
+
+    ``events`` names them. ``settle`` hands an event over as ``True`` on the step where
+    it happens (again, if it happens again: once is what counts) and the state forgets it;
+    nothing else reports it, and it is ``False`` on a path that never handed it over.
+    Exact odds then carry, beside each live state's probability, the part of it on which
+    each event has not happened yet, so states that differ only by their events merge;
+    sampling reads each run's hand-overs. Play never settles: a played state keeps its
+    events, and its metrics report them.
+    """
+
+    events: tuple[str, ...]
+
+
 class Branching(Process[S], Protocol[S]):
     """A process whose steps are often one dice group and what each of its keys leads to.
 

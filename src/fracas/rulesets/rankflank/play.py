@@ -77,9 +77,16 @@ class CombatProcess(Striking, Scoring, Fleeing):
         fled unit whether it fled.
         """
         leaving = fight.leaving
-        if not fight.first and not leaving:
+        happened = self.events and (fight.caught or fight.fell_back or fight.gave_ground)
+        if not fight.first and not leaving and not happened:
             return None
         metrics: dict[str, Any] = {}
+        if happened:
+            # Handed over as they happen, then forgotten; nothing else reports them.
+            metrics.update({f"falls_back.{name}": True for name in fight.fell_back})
+            metrics.update({f"gives_ground.{name}": True for name in fight.gave_ground})
+            metrics.update({f"caught.{name}": True for name in fight.caught})
+            fight = moved(fight, caught=frozenset(), fell_back=frozenset(), gave_ground=frozenset())
         if fight.first:
             metrics.update(round_one_metrics(self.combat, fight.first))
             fight = moved(fight, first=())
@@ -89,16 +96,15 @@ class CombatProcess(Striking, Scoring, Fleeing):
                 index = self._index[name]
                 unit = self.combat.units[index]
                 outcomes = (name in fight.fell_back, name in fight.gave_ground)
-                metrics.update(
-                    unit_fate(
-                        unit,
-                        self._initial[index],
-                        units[index],
-                        name in fight.caught,
-                        outcomes if self._three_outcomes else None,
-                        name in fight.withdrawn,
-                    )
+                fate = unit_fate(
+                    unit,
+                    self._initial[index],
+                    units[index],
+                    name in fight.caught,
+                    outcomes if self._three_outcomes else None,
+                    name in fight.withdrawn,
                 )
+                metrics.update({k: v for k, v in fate.items() if k not in self.event_set})
                 units[index] = self._gone[index]
             fight = moved(
                 fight,

@@ -77,6 +77,19 @@ class Steps:
         self.log: RoundLog | None = RoundLog() if recorder.keeps else None
         #: The oldworld preset's break test: Break, Fall Back in Good Order, Give Ground.
         self._three_outcomes = combat.options.break_test == "three_outcomes"
+        #: Event metrics (:class:`~fracas.core.process.Eventful`): with three outcomes a
+        #: unit may be caught, Fall Back or Give Ground and still fight on, round after
+        #: round; remembering which would split every later state eight ways a unit.
+        self.events: tuple[str, ...] = (
+            tuple(
+                f"{metric}.{name}"
+                for name in self.names
+                for metric in ("falls_back", "gives_ground", "caught")
+            )
+            if self._three_outcomes
+            else ()
+        )
+        self.event_set = frozenset(self.events)
         #: Fixed for the combat: Unstable losers lose wounds before they test.
         self._unstable = any("unstable" in unit.rules for unit in combat.units)
         #: Fixed for the combat: without a fear-causing model, no round looks for testers.
