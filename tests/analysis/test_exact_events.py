@@ -4,6 +4,7 @@ least once on the way, carried beside the probabilities instead of in the states
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -45,10 +46,10 @@ class Rolls:
         return (state[0], state[1], False, False), happened
 
 
-def laws(rolls: int, *, events: bool, fractions: bool = True) -> dict[str, dict[object, object]]:
+def laws(rolls: int, *, events: bool, fractions: bool = True) -> dict[str, dict[Any, Any]]:
     """Each metric's law: the total from the final states, the events as walked."""
     answer = exact_states(Rolls(rolls, events=events), budget=100_000, fractions=fractions)
-    found: dict[str, dict[object, object]] = {"total": {}, "six": {}, "one": {}}
+    found: dict[str, dict[Any, Any]] = {"total": {}, "six": {}, "one": {}}
     for state, p in answer.states.items():
         found["total"][state[1]] = found["total"].get(state[1], 0) + p
         if not events:
