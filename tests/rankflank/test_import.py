@@ -1019,3 +1019,15 @@ def test_formation_rules_of_a_list_set_the_formation() -> None:
         armylists._rule(text, unit, notes)
         assert unit.get("formation") == formation, text
     assert notes == []
+
+
+def test_the_old_worlds_charge_and_flight_rules_come_in_by_name(tmp_path: Path) -> None:
+    # Furious Charge, Choppas and Resolute are rules the oldworld preset plays: imported as
+    # rules, not listed as dropped.
+    unit = dryads()
+    unit["profiles"] += [rule("Furious Charge"), rule("Choppas"), rule("Resolute")]
+    result = import_army(write(tmp_path, "orcs.json", roster(unit, army="Orc & Goblin Tribes")))
+    rules = units_of(result.text)["Dryads"]["rules"]
+    assert rules[-3:] == ["furious charge", "choppas", "resolute"]
+    assert not [note for note in result.unmodelled if "Furious" in note or "Choppas" in note]
+    assert not [note for note in result.unmodelled if "Resolute" in note]
