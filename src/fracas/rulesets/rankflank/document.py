@@ -183,7 +183,8 @@ class Command(StrictModel):
 
 
 class MountSpec(StrictModel):
-    """The mount each rank-and-file model rides: it strikes with its own profile."""
+    """The mount each rank-and-file model (or a character) rides: it strikes with its own
+    profile."""
 
     name: str = Field("mount", min_length=1, max_length=60, description="Shown in the report.")
     profile: Profile = Field(description="Its WS, S, I and A strike; the rider's T and W count.")
@@ -204,6 +205,12 @@ class CharacterSpec(StrictModel):
     rerolls: tuple[RerollSpec, ...] = Field((), description="Re-rolls of its own dice.")
     wounds_taken: Int = Field(0, ge=0, description="Wounds the character has already lost.")
     unit_strength: Int | None = Field(None, ge=0, description="Override the Unit Strength.")
+    mount: MountSpec | None = Field(
+        None,
+        description="The character's own mount: it strikes once beside him, with its own "
+        "profile, at whoever he strikes (in a challenge, his opponent only); blows on him "
+        "use his own T, W, armour and ward.",
+    )
 
 
 class UnitSpec(StrictModel):

@@ -72,7 +72,7 @@ _BLOW = {
 }
 STRIKE = closed(
     {
-        **_fields(StrikeRecord, leave_out=("blow", "explained")),
+        **_fields(StrikeRecord, leave_out=("blow", "explained", "rider")),
         "notes": array(STRING),
         **_BLOW,
         "count_faces": array(INTEGER),
@@ -90,8 +90,9 @@ STRIKE = closed(
         "wounds": INTEGER,
         "unsaved": INTEGER,
     },
-    # Only a blow with Armour Bane (the oldworld preset) writes it.
-    optional={"armour_bane": INTEGER},
+    # Only a blow with Armour Bane (the oldworld preset) writes it, and only a character's
+    # own mount its rider.
+    optional={"armour_bane": INTEGER, "rider": STRING},
 )
 FEAR_TEST = closed(_fields(FearTest))
 BREAK_TEST = closed(_fields(BreakTest))

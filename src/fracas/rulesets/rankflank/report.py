@@ -356,6 +356,8 @@ def _round_sections(combat: Combat, fought: Round) -> list[Section]:
 def _roll_data(roll: StrikeRoll) -> dict[str, Any]:
     record = asdict(roll.record)
     del record["explained"], record["_hash"]
+    if record["rider"] is None:  # written only for a character's own mount
+        del record["rider"]
     # The blow's targets and rules sit beside the record's other numbers, as players
     # read them ("multiple_wounds" names the blow's ``multiple``).
     blow = {

@@ -322,7 +322,8 @@ class Kit:
 
 @dataclass(frozen=True, slots=True)
 class Mount:
-    """The mount of each rank-and-file model: its own profile and kit strike."""
+    """The mount of each rank-and-file model, or of a character: its own profile and kit
+    strike."""
 
     name: str
     profile: Profile
@@ -341,6 +342,9 @@ class Character:
     wounds_taken: int
     unit_strength: int
     kit: Kit = field(default_factory=Kit)
+    #: What he rides, striking beside him. His Unit Strength is his troop type's (or his
+    #: ``unit_strength``): a mount adds nothing to it.
+    mount: Mount | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -574,8 +578,10 @@ def base_troop_type(troop_type: str) -> str:
     return BASE_TROOP_TYPE.get(troop_type, troop_type)
 
 
-def _mount(spec: UnitSpec, edition: str, path: tuple[str | int, ...]) -> Mount | None:
-    """The checked mount of a unit's rank and file, if they ride one."""
+def _mount(
+    spec: UnitSpec | CharacterSpec, edition: str, path: tuple[str | int, ...]
+) -> Mount | None:
+    """The checked mount of a unit's rank and file, or of a character, if they ride one."""
     if spec.mount is None:
         return None
     kit = build_kit(
@@ -618,6 +624,7 @@ def _character(spec: CharacterSpec, path: tuple[str | int, ...], edition: str) -
         wounds_taken=spec.wounds_taken,
         unit_strength=unit_strength_per_model(spec.troop_type, spec.profile.W, spec.unit_strength),
         kit=_kit_of(spec, edition, path),
+        mount=_mount(spec, edition, path),
     )
 
 

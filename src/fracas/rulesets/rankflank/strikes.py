@@ -63,7 +63,8 @@ from fracas.rulesets.rankflank.tables import (
 class StrikeRecord:
     """Everything the dice of one group of attacks need, frozen before any die is rolled.
 
-    ``striker`` is the attacking unit's name for its rank and file, or a character's name.
+    ``striker`` is the attacking unit's name for its rank and file, or a character's name;
+    a mount's blows add its name in brackets (``Knights (horses)``, ``Captain (warhorse)``).
     ``target_character`` is set when the blows land on a character (whose wounds are his
     own). ``blow`` holds what every blow's dice need (see :class:`.blows.Blow`).
     """
@@ -88,6 +89,9 @@ class StrikeRecord:
     auto_hits: str | None = None
     #: Wounds of one model of the target (a multiple-wounds blow never spills over).
     model_wounds: int = 1
+    #: The character whose own mount strikes here: its wounds on his challenge opponent
+    #: are his in the challenge. ``None`` for every other striker.
+    rider: str | None = None
     #: Where the numbers come from, for the report, in the order the rules apply: the
     #: breakdown of each number a rule changed (S, A, WS: its total is the number above)
     #: and the rules that change the dice. Empty unless a keeping recorder gathered it.
@@ -143,7 +147,8 @@ class _Striker:
     character: Character | None
     initiative: int
     kind: str = "blows"
-    #: The rank and file's mounts strike (``character`` is then ``None``).
+    #: The mounts strike: the rank and file's (``character`` is ``None``), or the
+    #: character's own.
     mounted: bool = False
 
 
@@ -258,10 +263,10 @@ def _strikers(combat: Combat, state: State, round_number: int) -> Iterator[_Stri
             if "impact_hits" in kit.rules and _impacts(combat, unit, round_number):
                 yield _Striker(unit, character, IMPACT_STEP, "impact hits")
             yield _Striker(unit, character, strike_step(combat, unit, kit, base, charges))
-            if character is None and unit.mount is not None:
-                mount = unit.mount
+            mount = unit.mount if character is None else character.mount
+            if mount is not None:
                 step = strike_step(combat, unit, mount.kit, mount.profile.I, charges)
-                yield _Striker(unit, None, step, mounted=True)
+                yield _Striker(unit, character, step, mounted=True)
             if "stomp" in kit.rules:
                 yield _Striker(unit, character, combat.options.strikes_last_step, "stomp")
 
@@ -403,7 +408,7 @@ def _record(
     unit, character, kind = striker.unit, striker.character, striker.kind
     profile = unit.profile if character is None else character.profile
     kit = unit.kit if character is None else character.kit
-    mount = unit.mount if striker.mounted else None
+    mount = (unit.mount if character is None else character.mount) if striker.mounted else None
     if mount is not None:
         profile, kit = mount.profile, mount.kit
     target: Unit | None
@@ -620,13 +625,8 @@ def _record(
         initiative=striker.initiative,
         side=unit.side,
         attacker_unit=unit.name,
-        striker=(
-            f"{unit.name} ({mount.name})"
-            if mount is not None
-            else unit.name
-            if character is None
-            else character.name
-        ),
+        striker=(unit.name if character is None else character.name)
+        + ("" if mount is None else f" ({mount.name})"),
         target_unit=target.name,
         target_character=None if victim is None else victim.name,
         attacks=attacks,
@@ -651,6 +651,7 @@ def _record(
         kind=kind,
         auto_hits=None if kind == "blows" else kit.value(kind.replace(" ", "_")),
         model_wounds=defence.W,
+        rider=character.name if character is not None and mount is not None else None,
         explained=()
         if keeping is None
         else tuple(n for n in keeping.notes if isinstance(n, Breakdown | str)),

@@ -101,7 +101,7 @@ class Striking(Steps):
         status = fight.units[index]
         # Blows in a challenge count in full (overkill); others beyond what the target
         # can lose change nothing, which exact odds use to merge them.
-        in_duel = any(duel.character == record.striker for duel in fight.duels)
+        in_duel = any(duel.character in (record.striker, record.rider) for duel in fight.duels)
         left = self._wound(target, status, record.target_character, 1 << 30)[1]
         group = record.blows(left=left, duel=in_duel)
         phase = "result" if not pending and not fight.initiatives else "strike"
@@ -159,10 +159,12 @@ class Striking(Steps):
             values[UNITS] = (*before, hurt, *after)
             values[CREDITS] = self._credit(fight.credits, record.side, target, taken, fight.round)
             if fight.duels:
-                # Wounds a character scores on his rival count in the challenge.
+                # Wounds a character (or his mount) scores on his rival count in the
+                # challenge.
                 values[DUELS] = tuple(
                     duel._replace(scored=duel.scored + unsaved)
-                    if duel.character == record.striker and record.target_character == duel.rival
+                    if duel.character in (record.striker, record.rider)
+                    and record.target_character == duel.rival
                     else duel
                     for duel in fight.duels
                 )
