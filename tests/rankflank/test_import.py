@@ -1031,3 +1031,25 @@ def test_the_old_worlds_charge_and_flight_rules_come_in_by_name(tmp_path: Path) 
     assert rules[-3:] == ["furious charge", "choppas", "resolute"]
     assert not [note for note in result.unmodelled if "Furious" in note or "Choppas" in note]
     assert not [note for note in result.unmodelled if "Resolute" in note]
+
+
+def test_a_characters_mount_comes_in_and_strikes(tmp_path: Path) -> None:
+    # The Captain rides a Warhorse (M8 WS3 S3 I3 A1; its "-" are his numbers): written as
+    # his mount, beside him in the unit he joins; nothing listed as dropped for it.
+    captain_row = captain()
+    captain_row["selections"][0]["selections"].append(
+        row(
+            "Warhorse",
+            "mount",
+            1,
+            [model("Warhorse", "8 3 - 3 - - 3 1 -")],
+            group="Mounts",
+            selections=[row("Hooves", "upgrade", 1, [weapon("Hooves", "Combat", "S", "-")])],
+        )
+    )
+    path = write(tmp_path, "empire.json", roster(knights(), captain_row))
+    joined = import_army(path, joins=["Captain of the Empire=Empire Knights"])
+    (character,) = units_of(joined.text)["Empire Knights"]["characters"]
+    # Rider 4 5 5 4 4 2 5 3 8: the horse's "-" (BS, T, W, Ld) are his 5, 4, 2 and 8.
+    assert character["mount"] == {"name": "Warhorse", "profile": "8 3 5 3 4 2 3 1 8"}
+    assert not [note for note in joined.unmodelled if "Warhorse" in note or "Hooves" in note]

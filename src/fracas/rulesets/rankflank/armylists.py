@@ -303,11 +303,6 @@ def _is_mount(row: Mapping[str, Any]) -> bool:
     return row.get("type") == "mount" or "mount" in str(row.get("group", "")).lower()
 
 
-def _describe_profile(profile: Mapping[str, Any]) -> str:
-    values = _characteristics(profile)
-    return " ".join(f"{key} {values[key]}" for key in PROFILE_KEYS if key in values)
-
-
 @dataclass
 class Gathered:
     """What one unit's rows hold, before it is mapped onto the schema."""
@@ -381,17 +376,10 @@ def gather(unit: dict[str, Any]) -> Gathered:
         if owner == "mount" and _profiles(row, "Model") and not found.mount and _is_mount(row):
             found.mount = _characteristics(_profiles(row, "Model")[0])
             found.mount_name = name
-            if found.character:
-                found.unmodelled.append(
-                    f"mount {name} ({_describe_profile(_profiles(row, 'Model')[0])}): a "
-                    "character's mount does not strike"
-                )
         weapons = _profiles(row, "Weapon") + _profiles(row, "Magic Weapons")
         for profile in weapons:
             magic = profile.get("typeName") == "Magic Weapons"
-            if owner == "mount":
-                if found.character:
-                    found.unmodelled.append(f"{name} of the mount: not struck")
+            if owner == "mount":  # a mount strikes with its profile's S
                 continue
             elif owner == "command":
                 found.unmodelled.append(f"{name} of the command group: not modelled")
@@ -593,7 +581,7 @@ def map_unit(found: Gathered, side: str) -> Mapped:
     unit["troop_type"] = _troop_type(found.troop_type, notes)
     unit["profile"] = _profile(found.model, found.mount, notes)
     strikes = all(found.mount.get(key, "").isdigit() for key in ("WS", "S", "I", "A"))
-    if found.mount and strikes and not found.character:
+    if found.mount and strikes:
         # The mount's own "-" (T, W, Ld: the rider's count) are the rider's numbers.
         rider = unit["profile"].split()
         mount = [
@@ -648,7 +636,17 @@ _ORDER = (
     "characters",
     "mount",
 )
-_CHARACTER_KEYS = ("name", "troop_type", "profile", "armour", "ward", "rules", "weapon", "shield")
+_CHARACTER_KEYS = (
+    "name",
+    "troop_type",
+    "profile",
+    "armour",
+    "ward",
+    "rules",
+    "weapon",
+    "shield",
+    "mount",
+)
 
 
 def join(units: list[Mapped], joins: Sequence[str], source: str) -> list[Mapped]:
