@@ -32,8 +32,12 @@ CASES = [(example, seed) for example in golden.examples() for seed in golden.SEE
 
 
 def test_every_example_has_its_golden_files() -> None:
+    # Python's own bytecode caches (__pycache__, written wherever bytecode may be) are not
+    # golden files, nor are the sealed posts.
     stored = {
-        p.relative_to(HERE).as_posix() for p in HERE.glob("*/*.*.*") if p.parent.name != "sealed"
+        p.relative_to(HERE).as_posix()
+        for p in HERE.glob("*/*.*.*")
+        if p.parent.name not in ("sealed", "__pycache__")
     }
     expected = {
         golden.golden_name(example, seed, fmt) for example, seed in CASES for fmt in golden.FORMATS
