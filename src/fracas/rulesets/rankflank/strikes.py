@@ -41,6 +41,7 @@ from fracas.rulesets.rankflank.scenario import (
     Character,
     Combat,
     Kit,
+    Mount,
     Options,
     Unit,
 )
@@ -147,9 +148,9 @@ class _Striker:
     character: Character | None
     initiative: int
     kind: str = "blows"
-    #: The mounts strike: the rank and file's (``character`` is ``None``), or the
-    #: character's own.
-    mounted: bool = False
+    #: The mount that strikes: the rank and file's (``character`` is ``None``), or the
+    #: character's own; ``None`` for the riders' (or anyone's) own blows.
+    mount: Mount | None = None
 
 
 #: The step of impact hits: before any blow of any Initiative.
@@ -266,7 +267,7 @@ def _strikers(combat: Combat, state: State, round_number: int) -> Iterator[_Stri
             mount = unit.mount if character is None else character.mount
             if mount is not None:
                 step = strike_step(combat, unit, mount.kit, mount.profile.I, charges)
-                yield _Striker(unit, character, step, mounted=True)
+                yield _Striker(unit, character, step, mount=mount)
             if "stomp" in kit.rules:
                 yield _Striker(unit, character, combat.options.strikes_last_step, "stomp")
 
@@ -408,7 +409,7 @@ def _record(
     unit, character, kind = striker.unit, striker.character, striker.kind
     profile = unit.profile if character is None else character.profile
     kit = unit.kit if character is None else character.kit
-    mount = (unit.mount if character is None else character.mount) if striker.mounted else None
+    mount = striker.mount
     if mount is not None:
         profile, kit = mount.profile, mount.kit
     target: Unit | None
