@@ -279,15 +279,12 @@ def exact_outcomes(
         process, budget=budget, fractions=fractions, tolerance=0.0 if fractions else tolerance
     )
     events = frozenset(getattr(process, "events", ()))
-    if events:
-        # Their laws came with the walk (``settled``); a final state no longer knows them.
-        def outcome(state: Any) -> Outcome:
-            summary = ruleset.metrics(model, state)
-            return tuple((k, v) for k, v in summary.items() if k not in events)
-    else:
 
-        def outcome(state: Any) -> Outcome:
-            return outcome_of(ruleset.metrics(model, state))
+    def outcome(state: Any) -> Outcome:
+        summary = ruleset.metrics(model, state)
+        if events:  # their laws came with the walk (settled): a final state forgets them
+            return tuple(item for item in summary.items() if item[0] not in events)
+        return outcome_of(summary)
 
     outcomes = summarize_states(answer, outcome)
     found = ExactAnswer(

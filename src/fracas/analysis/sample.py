@@ -487,14 +487,16 @@ def _play(process: Process[S], summarize: Callable[[S, Mapping[str, Hashable]], 
         state = process.step(state, dice)
 
 
-def summarizer(ruleset: AnyRuleset, model: Any) -> Callable[[Any, Mapping[str, Hashable]], Summary]:
-    """What a sampled run's final state and its handed-over metrics sum up to: the metrics
-    of a seeded play's summary, in its order."""
+def summarizer(
+    ruleset: AnyRuleset, model: Any, process: Process[Any]
+) -> Callable[[Any, Mapping[str, Hashable]], Summary]:
+    """What a sampled run of ``process`` (``model``'s) sums up to from its final state and
+    its handed-over metrics: the metrics of a seeded play's summary, in its order."""
     order = _metric_order(ruleset, model)
     rank = {name: index for index, name in enumerate(order)}
     # An event metric is true where a hand-over said so, false elsewhere: what the final
     # state says of it is forgotten (see :class:`~fracas.core.process.Eventful`).
-    events = dict.fromkeys(getattr(ruleset.process(model, SUMMING), "events", ()), False)
+    events = dict.fromkeys(getattr(process, "events", ()), False)
 
     def summarize(state: Any, settled: Mapping[str, Hashable]) -> Summary:
         found: dict[str, Any] = dict(ruleset.metrics(model, state))
@@ -521,14 +523,15 @@ def sampler(ruleset: AnyRuleset, model: Any) -> Callable[[Any], Summary]:
     >>> play(StreamDice(run_key(1, 0))) == play(StreamDice(run_key(1, 0)))
     True
     """
-    summarize = summarizer(ruleset, model)
     process = ruleset.process(model, SUMMING)
+    summarize = summarizer(ruleset, model, process)
     return lambda dice: _play(process, summarize, dice)
 
 
 def block_sampler(ruleset: AnyRuleset, model: Any) -> Sampler[Any, Summary]:
     """The :class:`Sampler` of ``model``: its runs many at once."""
-    return Sampler(ruleset.process(model, SUMMING), summarizer(ruleset, model))
+    process = ruleset.process(model, SUMMING)
+    return Sampler(process, summarizer(ruleset, model, process))
 
 
 def _metric_order(ruleset: AnyRuleset, model: Any) -> tuple[str, ...]:
