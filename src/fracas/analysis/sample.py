@@ -7,7 +7,9 @@ plays a whole block of runs at once and gives the very same summaries, faster: r
 reach the same state take its step together. Where the step is one dice group
 (:class:`~fracas.core.process.Branching`) the group's law decides every run's key at
 once from its stream, with arrays; a step without dice is played once for all of them;
-any other step is played run by run. What a state's step leads to is remembered, so a
+any other step is played run by run. Runs spread out as they go: once fewer than
+:data:`ARRAY_FROM` share a state, each is played on to its end by itself, which costs
+less than gathering them step by step. What a state's step leads to is remembered, so a
 later block that meets the state again only looks it up.
 """
 
@@ -31,7 +33,8 @@ if TYPE_CHECKING:
 S = TypeVar("S", bound=Hashable)
 T = TypeVar("T")
 
-#: Fewest runs at one state for which arrays beat a loop over the runs.
+#: Fewest runs at one state for which arrays beat a loop over the runs: fewer are played
+#: on to their ends one by one (:meth:`Sampler._alone`).
 ARRAY_FROM = 12
 
 
@@ -191,7 +194,7 @@ class Sampler(Generic[S, T]):
         )
         # The runs that have ended: their state's number among ``ends``, what they carry.
         ends: dict[_Node, int] = {}
-        ended: list[tuple[Any, int, Any]] = []
+        ended: list[tuple[Any, Any, Any]] = []
         self._left = limit
         self._replayed = {}
         with collecting_once_per_step():
@@ -203,7 +206,7 @@ class Sampler(Generic[S, T]):
         gathered: dict[_Node, _Gathered],
         used: npt.NDArray[np.uint64],
         ends: dict[_Node, int],
-        ended: list[tuple[Any, int, Any]],
+        ended: list[tuple[Any, Any, Any]],
         keys: npt.NDArray[np.uint64],
         limit: float,
     ) -> int:
@@ -248,6 +251,7 @@ class Sampler(Generic[S, T]):
                 cut = min(cut, _first_over(used, limit))
                 self._left = limit - float(used.sum())
             gathered = {}
+            alone = _Alone()
             for node, (runs, counters, settled) in frontier.items():
                 if cut < count:
                     keep = runs < cut
@@ -255,9 +259,17 @@ class Sampler(Generic[S, T]):
                         runs, counters, settled = runs[keep], counters[keep], settled[keep]
                         if not len(runs):
                             continue
-                if not self._advance(node, runs, counters, settled, keys, gathered):
+                if len(runs) < ARRAY_FROM:
+                    going = self._alone(node, runs, counters, settled, keys, ends, alone)
+                else:
+                    going = self._advance(node, runs, counters, settled, keys, gathered)
+                if not going:
+                    alone.end(used, done, ended)
                     return self._replay(used, done, keys, limit, cut)
+            alone.end(used, done, ended)
             collect_young()
+        if limit != float("inf"):
+            cut = min(cut, _first_over(used, limit))
         return cut
 
     def _replay(
@@ -296,7 +308,7 @@ class Sampler(Generic[S, T]):
         return min(index, cut)
 
     def _summaries(
-        self, ends: dict[_Node, int], ended: list[tuple[Any, int, Any]], count: int, cut: int
+        self, ends: dict[_Node, int], ended: list[tuple[Any, Any, Any]], count: int, cut: int
     ) -> list[tuple[T, int]]:
         """Each summary of the runs before ``cut`` with how many of them it sums up, in the
         order of the first run of each (a run replayed alone is one summary of its own)."""
@@ -346,8 +358,9 @@ class Sampler(Generic[S, T]):
         keys: npt.NDArray[np.uint64],
         gathered: dict[_Node, _Gathered],
     ) -> bool:
-        """One step of the runs at ``node``, each gathered at the state it reaches; false
-        when the numbers left ran out in a run played die by die."""
+        """One step of the many runs at ``node`` (:data:`ARRAY_FROM` or more), each gathered
+        at the state it reaches; false when the numbers left ran out in a run played die by
+        die."""
         import numpy as np
 
         if node.table is None and node.fixed is None and not node.plain:
@@ -356,7 +369,7 @@ class Sampler(Generic[S, T]):
             _gathering(gathered, node.fixed).parts.append((runs, counters, settled))
             return True
         table = node.table
-        if table is not None and len(runs) >= ARRAY_FROM:
+        if table is not None:
             indices = table.indices(uniforms(keys[runs], counters))
             counters = counters + np.uint64(1)
             order = np.argsort(indices, kind="stable")
@@ -374,10 +387,7 @@ class Sampler(Generic[S, T]):
         for position, (run, key, counter, carried) in enumerate(
             zip(runs.tolist(), step_keys, counters.tolist(), settled.tolist(), strict=True)
         ):
-            if table is not None:
-                child = self._child(node, _index_of(table, uniform(key, counter)))
-                counter += 1
-            elif node.fixed is not None:  # learnt from the run before
+            if node.fixed is not None:  # learnt from the run before
                 rest = slice(position, None)
                 _gathering(gathered, node.fixed).parts.append(
                     (runs[rest], counters[rest], settled[rest])
@@ -395,6 +405,55 @@ class Sampler(Generic[S, T]):
             gathering.runs.append(run)
             gathering.counters.append(counter)
             gathering.settled.append(carried)
+        return True
+
+    def _alone(
+        self,
+        node: _Node,
+        runs: npt.NDArray[np.intp],
+        counters: npt.NDArray[np.uint64],
+        settled: npt.NDArray[np.int64],
+        keys: npt.NDArray[np.uint64],
+        ends: dict[_Node, int],
+        alone: _Alone,
+    ) -> bool:
+        """Each of the few runs at ``node`` played on by itself to its end: too few runs
+        share a state from here on for arrays to pay, and gathering them step by step
+        costs more than the step. False when the numbers left ran out in a step played
+        die by die (that run is left unfinished)."""
+        finished = self.process.finished
+        start = node
+        for run, key, counter, carried in zip(
+            runs.tolist(), keys[runs].tolist(), counters.tolist(), settled.tolist(), strict=True
+        ):
+            node = start
+            while True:
+                while node.hand is not None:
+                    node, metrics = node.hand
+                    carried = self._carry(carried, metrics)
+                if finished(node.state):
+                    break
+                if node.table is None and node.fixed is None and not node.plain:
+                    self._learn(node)
+                table = node.table
+                if table is not None:
+                    node = self._child(node, _index_of(table, uniform(key, counter)))
+                    counter += 1
+                    self._left -= 1
+                elif node.fixed is not None:
+                    node = node.fixed
+                else:
+                    dice = StreamDice(key, counter, counter + self._left)
+                    try:
+                        node = self._played(node, dice)
+                    except EnumerationBudgetError:
+                        return False
+                    self._left -= dice.used - counter
+                    counter = dice.used
+            end = ends.get(node)
+            if end is None:
+                end = ends[node] = len(ends)
+            alone.add(run, counter, end, carried)
         return True
 
     def _summary(self, node: _Node, settled: int) -> T:
@@ -435,6 +494,44 @@ class _Gathered:
             return parts[0]
         runs, counters, settled = zip(*parts, strict=True)
         return np.concatenate(runs), np.concatenate(counters), np.concatenate(settled)
+
+
+class _Alone:
+    """The runs played to their ends one by one in a step of the walk (:meth:`Sampler._alone`)."""
+
+    __slots__ = ("counters", "ends", "runs", "settled")
+
+    def __init__(self) -> None:
+        self.runs: list[int] = []
+        self.counters: list[int] = []
+        self.ends: list[int] = []
+        self.settled: list[int] = []
+
+    def add(self, run: int, counter: int, end: int, settled: int) -> None:
+        self.runs.append(run)
+        self.counters.append(counter)
+        self.ends.append(end)
+        self.settled.append(settled)
+
+    def end(
+        self,
+        used: npt.NDArray[np.uint64],
+        done: npt.NDArray[np.bool_],
+        ended: list[tuple[Any, Any, Any]],
+    ) -> None:
+        """Count the runs played to their ends as ended, and forget them."""
+        import numpy as np
+
+        if not self.runs:
+            return
+        runs = np.array(self.runs, dtype=np.intp)
+        used[runs] = np.array(self.counters, dtype=np.uint64)
+        done[runs] = True
+        ended.append(
+            (runs, np.array(self.ends, dtype=np.int64), np.array(self.settled, dtype=np.int64))
+        )
+        for kept in (self.runs, self.counters, self.ends, self.settled):
+            kept.clear()
 
 
 def _gathering(gathered: dict[_Node, _Gathered], node: _Node) -> _Gathered:
