@@ -9,11 +9,14 @@ them.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("numpy", "numba", "matplotlib", "dask", "distributed", "icepool", "yaml", "rich")
 
 
@@ -84,3 +87,34 @@ def test_listing_rulesets_imports_their_classes_not_their_rules() -> None:
     # The pydantic models of the documents were most of the listing's start-up: they load
     # with the first scenario (deferred), not with the names and summaries.
     assert not rules & loaded, sorted(rules & loaded)
+
+
+def blas_threads_after(environment: dict[str, str]) -> str:
+    """``OPENBLAS_NUM_THREADS`` as a command that loads numpy leaves it."""
+    program = (
+        "import os, sys\n"
+        "from fracas.cli import main\n"
+        "sys.argv = ['fracas', 'resolve', 'examples/hex/encirclement.yaml']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "assert 'numpy' in sys.modules\n"
+        "sys.stderr.write(os.environ['OPENBLAS_NUM_THREADS'])\n"
+    )
+    environ = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**environ, **environment},
+        cwd=ROOT,
+    )
+    return done.stderr.strip().splitlines()[-1]
+
+
+def test_numpy_starts_no_blas_thread_pool_unless_the_user_asks() -> None:
+    # One BLAS thread per core spins at numpy's import: CPU every command paid for nothing.
+    assert blas_threads_after({}) == "1"
+    assert blas_threads_after({"OPENBLAS_NUM_THREADS": "2"}) == "2"

@@ -834,6 +834,9 @@ def main() -> None:
     Usage mistakes (an unknown option, a value of the wrong kind) get the same one-line
     ``fracas: error: …`` and exit code 2 as a bad scenario.
     """
+    # numpy's BLAS starts a spinning thread per core at import, about 0.1 s of CPU for
+    # every command on two cores; fracas does no linear algebra (a user's own setting wins).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     if len(sys.argv) < 2:
         cli_command()(prog_name="fracas")  # the help, or a shell completion script
         return
