@@ -150,6 +150,27 @@ class ExactStates(Generic[S]):
     dropped: float = 0.0
 
 
+#: Live states from which a walk looks ahead before a step (:class:`ProjectedOverBudget`),
+#: and how many of them, evenly spaced in the frontier's order, it plays to look.
+LOOK_AHEAD_FROM = 64
+LOOK_AHEAD_STATES = 32
+
+
+class ProjectedOverBudget(EnumerationBudgetError):
+    """A walk stopped before a step that, by the states it played to look, would take more
+    plays than its budget has left: the walk would have run out inside that step anyway,
+    only later. ``spent`` counts the plays made, the look included.
+    """
+
+    def __init__(self, budget: int, *, spent: int, projected: int) -> None:
+        super().__init__(
+            f"more than {budget:,} step plays (the next step alone would take about "
+            f"{projected:,} of them)"
+        )
+        self.spent = spent
+        self.projected = projected
+
+
 #: Live states from which a step's second half goes to a helper process, when an exact walk
 #: may use two (:func:`sharing_work`). A smaller step takes a few tens of milliseconds, about
 #: what forking the helper and sending it the states would cost.
@@ -288,6 +309,8 @@ def exact_states(
         with collecting_once_per_step():
             while frontier:
                 before = work.used
+                if len(frontier) >= LOOK_AHEAD_FROM:
+                    walk.look_ahead(frontier, before)
                 cut = (len(frontier) + 1) // 2
                 big = len(frontier) >= sharing.from_states
                 if big and may_fork:
@@ -449,6 +472,27 @@ class _Walk(Generic[S]):
                         bucket[value] = bucket.get(value, 0) + mass
                 following[after] = get(after, 0) + p
         return _Half(following, done, settled, dropped, work.used)
+
+    def look_ahead(self, frontier: Mapping[S, Any], used: int) -> None:
+        """Play :data:`LOOK_AHEAD_STATES` of the ``frontier``'s states, evenly spaced in its
+        order, and stop the walk (:class:`ProjectedOverBudget`) if the step at their mean
+        would take more plays than the budget has left after ``used``.
+
+        The look depends on nothing but the frontier, so a walk stops at the same step on
+        every machine. Its plays are played again by the step, so they do not count
+        against the budget; one state that alone needs more than is left stops the walk
+        at once, as the step itself would.
+        """
+        states = list(frontier.items())
+        count = len(states)
+        look = [
+            states[(2 * index + 1) * count // (2 * LOOK_AHEAD_STATES)]
+            for index in range(LOOK_AHEAD_STATES)
+        ]
+        plays = sum(self.half([pair], used).used - used for pair in look)
+        projected = plays * count // LOOK_AHEAD_STATES
+        if used + projected > self.budget:
+            raise ProjectedOverBudget(self.budget, spent=used + plays, projected=projected)
 
     def _events(
         self, weights: _Weights, metrics: Mapping[str, Hashable]

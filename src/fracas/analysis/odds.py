@@ -58,6 +58,7 @@ from fracas.analysis import parallel
 from fracas.analysis.exact import (
     CountingDice,
     ExactOdds,
+    ProjectedOverBudget,
     WorkBudget,
     exact_states,
     sharing_work,
@@ -185,8 +186,12 @@ def odds(
             fallback = auto_fallback(exc, exact_budget)
             if str(exc) and not str(exc).startswith("more than "):
                 fallback += f": {exc}"  # what made it so wide (a step with too many paths…)
-            # A refused enumeration cost one play; any other attempt ran to its bound.
-            wasted = exc.spent if isinstance(exc, _RefusedEnumeration) else exact_budget
+            # A refused enumeration cost one play, a walk stopped by its look ahead what it
+            # played; any other attempt ran to its bound.
+            if isinstance(exc, _RefusedEnumeration | ProjectedOverBudget):
+                wasted = exc.spent
+            else:
+                wasted = exact_budget
         else:
             exact = _exact_result(ruleset.name, answer, rolls, derive, exact_budget)
             return _labelled(replace(exact, headlines=ruleset.headlines), ruleset)
@@ -391,7 +396,9 @@ def budget_advice(error: EnumerationBudgetError, budget: int, seconds: float | N
     larger = min(most, max(EXACT_BUDGET, budget * 10))
     if seconds is None:
         return f"a larger --exact-budget may reach it (try {larger:,}) or use --method mc"
-    pace = budget / seconds if seconds > 0 else math.inf
+    # A walk that stopped ahead of its budget played only part of it.
+    played = error.spent if isinstance(error, ProjectedOverBudget) else budget
+    pace = played / seconds if seconds > 0 else math.inf
     return (
         f"a larger --exact-budget may reach it ({larger:,} would take at most about "
         f"{_duration(larger / pace)} at the pace measured here) or use --method mc"
