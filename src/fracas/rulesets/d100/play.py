@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache, partial
 from typing import Any, NamedTuple, cast
+from weakref import proxy
 
 from fracas.core.dice import D100, Dice, DiceGroup, die, draw
 from fracas.core.distribution import EnumerationBudgetError
@@ -580,6 +581,11 @@ class BattleProcess:
         self._options: dict[tuple[Any, ...], Option] = {}
         self._lineups: dict[tuple[str | None, ...], tuple[Any, ...]] = {}
         self._endings: dict[State, Ending] = {}
+        # The plans remembered hold closures that go on to the next state. Through a weak
+        # reference to the process they close no cycle, so the process and everything it
+        # remembered (on a large battle, hundreds of thousands of objects) is freed as soon
+        # as an evaluator lets go of it, not by a full garbage collection some time later.
+        self._weakly: BattleProcess = cast("BattleProcess", proxy(self))
 
     def _effect_steps(self, stage: int, triggers: frozenset[str]) -> list[tuple[Any, ...]]:
         """Nullifying, then each flee effect's rolls, of the effects acting on ``triggers``."""
@@ -900,12 +906,14 @@ class BattleProcess:
             params.loyalty_equipment_reads == "die",
         )
 
+        process = self._weakly
+
         def then(fate: str | None) -> State:
             if fate is None:
-                return self._next(state)
+                return process._next(state)
             fates = list(state.fate)
             fates[unit.index] = fate
-            return self._next(state, fate=tuple(fates))
+            return process._next(state, fate=tuple(fates))
 
         return group, then
 
@@ -1029,10 +1037,11 @@ class BattleProcess:
         # A speed group with nobody left to strike is still a step (of one key, no dice):
         # exact odds merge the states of a round only if every path takes as many steps.
         group = Exchange(self.rolls, tuple(strikes), self.bands)
+        process = self._weakly
 
         def then(casualties: Casualties) -> State:
             if not casualties:
-                return self._next(state)
+                return process._next(state)
             pax, fate = list(state.pax), list(state.fate)
             for index, lost, flees in casualties:
                 after = pax[index] - lost
@@ -1042,7 +1051,7 @@ class BattleProcess:
                     pax[index] = after
                     if flees:
                         fate[index] = FLED
-            return self._next(state, pax=tuple(pax), fate=tuple(fate))
+            return process._next(state, pax=tuple(pax), fate=tuple(fate))
 
         return group, then
 
