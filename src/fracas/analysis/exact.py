@@ -151,8 +151,10 @@ class ExactStates(Generic[S]):
 
 
 #: Live states from which a walk looks ahead before a step (:class:`ProjectedOverBudget`),
-#: and how many of them, evenly spaced in the frontier's order, it plays to look.
-LOOK_AHEAD_FROM = 64
+#: and how many of them, evenly spaced in the frontier's order, it plays to look: at most
+#: 3 % more work on a step (a smaller step's look would cost one-round questions about a
+#: tenth of their time, for steps too small to overrun a budget but rarely).
+LOOK_AHEAD_FROM = 1_000
 LOOK_AHEAD_STATES = 32
 
 
