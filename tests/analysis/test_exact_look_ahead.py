@@ -70,6 +70,13 @@ def test_a_step_that_just_fits_the_budget_is_walked() -> None:
         exact_states(Spread(2), budget=47_951, fractions=False)
 
 
+def test_without_the_look_only_the_budget_stops_a_walk() -> None:
+    with pytest.raises(EnumerationBudgetError) as stopped:
+        exact_states(Spread(2), budget=10_000, fractions=False, look_ahead=False)
+    assert not isinstance(stopped.value, ProjectedOverBudget)
+    assert str(stopped.value) == "more than 10,000 step plays"
+
+
 def test_without_a_large_frontier_the_walk_runs_to_its_budget_as_before() -> None:
     # One state rolls four dice, 1,296 plays: over a budget of 100 inside that step.
     with pytest.raises(EnumerationBudgetError) as stopped:

@@ -278,6 +278,24 @@ def test_a_battles_stored_laws_are_the_exact_odds_of_the_scenario() -> None:
     assert stored["winner"] == pytest.approx({v.value: float(v.probability) for v in winner.values})
 
 
+def test_a_luck_law_is_exact_whenever_the_budget_allows_whatever_a_look_ahead_projects(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A look ahead that always projects too much (an estimate can) would turn this exact
+    # law into a sampled one, and a journal recorded without it would no longer verify.
+    from fracas.analysis.exact import ProjectedOverBudget, _Walk
+
+    def too_much(walk: Any, frontier: Any, used: int) -> None:
+        raise ProjectedOverBudget(walk.budget, spent=used, projected=10**9)
+
+    monkeypatch.setattr(_Walk, "look_ahead", too_much)
+    monkeypatch.setattr("fracas.analysis.exact.LOOK_AHEAD_FROM", 1)
+    store = Store.open("sqlite://")
+    war(store)
+    state = state_of(store, "War")
+    assert luck_law(state, build_scenario(state, "A", "B"))["method"] == "exact"
+
+
 def test_rankflank_battles_have_breaks_and_hex_battles_none() -> None:
     from tests.campaign.test_rankflank_hex import BLUE, GOBLINS, HALBERDIERS, PLACES, RED, RIVER_MAP
 

@@ -247,6 +247,7 @@ def exact_states(
     fractions: bool = True,
     closed_forms: bool = True,
     tolerance: float = 0.0,
+    look_ahead: bool = True,
 ) -> ExactStates[S]:
     """Every way ``process`` can end, with its exact probability, merging states per step.
 
@@ -260,6 +261,11 @@ def exact_states(
     probability is below it: the far tails of many binomials, which are most of the
     states and none of the odds. What is left out is summed in ``dropped``, so each
     probability returned is exact to within ``dropped``.
+
+    With ``look_ahead`` the walk may stop before a step that, by a few of its states,
+    would overrun the budget (:class:`ProjectedOverBudget`); an
+    estimate, so it may stop a walk that would just have fitted. Without it only the
+    budget itself stops a walk.
 
     Each step walks the live states in two halves, which a second process may share
     (:func:`sharing_work`) with the same answer to the bit.
@@ -311,7 +317,7 @@ def exact_states(
         with collecting_once_per_step():
             while frontier:
                 before = work.used
-                if len(frontier) >= LOOK_AHEAD_FROM:
+                if look_ahead and len(frontier) >= LOOK_AHEAD_FROM:
                     walk.look_ahead(frontier, before)
                 cut = (len(frontier) + 1) // 2
                 big = len(frontier) >= sharing.from_states

@@ -255,6 +255,7 @@ def exact_outcomes(
     budget: int = EXACT_BUDGET,
     fractions: bool = True,
     tolerance: float = 0.0,
+    look_ahead: bool = True,
 ) -> tuple[ExactAnswer, int]:
     """Exact outcome distribution of ``model``, and the dice rolls a deterministic play made.
 
@@ -264,7 +265,9 @@ def exact_outcomes(
     estimated from a few seeded plays of it, so a step that alone needs more than
     ``budget`` plays (a whole battle of open-ended dice in one step) is refused at once.
     Raises :class:`~fracas.core.distribution.EnumerationBudgetError` past ``budget``
-    step plays. In floats, ``tolerance`` leaves out branches less likely than it.
+    step plays, or sooner with ``look_ahead`` when a step is projected past it
+    (:func:`~fracas.analysis.exact.exact_states`). In floats, ``tolerance`` leaves out
+    branches less likely than it.
     """
     if ruleset.deterministic:
         counted = WorkBudget(budget, "dice rolls")
@@ -281,7 +284,11 @@ def exact_outcomes(
             needed=rolls,
         )
     answer = exact_states(
-        process, budget=budget, fractions=fractions, tolerance=0.0 if fractions else tolerance
+        process,
+        budget=budget,
+        fractions=fractions,
+        tolerance=0.0 if fractions else tolerance,
+        look_ahead=look_ahead,
     )
     events = frozenset(getattr(process, "events", ()))
 
