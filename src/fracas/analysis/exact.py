@@ -152,7 +152,7 @@ class ExactStates(Generic[S]):
 
 #: Live states from which a walk looks ahead before a step (:class:`ProjectedOverBudget`),
 #: and how many of them, evenly spaced in the frontier's order, it plays to look: at most
-#: 3 % more work on a step (a smaller step's look would cost one-round questions about a
+#: 3.2 % more work on a step (a smaller step's look would cost one-round questions about a
 #: tenth of their time, for steps too small to overrun a budget but rarely).
 LOOK_AHEAD_FROM = 1_000
 LOOK_AHEAD_STATES = 32
@@ -263,8 +263,8 @@ def exact_states(
     probability returned is exact to within ``dropped``.
 
     With ``look_ahead`` the walk may stop before a step that, by a few of its states,
-    would overrun the budget (:class:`ProjectedOverBudget`); an
-    estimate, so it may stop a walk that would just have fitted. Without it only the
+    would overrun the budget (:class:`ProjectedOverBudget`): an estimate, so it may
+    stop a walk that would just have fitted. Without it only the
     budget itself stops a walk.
 
     Each step walks the live states in two halves, which a second process may share
