@@ -264,8 +264,7 @@ def exact_states(
 
     With ``look_ahead`` the walk may stop before a step that, by a few of its states,
     would overrun the budget (:class:`ProjectedOverBudget`): an estimate, so it may
-    stop a walk that would just have fitted. Without it only the
-    budget itself stops a walk.
+    stop a walk that would just have fitted. Without it only the budget stops a walk.
 
     Each step walks the live states in two halves, which a second process may share
     (:func:`sharing_work`) with the same answer to the bit.
