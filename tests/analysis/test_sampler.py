@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -13,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.analysis.exact import exact_states
-from fracas.analysis.sample import ARRAY_FROM, Sampler, play_run
+from fracas.analysis.sample import Sampler, play_run
 from fracas.analysis.stats import wilson_interval
-from fracas.core.dice import D6, ChanceNode, Dice, draw
+from fracas.core.dice import D6, ChanceNode, Dice, DiceGroup, draw
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.streams import (
     LawTable,
@@ -25,6 +26,7 @@ from fracas.core.streams import (
     run_key,
     run_keys,
     uniform,
+    uniform_bits,
     uniforms,
 )
 
@@ -112,6 +114,22 @@ class Settled(Volleys):
 
     def finished(self, state: Any) -> bool:
         return super().finished(state[:2])
+
+
+@dataclass(frozen=True)
+class Weighted(DiceGroup[int, None]):
+    """A group whose keys 0, 1, … have the given float chances (for the law tables)."""
+
+    chances: tuple[float, ...]
+
+    def roll(self, dice: Dice) -> tuple[int, None]:
+        raise NotImplementedError  # only its law is asked for
+
+    def law(self) -> tuple[tuple[int, Fraction], ...]:
+        return tuple((key, Fraction(p)) for key, p in enumerate(self.chances))
+
+    def float_law(self) -> tuple[tuple[int, float], ...]:
+        return tuple(enumerate(self.chances))
 
 
 def whole(state: Any, settled: Mapping[str, Hashable]) -> Any:
@@ -207,6 +225,36 @@ def test_a_law_table_by_hand() -> None:
     assert nothing.keys == (0,)
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    chances=st.lists(st.floats(1e-12, 1.0), min_size=1, max_size=12),
+    bits=st.lists(st.integers(0, 2**53 - 1), min_size=1, max_size=30),
+)
+def test_integer_bounds_decide_as_the_floats_do(chances: list[float], bits: list[int]) -> None:
+    # The sampler compares a run's 53-bit number with each key's integer bound; the plain
+    # reference compares the float it makes (bits × 2^-53) with the cumulative law. Numbers
+    # on either side of each bound are tried too, where a rounding slip would show.
+    total = sum(chances)
+    table = law_table(Weighted(tuple(p / total for p in chances)))
+    assert table is not None
+    near = [int(b) + d for b in table.bounds.tolist() for d in (-1, 0, 1) if 0 <= b + d < 2**53]
+    for number in [*bits, *near]:
+        u = number * 2**-53
+        by_bounds = min(int(np.sum(table.bounds <= np.uint64(number))), len(table.keys) - 1)
+        assert table.keys[by_bounds] == table.key_at(u)
+    keys = run_keys(3, 0, len(bits))
+    counters = np.arange(len(bits), dtype=np.uint64)
+    assert (uniform_bits(keys, counters).astype(float) * 2**-53 == uniforms(keys, counters)).all()
+
+
+def test_a_law_table_s_bounds_by_hand() -> None:
+    # 1/4 is 2^51 / 2^53 exactly: its bound is 2^51, so 2^51 − 1 lands on the first key
+    # and 2^51 on the second; 3/4 is 3 × 2^51.
+    built = law_table(Hits(2, Fraction(1, 2)))
+    assert built is not None
+    assert built.bounds.tolist() == [2**51, 3 * 2**51, 2**53]
+
+
 def test_stream_dice_stop_past_their_limit() -> None:
     dice = StreamDice(run_key(0, 0), limit=2)
     dice.roll(D6)
@@ -222,7 +270,7 @@ def test_stream_dice_stop_past_their_limit() -> None:
 def test_runs_at_once_are_the_runs_one_by_one(memory: int) -> None:
     # Steps of several events, steps of no dice, and groups; a memory of 3 states keeps
     # starting afresh. The same summaries, the same numbers used, warm or cold.
-    keys = run_keys(5, 0, 3 * ARRAY_FROM + 400)
+    keys = run_keys(5, 0, 436)
     for process in (
         Skirmish(),
         Volleys([(6, Fraction(1, 2)), (0, Fraction(1)), (4, Fraction(1, 3))], 7),

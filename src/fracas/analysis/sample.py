@@ -1,16 +1,20 @@
-"""Sampling a process: many runs at once, grouped by the state each has reached.
+"""Sampling a process: many runs at once, each step taken by every run in lockstep.
 
 Every sampled run has its own random stream (:mod:`fracas.core.streams`), so a run is
-the same play however it is played. :func:`sampler` plays one run at a time, step by
+the same play however it is played. :func:`play_run` plays one run at a time, step by
 step with :class:`~fracas.core.streams.StreamDice`: the plain reference. :class:`Sampler`
-plays a whole block of runs at once and gives the very same summaries, faster: runs that
-reach the same state take its step together. Where the step is one dice group
-(:class:`~fracas.core.process.Branching`) the group's law decides every run's key at
-once from its stream, with arrays; a step without dice is played once for all of them;
-any other step is played run by run. Runs spread out as they go: once fewer than
-:data:`ARRAY_FROM` share a state, each is played on to its end by itself, which costs
-less than gathering them step by step. What a state's step leads to is remembered, so a
-later block that meets the state again only looks it up.
+plays a whole block of runs at once and gives the very same summaries, faster.
+
+It learns the process as a graph as the runs go: each state met is a node, numbered, and
+what its step leads to is remembered the first time a run takes it. A step that is one
+dice group (:class:`~fracas.core.process.Branching`) keeps the group's cumulative law as
+integer bounds and the node each key leads to; a step that rolls no dice keeps the one
+node it leads to; a settling state keeps the state it settles to and the metrics it hands
+over. Every run is then a node number and a counter in arrays, and each step of the walk
+moves all of them at once with array arithmetic: the uniform numbers of every stream, a
+search of each run's bounds, the next node. Python runs only where the graph is new (a
+state's step played for the first time) and for steps of any other shape, which are
+played run by run with the run's own dice.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from fracas.analysis.exact import collect_young, collecting_once_per_step
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.process import Process
 from fracas.core.record import SUMMING
-from fracas.core.streams import LawTable, StreamDice, law_table, uniform, uniforms
+from fracas.core.streams import StreamDice, law_table, uniform_bits
 from fracas.rulesets import AnyRuleset
 from fracas.rulesets.base import Summary
 
@@ -33,30 +37,52 @@ if TYPE_CHECKING:
 S = TypeVar("S", bound=Hashable)
 T = TypeVar("T")
 
-#: Fewest runs at one state for which arrays beat a loop over the runs: fewer are played
-#: on to their ends one by one (:meth:`Sampler._alone`).
-ARRAY_FROM = 12
+# What a node's step is, once known.
+_NEW = 0  # not learnt yet
+_GROUP = 1  # one dice group: bounds and a child per key
+_FIXED = 2  # no dice: one next node
+_PLAIN = 3  # any other step: played run by run
+_HANDS = 4  # a settling state: hands metrics over and goes on as another
+_FINAL = 5  # finished
 
 
-class _Node:
-    """A state met while sampling, with what its step is known to lead to."""
+class _Column:
+    """A numpy array that grows at its end, for the graph's columns."""
 
-    __slots__ = ("children", "fixed", "follow", "hand", "plain", "state", "summaries", "table")
+    __slots__ = ("data", "fill", "size")
 
-    def __init__(self, state: Any) -> None:
-        self.state = state
-        #: A settling process's state goes on as another, handing over metrics.
-        self.hand: tuple[_Node, tuple[tuple[str, Hashable], ...]] | None = None
-        #: A step that is one group: its law and where each key leads.
-        self.table: LawTable | None = None
-        self.follow: Callable[[Any], Any] | None = None
-        self.children: dict[int, _Node] = {}
-        #: A step that rolls no dice: where it leads.
-        self.fixed: _Node | None = None
-        #: A step of any other shape, played run by run.
-        self.plain = False
-        #: Only final states get summaries: settled metrics → summary.
-        self.summaries: dict[int, Any] | None = None
+    def __init__(self, dtype: Any, fill: int) -> None:
+        import numpy as np
+
+        self.fill = fill
+        self.data = np.full(1024, fill, dtype=dtype)
+        self.size = 0
+
+    def _room(self, more: int) -> None:
+        import numpy as np
+
+        need = self.size + more
+        if need > len(self.data):
+            grown = np.full(max(need, 2 * len(self.data)), self.fill, self.data.dtype)
+            grown[: self.size] = self.data[: self.size]
+            self.data = grown
+
+    def append(self, value: int) -> None:
+        self._room(1)
+        self.data[self.size] = value
+        self.size += 1
+
+    def extend(self, values: Any, count: int) -> None:
+        """Add ``count`` entries of ``values`` (an array of them, or one for all)."""
+        self._room(count)
+        self.data[self.size : self.size + count] = values
+        self.size += count
+
+    def blank(self) -> None:
+        """Add one entry holding the column's fill."""
+        if self.size == len(self.data):
+            self._room(1)
+        self.size += 1
 
 
 class Sampler(Generic[S, T]):
@@ -66,7 +92,7 @@ class Sampler(Generic[S, T]):
     ``summarize(state, settled)`` gets a final state with the metrics a
     :class:`~fracas.core.process.Settling` process handed over on the way (as exact odds
     settle them: fewer distinct states to remember); it is called once per such pair.
-    Past ``limit`` states the memory of steps starts afresh.
+    Past ``limit`` states the graph it has learnt starts afresh.
 
     >>> from fracas.core.dice import D6, Dice
     >>> from fracas.core.streams import run_keys
@@ -102,31 +128,80 @@ class Sampler(Generic[S, T]):
             process, "branch", None
         )
         self.limit = limit
-        self._nodes: dict[S, _Node] = {}
-        self._start: _Node | None = None
         #: Metrics handed over, as tuples: their index is what a run carries.
         self._settled: list[tuple[tuple[str, Hashable], ...]] = [()]
         self._settled_index: dict[tuple[tuple[str, Hashable], ...], int] = {(): 0}
         self._after: dict[tuple[int, tuple[tuple[str, Hashable], ...]], int] = {}
+        #: Summaries of final states, by state, then by what the run carries.
+        self._summaries: dict[S, dict[int, T]] = {}
+        self._forget()
         #: The numbers the runs of the current walk have left between them.
         self._left = float("inf")
         #: Runs replayed alone near the limit, by run number: their summaries.
         self._replayed: dict[int, T] = {}
 
-    # ── states ──────────────────────────────────────────────────────────────────────
+    def _forget(self) -> None:
+        """Start the graph afresh."""
+        import numpy as np
 
-    def _reach(self, state: S) -> _Node:
+        self._nodes: dict[S, int] = {}
+        self._states: list[S] = []
+        self._follow: list[Callable[[Any], S] | None] = []
+        self._keys: list[tuple[Hashable, ...]] = []
+        self._hands: list[tuple[tuple[str, Hashable], ...]] = []
+        self._kind = _Column(np.int8, _NEW)
+        self._next = _Column(np.int64, -1)  # a hand-over's or a dice-free step's node
+        self._first = _Column(np.int64, 0)  # a group's first bound and child in the flat columns
+        self._width = _Column(np.int64, 0)  # how many keys
+        self._bounds = _Column(np.uint64, 0)
+        self._child = _Column(np.int64, -1)
+        self._owner = _Column(np.int64, -1)  # the node of each flat bound
+        #: Each final node's number among the ends of the current walk (-1: none yet).
+        self._end = _Column(np.int64, -1)
+        self._start: int | None = None
+        self._summaries = {}
+
+    # ── the graph ───────────────────────────────────────────────────────────────────
+
+    def _reach(self, state: S) -> int:
         node = self._nodes.get(state)
-        if node is None:
-            if len(self._nodes) >= self.limit:
-                self._nodes.clear()
-                self._start = None
-            node = self._nodes[state] = _Node(state)
-            handed = self.settle(state) if self.settle is not None else None
-            if handed is not None:
-                rest, metrics = handed
-                node.hand = (self._reach(rest), tuple(metrics.items()))
+        if node is not None:
+            return node
+        node = self._nodes[state] = len(self._states)
+        self._states.append(state)
+        self._follow.append(None)
+        self._keys.append(())
+        self._hands.append(())
+        self._next.blank()
+        self._first.blank()
+        self._width.blank()
+        self._end.blank()
+        handed = self.settle(state) if self.settle is not None else None
+        if handed is not None:
+            self._kind.append(_HANDS)
+            rest, metrics = handed
+            self._hands[node] = tuple(metrics.items())
+            self._next.data[node] = self._reach(rest)
+        else:
+            self._kind.append(_FINAL if self.process.finished(state) else _NEW)
         return node
+
+    def _learn(self, node: int) -> None:
+        """Find out the shape of ``node``'s step: one group, or anything else."""
+        split = self.branch(self._states[node]) if self.branch is not None else None
+        if split is not None:
+            table = law_table(split[0])
+            if table is not None:
+                self._kind.data[node] = _GROUP
+                self._follow[node], self._keys[node] = split[1], table.keys
+                width = len(table.keys)
+                self._first.data[node] = self._bounds.size
+                self._width.data[node] = width
+                self._bounds.extend(table.bounds, width)
+                self._child.extend(-1, width)
+                self._owner.extend(node, width)
+                return
+        self._kind.data[node] = _PLAIN
 
     def _carry(self, settled: int, metrics: tuple[tuple[str, Hashable], ...]) -> int:
         """The index of what a run carries once ``metrics`` are handed over too."""
@@ -140,32 +215,16 @@ class Sampler(Generic[S, T]):
             self._after[(settled, metrics)] = found
         return found
 
-    def _learn(self, node: _Node) -> None:
-        """Find out the shape of ``node``'s step: one group, or anything else."""
-        split = self.branch(node.state) if self.branch is not None else None
-        if split is not None:
-            table = law_table(split[0])
-            if table is not None:
-                node.table, node.follow = table, split[1]
-                return
-        node.plain = True
+    def _compact(self, nodes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """Forget the graph but for the states the runs wait at: their new numbers."""
+        import numpy as np
 
-    def _child(self, node: _Node, index: int) -> _Node:
-        child = node.children.get(index)
-        if child is None:
-            assert node.follow is not None
-            assert node.table is not None
-            child = node.children[index] = self._reach(node.follow(node.table.keys[index]))
-        return child
-
-    def _played(self, node: _Node, dice: StreamDice) -> _Node:
-        """The step from ``node`` played with one run's dice; a step that rolled none is
-        remembered as the step of every run."""
-        before = dice.used
-        child = self._reach(self.process.step(node.state, dice))
-        if dice.used == before and node.fixed is None:
-            node.fixed, node.plain = child, False
-        return child
+        live, inverse = np.unique(nodes, return_inverse=True)
+        states = [self._states[node] for node in live.tolist()]
+        self._forget()
+        renumbered = np.array([self._reach(state) for state in states], dtype=np.int64)
+        found: npt.NDArray[np.int64] = renumbered[inverse]
+        return found
 
     # ── runs ────────────────────────────────────────────────────────────────────────
 
@@ -185,27 +244,21 @@ class Sampler(Generic[S, T]):
 
         count = len(keys)
         used = np.zeros(count, dtype=np.uint64)
-        start = self._start
-        if start is None:
-            start = self._start = self._reach(self.process.start())
-        gathered: dict[_Node, _Gathered] = {start: _Gathered()}
-        gathered[start].parts.append(
-            (np.arange(count), np.zeros(count, dtype=np.uint64), np.zeros(count, dtype=np.int64))
-        )
-        # The runs that have ended: their state's number among ``ends``, what they carry.
-        ends: dict[_Node, int] = {}
+        if self._start is None:
+            self._start = self._reach(self.process.start())
+        # The runs that have ended: the numbers of their final states, what they carry.
+        ends: dict[S, int] = {}
         ended: list[tuple[Any, Any, Any]] = []
         self._left = limit
         self._replayed = {}
         with collecting_once_per_step():
-            cut = self._walk(gathered, used, ends, ended, keys, limit)
-        return self._summaries(ends, ended, count, cut), used[:cut].tolist()
+            cut = self._walk(used, ends, ended, keys, limit)
+        return self._summarized(ends, ended, count, cut), used[:cut].tolist()
 
     def _walk(
         self,
-        gathered: dict[_Node, _Gathered],
         used: npt.NDArray[np.uint64],
-        ends: dict[_Node, int],
+        ends: dict[S, int],
         ended: list[tuple[Any, Any, Any]],
         keys: npt.NDArray[np.uint64],
         limit: float,
@@ -221,56 +274,184 @@ class Sampler(Generic[S, T]):
 
         count = len(keys)
         cut = count  # runs from here on are past the limit
-        finished = self.process.finished
         done = np.zeros(count, dtype=bool)
-        while gathered:
-            # Runs waiting at each state: their indices, numbers used, settled metrics.
-            frontier: dict[_Node, tuple[Any, Any, Any]] = {}
-            for node, gathering in gathered.items():
-                runs, counters, settled = gathering.arrays()
-                while node.hand is not None:
-                    node, metrics = node.hand
-                    settled = self._carried(settled, metrics)
-                used[runs] = counters
-                if finished(node.state):
-                    end = ends.get(node)
-                    if end is None:
-                        end = ends[node] = len(ends)
-                    ended.append((runs, end, settled))
-                    done[runs] = True
-                    continue
-                old = frontier.get(node)
-                if old is not None:  # reached by two ways, one of them a hand-over
-                    runs, counters, settled = (
-                        np.concatenate((old[0], runs)),
-                        np.concatenate((old[1], counters)),
-                        np.concatenate((old[2], settled)),
-                    )
-                frontier[node] = (runs, counters, settled)
+        assert self._start is not None
+        # The runs still going: their numbers, nodes, numbers used and what they carry.
+        runs = np.arange(count)
+        nodes = np.full(count, self._start, dtype=np.int64)
+        counters = np.zeros(count, dtype=np.uint64)
+        settled = np.zeros(count, dtype=np.int64)
+        self._end.data[: self._end.size] = -1
+        while len(runs):
+            if len(self._states) >= self.limit:
+                nodes = self._compact(nodes)
+                self._end.data[: self._end.size] = -1
+            kinds = self._kind.data[nodes]
+            handing = kinds == _HANDS
+            while handing.any():
+                settled[handing] = self._carried(settled[handing], nodes[handing])
+                nodes[handing] = self._next.data[nodes[handing]]
+                kinds = self._kind.data[nodes]
+                handing = kinds == _HANDS
+            used[runs] = counters
+            final = kinds == _FINAL
+            if final.any():
+                at = nodes[final]
+                ended.append((runs[final], self._ends(at, ends), settled[final]))
+                done[runs[final]] = True
+                going = ~final
+                runs, nodes, counters, settled = (
+                    runs[going],
+                    nodes[going],
+                    counters[going],
+                    settled[going],
+                )
+                kinds = kinds[going]
             if limit != float("inf"):
                 cut = min(cut, _first_over(used, limit))
                 self._left = limit - float(used.sum())
-            gathered = {}
-            alone = _Alone()
-            for node, (runs, counters, settled) in frontier.items():
                 if cut < count:
                     keep = runs < cut
-                    if not keep.all():
-                        runs, counters, settled = runs[keep], counters[keep], settled[keep]
-                        if not len(runs):
-                            continue
-                if len(runs) < ARRAY_FROM:
-                    going = self._alone(node, runs, counters, settled, keys, ends, alone)
-                else:
-                    going = self._advance(node, runs, counters, settled, keys, gathered)
-                if not going:
-                    alone.end(used, done, ended)
-                    return self._replay(used, done, keys, limit, cut)
-            alone.end(used, done, ended)
+                    runs, nodes, counters, settled = (
+                        runs[keep],
+                        nodes[keep],
+                        counters[keep],
+                        settled[keep],
+                    )
+                    kinds = kinds[keep]
+            if not len(runs):
+                break
+            new = kinds == _NEW
+            if new.any():
+                for node in np.unique(nodes[new]).tolist():
+                    self._learn(node)
+                kinds = self._kind.data[nodes]
+            fixed = kinds == _FIXED
+            if fixed.any():
+                nodes[fixed] = self._next.data[nodes[fixed]]
+            grouped = np.flatnonzero(kinds == _GROUP)
+            if len(grouped):
+                self._draw(grouped, runs, nodes, counters, keys)
+            plain = np.flatnonzero(kinds == _PLAIN)
+            if len(plain) and not self._play_plain(plain, runs, nodes, counters, keys):
+                return self._replay(used, done, keys, limit, cut)
             collect_young()
         if limit != float("inf"):
             cut = min(cut, _first_over(used, limit))
         return cut
+
+    def _draw(
+        self,
+        at: npt.NDArray[np.intp],
+        runs: npt.NDArray[np.intp],
+        nodes: npt.NDArray[np.int64],
+        counters: npt.NDArray[np.uint64],
+        keys: npt.NDArray[np.uint64],
+    ) -> None:
+        """The runs ``at`` (positions in ``runs``), each at a node whose step is one group,
+        take their keys from their streams and move on to where each key leads."""
+        import numpy as np
+
+        node = nodes[at]
+        bits = uniform_bits(keys[runs[at]], counters[at])
+        counters[at] += np.uint64(1)
+        self._left -= len(at)
+        # Per run, the first bound above its number among the first width − 1 bounds of
+        # its node (the last key takes what rounding leaves above the last sum).
+        low = self._first.data[node]
+        high = low + self._width.data[node] - 1
+        bounds = self._bounds.data
+        searching = low < high
+        while searching.any():
+            middle = (low + high) >> 1
+            below = bounds[np.where(searching, middle, 0)] <= bits
+            low = np.where(searching & below, middle + 1, low)
+            high = np.where(searching & ~below, middle, high)
+            searching = low < high
+        children = self._child.data[low]
+        unknown = children < 0
+        if unknown.any():
+            for flat in np.unique(low[unknown]).tolist():
+                self._grow(flat)
+            children = self._child.data[low]
+        nodes[at] = children
+
+    def _grow(self, flat: int) -> None:
+        """Learn where the key at ``flat`` (in the flat columns) of a group's node leads."""
+        node = int(self._owner.data[flat])
+        follow = self._follow[node]
+        assert follow is not None
+        key = self._keys[node][flat - int(self._first.data[node])]
+        self._child.data[flat] = self._reach(follow(key))
+
+    def _play_plain(
+        self,
+        at: npt.NDArray[np.intp],
+        runs: npt.NDArray[np.intp],
+        nodes: npt.NDArray[np.int64],
+        counters: npt.NDArray[np.uint64],
+        keys: npt.NDArray[np.uint64],
+    ) -> bool:
+        """The runs ``at`` take steps of any other shape one by one, each with its own
+        dice; a step that rolled no dice is remembered as the step of every run. False
+        when the numbers left ran out."""
+        import numpy as np
+
+        moved = np.empty(len(at), dtype=np.int64)
+        counted = np.empty(len(at), dtype=np.uint64)
+        step = self.process.step
+        kind, following = self._kind.data, self._next.data
+        for position, (node, key, counter) in enumerate(
+            zip(nodes[at].tolist(), keys[runs[at]].tolist(), counters[at].tolist(), strict=True)
+        ):
+            if kind[node] == _FIXED:  # learnt from a run before
+                child = int(following[node])
+            else:
+                dice = StreamDice(key, counter, counter + self._left)
+                try:
+                    child = self._reach(step(self._states[node], dice))
+                except EnumerationBudgetError:
+                    return False
+                kind, following = self._kind.data, self._next.data  # may have grown
+                if dice.used == counter:
+                    kind[node], following[node] = _FIXED, child
+                self._left -= dice.used - counter
+                counter = dice.used
+            moved[position], counted[position] = child, counter
+        nodes[at], counters[at] = moved, counted
+        return True
+
+    def _carried(
+        self, settled: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.int64]:
+        """What each run carries once its node (a hand-over) has handed its metrics over."""
+        import numpy as np
+
+        pairs = settled * np.int64(len(self._states)) + nodes
+        unique, inverse = np.unique(pairs, return_inverse=True)
+        size = len(self._states)
+        carried = np.array(
+            [self._carry(pair // size, self._hands[pair % size]) for pair in unique.tolist()],
+            dtype=np.int64,
+        )
+        found: npt.NDArray[np.int64] = carried[inverse]
+        return found
+
+    def _ends(self, nodes: npt.NDArray[np.int64], ends: dict[S, int]) -> npt.NDArray[np.int64]:
+        """The number of each final node among the ends of the walk (by state)."""
+        import numpy as np
+
+        numbers = self._end.data[nodes]
+        missing = numbers < 0
+        if missing.any():
+            for node in np.unique(nodes[missing]).tolist():
+                state = self._states[node]
+                number = ends.get(state)
+                if number is None:
+                    number = ends[state] = len(ends)
+                self._end.data[node] = number
+            numbers = self._end.data[nodes]
+        return numbers
 
     def _replay(
         self,
@@ -307,8 +488,8 @@ class Sampler(Generic[S, T]):
             index += 1
         return min(index, cut)
 
-    def _summaries(
-        self, ends: dict[_Node, int], ended: list[tuple[Any, Any, Any]], count: int, cut: int
+    def _summarized(
+        self, ends: dict[S, int], ended: list[tuple[Any, Any, Any]], count: int, cut: int
     ) -> list[tuple[T, int]]:
         """Each summary of the runs before ``cut`` with how many of them it sums up, in the
         order of the first run of each (a run replayed alone is one summary of its own)."""
@@ -326,226 +507,26 @@ class Sampler(Generic[S, T]):
         if replayed:
             pairs[replayed] = -1
         unique, first, counts = np.unique(pairs, return_index=True, return_counts=True)
-        nodes = list(ends)
+        states = list(ends)
         found: list[tuple[int, T, int]] = []
         for at in range(len(unique)):
             pair = int(unique[at])
             if pair < 0:
                 continue
             end, settled = divmod(pair, len(self._settled))
-            found.append((int(first[at]), self._summary(nodes[end], settled), int(counts[at])))
+            found.append((int(first[at]), self._summary(states[end], settled), int(counts[at])))
         found.extend((index, self._replayed[index], 1) for index in replayed)
         found.sort(key=lambda item: item[0])
         return [(summary, times) for _, summary, times in found]
 
-    def _carried(
-        self, settled: npt.NDArray[np.int64], metrics: tuple[tuple[str, Hashable], ...]
-    ) -> npt.NDArray[np.int64]:
-        import numpy as np
-
-        if len(settled) == 1 or (settled == settled[0]).all():
-            return np.full(len(settled), self._carry(int(settled[0]), metrics), dtype=np.int64)
-        unique, inverse = np.unique(settled, return_inverse=True)
-        carried = np.array([self._carry(s, metrics) for s in unique.tolist()], dtype=np.int64)
-        return carried[inverse]
-
-    def _advance(
-        self,
-        node: _Node,
-        runs: npt.NDArray[np.intp],
-        counters: npt.NDArray[np.uint64],
-        settled: npt.NDArray[np.int64],
-        keys: npt.NDArray[np.uint64],
-        gathered: dict[_Node, _Gathered],
-    ) -> bool:
-        """One step of the many runs at ``node`` (:data:`ARRAY_FROM` or more), each gathered
-        at the state it reaches; false when the numbers left ran out in a run played die by
-        die."""
-        import numpy as np
-
-        if node.table is None and node.fixed is None and not node.plain:
-            self._learn(node)
-        if node.fixed is not None:
-            _gathering(gathered, node.fixed).parts.append((runs, counters, settled))
-            return True
-        table = node.table
-        if table is not None:
-            indices = table.indices(uniforms(keys[runs], counters))
-            counters = counters + np.uint64(1)
-            order = np.argsort(indices, kind="stable")
-            indices = indices[order]
-            runs, counters, settled = runs[order], counters[order], settled[order]
-            edges = (np.flatnonzero(np.diff(indices)) + 1).tolist()
-            for first, last in zip([0, *edges], [*edges, len(indices)], strict=True):
-                child = self._child(node, int(indices[first]))
-                _gathering(gathered, child).parts.append(
-                    (runs[first:last], counters[first:last], settled[first:last])
-                )
-            self._left -= len(runs)
-            return True
-        step_keys = keys[runs].tolist()
-        for position, (run, key, counter, carried) in enumerate(
-            zip(runs.tolist(), step_keys, counters.tolist(), settled.tolist(), strict=True)
-        ):
-            if node.fixed is not None:  # learnt from the run before
-                rest = slice(position, None)
-                _gathering(gathered, node.fixed).parts.append(
-                    (runs[rest], counters[rest], settled[rest])
-                )
-                return True
-            else:
-                dice = StreamDice(key, counter, counter + self._left)
-                try:
-                    child = self._played(node, dice)
-                except EnumerationBudgetError:
-                    return False
-                self._left -= dice.used - counter
-                counter = dice.used
-            gathering = _gathering(gathered, child)
-            gathering.runs.append(run)
-            gathering.counters.append(counter)
-            gathering.settled.append(carried)
-        return True
-
-    def _alone(
-        self,
-        node: _Node,
-        runs: npt.NDArray[np.intp],
-        counters: npt.NDArray[np.uint64],
-        settled: npt.NDArray[np.int64],
-        keys: npt.NDArray[np.uint64],
-        ends: dict[_Node, int],
-        alone: _Alone,
-    ) -> bool:
-        """Each of the few runs at ``node`` played on by itself to its end: too few runs
-        share a state from here on for arrays to pay, and gathering them step by step
-        costs more than the step. False when the numbers left ran out in a step played
-        die by die (that run is left unfinished)."""
-        finished = self.process.finished
-        start = node
-        for run, key, counter, carried in zip(
-            runs.tolist(), keys[runs].tolist(), counters.tolist(), settled.tolist(), strict=True
-        ):
-            node = start
-            while True:
-                while node.hand is not None:
-                    node, metrics = node.hand
-                    carried = self._carry(carried, metrics)
-                if finished(node.state):
-                    break
-                if node.table is None and node.fixed is None and not node.plain:
-                    self._learn(node)
-                table = node.table
-                if table is not None:
-                    node = self._child(node, _index_of(table, uniform(key, counter)))
-                    counter += 1
-                    self._left -= 1
-                elif node.fixed is not None:
-                    node = node.fixed
-                else:
-                    dice = StreamDice(key, counter, counter + self._left)
-                    try:
-                        node = self._played(node, dice)
-                    except EnumerationBudgetError:
-                        return False
-                    self._left -= dice.used - counter
-                    counter = dice.used
-            end = ends.get(node)
-            if end is None:
-                end = ends[node] = len(ends)
-            alone.add(run, counter, end, carried)
-        return True
-
-    def _summary(self, node: _Node, settled: int) -> T:
-        summaries = node.summaries
+    def _summary(self, state: S, settled: int) -> T:
+        summaries = self._summaries.get(state)
         if summaries is None:
-            summaries = node.summaries = {}
+            summaries = self._summaries[state] = {}
         found: T | None = summaries.get(settled)
         if found is None:
-            found = summaries[settled] = self.summarize(node.state, dict(self._settled[settled]))
+            found = summaries[settled] = self.summarize(state, dict(self._settled[settled]))
         return found
-
-
-class _Gathered:
-    """The runs reaching one state in a step: whole arrays, and runs one by one."""
-
-    __slots__ = ("counters", "parts", "runs", "settled")
-
-    def __init__(self) -> None:
-        self.parts: list[tuple[Any, Any, Any]] = []
-        self.runs: list[int] = []
-        self.counters: list[int] = []
-        self.settled: list[int] = []
-
-    def arrays(self) -> tuple[Any, Any, Any]:
-        import numpy as np
-
-        parts = self.parts
-        if self.runs:
-            parts = [
-                *parts,
-                (
-                    np.array(self.runs, dtype=np.intp),
-                    np.array(self.counters, dtype=np.uint64),
-                    np.array(self.settled, dtype=np.int64),
-                ),
-            ]
-        if len(parts) == 1:
-            return parts[0]
-        runs, counters, settled = zip(*parts, strict=True)
-        return np.concatenate(runs), np.concatenate(counters), np.concatenate(settled)
-
-
-class _Alone:
-    """The runs played to their ends one by one in a step of the walk (:meth:`Sampler._alone`)."""
-
-    __slots__ = ("counters", "ends", "runs", "settled")
-
-    def __init__(self) -> None:
-        self.runs: list[int] = []
-        self.counters: list[int] = []
-        self.ends: list[int] = []
-        self.settled: list[int] = []
-
-    def add(self, run: int, counter: int, end: int, settled: int) -> None:
-        self.runs.append(run)
-        self.counters.append(counter)
-        self.ends.append(end)
-        self.settled.append(settled)
-
-    def end(
-        self,
-        used: npt.NDArray[np.uint64],
-        done: npt.NDArray[np.bool_],
-        ended: list[tuple[Any, Any, Any]],
-    ) -> None:
-        """Count the runs played to their ends as ended, and forget them."""
-        import numpy as np
-
-        if not self.runs:
-            return
-        runs = np.array(self.runs, dtype=np.intp)
-        used[runs] = np.array(self.counters, dtype=np.uint64)
-        done[runs] = True
-        ended.append(
-            (runs, np.array(self.ends, dtype=np.int64), np.array(self.settled, dtype=np.int64))
-        )
-        for kept in (self.runs, self.counters, self.ends, self.settled):
-            kept.clear()
-
-
-def _gathering(gathered: dict[_Node, _Gathered], node: _Node) -> _Gathered:
-    found = gathered.get(node)
-    if found is None:
-        found = gathered[node] = _Gathered()
-    return found
-
-
-def _index_of(table: LawTable, u: float) -> int:
-    from bisect import bisect_right
-
-    index = bisect_right(table.cumulative, u)
-    return index if index < len(table.keys) else len(table.keys) - 1
 
 
 def _first_over(used: npt.NDArray[np.uint64], limit: float) -> int:
@@ -639,7 +620,6 @@ def _metric_order(ruleset: AnyRuleset, model: Any) -> tuple[str, ...]:
 
 
 __all__ = [
-    "ARRAY_FROM",
     "EnumerationBudgetError",
     "Sampler",
     "block_sampler",

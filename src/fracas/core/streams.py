@@ -104,11 +104,29 @@ def uniforms(
     >>> [float(u) for u in got] == [uniform(int(k), c) for k, c in zip(keys, [0, 5, 2])]
     True
     """
+    mixed: npt.NDArray[np.float64] = uniform_bits(keys, counters).astype(float) * _UNIT
+    return mixed
+
+
+def uniform_bits(
+    keys: npt.NDArray[np.uint64], counters: npt.NDArray[np.uint64]
+) -> npt.NDArray[np.uint64]:
+    """The numbers of :func:`uniforms` as the 53-bit integers they are made of: number
+    ``counters[i]`` of the stream of ``keys[i]`` is ``uniform_bits(...)[i] * 2**-53``, so
+    comparing the integers with :attr:`LawTable.bounds` decides as the floats do.
+
+    >>> import numpy as np
+    >>> keys, counters = run_keys(2, 0, 4), np.arange(4, dtype=np.uint64)
+    >>> bits = uniform_bits(keys, counters)
+    >>> bool((bits < 2**53).all()), [float(b) * 2**-53 for b in bits] == [
+    ...     float(u) for u in uniforms(keys, counters)]
+    (True, True)
+    """
     import numpy as np
 
     z = _mix_array(keys + (counters + np.uint64(1)) * np.uint64(_GAMMA))
-    mixed: npt.NDArray[np.float64] = (z >> np.uint64(11)).astype(np.float64) * _UNIT
-    return mixed
+    bits: npt.NDArray[np.uint64] = z >> np.uint64(11)
+    return bits
 
 
 def _mix_array(z: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
@@ -137,6 +155,10 @@ class LawTable(NamedTuple):
     cumulative: tuple[float, ...]
     #: ``cumulative`` as an array, for many runs at once; ``None`` until asked for.
     array: Any
+    #: Each cumulative probability ``c`` as the least 53-bit integer ``b`` with
+    #: ``b * 2**-53 >= c`` (exact: ``c * 2**53`` is a float with no rounding), so that
+    #: ``u < c`` exactly when ``bits < b`` for ``u = bits * 2**-53`` (:func:`uniform_bits`).
+    bounds: Any = None
 
     def key_at(self, u: float) -> Hashable:
         """The key ``u`` decides.
@@ -175,7 +197,9 @@ def law_table(group: DiceGroup[Hashable, object]) -> LawTable | None:
     except (OverflowError, EnumerationBudgetError):
         return None
     cumulative = tuple(accumulate(p for _, p in law))
-    return LawTable(tuple(key for key, _ in law), cumulative, np.array(cumulative))
+    array = np.array(cumulative)
+    bounds = np.ceil(array * float(1 << 53)).astype(np.uint64)
+    return LawTable(tuple(key for key, _ in law), cumulative, array, bounds)
 
 
 class StreamDice:
