@@ -276,51 +276,35 @@ class Sampler(Generic[S, T]):
         cut = count  # runs from here on are past the limit
         done = np.zeros(count, dtype=bool)
         assert self._start is not None
-        # The runs still going: their numbers, nodes, numbers used and what they carry.
-        runs = np.arange(count)
-        nodes = np.full(count, self._start, dtype=np.int64)
-        counters = np.zeros(count, dtype=np.uint64)
-        settled = np.zeros(count, dtype=np.int64)
+        going = _Going(keys, self._start)
         self._end.data[: self._end.size] = -1
-        while len(runs):
+        while len(going.runs):
             if len(self._states) >= self.limit:
-                nodes = self._compact(nodes)
+                going.nodes = self._compact(going.nodes)
                 self._end.data[: self._end.size] = -1
+            nodes = going.nodes
             kinds = self._kind.data[nodes]
             handing = kinds == _HANDS
             while handing.any():
-                settled[handing] = self._carried(settled[handing], nodes[handing])
+                going.settled[handing] = self._carried(going.settled[handing], nodes[handing])
                 nodes[handing] = self._next.data[nodes[handing]]
                 kinds = self._kind.data[nodes]
                 handing = kinds == _HANDS
-            used[runs] = counters
+            used[going.runs] = going.counters
             final = kinds == _FINAL
             if final.any():
-                at = nodes[final]
-                ended.append((runs[final], self._ends(at, ends), settled[final]))
-                done[runs[final]] = True
-                going = ~final
-                runs, nodes, counters, settled = (
-                    runs[going],
-                    nodes[going],
-                    counters[going],
-                    settled[going],
-                )
-                kinds = kinds[going]
+                ends_at = self._ends(nodes[final], ends)
+                ended.append((going.runs[final], ends_at, going.settled[final]))
+                done[going.runs[final]] = True
+                kinds = going.keep(~final, kinds)
             if limit != float("inf"):
                 cut = min(cut, _first_over(used, limit))
                 self._left = limit - float(used.sum())
                 if cut < count:
-                    keep = runs < cut
-                    runs, nodes, counters, settled = (
-                        runs[keep],
-                        nodes[keep],
-                        counters[keep],
-                        settled[keep],
-                    )
-                    kinds = kinds[keep]
-            if not len(runs):
+                    kinds = going.keep(going.runs < cut, kinds)
+            if not len(going.runs):
                 break
+            nodes = going.nodes
             new = kinds == _NEW
             if new.any():
                 for node in np.unique(nodes[new]).tolist():
@@ -331,30 +315,23 @@ class Sampler(Generic[S, T]):
                 nodes[fixed] = self._next.data[nodes[fixed]]
             grouped = np.flatnonzero(kinds == _GROUP)
             if len(grouped):
-                self._draw(grouped, runs, nodes, counters, keys)
+                self._draw(going, grouped)
             plain = np.flatnonzero(kinds == _PLAIN)
-            if len(plain) and not self._play_plain(plain, runs, nodes, counters, keys):
+            if len(plain) and not self._play_plain(going, plain):
                 return self._replay(used, done, keys, limit, cut)
             collect_young()
         if limit != float("inf"):
             cut = min(cut, _first_over(used, limit))
         return cut
 
-    def _draw(
-        self,
-        at: npt.NDArray[np.intp],
-        runs: npt.NDArray[np.intp],
-        nodes: npt.NDArray[np.int64],
-        counters: npt.NDArray[np.uint64],
-        keys: npt.NDArray[np.uint64],
-    ) -> None:
-        """The runs ``at`` (positions in ``runs``), each at a node whose step is one group,
-        take their keys from their streams and move on to where each key leads."""
+    def _draw(self, going: _Going, at: npt.NDArray[np.intp]) -> None:
+        """The runs at positions ``at`` of ``going``, each at a node whose step is one
+        group, take their keys from their streams and move on to where each key leads."""
         import numpy as np
 
-        node = nodes[at]
-        bits = uniform_bits(keys[runs[at]], counters[at])
-        counters[at] += np.uint64(1)
+        node = going.nodes[at]
+        bits = uniform_bits(going.keys[going.runs[at]], going.counters[at])
+        going.counters[at] += np.uint64(1)
         self._left -= len(at)
         # Per run, the first bound above its number among the first width − 1 bounds of
         # its node (the last key takes what rounding leaves above the last sum).
@@ -374,7 +351,7 @@ class Sampler(Generic[S, T]):
             for flat in np.unique(low[unknown]).tolist():
                 self._grow(flat)
             children = self._child.data[low]
-        nodes[at] = children
+        going.nodes[at] = children
 
     def _grow(self, flat: int) -> None:
         """Learn where the key at ``flat`` (in the flat columns) of a group's node leads."""
@@ -384,17 +361,10 @@ class Sampler(Generic[S, T]):
         key = self._keys[node][flat - int(self._first.data[node])]
         self._child.data[flat] = self._reach(follow(key))
 
-    def _play_plain(
-        self,
-        at: npt.NDArray[np.intp],
-        runs: npt.NDArray[np.intp],
-        nodes: npt.NDArray[np.int64],
-        counters: npt.NDArray[np.uint64],
-        keys: npt.NDArray[np.uint64],
-    ) -> bool:
-        """The runs ``at`` take steps of any other shape one by one, each with its own
-        dice; a step that rolled no dice is remembered as the step of every run. False
-        when the numbers left ran out."""
+    def _play_plain(self, going: _Going, at: npt.NDArray[np.intp]) -> bool:
+        """The runs at positions ``at`` of ``going`` take steps of any other shape one by
+        one, each with its own dice; a step that rolled no dice is remembered as the step
+        of every run. False when the numbers left ran out."""
         import numpy as np
 
         moved = np.empty(len(at), dtype=np.int64)
@@ -402,7 +372,12 @@ class Sampler(Generic[S, T]):
         step = self.process.step
         kind, following = self._kind.data, self._next.data
         for position, (node, key, counter) in enumerate(
-            zip(nodes[at].tolist(), keys[runs[at]].tolist(), counters[at].tolist(), strict=True)
+            zip(
+                going.nodes[at].tolist(),
+                going.keys[going.runs[at]].tolist(),
+                going.counters[at].tolist(),
+                strict=True,
+            )
         ):
             if kind[node] == _FIXED:  # learnt from a run before
                 child = int(following[node])
@@ -418,7 +393,7 @@ class Sampler(Generic[S, T]):
                 self._left -= dice.used - counter
                 counter = dice.used
             moved[position], counted[position] = child, counter
-        nodes[at], counters[at] = moved, counted
+        going.nodes[at], going.counters[at] = moved, counted
         return True
 
     def _carried(
@@ -527,6 +502,29 @@ class Sampler(Generic[S, T]):
         if found is None:
             found = summaries[settled] = self.summarize(state, dict(self._settled[settled]))
         return found
+
+
+class _Going:
+    """The runs of a walk still going: their numbers, the nodes they wait at, the numbers
+    of their streams used so far, and what they carry (an index of handed-over metrics)."""
+
+    __slots__ = ("counters", "keys", "nodes", "runs", "settled")
+
+    def __init__(self, keys: npt.NDArray[np.uint64], start: int) -> None:
+        import numpy as np
+
+        count = len(keys)
+        self.keys = keys
+        self.runs: npt.NDArray[np.intp] = np.arange(count)
+        self.nodes: npt.NDArray[np.int64] = np.full(count, start, dtype=np.int64)
+        self.counters: npt.NDArray[np.uint64] = np.zeros(count, dtype=np.uint64)
+        self.settled: npt.NDArray[np.int64] = np.zeros(count, dtype=np.int64)
+
+    def keep(self, kept: npt.NDArray[np.bool_], kinds: npt.NDArray[np.int8]) -> Any:
+        """Keep only the runs flagged in ``kept``; ``kinds`` (one per run) likewise."""
+        self.runs, self.nodes = self.runs[kept], self.nodes[kept]
+        self.counters, self.settled = self.counters[kept], self.settled[kept]
+        return kinds[kept]
 
 
 def _first_over(used: npt.NDArray[np.uint64], limit: float) -> int:
