@@ -387,3 +387,118 @@ def test_a_limit_binds_inside_one_long_step() -> None:
     assert used == [1_000, 1_000]
     assert sum(counted(found).values()) == 2
     assert process.rolled == 2 * (2_500 + 1)
+
+
+class Mixed:
+    """A process of every step shape the sampler knows, chosen per state by a table drawn
+    for each test: a group (branching), a step of no dice, a step of a die then maybe a
+    group (played run by run), and settling states that hand a metric over."""
+
+    def __init__(self, shapes: list[int], goal: int, settle_every: int) -> None:
+        self.shapes = shapes
+        self.goal = goal
+        self.settle_every = settle_every
+
+    def start(self) -> tuple[int, int, bool]:
+        return (0, 0, False)
+
+    def _shape(self, state: tuple[int, int, bool]) -> int:
+        number, total, _ = state
+        return self.shapes[(number * 7 + total) % len(self.shapes)]
+
+    def step(self, state: tuple[int, int, bool], dice: Dice) -> tuple[int, int, bool]:
+        number, total, _ = state
+        shape = self._shape(state)
+        if shape == 0:
+            hits, _ = draw(dice, Hits(3, Fraction(1, 3)))
+            total += hits
+        elif shape == 2:
+            face = dice.roll(D6)
+            if face >= 5:
+                hits, _ = draw(dice, Hits(2, Fraction(1, 2)))
+                total += hits + 1
+        return self._after(number, total)
+
+    def branch(self, state: tuple[int, int, bool]) -> Any:
+        number, total, _ = state
+        if self._shape(state) != 0:
+            return None
+        return Hits(3, Fraction(1, 3)), lambda hits: self._after(number, total + hits)
+
+    def _after(self, number: int, total: int) -> tuple[int, int, bool]:
+        # A state to settle now and then: it hands over the total so far.
+        return (number + 1, min(total, self.goal), (number + 1) % self.settle_every == 0)
+
+    def settle(self, state: tuple[int, int, bool]) -> Any:
+        number, total, handing = state
+        if not handing:
+            return None
+        return (number, total, False), {f"at{number}": total}
+
+    def finished(self, state: tuple[int, int, bool]) -> bool:
+        return state[0] >= 8 or state[1] >= self.goal
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    shapes=st.lists(st.integers(0, 2), min_size=1, max_size=6),
+    goal=st.integers(1, 12),
+    settle_every=st.integers(2, 9),
+    runs=st.integers(1, 300),
+    memory=st.sampled_from([2, 5, 40, 200_000]),
+    seed=st.integers(0, 2**32),
+)
+def test_any_mix_of_steps_at_once_is_the_runs_one_by_one(
+    shapes: list[int], goal: int, settle_every: int, runs: int, memory: int, seed: int
+) -> None:
+    # Groups, dice-free steps, steps played die by die and hand-overs in any mix, warm and
+    # cold, with a memory small enough to start afresh in the middle of a walk: each run
+    # sums up as it does alone, with the same numbers used, in the order of first runs.
+    process = Mixed(shapes, goal, settle_every)
+    keys = run_keys(seed, 0, runs)
+    plain = one_by_one(process, keys)
+    sampler = Sampler(process, whole, limit=memory)
+    firsts: list[Any] = []
+    for summary, _ in plain:
+        if summary not in firsts:
+            firsts.append(summary)
+    for _ in range(2):
+        found, used = sampler.play(keys)
+        assert counted(found) == Counter(summary for summary, _ in plain)
+        assert used == [numbers for _, numbers in plain]
+        assert [summary for summary, _ in found] == firsts
+
+
+class OnTheEdge:
+    """One step of one group whose first key's chance is exactly the first number of the
+    stream of ``key``: that number sits on the boundary between the two keys."""
+
+    def __init__(self, key: int) -> None:
+        edge = uniform(key, 0)
+        self.group = Weighted((edge, 1 - edge))
+
+    def start(self) -> int:
+        return -1
+
+    def step(self, state: int, dice: Dice) -> int:
+        return int(draw(dice, self.group)[0])
+
+    def branch(self, state: int) -> Any:
+        return self.group, lambda key: key
+
+    def finished(self, state: int) -> bool:
+        return state >= 0
+
+
+def test_a_number_on_a_bound_takes_the_next_key_as_one_by_one() -> None:
+    # u < c decides the first key; u equal to c goes on to the next, run by run and at
+    # once alike (the bound is the number itself: a search that let it pass would differ).
+    keys = run_keys(12, 0, 40)
+    edge = int(keys[0])
+    process = OnTheEdge(edge)
+    table = law_table(process.group)
+    assert table is not None
+    assert int(table.bounds[0]) == int(uniform_bits(keys[:1], np.zeros(1, np.uint64))[0])
+    assert play_run(process, whole, edge)[0][0] == 1
+    found, _ = Sampler(process, whole).play(keys)
+    assert counted(found) == Counter(summary for summary, _ in one_by_one(process, keys))
