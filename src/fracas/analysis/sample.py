@@ -26,7 +26,7 @@ from fracas.analysis.exact import collect_young, collecting_once_per_step
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.process import Process
 from fracas.core.record import SUMMING
-from fracas.core.streams import StreamDice, law_table, uniform_bits
+from fracas.core.streams import LawTable, StreamDice, law_table, uniform_bits
 from fracas.rulesets import AnyRuleset
 from fracas.rulesets.base import Summary
 
@@ -63,7 +63,7 @@ class _Column:
 
         need = self.size + more
         if need > len(self.data):
-            grown = np.full(max(need, 2 * len(self.data)), self.fill, self.data.dtype)
+            grown = np.full(max(need, len(self.data) * 3 // 2), self.fill, self.data.dtype)
             grown[: self.size] = self.data[: self.size]
             self.data = grown
 
@@ -151,11 +151,15 @@ class Sampler(Generic[S, T]):
         self._hands: list[tuple[tuple[str, Hashable], ...]] = []
         self._kind = _Column(np.int8, _NEW)
         self._next = _Column(np.int64, -1)  # a hand-over's or a dice-free step's node
-        self._first = _Column(np.int64, 0)  # a group's first bound and child in the flat columns
-        self._width = _Column(np.int64, 0)  # how many keys
+        # A group's node: where its law's bounds start among every law's (each law is kept
+        # once, however many nodes draw it), where its children start, and how many keys.
+        self._law_at = _Column(np.int64, 0)
+        self._first = _Column(np.int64, 0)
+        self._width = _Column(np.int64, 0)
         self._bounds = _Column(np.uint64, 0)
-        self._child = _Column(np.int64, -1)
-        self._owner = _Column(np.int64, -1)  # the node of each flat bound
+        self._laws: dict[int, tuple[LawTable, int]] = {}
+        #: The node each key of each group's node leads to (-1: not learnt yet).
+        self._child = _Column(np.int32, -1)
         #: Each final node's number among the ends of the current walk (-1: none yet).
         self._end = _Column(np.int64, -1)
         self._start: int | None = None
@@ -173,6 +177,7 @@ class Sampler(Generic[S, T]):
         self._keys.append(())
         self._hands.append(())
         self._next.blank()
+        self._law_at.blank()
         self._first.blank()
         self._width.blank()
         self._end.blank()
@@ -195,11 +200,14 @@ class Sampler(Generic[S, T]):
                 self._kind.data[node] = _GROUP
                 self._follow[node], self._keys[node] = split[1], table.keys
                 width = len(table.keys)
-                self._first.data[node] = self._bounds.size
+                kept = self._laws.get(id(table))
+                if kept is None:  # the table itself is kept too, so its id stays its own
+                    kept = self._laws[id(table)] = (table, self._bounds.size)
+                    self._bounds.extend(table.bounds, width)
+                self._law_at.data[node] = kept[1]
+                self._first.data[node] = self._child.size
                 self._width.data[node] = width
-                self._bounds.extend(table.bounds, width)
                 self._child.extend(-1, width)
-                self._owner.extend(node, width)
                 return
         self._kind.data[node] = _PLAIN
 
@@ -335,7 +343,8 @@ class Sampler(Generic[S, T]):
         self._left -= len(at)
         # Per run, the first bound above its number among the first width − 1 bounds of
         # its node (the last key takes what rounding leaves above the last sum).
-        low = self._first.data[node]
+        start = self._law_at.data[node]
+        low = start
         high = low + self._width.data[node] - 1
         bounds = self._bounds.data
         searching = low < high
@@ -345,17 +354,19 @@ class Sampler(Generic[S, T]):
             low = np.where(searching & below, middle + 1, low)
             high = np.where(searching & ~below, middle, high)
             searching = low < high
-        children = self._child.data[low]
+        flat = self._first.data[node] + (low - start)
+        children = self._child.data[flat]
         unknown = children < 0
         if unknown.any():
-            for flat in np.unique(low[unknown]).tolist():
-                self._grow(flat)
-            children = self._child.data[low]
+            new, first = np.unique(flat[unknown], return_index=True)
+            for place, parent in zip(new.tolist(), node[unknown][first].tolist(), strict=True):
+                self._grow(place, parent)
+            children = self._child.data[flat]
         going.nodes[at] = children
 
-    def _grow(self, flat: int) -> None:
-        """Learn where the key at ``flat`` (in the flat columns) of a group's node leads."""
-        node = int(self._owner.data[flat])
+    def _grow(self, flat: int, node: int) -> None:
+        """Learn where the key at ``flat`` (among the children) of the group's ``node``
+        leads."""
         follow = self._follow[node]
         assert follow is not None
         key = self._keys[node][flat - int(self._first.data[node])]
