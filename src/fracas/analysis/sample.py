@@ -92,7 +92,8 @@ class Sampler(Generic[S, T]):
     ``summarize(state, settled)`` gets a final state with the metrics a
     :class:`~fracas.core.process.Settling` process handed over on the way (as exact odds
     settle them: fewer distinct states to remember); it is called once per such pair.
-    Past ``limit`` states the graph it has learnt starts afresh.
+    Past ``limit`` states (looked at between two steps of the runs) the graph it has
+    learnt starts afresh but for the states the runs wait at.
 
     >>> from fracas.core.dice import D6, Dice
     >>> from fracas.core.streams import run_keys
