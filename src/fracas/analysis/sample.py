@@ -414,9 +414,9 @@ class Sampler(Generic[S, T]):
         """What each run carries once its node (a hand-over) has handed its metrics over."""
         import numpy as np
 
-        pairs = settled * np.int64(len(self._states)) + nodes
-        unique, inverse = np.unique(pairs, return_inverse=True)
         size = len(self._states)
+        pairs = settled * np.int64(size) + nodes
+        unique, inverse = np.unique(pairs, return_inverse=True)
         carried = np.array(
             [self._carry(pair // size, self._hands[pair % size]) for pair in unique.tolist()],
             dtype=np.int64,
