@@ -722,12 +722,14 @@ def _receive(pipe: BinaryIO) -> Any:
 
 
 class _CollectorPause:
-    """Automatic garbage collection paused while any exact walk runs, in any thread.
+    """Automatic garbage collection paused while any exact walk or sampling question
+    runs, in any thread.
 
     A step makes millions of small tuples and keeps tens of thousands of states alive:
-    the collector's automatic passes over them took about a tenth of a walk. The walk
-    instead collects the youngest generation after a step (:func:`collect_young`), so
-    that reference cycles the steps leave behind never pile up.
+    the collector's automatic passes over them took about a tenth of a walk, and a sixth
+    of a long sampling question (whose learnt graph lives on between its slices). The
+    work instead collects the youngest generation after a step or a slice
+    (:func:`collect_young`), so that reference cycles it leaves behind never pile up.
     """
 
     def __init__(self) -> None:

@@ -60,6 +60,7 @@ from fracas.analysis.exact import (
     ExactOdds,
     ProjectedOverBudget,
     WorkBudget,
+    collecting_once_per_step,
     exact_states,
     sharing_work,
     summarize_states,
@@ -639,23 +640,24 @@ def _sample(
     if progress is not None:
         progress.start(goal, "runs", ruleset.name)
     index = 0
-    while index < goal and stopped_by not in ("precision", "work budget"):
-        end = min(goal, index + (BATCH_RUNS if precision is not None else goal))
-        chunk = parallel.sample(question, index, end, budget - rolls)
-        tally.merge(chunk.tally)
-        rolls += chunk.rolls
-        if chunk.over:
-            stopped_by = "work budget"
-        index = end
-        # The headline also reports events made of several values (a unit "bottles out"
-        # in any of three fates), whose intervals may be wider than any single value's.
-        if (
-            precision is not None
-            and tally.runs
-            and tally.widest(confidence) < precision
-            and _widest_reported(_sampled_result(ruleset, tally, confidence)) < precision
-        ):
-            stopped_by = "precision"
+    with collecting_once_per_step():
+        while index < goal and stopped_by not in ("precision", "work budget"):
+            end = min(goal, index + (BATCH_RUNS if precision is not None else goal))
+            chunk = parallel.sample(question, index, end, budget - rolls)
+            tally.merge(chunk.tally)
+            rolls += chunk.rolls
+            if chunk.over:
+                stopped_by = "work budget"
+            index = end
+            # The headline also reports events made of several values (a unit "bottles out"
+            # in any of three fates), whose intervals may be wider than any single value's.
+            if (
+                precision is not None
+                and tally.runs
+                and tally.widest(confidence) < precision
+                and _widest_reported(_sampled_result(ruleset, tally, confidence)) < precision
+            ):
+                stopped_by = "precision"
     if tally.runs == 0:
         raise FracasError(
             f"a single play needs more than {budget:,} dice rolls; raise --sample-budget"

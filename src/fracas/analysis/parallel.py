@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from fracas.analysis.exact import collect_young, collecting_once_per_step
 from fracas.analysis.sample import Sampler, block_sampler
 from fracas.analysis.stats import wilson_interval
 from fracas.core.errors import FracasError
@@ -209,11 +210,15 @@ def play_chunk(
     (10, False)
     """
     sample, derive = _prepare(question) if prepared is None else prepared
-    found, used = sample.play(run_keys(question.seed, start, stop), limit)
-    tally = Tally()
-    # Each summary stands for all the runs that ended alike: derived once for them all.
-    for summary, times in found:
-        tally.add(summary if derive is None else {**summary, **derive(summary)}, times)
+    # The sampler's graph outlives the chunk: left to the collector, the tally's and the
+    # next chunk's allocations set off full passes over it (a sixth of a long question).
+    with collecting_once_per_step():
+        found, used = sample.play(run_keys(question.seed, start, stop), limit)
+        tally = Tally()
+        # Each summary stands for all the runs that ended alike: derived once for them all.
+        for summary, times in found:
+            tally.add(summary if derive is None else {**summary, **derive(summary)}, times)
+        collect_young()
     played = len(used)
     return Chunk(start, start + played, tally, sum(used), played < stop - start)
 

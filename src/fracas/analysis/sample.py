@@ -260,9 +260,12 @@ class Sampler(Generic[S, T]):
         ended: list[tuple[Any, Any, Any]] = []
         self._left = limit
         self._replayed = {}
+        # Summing up makes a dict a distinct end: left to the collector, those allocations
+        # set off full passes over every state the graph holds (a tenth of a long question).
         with collecting_once_per_step():
             cut = self._walk(used, ends, ended, keys, limit)
-        return self._summarized(ends, ended, count, cut), used[:cut].tolist()
+            summaries = self._summarized(ends, ended, count, cut)
+        return summaries, used[:cut].tolist()
 
     def _walk(
         self,
