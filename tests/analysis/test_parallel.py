@@ -125,6 +125,28 @@ def test_a_dice_limit_stops_at_the_same_run_however_the_runs_are_split() -> None
         assert split.tally == whole.tally
 
 
+@pytest.mark.parametrize(("limit", "workers"), [(10**9, 1), (10**9, 2), (20_000, 1), (20_000, 2)])
+def test_a_chunks_parts_are_the_chunks_of_each_stretch(limit: int, workers: int) -> None:
+    # Runs 130 … 2,469 cut every 500: parts stop before 500, 1,000, 1,500, 2,000 and
+    # 2,470, each the tally of its own stretch played alone. lair_raid rolls about 11
+    # numbers a run, so a limit of 20,000 stops the runs inside the fourth stretch.
+    with running(workers=workers):
+        whole = sample(question(), 130, 2470, limit, every=500)
+    assert whole.over == (limit == 20_000)
+    ends = [end for end in (500, 1000, 1500, 2000) if end < whole.stop] + [whole.stop]
+    assert [stop for stop, _, _ in whole.parts] == ends
+    start, rolls = 130, 0
+    for stop, tally, part_rolls in whole.parts:
+        alone = play_chunk(question(), start, stop, limit - rolls)
+        assert (tally, part_rolls) == (alone.tally, alone.rolls)
+        start, rolls = stop, rolls + part_rolls
+    assert rolls == whole.rolls
+    merged = Tally()
+    for _, tally, _ in whole.parts:
+        merged.merge(tally)
+    assert merged == whole.tally
+
+
 @pytest.mark.parametrize(
     "options",
     [

@@ -86,6 +86,7 @@ from fracas.core.budgets import (
     EXACT_BUDGET,
     EXACT_LIMIT,
     EXACT_TOLERANCE,
+    PRECISION_SLICE,
     SAMPLE_BUDGET,
     exact_budget_for,
 )
@@ -642,22 +643,34 @@ def _sample(
     index = 0
     with collecting_once_per_step():
         while index < goal and stopped_by not in ("precision", "work budget"):
-            end = min(goal, index + (BATCH_RUNS if precision is not None else goal))
-            chunk = parallel.sample(question, index, end, budget - rolls)
-            tally.merge(chunk.tally)
-            rolls += chunk.rolls
-            if chunk.over:
-                stopped_by = "work budget"
-            index = end
-            # The headline also reports events made of several values (a unit "bottles out"
-            # in any of three fates), whose intervals may be wider than any single value's.
-            if (
-                precision is not None
-                and tally.runs
-                and tally.widest(confidence) < precision
-                and _widest_reported(_sampled_result(ruleset, tally, confidence)) < precision
-            ):
-                stopped_by = "precision"
+            if precision is None:
+                chunk = parallel.sample(question, index, goal, budget - rolls)
+                tally.merge(chunk.tally)
+                rolls += chunk.rolls
+                stopped_by = "work budget" if chunk.over else stopped_by
+                break
+            # The tally is looked at every BATCH_RUNS runs, but runs played together share
+            # the sampler's steps: up to a quarter of the runs so far are played at once,
+            # each batch's tally kept apart, and those past the stop are thrown away.
+            ahead = min(PRECISION_SLICE, max(BATCH_RUNS, index // 4 // BATCH_RUNS * BATCH_RUNS))
+            end = min(goal, index + ahead)
+            chunk = parallel.sample(question, index, end, budget - rolls, every=BATCH_RUNS)
+            for stop, part, part_rolls in chunk.parts:
+                tally.merge(part)
+                rolls += part_rolls
+                index = stop
+                if chunk.over and stop == chunk.stop:
+                    stopped_by = "work budget"
+                # The headline also reports events made of several values (a unit "bottles
+                # out" in any of three fates), whose intervals may be wider than any one's.
+                if (
+                    tally.runs
+                    and tally.widest(confidence) < precision
+                    and _widest_reported(_sampled_result(ruleset, tally, confidence)) < precision
+                ):
+                    stopped_by = "precision"
+                if stopped_by in ("precision", "work budget"):
+                    break
     if tally.runs == 0:
         raise FracasError(
             f"a single play needs more than {budget:,} dice rolls; raise --sample-budget"

@@ -27,7 +27,7 @@ import math
 import os
 import signal
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -177,6 +177,14 @@ class Chunk:
     tally: Tally
     rolls: int
     over: bool
+    #: With ``every`` asked for: the runs cut at each multiple of it, in order, each part
+    #: as the run it stops before, its tally and its dice rolls (the last part stops at
+    #: ``stop``).
+    parts: tuple[Part, ...] = ()
+
+
+#: A part of a chunk: the run it stops before, the tally of its runs and their dice rolls.
+Part = tuple[int, Tally, int]
 
 
 Prepared = tuple["Sampler[Any, Summary]", Derive | None]
@@ -198,9 +206,15 @@ def _prepare(question: Question) -> Prepared:
 
 
 def play_chunk(
-    question: Question, start: int, stop: int, limit: int, prepared: Prepared | None = None
+    question: Question,
+    start: int,
+    stop: int,
+    limit: int,
+    prepared: Prepared | None = None,
+    every: int = 0,
 ) -> Chunk:
-    """Play repetitions ``start`` … ``stop − 1`` in this process, at most ``limit`` dice rolls.
+    """Play repetitions ``start`` … ``stop − 1`` in this process, at most ``limit`` dice rolls
+    (with ``every``, the chunk's parts are cut at each multiple of it: see :class:`Chunk`).
 
     >>> from fracas.io.scenario import load_scenario
     >>> lair = load_scenario("examples/d100/lair_raid.yaml")
@@ -210,24 +224,62 @@ def play_chunk(
     (10, False)
     """
     sample, derive = _prepare(question) if prepared is None else prepared
+    cuts = range(start - start % every + every, stop, every) if every else range(0)
     # The sampler's graph outlives the chunk: left to the collector, the tally's and the
     # next chunk's allocations set off full passes over it (a sixth of a long question).
     with collecting_once_per_step():
-        found, used = sample.play(run_keys(question.seed, start, stop), limit)
-        tally = Tally()
-        # Each summary stands for all the runs that ended alike: derived once for them all.
-        for summary, times in found:
-            tally.add(summary if derive is None else {**summary, **derive(summary)}, times)
+        keys = run_keys(question.seed, start, stop)
+        found, used = sample.play_parts(keys, limit, [cut - start for cut in cuts])
+        parts: list[Part] = []
+        first = 0
+        for summaries, end in zip(found, [*cuts, stop], strict=False):
+            end = min(end - start, len(used))
+            tally = Tally()
+            # Each summary stands for the runs that ended alike: derived once for them all.
+            for summary, times in summaries:
+                tally.add(summary if derive is None else {**summary, **derive(summary)}, times)
+            parts.append((start + end, tally, sum(used[first:end])))
+            first = end
         collect_young()
     played = len(used)
-    return Chunk(start, start + played, tally, sum(used), played < stop - start)
+    whole = parts[0][1] if len(parts) == 1 else _merged(part[1] for part in parts)
+    over = played < stop - start
+    return Chunk(start, start + played, whole, sum(used), over, tuple(parts) if every else ())
 
 
-def _play_chunk_alone(question: Question, start: int, stop: int, limit: int) -> Chunk:
+def _merged(tallies: Iterable[Tally]) -> Tally:
+    whole = Tally()
+    for tally in tallies:
+        whole.merge(tally)
+    return whole
+
+
+def _joined(parts: Iterable[Part], every: int, stop: int) -> tuple[Part, ...]:
+    """``parts`` of consecutive chunks, those that a chunk's end cut short of a multiple of
+    ``every`` (or of ``stop``) joined to the next."""
+    joined: list[Part] = []
+    pending: Part | None = None
+    for part in parts:
+        if pending is not None:
+            merged = _merged((pending[1], part[1]))
+            part = (part[0], merged, pending[2] + part[2])
+        if part[0] % every and part[0] != stop:
+            pending = part
+        else:
+            joined.append(part)
+            pending = None
+    if pending is not None:
+        joined.append(pending)
+    return tuple(joined)
+
+
+def _play_chunk_alone(
+    question: Question, start: int, stop: int, limit: int, every: int = 0
+) -> Chunk:
     """:func:`play_chunk` in a worker process or on a Dask worker: nothing spreads further."""
     token = _RUNNER.set(Runner())
     try:
-        return play_chunk(question, start, stop, limit)
+        return play_chunk(question, start, stop, limit, every=every)
     finally:
         _RUNNER.reset(token)
 
@@ -533,31 +585,39 @@ def plan(start: int, stop: int, workers: int) -> list[tuple[int, int]]:
     return [(first, min(stop, first + size)) for first in range(start, stop, size)]
 
 
-def sample(question: Question, start: int, stop: int, limit: int) -> Chunk:
+def sample(question: Question, start: int, stop: int, limit: int, every: int = 0) -> Chunk:
     """Play runs ``start`` … ``stop − 1`` where :func:`current` says, at most ``limit`` dice
-    rolls in all: the same chunk, to the bit, as :func:`play_chunk` in one process.
+    rolls in all: the same chunk, to the bit, as :func:`play_chunk` in one process (its
+    parts too, with ``every``).
     """
     runner = current()
     progress = runner.progress
     prepared: Prepared | None = None
     merged = Tally()
     rolls = 0
+    parts: list[Part] = []
+
+    def ending(stopped: int, over: bool) -> Chunk:
+        joined = _joined(parts, every, stopped) if every else ()
+        return Chunk(start, stopped, merged, rolls, over, joined)
+
     if runner.pool is None:
         # Here the runs go in slices too, so that a progress display keeps moving.
         prepared = _prepare(question)
         for first in range(start, stop, LOCAL_SLICE):
             chunk = play_chunk(
-                question, first, min(stop, first + LOCAL_SLICE), limit - rolls, prepared
+                question, first, min(stop, first + LOCAL_SLICE), limit - rolls, prepared, every
             )
             merged.merge(chunk.tally)
             rolls += chunk.rolls
+            parts.extend(chunk.parts)
             if progress is not None:
                 progress.advance(chunk.stop - chunk.start)
             if chunk.over:
-                return Chunk(start, chunk.stop, merged, rolls, True)
-        return Chunk(start, stop, merged, rolls, False)
+                return ending(chunk.stop, True)
+        return ending(stop, False)
     calls: list[tuple[Callable[..., Chunk], tuple[Any, ...]]] = [
-        (_play_chunk_alone, (question, first, last, limit))
+        (_play_chunk_alone, (question, first, last, limit, every))
         for first, last in plan(start, stop, runner.workers)
     ]
 
@@ -571,9 +631,12 @@ def sample(question: Question, start: int, stop: int, limit: int) -> Chunk:
         if chunk.over or rolls + chunk.rolls > limit:
             # The limit falls inside this chunk: replay it here with what is left, which
             # stops at the very run one process would have stopped at.
-            last = play_chunk(question, chunk.start, chunk.stop, limit - rolls, prepared)
+            last = play_chunk(question, chunk.start, chunk.stop, limit - rolls, prepared, every)
             merged.merge(last.tally)
-            return Chunk(start, last.stop, merged, rolls + last.rolls, True)
+            rolls += last.rolls
+            parts.extend(last.parts)
+            return ending(last.stop, True)
         merged.merge(chunk.tally)
         rolls += chunk.rolls
-    return Chunk(start, stop, merged, rolls, False)
+        parts.extend(chunk.parts)
+    return ending(stop, False)

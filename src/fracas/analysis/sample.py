@@ -19,7 +19,8 @@ played run by run with the run's own dice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from fracas.analysis.exact import collect_young, collecting_once_per_step
@@ -240,9 +241,19 @@ class Sampler(Generic[S, T]):
     def play(
         self, keys: npt.NDArray[np.uint64], limit: float = float("inf")
     ) -> tuple[list[tuple[T, int]], list[int]]:
-        """Play one run per key: the summaries of the runs, each with how many runs it
-        sums up (in the order of each one's first run), and the random numbers each run
-        used.
+        """:meth:`play_parts` in one part: the summaries of all the runs played."""
+        parts, used = self.play_parts(keys, limit)
+        return parts[0], used
+
+    def play_parts(
+        self, keys: npt.NDArray[np.uint64], limit: float = float("inf"), ends: Sequence[int] = ()
+    ) -> tuple[list[list[tuple[T, int]]], list[int]]:
+        """Play one run per key: per part of the runs, the summaries of its runs, each
+        with how many runs it sums up (in the order of each one's first run); and the
+        random numbers each run used. A part ends at each of ``ends`` (positions among the
+        keys, ascending) and at the last run played: an odds question that looks at its
+        tally every thousand runs plays many thousands at once and still sees each
+        thousand's tally apart.
 
         Past ``limit`` numbers in all (counted run by run, in run order) the runs stop:
         only the runs before the one that went over are summed up, and the numbers list
@@ -256,16 +267,17 @@ class Sampler(Generic[S, T]):
         if self._start is None:
             self._start = self._reach(self.process.start())
         # The runs that have ended: the numbers of their final states, what they carry.
-        ends: dict[S, int] = {}
+        finals: dict[S, int] = {}
         ended: list[tuple[Any, Any, Any]] = []
         self._left = limit
         self._replayed = {}
         # Summing up makes a dict a distinct end: left to the collector, those allocations
         # set off full passes over every state the graph holds (a tenth of a long question).
         with collecting_once_per_step():
-            cut = self._walk(used, ends, ended, keys, limit)
-            summaries = self._summarized(ends, ended, count, cut)
-        return summaries, used[:cut].tolist()
+            cut = self._walk(used, finals, ended, keys, limit)
+            bounds = [end for end in ends if 0 < end < cut]
+            parts = self._summarized(finals, ended, count, cut, [0, *bounds, cut])
+        return parts, used[:cut].tolist()
 
     def _walk(
         self,
@@ -479,10 +491,16 @@ class Sampler(Generic[S, T]):
         return min(index, cut)
 
     def _summarized(
-        self, ends: dict[S, int], ended: list[tuple[Any, Any, Any]], count: int, cut: int
-    ) -> list[tuple[T, int]]:
-        """Each summary of the runs before ``cut`` with how many of them it sums up, in the
-        order of the first run of each (a run replayed alone is one summary of its own)."""
+        self,
+        ends: dict[S, int],
+        ended: list[tuple[Any, Any, Any]],
+        count: int,
+        cut: int,
+        bounds: Sequence[int],
+    ) -> list[list[tuple[T, int]]]:
+        """Per part of the runs before ``cut`` (each from one of ``bounds`` up to the
+        next), each summary of its runs with how many of them it sums up, in the order of
+        the first run of each (a run replayed alone is one summary of its own)."""
         import numpy as np
 
         end_of = np.zeros(count, dtype=np.int64)
@@ -496,18 +514,24 @@ class Sampler(Generic[S, T]):
         replayed = [index for index in sorted(self._replayed) if index < cut]
         if replayed:
             pairs[replayed] = -1
-        unique, first, counts = np.unique(pairs, return_index=True, return_counts=True)
         states = list(ends)
-        found: list[tuple[int, T, int]] = []
-        for at in range(len(unique)):
-            pair = int(unique[at])
-            if pair < 0:
-                continue
-            end, settled = divmod(pair, len(self._settled))
-            found.append((int(first[at]), self._summary(states[end], settled), int(counts[at])))
-        found.extend((index, self._replayed[index], 1) for index in replayed)
-        found.sort(key=lambda item: item[0])
-        return [(summary, times) for _, summary, times in found]
+        parts: list[list[tuple[T, int]]] = []
+        for start, stop in pairwise(bounds):
+            unique, first, counts = np.unique(
+                pairs[start:stop], return_index=True, return_counts=True
+            )
+            found: list[tuple[int, T, int]] = []
+            for at in range(len(unique)):
+                pair = int(unique[at])
+                if pair < 0:
+                    continue
+                end, settled = divmod(pair, len(self._settled))
+                summary = self._summary(states[end], settled)
+                found.append((start + int(first[at]), summary, int(counts[at])))
+            found.extend((i, self._replayed[i], 1) for i in replayed if start <= i < stop)
+            found.sort(key=lambda item: item[0])
+            parts.append([(summary, times) for _, summary, times in found])
+        return parts
 
     def _summary(self, state: S, settled: int) -> T:
         summaries = self._summaries.get(state)

@@ -53,3 +53,7 @@ DEFAULT_RUNS = 10_000
 DEFAULT_MAX_RUNS = 200_000
 #: Repetitions between two precision checks.
 BATCH_RUNS = 1_000
+#: Most runs a question sampled towards a precision plays at once: the tally of each
+#: BATCH_RUNS of them is still looked at apart (the stop does not move), and at most this
+#: many runs past the stop are played for nothing.
+PRECISION_SLICE = 8_000
