@@ -116,6 +116,7 @@ def test_evaluating_only_the_rows_a_fight_touches_gives_every_rows_outcome(
         state = side_attacks.start
         used = np.zeros(len(state.strength), dtype=np.bool_)
         known = side_attacks.evaluate_all(state, side_attacks.open_rows(state, used))
+        mask = side_attacks.open_mask(state, used)
         for pick in picks:
             rows = side_attacks.open_rows(state, used)
             if not rows.size:
@@ -125,7 +126,11 @@ def test_evaluating_only_the_rows_a_fight_touches_gives_every_rows_outcome(
             used[side_attacks.attacker[row]] = True
             changed = (int(side_attacks.attacker[row]), int(side_attacks.target[row]))
             rows = side_attacks.open_rows(state, used)
-            known = side_attacks.evaluate_after(known, state, changed, rows)
+            # The searches close a parent's open rows after its fight rather than look
+            # at every row of the new board: the same rows.
+            mask = side_attacks.close_after(mask, row, state)
+            assert (mask == side_attacks.open_mask(state, used)).all()
+            known = side_attacks.evaluate_after(known, state, changed, mask)
             again = side_attacks.evaluate_all(state, rows)
             for mine, fresh in zip(known, again, strict=True):
                 assert mine[rows].tolist() == fresh[rows].tolist()

@@ -680,6 +680,13 @@ class SideOutcome:
 #: Target losses, attacker losses and attacker level gains of every row of a side's
 #: attacks on one state (rows that are not open hold 0).
 FullOutcome = tuple[Ints, Ints, Ints]
+Bools = NDArray[np.bool_]
+
+
+def rows_open(mask: Bools) -> Ints:
+    """The rows an :meth:`SideAttacks.open_mask` leaves open, ascending."""
+    # Searches ask this of every board they make: nonzero of the 1-D mask directly.
+    return mask.nonzero()[0].astype(np.int64, copy=False)
 
 
 @dataclass(frozen=True)
@@ -791,20 +798,17 @@ class SideAttacks:
         known: FullOutcome,
         state: BoardState,
         changed: Sequence[int],
-        open_rows: Ints,
+        open_mask: Bools,
         recall: Recall | None = None,
     ) -> FullOutcome:
         """The outcome of every row on ``state``, from ``known`` (every row's outcome on a
         state that differs from ``state`` only in the units ``changed``): the open rows
-        that read a changed unit are evaluated again (or taken from ``recall``), the rest
-        are kept. With nothing to evaluate again the answer is ``known`` itself, not a copy:
-        outcomes are shared between the nodes of a search and never changed in place."""
+        (``open_mask``, see :meth:`open_mask`) that read a changed unit are evaluated again
+        (or taken from ``recall``), the rest are kept. With nothing to evaluate again the
+        answer is ``known`` itself, not a copy: outcomes are shared between the nodes of a
+        search and never changed in place."""
         touched = self.dependents(changed)
-        if not open_rows.size:
-            return known
-        # Both are sorted and without repeats: the touched rows found among the open ones.
-        at = np.minimum(np.searchsorted(open_rows, touched), open_rows.size - 1)
-        redone = open_rows[at] == touched
+        redone = open_mask[touched]
         redo = touched[redone]
         # Outcomes are never changed once made: with nothing to redo, the known ones stand.
         if redo.size:
@@ -927,11 +931,43 @@ class SideAttacks:
 
     def open_rows(self, state: BoardState, used: NDArray[np.bool_] | None = None) -> Ints:
         """Pairs still possible in ``state``: both units alive, the attacker not ``used``."""
+        return rows_open(self.open_mask(state, used))
+
+    def open_mask(self, state: BoardState, used: NDArray[np.bool_] | None = None) -> Bools:
+        """:meth:`open_rows` as a mask over every row (see :meth:`close_after`)."""
         alive = state.strength > 0
         able = alive if used is None else alive & ~used
-        # Searches ask this of every board they make: nonzero of the 1-D mask directly.
-        found = (able[self.attacker] & alive[self.target]).nonzero()[0]
-        return found.astype(np.int64, copy=False)
+        mask: Bools = able[self.attacker] & alive[self.target]
+        return mask
+
+    def close_after(self, mask: Bools, row: int, after: BoardState) -> Bools:
+        """The :meth:`open_mask` of the board ``after`` attack ``row`` was fought, from
+        ``mask``, that of the board before: the attacker is spent and a unit that fell
+        takes its rows with it. Nothing else changed, and a closed row never opens again
+        (strengths only fall), so no other row needs looking at."""
+        starts, rows = self._rows_by_unit()
+        a, t = int(self.attacker[row]), int(self.target[row])
+        closed = mask.copy()
+        closed[rows[starts[2 * a] : starts[2 * a + 1]]] = False
+        for unit in (a, t):
+            if after.strength[unit] <= 0:
+                closed[rows[starts[2 * unit] : starts[2 * unit + 2]]] = False
+        return closed
+
+    def _rows_by_unit(self) -> tuple[list[int], Ints]:
+        """The rows of each unit, attacks by it then attacks on it: ``rows[starts[2u] :
+        starts[2u + 1]]`` has ``u`` as attacker, ``rows[starts[2u + 1] : starts[2u + 2]]``
+        as target."""
+        cached = self.__dict__.get("_by_unit")
+        if cached is None:
+            units = len(self.start.strength)
+            keys = np.concatenate((2 * self.attacker, 2 * self.target + 1))
+            order = np.argsort(keys, kind="stable")
+            rows = np.concatenate((np.arange(len(self)), np.arange(len(self))))[order]
+            counts = np.bincount(keys, minlength=2 * units)
+            starts = [0, *np.cumsum(counts).tolist()]
+            cached = self.__dict__["_by_unit"] = (starts, rows.astype(np.int64))
+        return cached
 
     def evaluate(self, state: BoardState, rows: Ints | None = None) -> SideOutcome:
         """Attacks ``rows`` (default: all) on ``state``: losses both ways and level gains.

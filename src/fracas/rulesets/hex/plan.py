@@ -55,6 +55,7 @@ from fracas.rulesets.hex.boards import (
     SideAttacks,
     apply,
     fought,
+    rows_open,
 )
 from fracas.rulesets.hex.document import HexParams
 from fracas.rulesets.hex.play import Turn, play_turn
@@ -187,6 +188,9 @@ class _Node:
     #: The sum of every unit's :func:`_mark` (see :func:`_marked`): equal nodes have
     #: equal sums, and a child's is its parent's with its two units' marks swapped.
     mark: int = 0
+    #: The rows open on the node's board (:meth:`SideAttacks.open_mask`): a child's is its
+    #: parent's with the rows its fight closed (:meth:`SideAttacks.close_after`).
+    open: NDArray[np.bool_] | None = None
 
     @property
     def rows(self) -> tuple[int, ...]:
@@ -239,7 +243,9 @@ def _search(
     enemy_weight, own_weight = _weights(attacks.params)
     state = attacks.start if start is None else start
     unused = np.zeros(len(state.strength), dtype=np.bool_)
-    root = _Node(state, unused, None, 0.0, 0, mark=_marked(state, unused))
+    root = _Node(
+        state, unused, None, 0.0, 0, mark=_marked(state, unused), open=attacks.open_mask(state)
+    )
     best, beam, evaluated = root, [root], 0
     # Each beam node's place among the beam's rows in their order (lowest first): the
     # plans of one beam have as many attacks each and are all different, so comparing
@@ -251,7 +257,8 @@ def _search(
         children: list[tuple[float, int, tuple[int, int], _Node, int, int, int, FullOutcome]]
         children = []
         for node, rank in zip(beam, ranks, strict=True):
-            rows = attacks.open_rows(node.state, node.used)
+            assert node.open is not None
+            rows = rows_open(node.open)
             if not rows.size:
                 continue
             # Only the rows that read the two units of the last fight change: the rest of
@@ -259,7 +266,7 @@ def _search(
             full = (
                 attacks.evaluate_all(node.state, rows, recall)
                 if node.known is None
-                else attacks.evaluate_after(node.known, node.state, node.changed, rows, recall)
+                else attacks.evaluate_after(node.known, node.state, node.changed, node.open, recall)
             )
             evaluated += 1
             score = enemy_weight * full[0][rows] - own_weight * full[1][rows]
@@ -335,7 +342,9 @@ def _child(
         + _mark(a, int(after.strength[a]), int(after.level[a]), True)
         + _mark(t, int(after.strength[t]), int(after.level[t]), was_used)
     ) & _MARKS
-    return _Node(after, used, _Path(row, node.path), value, levels, full, (a, t), mark)
+    assert node.open is not None
+    closed = attacks.close_after(node.open, row, after)
+    return _Node(after, used, _Path(row, node.path), value, levels, full, (a, t), mark, closed)
 
 
 #: Attacks the exact search may evaluate before it gives way to beam search (each node of
@@ -458,9 +467,10 @@ def exact_search(
         nonlocal best_rows, best, evaluated, spent
         if (value, levels) > best:
             best, best_rows = (value, levels), rows
-        open_rows = attacks.open_rows(state, used)
+        open_mask = attacks.open_mask(state, used)
         if allowed is not None:
-            open_rows = open_rows[allowed[open_rows]]
+            open_mask &= allowed
+        open_rows = rows_open(open_mask)
         if not open_rows.size:
             return
         # Looking at a node counts its open attacks, cut or not: the budget bounds the work.
@@ -481,7 +491,7 @@ def exact_search(
         full = (
             attacks.evaluate_all(state, open_rows, recall)
             if known is None
-            else attacks.evaluate_after(known, state, changed, open_rows, recall)
+            else attacks.evaluate_after(known, state, changed, open_mask, recall)
         )
         evaluated += 1
         taken_now, given_now, gains_now = (a[open_rows] for a in full)
