@@ -25,11 +25,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.analysis import exact as evaluate
 from fracas.analysis.exact import COLLECT_AFTER, ExactStates, exact_states, sharing_work
 from fracas.analysis.odds import odds
 from fracas.analysis.parallel import running
 from fracas.cli.progress import Tracker
+from fracas.core import helper as forking
 from fracas.core.budgets import EXACT_TOLERANCE
 from fracas.core.dice import D6, Dice, DiceGroup, die, draw
 from fracas.core.distribution import Distribution, EnumerationBudgetError
@@ -404,7 +404,7 @@ def test_exact_odds_with_a_shown_bar_share_the_walk_as_workers_allow(workers: in
     tracker = Tracker(show=True)  # as on a terminal: it must start no thread
     with (
         counting_forks() as forked,
-        mock.patch.object(evaluate, "_a_core_is_free", return_value=True),  # other work aside
+        mock.patch.object(forking, "a_core_is_free", return_value=True),  # other work aside
         running(workers=workers, progress=tracker),
     ):
         shared = odds(scenario, method="exact")
@@ -422,7 +422,7 @@ def test_no_helper_while_every_core_is_busy(busy: bool) -> None:
     alone = exact_states(process, budget=10**6)
     with (
         counting_forks() as forked,
-        mock.patch.object(evaluate, "_a_core_is_free", return_value=not busy),
+        mock.patch.object(forking, "a_core_is_free", return_value=not busy),
     ):
         with sharing_work(2, from_states=1):
             shared = exact_states(process, budget=10**6)
@@ -454,7 +454,7 @@ def test_a_free_core_is_seen_in_the_ready_threads(tmp_path: Path) -> None:
             mock.patch("builtins.open", fake_open),
             mock.patch.object(os, "sched_getaffinity", return_value={0, 1}),
         ):
-            assert evaluate._a_core_is_free() is free
+            assert forking.a_core_is_free() is free
 
 
 def test_at_least_one_process() -> None:

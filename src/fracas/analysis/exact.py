@@ -22,24 +22,21 @@ Fraction(1, 1)
 from __future__ import annotations
 
 import gc
-import os
-import pickle
-import signal
-import sys
 import threading
-import time
 from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import chain, compress, islice
-from typing import Any, BinaryIO, Generic, NamedTuple, NoReturn, TypeVar
+from typing import Any, BinaryIO, Generic, NamedTuple, TypeVar
 
+from fracas.core import helper as forking
 from fracas.core.dice import ChanceNode, Dice, DiceGroup
 from fracas.core.distribution import EnumerationBudgetError
 from fracas.core.errors import FracasError
+from fracas.core.helper import Helper, receive, send
 from fracas.core.limits import Budget
 from fracas.core.process import Process, work_watch
 
@@ -209,8 +206,9 @@ def sharing_work(
     states (smaller steps stay here), and only where that is safe: a platform that forks
     (not macOS, whose system libraries do not survive it) and no other thread running in
     this process (a thread may hold a lock that the fork would copy held), and, unless
-    ``even_when_busy``, only while a core is free (:func:`_a_core_is_free`): on a machine
-    whose cores are all busy the second process only slows the walk down. Otherwise the
+    ``even_when_busy``, only while a core is free
+    (:func:`~fracas.core.helper.a_core_is_free`): on a machine whose cores are all busy
+    the second process only slows the walk down. Otherwise the
     walk stays in this process. The helper inherits the process being walked; each step it
     is sent the states of its half that it does not hold already (it keeps the states it
     returned the step before, and those the first half did not reach stay with it) and
@@ -305,7 +303,7 @@ def exact_states(
     watch = work_watch()
     sharing = _SHARING.get()
     may_fork = sharing.processes > 1
-    helper: _Helper | None = None
+    helper: Helper | None = None
     # The frontier is the first half's states (``mine`` of them), then the second half's
     # that the first did not reach. When the helper walked that second half it still
     # holds them: ``kept`` flags them among the states it returned, so that next step
@@ -322,8 +320,8 @@ def exact_states(
                 big = len(frontier) >= sharing.from_states
                 if big and may_fork:
                     may_fork = False  # once per walk
-                    if sharing.even_when_busy or _a_core_is_free():
-                        helper = _Helper.start(_walk_halves(walk))
+                    if sharing.even_when_busy or forking.a_core_is_free():
+                        helper = Helper.start(_walk_halves(walk))
                 shared = big and helper is not None
                 if shared:
                     assert helper is not None
@@ -537,117 +535,6 @@ def _add_flagging_new(into: dict[T, Probability], more: Mapping[T, Probability])
     return bytes(new)
 
 
-def _a_core_is_free() -> bool:
-    """Whether fewer threads are ready to run on this machine than this process may use
-    cores, this one included: the least of three looks at ``/proc/loadavg`` a few
-    milliseconds apart (a program that only starts does not count). ``True`` where the
-    platform does not tell."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-        ready = []
-        for look in range(3):
-            if look:
-                time.sleep(0.002)
-            with open("/proc/loadavg") as loadavg:
-                ready.append(int(loadavg.read().split()[3].split("/")[0]))
-    except (AttributeError, OSError, ValueError, IndexError):
-        return True
-    return min(ready) < cores
-
-
-#: Whether this platform forks a helper for an exact walk (see :func:`sharing_work`).
-_FORKS = hasattr(os, "fork") and sys.platform != "darwin"
-
-
-class _Helper:
-    """A forked process that works out part of an exact answer (:func:`sharing_work`).
-
-    It runs ``serve(requests, replies)``: it reads pickled messages from the first pipe
-    and writes pickled replies to the second.
-    """
-
-    def __init__(self, pid: int, requests: BinaryIO, replies: BinaryIO) -> None:
-        self.pid = pid
-        self._requests = requests
-        self._replies = replies
-        self._alive = True
-
-    @staticmethod
-    def start(serve: Callable[[BinaryIO, BinaryIO], None]) -> _Helper | None:
-        """A helper forked from this process, or ``None`` where forking is not safe."""
-        # Python threads are what matter: one may hold a lock (the import lock, a file's
-        # buffer) that the fork would copy held. Native threads (a BLAS pool) are prepared
-        # for a fork by their libraries, as malloc is, and the helper runs Python only.
-        if not _FORKS or threading.active_count() != 1:
-            return None
-        requests_in, requests_out = os.pipe()
-        replies_in, replies_out = os.pipe()
-        try:
-            pid = os.fork()
-        except OSError:  # no room for another process: work alone
-            for end in (requests_in, requests_out, replies_in, replies_out):
-                os.close(end)
-            return None
-        if pid == 0:
-            _live(serve, requests_in, replies_out, others=(requests_out, replies_in))
-        os.close(requests_in)
-        os.close(replies_out)
-        return _Helper(pid, open(requests_out, "wb"), open(replies_in, "rb"))
-
-    def send(self, message: object) -> None:
-        try:
-            _send(self._requests, message)
-        except OSError:  # the helper is gone: receive() says so
-            self._alive = False
-
-    def receive(self) -> Any:
-        """The helper's next reply; ``None`` when it failed or is gone (its part is then
-        worked out here, where any error it raises has its whole traceback)."""
-        if not self._alive:
-            return None
-        try:
-            return _receive(self._replies)
-        except OSError:
-            return None
-
-    def stop(self) -> None:
-        """Stop the helper now (it keeps nothing worth finishing) and wait for its end."""
-        for pipe in (self._requests, self._replies):
-            with suppress(OSError):
-                pipe.close()
-        with suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)
-        with suppress(ChildProcessError):
-            os.waitpid(self.pid, 0)
-
-
-def _live(
-    serve: Callable[[BinaryIO, BinaryIO], None],
-    requests: int,
-    replies: int,
-    *,
-    others: tuple[int, ...],
-) -> NoReturn:
-    """A helper's whole life: ``serve``, then exit.
-
-    It never returns into the code that forked it, never flushes what that code had
-    buffered for its files, and writes nothing to the terminal.
-    """
-    status = 1
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the walk's process
-        for end in others:
-            os.close(end)
-        silent = os.open(os.devnull, os.O_RDWR)
-        for standard in (0, 1, 2):
-            os.dup2(silent, standard)
-        with open(requests, "rb") as reader, open(replies, "wb") as writer:
-            serve(reader, writer)
-        status = 0
-    finally:
-        os._exit(status)
-
-
 def _walk_halves(walk: _Walk[Any]) -> Callable[[BinaryIO, BinaryIO], None]:
     """What a walk's helper does: walk each second half it is sent, until the pipe closes.
 
@@ -661,7 +548,7 @@ def _walk_halves(walk: _Walk[Any]) -> Callable[[BinaryIO, BinaryIO], None]:
         # The states it returned last step: the parent sends again only those of them
         # that its own half reached too.
         returned: dict[Any, Probability] = {}
-        while (message := _receive(reader)) is not None:
+        while (message := receive(reader)) is not None:
             sent, kept, skip, used = message
             pairs: Iterable[tuple[Any, Probability]] = sent
             if kept is not None:
@@ -676,7 +563,7 @@ def _walk_halves(walk: _Walk[Any]) -> Callable[[BinaryIO, BinaryIO], None]:
             except Exception:  # walked again by the walk's process, which raises it
                 reply, returned = None, {}
             del message, sent, pairs
-            _send(writer, reply)
+            send(writer, reply)
             del reply
             collect_young()
 
@@ -700,25 +587,6 @@ def _walked(reply: Any) -> _Half | None:
     if isinstance(reply, EnumerationBudgetError):
         raise reply
     return reply if isinstance(reply, _Half) else None
-
-
-def _send(pipe: BinaryIO, message: object) -> None:
-    data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
-    pipe.write(len(data).to_bytes(8, "little"))
-    pipe.write(data)
-    pipe.flush()
-
-
-def _receive(pipe: BinaryIO) -> Any:
-    """The next message on ``pipe``, or ``None`` when the other end has closed it."""
-    head = pipe.read(8)
-    if len(head) < 8:
-        return None
-    size = int.from_bytes(head, "little")
-    data = pipe.read(size)
-    if len(data) < size:
-        return None
-    return pickle.loads(data)
 
 
 class _CollectorPause:
