@@ -388,6 +388,16 @@ def advise_command(
             help="The best order of the side's attackers against this one unit.",
         ),
     ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            metavar="N",
+            help="With --reply: processes sharing the enemy's searches (default: every "
+            "core; two at most help); 1 does everything in this process. The replies are "
+            "the same.",
+        ),
+    ] = None,
     limits: LimitOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -403,6 +413,8 @@ def advise_command(
       fracas advise examples/hex/encirclement.yaml --side blue --reply
       fracas advise examples/hex/encirclement.yaml --side blue --focus holdout
     """
+    from fracas.analysis.parallel import cores
+    from fracas.core.helper import searching_with
     from fracas.core.process import watching_work
     from fracas.io.scenario import ADVISE_BUDGET
 
@@ -422,7 +434,8 @@ def advise_command(
                 with scenario.budget(ADVISE_BUDGET.name):
                     report = scenario.stamp(ruleset.focus(model, side, focus))
             elif reply:
-                with scenario.budget(ADVISE_BUDGET.name):
+                processes = cores() if workers is None else workers
+                with scenario.budget(ADVISE_BUDGET.name), searching_with(processes):
                     found = ruleset.reply(model, side, plan=plan, width=width, top=shown)
                 report = scenario.stamp(found)
             elif plan:

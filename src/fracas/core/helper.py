@@ -24,9 +24,39 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from contextvars import ContextVar
 from typing import Any, BinaryIO, NoReturn
+
+#: How many processes a ruleset's own search may use (see :func:`searching_with`).
+_SEARCH_PROCESSES: ContextVar[int] = ContextVar("fracas_search_processes", default=1)
+
+
+@contextmanager
+def searching_with(processes: int) -> Iterator[None]:
+    """Let a ruleset's own searches inside (hex's replies) use up to ``processes``
+    processes: two at most help, the second forked as a :class:`Helper` while a core is
+    free. The answer is the same whatever ``processes`` is; outside, searches use one.
+
+    >>> with searching_with(2):
+    ...     search_processes()
+    2
+    >>> search_processes()
+    1
+    """
+    if processes < 1:
+        raise ValueError(f"a search needs at least 1 process, not {processes}")
+    token = _SEARCH_PROCESSES.set(processes)
+    try:
+        yield
+    finally:
+        _SEARCH_PROCESSES.reset(token)
+
+
+def search_processes() -> int:
+    """The processes :func:`searching_with` allows here (1 outside it)."""
+    return _SEARCH_PROCESSES.get()
 
 
 def a_core_is_free() -> bool:

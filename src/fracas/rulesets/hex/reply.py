@@ -44,12 +44,14 @@ a's counter is an even 1000 against 1000: 50. Our attack: a takes 50 and loses 8
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
+from typing import BinaryIO
 
 import numpy as np
 
+from fracas.core import helper as forking
 from fracas.core.errors import ScenarioError
 from fracas.rulesets.hex.advisor import ranked_rows
 from fracas.rulesets.hex.boards import BoardState, Recall, SideAttacks
@@ -223,8 +225,9 @@ def replies(
     # An exact search that did not fit the budget on one of these boards is not tried
     # again for that side: the boards differ in two units, and each try costs the budget.
     too_big: set[str] = set()
-    made: list[tuple[Fraction, Fraction, int, Reply]] = []
-    for number, (rows, exact, our_method) in enumerate(candidates):
+
+    def reply_to(number: int) -> Reply:
+        rows, exact, our_method = candidates[number]
         planned, state = _replay(ours, rows, recall=our_recall)
         our_value = _value(planned)
         best: tuple[Fraction, str | None, list[PlannedAttack], Found, BoardState] = (
@@ -248,7 +251,7 @@ def replies(
                 best = (value, enemy.side, theirs, found, after)
         their_value, enemy_side, theirs, their_found, after = best
         strength, level = _tuple(after, units)
-        reply = Reply(
+        return Reply(
             side,
             tuple(planned),
             our_value,
@@ -263,9 +266,61 @@ def replies(
             our_method,
             their_found.method if enemy_side is not None else "no other side",
         )
-        made.append((-reply.net, -our_value, number, reply))
+
+    found_replies = [reply_to(0)] if candidates else []
+    # Once every other side's exact search is out of reach (or a width is asked for), no
+    # reply depends on those before it: a helper process may search half of the rest.
+    alike = width is not None or all(enemy.side in too_big for enemy in enemies)
+    later = range(1, len(candidates))
+    found_replies += _shared(reply_to, later, board) if alike else [reply_to(n) for n in later]
+    made = [
+        (-reply.net, -reply.our_value, number, reply) for number, reply in enumerate(found_replies)
+    ]
     made.sort(key=lambda x: (x[0], x[1], x[2]))
     return [reply for *_, reply in made]
+
+
+#: Fewest replies worth forking a helper for: a search of a small board takes less than
+#: starting the helper and sending its replies back.
+SHARE_FROM = 4
+
+
+def _shared(reply_to: Callable[[int], Reply], numbers: range, board: Board) -> list[Reply]:
+    """``reply_to`` of each of ``numbers``, in order: the second half in a helper process
+    when :func:`~fracas.core.helper.searching_with` allows two and a core is free (the
+    same replies: each depends on its number alone). A helper that fails leaves its half
+    to this process."""
+    cut = len(numbers) // 2
+    helper = None
+    if len(numbers) >= SHARE_FROM and forking.search_processes() > 1 and forking.a_core_is_free():
+        helper = forking.Helper.start(_serving(reply_to, numbers[cut:]))
+    if helper is None:
+        return [reply_to(number) for number in numbers]
+    try:
+        helper.send(True)
+        mine = [reply_to(number) for number in numbers[:cut]]
+        theirs = helper.receive()
+    finally:
+        helper.stop()
+    if theirs is None:
+        return mine + [reply_to(number) for number in numbers[cut:]]
+    # Sent back without the board (each would carry a copy): it is this process's own.
+    return mine + [Reply(**dict(zip(_SENT, values, strict=True)), board=board) for values in theirs]
+
+
+#: The fields of a :class:`Reply` a helper sends back: all but the board.
+_SENT = tuple(field.name for field in fields(Reply) if field.name != "board")
+
+
+def _serving(
+    reply_to: Callable[[int], Reply], numbers: range
+) -> Callable[[BinaryIO, BinaryIO], None]:
+    def serve(requests: BinaryIO, replies: BinaryIO) -> None:
+        if forking.receive(requests) is not None:
+            found = [reply_to(number) for number in numbers]
+            forking.send(replies, [tuple(getattr(r, name) for name in _SENT) for r in found])
+
+    return serve
 
 
 @dataclass(frozen=True, slots=True)
