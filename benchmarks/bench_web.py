@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import fracas
-from fracas.analysis import parallel
+from fracas.core import helper as forking
 
 ROOT = Path(__file__).resolve().parents[1]
 # The load generator and the load of the tests, so that both measure the same thing.
@@ -286,7 +286,7 @@ def main() -> None:
     two = max((run[1] for run in runs), key=lambda measured: measured.rate)
     print(
         f"\nthroughput of resolves: {one.rate:.0f}/s with 1 worker, {two.rate:.0f}/s with 2 "
-        f"({parallel.cores()} cores): {two.rate / one.rate:.2f}× (budget 1.8×); each run "
+        f"({forking.cores()} cores): {two.rate / one.rate:.2f}× (budget 1.8×); each run "
         + ", ".join(f"{a.rate:.0f}/{b.rate:.0f}" for a, b in runs)
     )
     # Where the cores went: with one worker its core bounds the rate; with two, the
@@ -300,9 +300,9 @@ def main() -> None:
     if one.workers and two.workers:
         shared = two.workers + two.server + two.load
         print(
-            f"  on {parallel.cores()} cores the most 2 workers can give is "
-            f"{parallel.cores() * one.workers / shared:.2f}× "
-            f"({parallel.cores()} × {one.workers:.2f} / {shared:.2f})"
+            f"  on {forking.cores()} cores the most 2 workers can give is "
+            f"{forking.cores() * one.workers / shared:.2f}× "
+            f"({forking.cores()} × {one.workers:.2f} / {shared:.2f})"
         )
     memory()
 

@@ -478,14 +478,6 @@ class _DaskPool:
         self._client.close()
 
 
-def cores() -> int:
-    """The processor cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not every platform can tell
-        return os.cpu_count() or 1
-
-
 @contextmanager
 def running(
     *,

@@ -413,8 +413,7 @@ def advise_command(
       fracas advise examples/hex/encirclement.yaml --side blue --reply
       fracas advise examples/hex/encirclement.yaml --side blue --focus holdout
     """
-    from fracas.analysis.parallel import cores
-    from fracas.core.helper import searching_with
+    from fracas.core.helper import cores, searching_with
     from fracas.core.process import watching_work
     from fracas.io.scenario import ADVISE_BUDGET
 
@@ -686,7 +685,7 @@ def serve_command(
         raise FracasError(
             f"fracas serve needs the web extra ({exc.name} is missing): pip install 'fracas[web]'"
         ) from None
-    from fracas.analysis.parallel import cores
+    from fracas.core.helper import cores
 
     defaults = Limits()
     limits = Limits(

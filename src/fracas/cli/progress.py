@@ -137,7 +137,8 @@ def long_work(
     """Run the block on ``workers`` processes (default: every core) or a Dask scheduler,
     with progress on a terminal; Ctrl-C stops everything and prints ``interrupted(...)``.
     """
-    from fracas.analysis.parallel import cores, running
+    from fracas.analysis.parallel import running
+    from fracas.core.helper import cores
 
     with (
         interruptible(quiet=quiet, interrupted=interrupted) as tracker,

@@ -59,6 +59,14 @@ def search_processes() -> int:
     return _SEARCH_PROCESSES.get()
 
 
+def cores() -> int:
+    """The processor cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not every platform can tell
+        return os.cpu_count() or 1
+
+
 def a_core_is_free() -> bool:
     """Whether fewer threads are ready to run on this machine than this process may use
     cores, this one included: the least of three looks at ``/proc/loadavg`` a few
