@@ -7,11 +7,16 @@ attacks, write the report as text and as JSON. Every time is also given as a rat
 baseline run here on the same board: reading the file and parsing its JSON, the least any
 loader pays. Peak memory is this process's high-water mark after the big board.
 
+``--reply`` is timed in one process and in two (``searching_with(2)``, what the command
+does on a machine of two cores: a forked helper searches half of the replies).
+
 The floors are for the command a user types, so each is also measured as that: ``fracas
 advise FILE --side blue`` (text, ``-f json``, ``--reply``) run as a process, start-up and
 imports included, with its wall time, its CPU time (less shaken by other work on the
 machine) and its own peak memory (``os.wait4``), against a baseline process that starts
-Python and parses the file's JSON.
+Python and parses the file's JSON. For the examples, the time a process takes to import
+the core install's libraries alone (numpy, pydantic, typer, rich, PyYAML) is given too:
+what any command pays before fracas does anything.
 
 Run: ``.venv/bin/python benchmarks/bench_hex_boards.py``. The floors are printed beside
 each number; timing depends on the machine and its load, so the tests assert none of it.
@@ -32,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from fracas.cli.common import Format, render
+from fracas.core.helper import searching_with
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.hex.reply import replies
 
@@ -105,6 +111,12 @@ def measure(path: Path, runs: int) -> dict[str, float]:
         extra["plan"] = timed(1, lambda: ruleset.plan(model, "blue"))[0]
         extra["reply1"] = timed(1, lambda: ruleset.reply(model, "blue", top=1))[0]
         extra["reply"] = timed(1, lambda: ruleset.reply(model, "blue"))[0]
+
+        def shared_reply() -> object:
+            with searching_with(2):  # as the command does on 2 cores
+                return ruleset.reply(model, "blue")
+
+        extra["reply_two"] = timed(1, shared_reply)[0]
         # The same twenty replies, each searched on its own (nothing kept between them):
         # what sharing the enemy's outcomes across the replies saves.
         board, params = model.board, model.params
@@ -181,9 +193,15 @@ def parse(path: Path) -> list[str]:
     return [sys.executable, "-c", code]
 
 
+#: The libraries of the core install that every ``fracas advise`` imports.
+STACK = "import numpy, pydantic, typer, rich.console, yaml"
+
+
 def example_commands() -> None:
     """``fracas advise --reply`` as a process on every side of every example."""
-    print("  the command, as a process (baseline: start Python, parse the file):")
+    stack = best_run(3, [sys.executable, "-c", STACK])
+    print("  the command, as a process (baseline: start Python, parse the file); importing "
+          f"the core install's libraries alone ({STACK[7:]}): {stack.wall:.3f} s wall")  # fmt: skip
     for example in sorted(Path(__file__).resolve().parents[1].glob("examples/hex/*.yaml")):
         base = best_run(3, parse(example))
         for side in load_scenario(example).model.board.sides():
@@ -214,7 +232,7 @@ def main() -> None:
     print(f"hex boards ({len(os.sched_getaffinity(0))} cores, load average {load}); best wall "
           "time of several runs, and its ratio to reading + parsing the file")  # fmt: skip
     floors = {
-        1000: {"load": 0.2, "text": 0.5, "json": 0.5, "reply": 2.0},
+        1000: {"load": 0.2, "text": 0.5, "json": 0.5, "reply": 2.0, "reply_two": 2.0},
         10000: {"load": 3.0, "text": 3.0, "json": 3.0},
     }
     with tempfile.TemporaryDirectory() as folder:
@@ -235,6 +253,7 @@ def main() -> None:
                 ("plan", "advise --plan (loaded)"),
                 ("reply1", "--reply --top 1 (loaded)"),
                 ("reply", "--reply, best 20 (loaded)"),
+                ("reply_two", "  the same, 2 processes"),
                 ("reply_alone", "  the replies, each alone"),
                 ("reply_shared", "  the replies, outcomes shared"),
             ):
