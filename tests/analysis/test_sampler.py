@@ -217,8 +217,9 @@ def test_a_law_table_by_hand() -> None:
     assert built is not None
     assert built.keys == (0, 1, 2)
     assert built.cumulative == (0.25, 0.75, 1.0)
-    us = np.array([0.1, 0.3, 0.8, 0.999])
-    assert built.indices(us).tolist() == [0, 1, 2, 2]
+    # Each bound is the cumulative chance in 53-bit steps: 1/4 · 2^53 = 2^51, 3/4 · 2^53 =
+    # 3 · 2^51, and 1 · 2^53: a run's number below 2^51 is key 0, and so on.
+    assert built.bounds.tolist() == [2**51, 3 * 2**51, 2**53]
     # Keys of no chance are left out: no number can land on them.
     nothing = law_table(Hits(2, Fraction(0)))
     assert nothing is not None

@@ -153,8 +153,6 @@ class LawTable(NamedTuple):
 
     keys: tuple[Hashable, ...]
     cumulative: tuple[float, ...]
-    #: ``cumulative`` as an array, for many runs at once; ``None`` until asked for.
-    array: Any
     #: Each cumulative probability ``c`` as the least 53-bit integer ``b`` with
     #: ``b * 2**-53 >= c`` (exact: ``c * 2**53`` is a float with no rounding), so that
     #: ``u < c`` exactly when ``bits < b`` for ``u = bits * 2**-53`` (:func:`uniform_bits`).
@@ -170,15 +168,6 @@ class LawTable(NamedTuple):
         index = bisect_right(self.cumulative, u)
         keys = self.keys
         return keys[index if index < len(keys) else -1]
-
-    def indices(self, us: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
-        """The index of the key each of ``us`` decides, as :meth:`key_at` would."""
-        import numpy as np
-
-        found: npt.NDArray[np.intp] = np.minimum(
-            np.searchsorted(self.array, us, side="right"), len(self.keys) - 1
-        )
-        return found
 
 
 @lru_cache(maxsize=4096)
@@ -197,9 +186,8 @@ def law_table(group: DiceGroup[Hashable, object]) -> LawTable | None:
     except (OverflowError, EnumerationBudgetError):
         return None
     cumulative = tuple(accumulate(p for _, p in law))
-    array = np.array(cumulative)
-    bounds = np.ceil(array * float(1 << 53)).astype(np.uint64)
-    return LawTable(tuple(key for key, _ in law), cumulative, array, bounds)
+    bounds = np.ceil(np.array(cumulative) * float(1 << 53)).astype(np.uint64)
+    return LawTable(tuple(key for key, _ in law), cumulative, bounds)
 
 
 class StreamDice:
