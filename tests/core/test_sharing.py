@@ -1,21 +1,17 @@
 """Exact walks shared with a forked helper process give the one-process answer, to the bit.
 
 Every test that means to share checks that a helper was really forked (a walk that cannot
-fork stays in its process, with the same numbers, and would pass for the wrong reason).
-A walk never forks while another thread runs, and some tests leave threads behind (a Dask
-client keeps its event loop for the life of the process): then these tests are run again,
-all together, in a fresh process (:func:`test_sharing_in_a_fresh_process`).
+fork stays in its process, with the same numbers, and would pass for the wrong reason);
+where other tests left a thread behind, :func:`test_sharing_in_a_fresh_process` runs them
+again in a fresh process (:mod:`.forked`).
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import threading
 import weakref
-from collections.abc import Callable, Hashable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -37,6 +33,8 @@ from fracas.core.process import watching_work
 from fracas.core.record import SUMMING
 from fracas.io.scenario import load_scenario
 
+from .forked import counting_forks, reaped, run_alone, skip_unless_alone
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "rankflank"
 RANKFLANK = ["frontal_charge", "shared_arc", "flank_charge", "challenge_overkill"]
 PARENT = os.getpid()
@@ -46,55 +44,11 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this
 
 @pytest.fixture(autouse=True)
 def alone_in_this_process(request: pytest.FixtureRequest) -> None:
-    if request.node.name == "test_sharing_in_a_fresh_process":
-        return
-    if threading.active_count() > 1:
-        pytest.skip("another thread runs here: test_sharing_in_a_fresh_process runs this")
+    skip_unless_alone(request, "test_sharing_in_a_fresh_process")
 
 
 def test_sharing_in_a_fresh_process() -> None:
-    if threading.active_count() == 1:
-        pytest.skip("no other thread runs here: every test of this file ran in this process")
-    root = Path(__file__).resolve().parents[2]
-    run = subprocess.run(
-        [
-            *(sys.executable, "-m", "pytest", str(Path(__file__)), "-p", "no:cacheprovider"),
-            *("-k", "not test_sharing_in_a_fresh_process"),
-        ],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
-    summary = run.stdout.strip().splitlines()[-1]
-    assert " passed" in summary  # and nothing skipped: each of them forked its helper
-    assert "skipped" not in summary
-
-
-@contextmanager
-def counting_forks() -> Iterator[list[int]]:
-    """The ids of the helpers forked inside."""
-    forked: list[int] = []
-    real = os.fork
-
-    def fork() -> int:
-        pid = real()
-        if pid:
-            forked.append(pid)
-        return pid
-
-    with mock.patch.object(os, "fork", fork):
-        yield forked
-
-
-def reaped(pid: int) -> bool:
-    """Whether ``pid`` is no child of this process any more (ended and waited for)."""
-    try:
-        os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        return True
-    return False
+    run_alone(__file__, "test_sharing_in_a_fresh_process")
 
 
 def same(one: ExactStates[Any], two: ExactStates[Any]) -> None:

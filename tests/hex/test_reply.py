@@ -21,7 +21,7 @@ from fracas.core.modifiers import to_fraction
 from fracas.rulesets.hex import Board, HexParams, Unit, play_turn
 from fracas.rulesets.hex.advisor import advise, attacks
 from fracas.rulesets.hex.boards import fought
-from fracas.rulesets.hex.reply import SHARE_FROM, focus, replies, threats
+from fracas.rulesets.hex.reply import focus, replies, threats
 
 from .test_boards import random_board
 from .test_exact_plan import brute_force
@@ -486,85 +486,3 @@ def test_the_reply_table_lists_the_first_attacks_of_a_long_turn_and_the_changed_
     cell = next(b for b in full.sections[0].blocks if hasattr(b, "rows")).rows[0][3]
     assert cell.count("→") == 4
     assert "more" not in cell
-
-
-@pytest.mark.parametrize(("width", "budget"), [(None, 0), (2, 0), (None, 10)])
-def test_replies_shared_with_a_helper_process_are_those_of_one(
-    width: int | None, budget: int
-) -> None:
-    # A board of 40 units: enough attacks for a helper to take half of the replies after
-    # the first. With the exact search out of reach (budget 0 or 10: it fails at once)
-    # or a width asked for, no reply depends on another, so they may be shared; the
-    # replies, their order and their labels are those of one process.
-    from unittest import mock
-
-    from fracas.core import helper as forking
-
-    from ..core.test_sharing import counting_forks, reaped
-
-    board = random_board(random.Random(5), units=40)
-    params = HexParams()
-    alone = replies(board, "blue", params, top=None, width=width, budget=budget)
-    assert len(alone) >= 2 * SHARE_FROM
-    with (
-        counting_forks() as forked,
-        mock.patch.object(forking, "a_core_is_free", return_value=True),
-        forking.searching_with(2),
-    ):
-        shared = replies(board, "blue", params, top=None, width=width, budget=budget)
-    assert shared == alone
-    assert all(reply.board is board for reply in shared)
-    assert len(forked) == 1
-    assert reaped(forked[0])
-
-
-def test_a_helper_that_fails_leaves_its_replies_to_this_process() -> None:
-    from unittest import mock
-
-    from fracas.core import helper as forking
-
-    board = random_board(random.Random(5), units=40)
-    params = HexParams()
-    alone = replies(board, "blue", params, top=None, width=2)
-
-    class Gone:
-        def send(self, message: object) -> None:
-            pass
-
-        def receive(self) -> None:
-            return None  # what a helper that died or failed answers
-
-        def stop(self) -> None:
-            pass
-
-    with (
-        mock.patch.object(forking.Helper, "start", return_value=Gone()),
-        mock.patch.object(forking, "a_core_is_free", return_value=True),
-        forking.searching_with(2),
-    ):
-        assert replies(board, "blue", params, top=None, width=2) == alone
-
-
-def test_no_helper_for_one_process_a_busy_machine_or_few_replies() -> None:
-    from unittest import mock
-
-    from fracas.core import helper as forking
-
-    from ..core.test_sharing import counting_forks
-
-    board = random_board(random.Random(5), units=40)
-    params = HexParams()
-    with counting_forks() as forked:
-        with forking.searching_with(1):
-            replies(board, "blue", params, top=None, width=2)
-        with (
-            mock.patch.object(forking, "a_core_is_free", return_value=False),
-            forking.searching_with(2),
-        ):
-            replies(board, "blue", params, top=None, width=2)
-        with (
-            mock.patch.object(forking, "a_core_is_free", return_value=True),
-            forking.searching_with(2),
-        ):
-            replies(board, "blue", params, top=SHARE_FROM, width=2)
-    assert forked == []
