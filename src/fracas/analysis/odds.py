@@ -643,18 +643,15 @@ def _sample(
     index = 0
     with collecting_once_per_step():
         while index < goal and stopped_by not in ("precision", "work budget"):
-            if precision is None:
-                chunk = parallel.sample(question, index, goal, budget - rolls)
-                tally.merge(chunk.tally)
-                rolls += chunk.rolls
-                stopped_by = "work budget" if chunk.over else stopped_by
-                break
-            # The tally is looked at every BATCH_RUNS runs, but runs played together share
-            # the sampler's steps: up to a quarter of the runs so far are played at once,
-            # each batch's tally kept apart, and those past the stop are thrown away.
-            ahead = min(PRECISION_SLICE, max(BATCH_RUNS, index // 4 // BATCH_RUNS * BATCH_RUNS))
-            end = min(goal, index + ahead)
-            chunk = parallel.sample(question, index, end, budget - rolls, every=BATCH_RUNS)
+            end, every = goal, 0
+            if precision is not None:
+                # The tally is looked at every BATCH_RUNS runs, but runs played together
+                # share the sampler's steps: up to a quarter of the runs so far are played
+                # at once, each batch's tally kept apart, those past the stop thrown away.
+                quarter = index // 4 // BATCH_RUNS * BATCH_RUNS
+                ahead = min(PRECISION_SLICE, max(BATCH_RUNS, quarter))
+                end, every = min(goal, index + ahead), BATCH_RUNS
+            chunk = parallel.sample(question, index, end, budget - rolls, every=every)
             for stop, part, part_rolls in chunk.parts:
                 tally.merge(part)
                 rolls += part_rolls
@@ -664,7 +661,8 @@ def _sample(
                 # The headline also reports events made of several values (a unit "bottles
                 # out" in any of three fates), whose intervals may be wider than any one's.
                 if (
-                    tally.runs
+                    precision is not None
+                    and tally.runs
                     and tally.widest(confidence) < precision
                     and _widest_reported(_sampled_result(ruleset, tally, confidence)) < precision
                 ):

@@ -166,21 +166,33 @@ class Question:
 
 @dataclass(frozen=True)
 class Chunk:
-    """The tally of runs ``start`` up to (not including) ``stop``, and the dice they rolled.
+    """The runs ``start`` up to (not including) ``stop``, in parts: each part as the run it
+    stops before, the tally of its runs and the dice they rolled. One part, or with
+    ``every`` asked for (:func:`play_chunk`, :func:`sample`) one ending at each multiple of
+    it and one at ``stop``.
 
     ``over`` means the dice limit was reached: ``stop`` is the run that would have passed
     it, and ``rolls`` counts only the runs before.
     """
 
     start: int
-    stop: int
-    tally: Tally
-    rolls: int
+    parts: tuple[Part, ...]
     over: bool
-    #: With ``every`` asked for: the runs cut at each multiple of it, in order, each part
-    #: as the run it stops before, its tally and its dice rolls (the last part stops at
-    #: ``stop``).
-    parts: tuple[Part, ...] = ()
+
+    @property
+    def stop(self) -> int:
+        return self.parts[-1][0]
+
+    @property
+    def rolls(self) -> int:
+        return sum(rolls for _, _, rolls in self.parts)
+
+    @property
+    def tally(self) -> Tally:
+        """The tally of every part's runs."""
+        if len(self.parts) == 1:
+            return self.parts[0][1]
+        return _merged(tally for _, tally, _ in self.parts)
 
 
 #: A part of a chunk: the run it stops before, the tally of its runs and their dice rolls.
@@ -241,10 +253,7 @@ def play_chunk(
             parts.append((start + end, tally, sum(used[first:end])))
             first = end
         collect_young()
-    played = len(used)
-    whole = parts[0][1] if len(parts) == 1 else _merged(part[1] for part in parts)
-    over = played < stop - start
-    return Chunk(start, start + played, whole, sum(used), over, tuple(parts) if every else ())
+    return Chunk(start, tuple(parts), len(used) < stop - start)
 
 
 def _merged(tallies: Iterable[Tally]) -> Tally:
@@ -256,14 +265,14 @@ def _merged(tallies: Iterable[Tally]) -> Tally:
 
 def _joined(parts: Iterable[Part], every: int, stop: int) -> tuple[Part, ...]:
     """``parts`` of consecutive chunks, those that a chunk's end cut short of a multiple of
-    ``every`` (or of ``stop``) joined to the next."""
+    ``every`` (or of ``stop``; with ``every`` 0, all of them) joined to the next."""
     joined: list[Part] = []
     pending: Part | None = None
     for part in parts:
         if pending is not None:
             merged = _merged((pending[1], part[1]))
             part = (part[0], merged, pending[2] + part[2])
-        if part[0] % every and part[0] != stop:
+        if part[0] != stop and not (every and part[0] % every == 0):
             pending = part
         else:
             joined.append(part)
@@ -585,13 +594,11 @@ def sample(question: Question, start: int, stop: int, limit: int, every: int = 0
     runner = current()
     progress = runner.progress
     prepared: Prepared | None = None
-    merged = Tally()
     rolls = 0
     parts: list[Part] = []
 
     def ending(stopped: int, over: bool) -> Chunk:
-        joined = _joined(parts, every, stopped) if every else ()
-        return Chunk(start, stopped, merged, rolls, over, joined)
+        return Chunk(start, _joined(parts, every, stopped) or ((stopped, Tally(), 0),), over)
 
     if runner.pool is None:
         # Here the runs go in slices too, so that a progress display keeps moving.
@@ -600,7 +607,6 @@ def sample(question: Question, start: int, stop: int, limit: int, every: int = 0
             chunk = play_chunk(
                 question, first, min(stop, first + LOCAL_SLICE), limit - rolls, prepared, every
             )
-            merged.merge(chunk.tally)
             rolls += chunk.rolls
             parts.extend(chunk.parts)
             if progress is not None:
@@ -624,11 +630,8 @@ def sample(question: Question, start: int, stop: int, limit: int, every: int = 0
             # The limit falls inside this chunk: replay it here with what is left, which
             # stops at the very run one process would have stopped at.
             last = play_chunk(question, chunk.start, chunk.stop, limit - rolls, prepared, every)
-            merged.merge(last.tally)
-            rolls += last.rolls
             parts.extend(last.parts)
             return ending(last.stop, True)
-        merged.merge(chunk.tally)
         rolls += chunk.rolls
         parts.extend(chunk.parts)
     return ending(stop, False)
