@@ -683,6 +683,19 @@ FullOutcome = tuple[Ints, Ints, Ints]
 Bools = NDArray[np.bool_]
 
 
+def _grouped(keys: Ints, rows: Ints, groups: int) -> tuple[Ints, Ints]:
+    """``rows`` grouped by their ``keys`` (0 … ``groups`` − 1), ascending within a group:
+    group ``k``'s are ``rows[starts[k] : starts[k + 1]]`` of the ``(starts, rows)`` returned.
+
+    >>> starts, rows = _grouped(np.array([1, 0, 1]), np.array([5, 6, 7]), 3)
+    >>> starts.tolist(), rows.tolist()
+    ([0, 1, 3, 3], [6, 5, 7])
+    """
+    order = np.lexsort((rows, keys))
+    starts = np.searchsorted(keys[order], np.arange(groups + 1)).astype(np.int64)
+    return starts, rows[order]
+
+
 def rows_open(mask: Bools) -> Ints:
     """The rows an :meth:`SideAttacks.open_mask` leaves open, ascending."""
     # Searches ask this of every board they make: nonzero of the 1-D mask directly.
@@ -786,12 +799,8 @@ class SideAttacks:
         row = np.repeat(np.arange(len(self), dtype=np.int64), table.shape[1])
         unit = table.reshape(-1)
         keep = unit != filler
-        unit, row = unit[keep], row[keep]
-        order = np.lexsort((row, unit))
-        unit, row = unit[order], row[order]
-        starts = np.searchsorted(unit, np.arange(filler + 2)).astype(np.int64)
-        self.__dict__["_dependencies"] = (starts, row)
-        return starts, row
+        found = self.__dict__["_dependencies"] = _grouped(unit[keep], row[keep], filler + 1)
+        return found
 
     def evaluate_after(
         self,
@@ -960,13 +969,13 @@ class SideAttacks:
         as target."""
         cached = self.__dict__.get("_by_unit")
         if cached is None:
-            units = len(self.start.strength)
             keys = np.concatenate((2 * self.attacker, 2 * self.target + 1))
-            order = np.argsort(keys, kind="stable")
-            rows = np.concatenate((np.arange(len(self)), np.arange(len(self))))[order]
-            counts = np.bincount(keys, minlength=2 * units)
-            starts = [0, *np.cumsum(counts).tolist()]
-            cached = self.__dict__["_by_unit"] = (starts, rows.astype(np.int64))
+            every = np.arange(len(self), dtype=np.int64)
+            starts, rows = _grouped(
+                keys, np.concatenate((every, every)), 2 * len(self.start.strength)
+            )
+            # Python ints: a search slices with them at every child it makes.
+            cached = self.__dict__["_by_unit"] = (starts.tolist(), rows)
         return cached
 
     def evaluate(self, state: BoardState, rows: Ints | None = None) -> SideOutcome:

@@ -178,6 +178,9 @@ class _Path:
 class _Node:
     state: BoardState
     used: NDArray[np.bool_]
+    #: The rows open on the node's board (:meth:`SideAttacks.open_mask`): a child's is its
+    #: parent's with the rows its fight closed (:meth:`SideAttacks.close_after`).
+    open: NDArray[np.bool_]
     path: _Path | None
     value: float
     levels: int
@@ -188,9 +191,6 @@ class _Node:
     #: The sum of every unit's :func:`_mark` (see :func:`_marked`): equal nodes have
     #: equal sums, and a child's is its parent's with its two units' marks swapped.
     mark: int = 0
-    #: The rows open on the node's board (:meth:`SideAttacks.open_mask`): a child's is its
-    #: parent's with the rows its fight closed (:meth:`SideAttacks.close_after`).
-    open: NDArray[np.bool_] | None = None
 
     @property
     def rows(self) -> tuple[int, ...]:
@@ -243,9 +243,7 @@ def _search(
     enemy_weight, own_weight = _weights(attacks.params)
     state = attacks.start if start is None else start
     unused = np.zeros(len(state.strength), dtype=np.bool_)
-    root = _Node(
-        state, unused, None, 0.0, 0, mark=_marked(state, unused), open=attacks.open_mask(state)
-    )
+    root = _Node(state, unused, attacks.open_mask(state), None, 0.0, 0, mark=_marked(state, unused))
     best, beam, evaluated = root, [root], 0
     # Each beam node's place among the beam's rows in their order (lowest first): the
     # plans of one beam have as many attacks each and are all different, so comparing
@@ -257,7 +255,6 @@ def _search(
         children: list[tuple[float, int, tuple[int, int], _Node, int, int, int, FullOutcome]]
         children = []
         for node, rank in zip(beam, ranks, strict=True):
-            assert node.open is not None
             rows = rows_open(node.open)
             if not rows.size:
                 continue
@@ -342,9 +339,8 @@ def _child(
         + _mark(a, int(after.strength[a]), int(after.level[a]), True)
         + _mark(t, int(after.strength[t]), int(after.level[t]), was_used)
     ) & _MARKS
-    assert node.open is not None
     closed = attacks.close_after(node.open, row, after)
-    return _Node(after, used, _Path(row, node.path), value, levels, full, (a, t), mark, closed)
+    return _Node(after, used, closed, _Path(row, node.path), value, levels, full, (a, t), mark)
 
 
 #: Attacks the exact search may evaluate before it gives way to beam search (each node of
