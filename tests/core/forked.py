@@ -3,7 +3,7 @@
 Work never forks while another thread runs (:class:`fracas.core.helper.Helper`), and some
 tests leave threads behind (a Dask client keeps its event loop for the life of the
 process): a file of such tests then skips them here and runs them again, all together, in
-a fresh process (:func:`run_alone`), so that each really forks its helper.
+a fresh process (:func:`alone_or_again`), so that each really forks its helper.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from unittest import mock
@@ -43,6 +43,27 @@ def reaped(pid: int) -> bool:
     except ChildProcessError:
         return True
     return False
+
+
+#: The mark of a file of such tests: they need a platform that forks.
+FORKS = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+#: The test that runs the others of its file again in a fresh process.
+FRESH = "test_in_a_fresh_process"
+
+
+def alone_or_again(test_file: str) -> tuple[Callable[..., None], Callable[[], None]]:
+    """For a file of such tests: its autouse fixture, which skips each test while another
+    thread runs here, and the test that then runs them all again in a fresh process.
+    A test file takes them as ``alone_in_this_process, test_in_a_fresh_process``."""
+
+    @pytest.fixture(autouse=True)
+    def alone_in_this_process(request: pytest.FixtureRequest) -> None:
+        skip_unless_alone(request, FRESH)
+
+    def test_in_a_fresh_process() -> None:
+        run_alone(test_file, FRESH)
+
+    return alone_in_this_process, test_in_a_fresh_process
 
 
 def skip_unless_alone(request: pytest.FixtureRequest, fresh: str) -> None:

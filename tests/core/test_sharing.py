@@ -2,7 +2,7 @@
 
 Every test that means to share checks that a helper was really forked (a walk that cannot
 fork stays in its process, with the same numbers, and would pass for the wrong reason);
-where other tests left a thread behind, :func:`test_sharing_in_a_fresh_process` runs them
+where other tests left a thread behind, :func:`test_in_a_fresh_process` runs them
 again in a fresh process (:mod:`.forked`).
 """
 
@@ -33,22 +33,14 @@ from fracas.core.process import watching_work
 from fracas.core.record import SUMMING
 from fracas.io.scenario import load_scenario
 
-from .forked import counting_forks, reaped, run_alone, skip_unless_alone
+from .forked import FORKS, alone_or_again, counting_forks, reaped
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "rankflank"
 RANKFLANK = ["frontal_charge", "shared_arc", "flank_charge", "challenge_overkill"]
 PARENT = os.getpid()
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
-
-
-@pytest.fixture(autouse=True)
-def alone_in_this_process(request: pytest.FixtureRequest) -> None:
-    skip_unless_alone(request, "test_sharing_in_a_fresh_process")
-
-
-def test_sharing_in_a_fresh_process() -> None:
-    run_alone(__file__, "test_sharing_in_a_fresh_process")
+pytestmark = FORKS
+alone_in_this_process, test_in_a_fresh_process = alone_or_again(__file__)
 
 
 def same(one: ExactStates[Any], two: ExactStates[Any]) -> None:

@@ -1,13 +1,12 @@
 """hex's reply search shared with a forked helper process: the replies of one process.
 
 Every test that means to share checks that a helper was really forked; where other tests
-left a thread behind, :func:`test_reply_sharing_in_a_fresh_process` runs them again in a
+left a thread behind, :func:`test_in_a_fresh_process` runs them again in a
 fresh process (:mod:`tests.core.forked`).
 """
 
 from __future__ import annotations
 
-import os
 import random
 from unittest import mock
 
@@ -17,19 +16,11 @@ from fracas.core import helper as forking
 from fracas.rulesets.hex import HexParams
 from fracas.rulesets.hex.reply import SHARE_FROM, replies
 
-from ..core.forked import counting_forks, reaped, run_alone, skip_unless_alone
+from ..core.forked import FORKS, alone_or_again, counting_forks, reaped
 from .test_boards import random_board
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
-
-
-@pytest.fixture(autouse=True)
-def alone_in_this_process(request: pytest.FixtureRequest) -> None:
-    skip_unless_alone(request, "test_reply_sharing_in_a_fresh_process")
-
-
-def test_reply_sharing_in_a_fresh_process() -> None:
-    run_alone(__file__, "test_reply_sharing_in_a_fresh_process")
+pytestmark = FORKS
+alone_in_this_process, test_in_a_fresh_process = alone_or_again(__file__)
 
 
 @pytest.mark.parametrize(("width", "budget"), [(None, 0), (2, 0), (None, 10)])

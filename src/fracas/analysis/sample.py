@@ -271,8 +271,8 @@ class Sampler(Generic[S, T]):
         ended: list[tuple[Any, Any, Any]] = []
         self._left = limit
         self._replayed = {}
-        # Summing up makes a dict a distinct end: left to the collector, those allocations
-        # set off full passes over every state the graph holds (a tenth of a long question).
+        # Summing up makes a dict for each distinct end: left to the collector, those
+        # allocations set off full passes over every state the graph holds.
         with collecting_once_per_step():
             cut = self._walk(used, finals, ended, keys, limit)
             bounds = [end for end in ends if 0 < end < cut]

@@ -73,7 +73,7 @@ def a_core_is_free() -> bool:
     milliseconds apart (a program that only starts does not count). ``True`` where the
     platform does not tell."""
     try:
-        cores = len(os.sched_getaffinity(0))
+        usable = cores()
         ready = []
         for look in range(3):
             if look:
@@ -82,7 +82,7 @@ def a_core_is_free() -> bool:
                 ready.append(int(loadavg.read().split()[3].split("/")[0]))
     except (AttributeError, OSError, ValueError, IndexError):
         return True
-    return min(ready) < cores
+    return min(ready) < usable
 
 
 #: Whether this platform forks a helper (not macOS, whose system libraries do not survive
