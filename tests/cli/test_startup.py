@@ -118,3 +118,43 @@ def test_numpy_starts_no_blas_thread_pool_unless_the_user_asks() -> None:
     # One BLAS thread per core spins at numpy's import: CPU every command paid for nothing.
     assert blas_threads_after({}) == "1"
     assert blas_threads_after({"OPENBLAS_NUM_THREADS": "2"}) == "2"
+
+
+def frozen_after(*argv: str) -> tuple[int, int]:
+    """How many objects the collector had set aside (``gc.freeze``) once ``fracas ARGV``
+    ended, and its exit code."""
+    program = (
+        "import gc, sys\n"
+        "from fracas.cli import main\n"
+        f"sys.argv = ['fracas', *{list(argv)!r}]\n"
+        "try:\n"
+        "    main()\n"
+        "    code = 0\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code\n"
+        "sys.stderr.write(f'{gc.get_freeze_count()} {code}')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    frozen, code = done.stderr.strip().splitlines()[-1].split()
+    return int(frozen), int(code)
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        (("resolve", "examples/hex/encirclement.yaml"), 0),
+        (("resolve", "examples/hex/nonesuch.yaml"), 2),
+        (("--help",), 0),
+    ],
+)
+def test_the_collector_skips_what_a_finished_command_leaves(
+    argv: tuple[str, ...], code: int
+) -> None:
+    # The interpreter's last collections over every module and schema cost every command
+    # about 0.05 s (benchmarks/bench_startup.py); a frozen object is left to the process's
+    # end. Frozen on every way out, an error's included.
+    frozen, exit_code = frozen_after(*argv)
+    assert exit_code == code
+    assert frozen > 1_000

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import gc
 import inspect
 import json
 import os
@@ -849,6 +850,16 @@ def main() -> None:
     # numpy's BLAS starts a spinning thread per core at import, about 0.1 s of CPU for
     # every command on two cores; fracas does no linear algebra (a user's own setting wins).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    try:
+        _run_command()
+    finally:
+        # Whatever is left is freed with the process: without this, the collector's
+        # passes while the interpreter shuts down walk every module, schema and cache
+        # once more, about 0.05 s of every command (atexit handlers still run).
+        gc.freeze()
+
+
+def _run_command() -> None:
     if len(sys.argv) < 2:
         cli_command()(prog_name="fracas")  # the help, or a shell completion script
         return
