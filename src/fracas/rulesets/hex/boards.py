@@ -849,19 +849,34 @@ class SideAttacks:
         outcome = self.evaluate(state, rows)
         return outcome.target_losses, outcome.attacker_losses, outcome.attacker_level_gain
 
-    def _rule_floats(self) -> tuple[Floats, float, np.float64, np.float64, np.float64]:
-        """The rule numbers every evaluation reads, as floats, converted once: the
-        encirclement table, support share, loss exponent, level percent and defense
-        support cap."""
-        cached = self.__dict__.get("_floats_of_rules")
+    def _rule_fractions(
+        self,
+    ) -> tuple[tuple[Fraction, ...], Fraction, Fraction, Fraction, Fraction]:
+        """The rule numbers every evaluation reads, read exactly once: the encirclement
+        table, support share, loss exponent, level percent and defense support cap."""
+        cached = self.__dict__.get("_fractions_of_rules")
         if cached is None:
             params = self.params
+            cached = self.__dict__["_fractions_of_rules"] = (
+                tuple(to_fraction(f) for f in params.encirclement),
+                to_fraction(params.support_share),
+                to_fraction(params.loss_exponent),
+                to_fraction(params.level_percent),
+                to_fraction(params.defense_support_cap),
+            )
+        return cached
+
+    def _rule_floats(self) -> tuple[Floats, float, np.float64, np.float64, np.float64]:
+        """:meth:`_rule_fractions` as floats, converted once."""
+        cached = self.__dict__.get("_floats_of_rules")
+        if cached is None:
+            table, share, exponent, percent, cap = self._rule_fractions()
             cached = self.__dict__["_floats_of_rules"] = (
-                np.array([float(to_fraction(f)) for f in params.encirclement], np.float64),
-                float(to_fraction(params.support_share)),
-                np.float64(float(to_fraction(params.loss_exponent))),
-                np.float64(float(to_fraction(params.level_percent))),
-                np.float64(float(to_fraction(params.defense_support_cap))),
+                np.array([float(f) for f in table], np.float64),
+                float(share),
+                np.float64(float(exponent)),
+                np.float64(float(percent)),
+                np.float64(float(cap)),
             )
         return cached
 
@@ -898,9 +913,7 @@ class SideAttacks:
         return StrikeArrays(**fields, size=len(rows))
 
     def _exact(self, lists: _StrikeLists, state: BoardState, rows: Ints) -> Any:
-        params = self.params
-        table = [to_fraction(f) for f in params.encirclement]
-        share = to_fraction(params.support_share)
+        table, share, exponent, percent, cap = self._rule_fractions()
 
         def read(local: NDArray[np.intp]) -> dict[str, list[Fraction]]:
             out: dict[str, list[Fraction]] = {name: [] for name in FIELDS}
@@ -931,9 +944,9 @@ class SideAttacks:
                     out[support].append(lent)
                     out[f"{prefix}_status_add"].append(which.exact["status_add"][row])
                 out["pierce"].append(lists.pierce[row])
-                out["loss_exponent"].append(to_fraction(params.loss_exponent))
-                out["level_percent"].append(to_fraction(params.level_percent))
-                out["defense_support_cap"].append(to_fraction(params.defense_support_cap))
+                out["loss_exponent"].append(exponent)
+                out["level_percent"].append(percent)
+                out["defense_support_cap"].append(cap)
             return out
 
         return read
