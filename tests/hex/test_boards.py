@@ -196,6 +196,46 @@ def test_the_pairs_found_with_arrays_are_attack_pairs(seed: int) -> None:
         assert found == attack_pairs(board, side)
 
 
+def _far_reaching(board: Board, rng: random.Random, spread: int) -> Board:
+    """``board`` with its units moved ``spread`` times apart on a map of their own hexes
+    (a map may list its hexes one by one), some with ranges far beyond the board."""
+    from dataclasses import replace
+
+    from fracas.rulesets.hex import Hex
+    from fracas.rulesets.hex.scenario import default_terrain
+
+    plains = default_terrain()["plains"]
+    moved = []
+    for unit in board.units:
+        q, r = unit.hex
+        low, high = unit.range
+        if rng.random() < 0.4:
+            high = rng.choice([10, 10**6, 10**12, 10**19])
+        moved.append(replace(unit, hex=Hex(q * spread, r * spread), range=(low, high)))
+    return Board({u.hex: plains for u in moved}, tuple(moved))
+
+
+@pytest.mark.parametrize(("seed", "spread"), [(0, 1), (1, 1), (2, 7), (3, 10**9), (4, 10**18)])
+def test_reaches_wider_than_the_board_and_sparse_maps_find_the_attack_pairs(
+    seed: int, spread: int
+) -> None:
+    # A reach past the board's width, and a map whose few hexes lie far apart (a grid of
+    # it would not fit in memory), against the rule pair by pair; and the counters of the
+    # pairs found against counter_reason, as the plain path finds them.
+    from fracas.rulesets.hex.boards import _gathered, _gathered_one_by_one, pair_rows
+
+    rng = random.Random(seed)
+    board = _far_reaching(random_board(rng, units=rng.choice([5, 20, 40]), size=7), rng, spread)
+    ids = [unit.id for unit in board.units]
+    for side in board.sides():
+        attacker, target = pair_rows(board, side)
+        found = [(ids[a], ids[t]) for a, t in zip(attacker.tolist(), target.tolist(), strict=True)]
+        assert found == attack_pairs(board, side)
+        assert set(found) == set(slow_attacks(board, side))
+        countered = _gathered(board, attacker, target, HexParams())[2]
+        assert countered.tolist() == _gathered_one_by_one(board, found, HexParams())[2].tolist()
+
+
 def test_a_number_out_of_range_is_still_named_with_its_unit() -> None:
     from fracas.core.errors import ScenarioError
     from fracas.rulesets.hex.boards import check_range

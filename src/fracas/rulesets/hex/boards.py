@@ -90,64 +90,100 @@ def attack_pairs(board: Board, side: str) -> list[tuple[str, str]]:
     return pairs
 
 
+#: Most cells of the grid :func:`pair_rows` looks reaches up on (or candidate pairs it
+#: weighs at once), past 16 a unit.
+_GRID_CELLS = 1 << 20
+#: Largest hex coordinate :func:`pair_rows` works on in 64-bit integers.
+_WIDEST_INT64_HEX = 1 << 59
+
+
 def pair_rows(board: Board, side: str) -> tuple[Ints, Ints]:
     """:func:`attack_pairs` as indices into ``board.units`` (attackers, targets), found
-    with arrays: each attacker's reach is looked up on a grid of the board's hexes, and
-    the rule of :func:`~fracas.rulesets.hex.play.illegal_reason` (other side, both with
-    soldiers, distance within range, an attack against the target's domain) applied to
-    every candidate at once."""
+    with arrays: each attacker's reach is looked up on a grid of the board's hexes (or,
+    for a reach wider than the board holds units, every unit is a candidate), and the rule
+    of :func:`~fracas.rulesets.hex.play.illegal_reason` (other side, both with soldiers,
+    distance within range, an attack against the target's domain) applied to every
+    candidate at once."""
     units = board.units
     if not units:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     domains = sorted({d for u in units for d in u.attack} | {u.domain for u in units})
     column = {d: c for c, d in enumerate(domains)}
-    hexes = np.array([tuple(u.hex) for u in units], np.int64).reshape(-1, 2)
+    # Hexes far beyond any real map (a map may list its hexes one by one) are worked on as
+    # Python integers: three of their differences added must not overflow.
+    wide = any(abs(c) > _WIDEST_INT64_HEX for u in units for c in u.hex)
+    kind: Any = object if wide else np.int64
+    hexes = np.array([tuple(u.hex) for u in units], kind).reshape(-1, 2)
+    # No unit stands farther from another than the units' own spread: a longer reach finds
+    # nobody more, so a range of a million hexes costs what the board's width does.
+    span = hexes.max(axis=0) - hexes.min(axis=0)
+    spread = int(span.sum())
     sides = {name: code for code, name in enumerate(board.sides())}
     code = np.array([sides[u.side] for u in units], np.int64)
     alive = np.array([u.strength > 0 for u in units], np.bool_)
-    reach = np.array([u.range for u in units], np.int64).reshape(-1, 2)
+    reach = np.array(
+        [(min(u.range[0], spread + 1), min(u.range[1], spread)) for u in units], kind
+    ).reshape(-1, 2)
     domain = np.array([column[u.domain] for u in units], np.int64)
     attacks = np.array([[u.attack_vs(d) > 0 for d in domains] for u in units], np.bool_)
     mine = np.flatnonzero((code == sides.get(side, -1)) & alive)
     if not mine.size:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    far = int(reach[mine, 1].max())
-    low = hexes.min(axis=0) - far
-    size = hexes.max(axis=0) + far - low + 1
-    grid = np.full((int(size[0]), int(size[1])), -1, np.int64)
-    grid[hexes[:, 0] - low[0], hexes[:, 1] - low[1]] = np.arange(len(units))
+    reaches = sorted(set(reach[mine, 1].tolist()))
+    # A reach looks up the hexes around each attacker on a grid of the board, about
+    # 3 high² of them, where that is fewer than the units and the grid is not mostly empty
+    # space; otherwise every unit is a candidate of each attacker.
+    looked = [high for high in reaches if 3 * high * (high + 1) <= len(units)]
+    far = max(looked, default=0)
+    cells = (int(span[0]) + 2 * far + 1) * (int(span[1]) + 2 * far + 1)
+    if cells > max(_GRID_CELLS, 16 * len(units)):
+        looked = []
     found_a: list[Ints] = []
     found_t: list[Ints] = []
-    # Not np.unique: it loads numpy.ma on first use, a tenth of a small command's start-up.
-    for high in sorted(set(reach[mine, 1].tolist())):
-        group = mine[reach[mine, 1] == high]
-        steps = np.array(
-            [
-                (dq, dr)
-                for dq in range(-high, high + 1)
-                for dr in range(max(-high, -dq - high), min(high, -dq + high) + 1)
-                if (dq, dr) != (0, 0)
-            ],
-            np.int64,
-        ).reshape(-1, 2)
-        if not steps.size:
-            continue
-        distance = (np.abs(steps[:, 0]) + np.abs(steps[:, 1]) + np.abs(steps.sum(axis=1))) // 2
-        place = hexes[group][:, None, :] + steps[None, :, :] - low
-        target = grid[place[..., 0], place[..., 1]]
-        attacker = np.broadcast_to(group[:, None], target.shape)
-        near = np.broadcast_to(distance[None, :], target.shape)
-        seen = target >= 0
-        attacker, target, near = attacker[seen], target[seen], near[seen]
+
+    def keep(attacker: Ints, target: Ints) -> None:
+        offset = hexes[target] - hexes[attacker]
+        near = (np.abs(offset[:, 0]) + np.abs(offset[:, 1]) + np.abs(offset.sum(axis=1))) // 2
         legal = (
             (code[target] != code[attacker])
             & alive[target]
-            & (reach[attacker, 0] <= near)
-            & (near <= reach[attacker, 1])
+            & np.asarray(reach[attacker, 0] <= near, np.bool_)
+            & np.asarray(near <= reach[attacker, 1], np.bool_)
             & attacks[attacker, domain[target]]
         )
         found_a.append(attacker[legal])
         found_t.append(target[legal])
+
+    if looked:
+        low = hexes.min(axis=0) - far
+        grid = np.full((int(span[0]) + 2 * far + 1, int(span[1]) + 2 * far + 1), -1, np.int64)
+        grid[hexes[:, 0] - low[0], hexes[:, 1] - low[1]] = np.arange(len(units))
+    # Not np.unique: it loads numpy.ma on first use, a tenth of a small command's start-up.
+    for high in reaches:
+        group = mine[reach[mine, 1] == high]
+        if high in looked:
+            steps = np.array(
+                [
+                    (dq, dr)
+                    for dq in range(-high, high + 1)
+                    for dr in range(max(-high, -dq - high), min(high, -dq + high) + 1)
+                    if (dq, dr) != (0, 0)
+                ],
+                np.int64,
+            ).reshape(-1, 2)
+            if not steps.size:
+                continue
+            place = hexes[group][:, None, :] + steps[None, :, :] - low
+            target = grid[place[..., 0], place[..., 1]]
+            seen = target >= 0
+            keep(np.broadcast_to(group[:, None], target.shape)[seen], target[seen])
+            continue
+        # A slice of the attackers at a time: each with every unit is len(units) pairs.
+        every = np.arange(len(units), dtype=np.int64)
+        slice_size = max(1, _GRID_CELLS // len(units))
+        for first in range(0, len(group), slice_size):
+            some = group[first : first + slice_size]
+            keep(np.repeat(some, len(units)), np.tile(every, len(some)))
     attacker = np.concatenate(found_a) if found_a else np.zeros(0, np.int64)
     target = np.concatenate(found_t) if found_t else np.zeros(0, np.int64)
     order = np.lexsort((target, attacker))
@@ -448,8 +484,8 @@ class _Units:
     status_add_exact: list[tuple[Fraction, Fraction]]
     pierce: Floats
     pierce_exact: list[Fraction]
-    reach: Ints  # (units + 1, 2): range, low and high
-    hexes: Ints  # (units + 1, 2): q and r
+    #: (units + 1): whether 1 hex lies within the unit's range, all a counter asks of it.
+    reaches_one: NDArray[np.bool_]
 
     @staticmethod
     def read(board: Board, domains: Sequence[DomainName]) -> _Units:
@@ -524,8 +560,7 @@ class _Units:
             status_add_exact=add_x,
             pierce=np.array([as_float(v) for v in pierce_exact], np.float64),
             pierce_exact=pierce_exact,
-            reach=np.array([u.range for u in units] + [(0, 0)], np.int64).reshape(-1, 2),
-            hexes=np.array([tuple(u.hex) for u in units] + [(0, 0)], np.int64).reshape(-1, 2),
+            reaches_one=np.array([u.range[0] <= 1 <= u.range[1] for u in units] + [False]),
         )
 
     def side_lists(self, unit: Ints, struck: Ints, centre: Ints, striking: bool) -> _SideLists:
@@ -630,11 +665,10 @@ def _gathered(
 
     forward = strikes(attacker, target, target)
     back = strikes(target, attacker, centre)
-    gap = units.hexes[attacker] - units.hexes[target]
-    distance = (np.abs(gap[:, 0]) + np.abs(gap[:, 1]) + np.abs(gap.sum(axis=1))) // 2
-    low, high = units.reach[target, 0], units.reach[target, 1]
+    # One hex apart: the attacker is among the target's neighbours.
+    adjacent = (units.neighbours[target] == attacker[:, None]).any(axis=1)
     strikes_back = units.attack[target, units.domain[attacker]] > 0
-    countered = (distance == 1) & (low <= 1) & (high >= 1) & strikes_back
+    countered = adjacent & units.reaches_one[target] & strikes_back
     return forward, back, countered
 
 
