@@ -7,7 +7,7 @@ attacks, write the report as text and as JSON. Every time is also given as a rat
 baseline run here on the same board: reading the file and parsing its JSON, the least any
 loader pays. Peak memory is this process's high-water mark after the big board.
 
-``--reply`` is timed in one process and in two (``searching_with(2)``, what the command
+``--reply`` is timed in one process and in two (``sharing_with(2)``, what the command
 does on a machine of two cores: a forked helper searches half of the replies).
 
 The floors are for the command a user types, so each is also measured as that: ``fracas
@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from fracas.cli.common import Format, render
-from fracas.core.helper import searching_with
+from fracas.core.helper import sharing_with
 from fracas.io.scenario import load_scenario
 from fracas.rulesets.hex.reply import replies
 
@@ -113,7 +113,7 @@ def measure(path: Path, runs: int) -> dict[str, float]:
         extra["reply"] = timed(1, lambda: ruleset.reply(model, "blue"))[0]
 
         def shared_reply() -> object:
-            with searching_with(2):  # as the command does on 2 cores
+            with sharing_with(2):  # as the command does on 2 cores
                 return ruleset.reply(model, "blue")
 
         extra["reply_two"] = timed(1, shared_reply)[0]

@@ -38,7 +38,7 @@ def test_replies_shared_with_a_helper_process_are_those_of_one(
     with (
         counting_forks() as forked,
         mock.patch.object(forking, "a_core_is_free", return_value=True),
-        forking.searching_with(2),
+        forking.sharing_with(2),
     ):
         shared = replies(board, "blue", params, top=None, width=width, budget=budget)
     assert shared == alone
@@ -65,7 +65,7 @@ def test_a_helper_that_fails_leaves_its_replies_to_this_process() -> None:
     with (
         mock.patch.object(forking.Helper, "start", return_value=Gone()),
         mock.patch.object(forking, "a_core_is_free", return_value=True),
-        forking.searching_with(2),
+        forking.sharing_with(2),
     ):
         assert replies(board, "blue", params, top=None, width=2) == alone
 
@@ -74,16 +74,16 @@ def test_no_helper_for_one_process_a_busy_machine_or_few_replies() -> None:
     board = random_board(random.Random(5), units=40)
     params = HexParams()
     with counting_forks() as forked:
-        with forking.searching_with(1):
+        with forking.sharing_with(1):
             replies(board, "blue", params, top=None, width=2)
         with (
             mock.patch.object(forking, "a_core_is_free", return_value=False),
-            forking.searching_with(2),
+            forking.sharing_with(2),
         ):
             replies(board, "blue", params, top=None, width=2)
         with (
             mock.patch.object(forking, "a_core_is_free", return_value=True),
-            forking.searching_with(2),
+            forking.sharing_with(2),
         ):
             replies(board, "blue", params, top=SHARE_FROM, width=2)
     assert forked == []

@@ -178,15 +178,15 @@ SHARE_FROM = 2_000
 
 @dataclass(frozen=True)
 class _Sharing:
-    processes: int
     from_states: int
     even_when_busy: bool = False
 
 
-#: How many processes an exact walk may use (see :func:`sharing_work`).
+#: When an exact walk forks its helper (see :func:`sharing_work`); how many processes it
+#: may use is :func:`fracas.core.helper.sharing_with`'s.
 _SHARING: ContextVar[_Sharing] = ContextVar(
     "fracas_exact_sharing",
-    default=_Sharing(1, SHARE_FROM),  # noqa: B039  (frozen: never changed in place)
+    default=_Sharing(SHARE_FROM),  # noqa: B039  (frozen: never changed in place)
 )
 
 
@@ -194,7 +194,8 @@ _SHARING: ContextVar[_Sharing] = ContextVar(
 def sharing_work(
     processes: int, *, from_states: int = SHARE_FROM, even_when_busy: bool = False
 ) -> Iterator[None]:
-    """Let every exact walk inside use up to ``processes`` processes (two at most help).
+    """Let every exact walk inside use up to ``processes`` processes (two at most help):
+    :func:`~fracas.core.helper.sharing_with`, with when a walk forks its helper.
 
     The answer is the same to the bit whatever ``processes`` is. Each step of a walk cuts
     its live states in two halves (the first one larger by one when their number is odd),
@@ -229,11 +230,10 @@ def sharing_work(
     >>> shared == alone and list(shared.states) == list(alone.states)
     True
     """
-    if processes < 1:
-        raise ValueError(f"an exact walk needs at least 1 process, not {processes}")
-    token = _SHARING.set(_Sharing(processes, from_states, even_when_busy))
+    token = _SHARING.set(_Sharing(from_states, even_when_busy))
     try:
-        yield
+        with forking.sharing_with(processes):
+            yield
     finally:
         _SHARING.reset(token)
 
@@ -302,7 +302,7 @@ def exact_states(
     dropped = 0.0
     watch = work_watch()
     sharing = _SHARING.get()
-    may_fork = sharing.processes > 1
+    may_fork = forking.sharing_processes() > 1
     helper: Helper | None = None
     # The frontier is the first half's states (``mine`` of them), then the second half's
     # that the first did not reach. When the helper walked that second half it still

@@ -414,7 +414,7 @@ def advise_command(
       fracas advise examples/hex/encirclement.yaml --side blue --reply
       fracas advise examples/hex/encirclement.yaml --side blue --focus holdout
     """
-    from fracas.core.helper import cores, searching_with
+    from fracas.core.helper import cores, sharing_with
     from fracas.core.process import watching_work
     from fracas.io.scenario import ADVISE_BUDGET
 
@@ -435,7 +435,7 @@ def advise_command(
                     report = scenario.stamp(ruleset.focus(model, side, focus))
             elif reply:
                 processes = cores() if workers is None else workers
-                with scenario.budget(ADVISE_BUDGET.name), searching_with(processes):
+                with scenario.budget(ADVISE_BUDGET.name), sharing_with(processes):
                     found = ruleset.reply(model, side, plan=plan, width=width, top=shown)
                 report = scenario.stamp(found)
             elif plan:

@@ -2,8 +2,9 @@
 through two pipes, stopped and waited for when the work ends.
 
 The exact walk shares each step's second half with one (:func:`fracas.analysis.exact.
-sharing_work`); hex's reply search gives it half of the boards it searches. Nothing it
-does is seen but through the pipes: it writes nothing to the terminal.
+sharing_work`); hex's reply search gives it half of the boards it searches. Both ask one
+setting how many processes they may use (:func:`sharing_with`). Nothing a helper does is
+seen but through the pipes: it writes nothing to the terminal.
 
 >>> def double(requests, replies):
 ...     while (number := receive(requests)) is not None:
@@ -29,34 +30,36 @@ from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from typing import Any, BinaryIO, NoReturn
 
-#: How many processes a ruleset's own search may use (see :func:`searching_with`).
-_SEARCH_PROCESSES: ContextVar[int] = ContextVar("fracas_search_processes", default=1)
+#: How many processes the work inside :func:`sharing_with` may use.
+_PROCESSES: ContextVar[int] = ContextVar("fracas_sharing_processes", default=1)
 
 
 @contextmanager
-def searching_with(processes: int) -> Iterator[None]:
-    """Let a ruleset's own searches inside (hex's replies) use up to ``processes``
-    processes: two at most help, the second forked as a :class:`Helper` while a core is
-    free. The answer is the same whatever ``processes`` is; outside, searches use one.
+def sharing_with(processes: int) -> Iterator[None]:
+    """Let the work inside share itself with up to ``processes`` processes: an exact
+    walk's steps (:func:`fracas.analysis.exact.sharing_work` adds when a walk forks) and
+    hex's reply searches. Two at most help, the second forked as a :class:`Helper` while
+    a core is free. The answer is the same whatever ``processes`` is; outside, work stays
+    in one process.
 
-    >>> with searching_with(2):
-    ...     search_processes()
+    >>> with sharing_with(2):
+    ...     sharing_processes()
     2
-    >>> search_processes()
+    >>> sharing_processes()
     1
     """
     if processes < 1:
-        raise ValueError(f"a search needs at least 1 process, not {processes}")
-    token = _SEARCH_PROCESSES.set(processes)
+        raise ValueError(f"work needs at least 1 process, not {processes}")
+    token = _PROCESSES.set(processes)
     try:
         yield
     finally:
-        _SEARCH_PROCESSES.reset(token)
+        _PROCESSES.reset(token)
 
 
-def search_processes() -> int:
-    """The processes :func:`searching_with` allows here (1 outside it)."""
-    return _SEARCH_PROCESSES.get()
+def sharing_processes() -> int:
+    """The processes :func:`sharing_with` allows here (1 outside it)."""
+    return _PROCESSES.get()
 
 
 def cores() -> int:

@@ -287,12 +287,12 @@ SHARE_FROM = 4
 
 def _shared(reply_to: Callable[[int], Reply], numbers: range, board: Board) -> list[Reply]:
     """``reply_to`` of each of ``numbers``, in order: the second half in a helper process
-    when :func:`~fracas.core.helper.searching_with` allows two and a core is free (the
+    when :func:`~fracas.core.helper.sharing_with` allows two and a core is free (the
     same replies: each depends on its number alone). A helper that fails leaves its half
     to this process."""
     cut = len(numbers) // 2
     helper = None
-    if len(numbers) >= SHARE_FROM and forking.search_processes() > 1 and forking.a_core_is_free():
+    if len(numbers) >= SHARE_FROM and forking.sharing_processes() > 1 and forking.a_core_is_free():
         helper = forking.Helper.start(_serving(reply_to, numbers[cut:]))
     if helper is None:
         return [reply_to(number) for number in numbers]
