@@ -551,6 +551,42 @@ def test_two_units_of_one_kind_get_names_of_their_own(tmp_path: Path) -> None:
     assert units["Dryads 2"]["characters"][0]["name"] == "Nymph (Dryads 2)"
 
 
+def test_a_second_unit_of_one_kind_never_takes_another_units_name(tmp_path: Path) -> None:
+    # Dryads, Dryads and a unit the player named "Dryads 2": the second Dryads cannot be
+    # "Dryads 2" too (one of the two would be lost), so it is "Dryads 3".
+    named = {**dryads(), "name": "Dryads 2"}
+    path = write(tmp_path, "three.json", roster(dryads(), dryads(), named, army="Wood Elves"))
+    units = units_of(import_army(path).text)
+    assert list(units) == ["Dryads", "Dryads 3", "Dryads 2"]
+    assert units["Dryads 3"]["characters"][0]["name"] == "Nymph (Dryads 3)"
+
+
+def test_characteristics_outside_the_scenarios_bounds_are_read_within_them(
+    tmp_path: Path,
+) -> None:
+    # WS "0" and A "11" are numbers a scenario refuses (1-10, 0-10); "²" passes str.isdigit
+    # but is no number. Each is read within the bounds and listed, and the battle loads.
+    unit = dryads()
+    unit["selections"][0]["profiles"][0] = model("Dryads", "5 0 - 4 4 1 4 11 8")
+    champion = unit["selections"][1]["profiles"][0]
+    champion["characteristics"][1]["$text"] = "²"  # the Nymph's WS
+    path = write(tmp_path, "odd.json", roster(unit, army="Wood Elf Realms"))
+    result = import_army(path)
+    dryads_unit = units_of(result.text)["Dryads"]
+    assert dryads_unit["profile"] == "5 1 0 4 4 1 4 10 8"
+    assert dryads_unit["characters"][0]["profile"].split()[1] == "1"
+    for note in ("WS 0 read as 1", "A 11 read as 10", "WS ² read as 1"):
+        assert f"Dryads: {note}" in result.unmodelled
+    output = tmp_path / "battle.yaml"
+    imported = CliRunner().invoke(
+        app,
+        ["import", str(path), "--versus", str(path), "--fight", "Dryads=Dryads",
+         "-o", str(output)],
+    )  # fmt: skip
+    assert imported.exit_code == 0, imported.output
+    assert load_scenario(output).model.combat.units[0].models == 18
+
+
 @pytest.mark.parametrize(
     "join",
     [
@@ -747,6 +783,12 @@ def _zip(entries: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
+def counted(number: str) -> bytes:
+    """A New Recruit export of the Dryads whose model row counts ``number`` (JSON text)."""
+    text = json.dumps(roster(dryads()))
+    return text.replace('"number": 19', f'"number": {number}').encode()
+
+
 def bad_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     forty_k = roster(dryads(), system="sys-352e-adc2-7639-d6a9")
     forty_k["roster"]["gameSystemName"] = "Warhammer 40,000 10th Edition"
@@ -824,6 +866,19 @@ def bad_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
             "is not an army list (New Recruit JSON, BattleScribe .ros or .rosz",
         ),
         "binary": (write(tmp_path, "blob.json", b'{"roster": "\xff\xfe"}'), "is not UTF-8 text"),
+        # JSON has no infinity, but Python's reader takes 1e999 as one: a count, not a size.
+        "infinite count": (
+            write(tmp_path, "inf.json", counted("1e999")),
+            "Dryads: number: inf is not a count of models",
+        ),
+        "count not a number": (
+            write(tmp_path, "nan.json", counted('"nan"')),
+            "Dryads: number: 'nan' is not a count of models",
+        ),
+        "negative count": (
+            write(tmp_path, "minus.json", counted("-3")),
+            "Dryads: number: -3 is not a count of models",
+        ),
     }
 
 
@@ -844,6 +899,9 @@ CASES = [
     "empty roster",
     "a scenario",
     "binary",
+    "infinite count",
+    "count not a number",
+    "negative count",
 ]
 
 
@@ -857,6 +915,43 @@ def test_a_bad_army_file_is_one_line_and_exit_2(tmp_path: Path, case: str) -> No
     assert len(lines) == 1
     assert lines[0].startswith(f"fracas: error: {path}: ")
     assert problem in lines[0]
+    assert not output.exists()
+
+
+def _owb_with(**changes: Any) -> dict[str, Any]:
+    """:func:`owb_list` with the Dryads' entry changed (a key set to None is removed)."""
+    document = owb_list()
+    document["core"][0].update(changes)
+    return document
+
+
+@pytest.mark.parametrize(
+    ("document", "problem"),
+    [
+        ({"game": "the-old-world", "core": 5}, "core: not a list"),
+        ({"game": "the-old-world", "core": [{"name_en": "Dryads"}, 7]}, "core[1]: not an object"),
+        (_owb_with(strength="inf"), "core[0].strength: 'inf' is not a count of models"),
+        (_owb_with(strength=2.5), "core[0].strength: 2.5 is not a count of models"),
+        (_owb_with(specialRules="Fear"), "core[0].specialRules: not an object"),
+        (_owb_with(items=5), "core[0].items: not a list"),
+        (_owb_with(items=[{"selected": "Sword"}]), "core[0].items[0].selected: not a list"),
+        (
+            _owb_with(command=[{"name_en": "Nymph", "active": True, "magic": ["x"]}]),
+            "core[0].command[0].magic: not an object",
+        ),
+    ],
+)
+def test_an_old_world_builder_list_of_another_shape_names_the_key(
+    tmp_path: Path, document: dict[str, Any], problem: str
+) -> None:
+    army = write(tmp_path, "glade.owb.json", document)
+    catalogue = write(tmp_path, "Wood Elf Realms.cat", CATALOGUE.encode())
+    output = tmp_path / "units.yaml"
+    result = CliRunner().invoke(
+        app, ["import", str(army), "--catalogue", str(catalogue), "-o", str(output)]
+    )
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip() == f"fracas: error: {army}: {problem}"
     assert not output.exists()
 
 

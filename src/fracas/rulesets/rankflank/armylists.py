@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
 import zipfile
 from collections.abc import Iterator, Mapping, Sequence
@@ -77,6 +78,8 @@ OWB_ARMOUR: Mapping[str, str] = {
 PROFILE_KEYS = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
 #: The least each characteristic may be in the schema, used for a "-" the export prints.
 PROFILE_FLOOR: Mapping[str, int] = {"M": 0, "BS": 0, "I": 0, "A": 0}
+#: The highest characteristic a scenario takes (a larger one is read as it, and listed).
+PROFILE_CEILING = 10
 
 _STRENGTH = re.compile(r"^\s*S\s*(?:\+\s*(\d+))?\s*$", re.IGNORECASE)
 _AP = re.compile(r"^\s*-\s*(\d+)\s*(?:\(\s*-\s*(\d+)\s*\))?\s*$")
@@ -93,7 +96,13 @@ def parse_strength(text: str) -> tuple[str, int] | None:
     if match:
         return ("+", int(match.group(1) or 0))
     stripped = text.strip()
-    return ("=", int(stripped)) if stripped.isdigit() else None
+    return ("=", int(stripped)) if _digits(stripped) else None
+
+
+def _digits(text: str) -> bool:
+    """Whether ``text`` is a number in ASCII digits: ``str.isdigit`` also takes "²",
+    which ``int`` refuses."""
+    return text.isascii() and text.isdigit()
 
 
 def parse_ap(text: str) -> tuple[int, int]:
@@ -149,11 +158,9 @@ def _unzip(path: Path, data: bytes) -> bytes:
             with archive.open(rosters[0]) as member:
                 # The declared size can lie: count what really comes out.
                 inner = member.read(MAX_BYTES + 1)
-    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as exc:
-        raise _refuse(path, f"is not a complete zip archive ({exc})") from None
-    except Exception as exc:  # zlib.error and the like from a damaged stream
-        if isinstance(exc, ScenarioError):
-            raise
+    except ScenarioError:
+        raise  # a whole archive that is not one roster: said as it is
+    except Exception as exc:  # BadZipFile, EOFError, zlib.error: a damaged stream
         raise _refuse(path, f"is not a complete zip archive ({exc})") from None
     if len(inner) > MAX_BYTES:
         raise _refuse(path, f"unpacks to more than {MAX_BYTES:,} bytes")
@@ -259,9 +266,29 @@ def _list(node: Mapping[str, Any], key: str) -> list[dict[str, Any]]:
 
 def _number(value: Any, default: float = 0) -> float:
     try:
-        return float(value)
+        number = float(value)
     except (TypeError, ValueError):
         return default
+    return number if math.isfinite(number) else default
+
+
+class _Malformed(Exception):
+    """A part of an army file that is not the shape its builder writes: refused with the
+    file's name by :func:`read_units`, at ``where`` (a key path, or a unit's name)."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}")
+
+
+def _count(value: Any, where: str) -> int:
+    """A count of models as an export writes it (1 when it writes none): a whole number,
+    else the file is refused; a nonsense count never becomes a unit of another size."""
+    if value is None:
+        return 1
+    number = _number(value, math.nan)
+    if not math.isfinite(number) or number != int(number) or number < 0 or isinstance(value, bool):
+        raise _Malformed(where, f"{value!r} is not a count of models")
+    return int(number)
 
 
 def _points(row: Mapping[str, Any]) -> float:
@@ -361,7 +388,7 @@ def gather(unit: dict[str, Any]) -> Gathered:
         main = next((row for row, _ in rows if _profiles(row, "Model")), unit)
     models = _profiles(main, "Model")
     found.model = _characteristics(models[0]) if models else {}
-    found.models = int(_number(main.get("number"), 1)) if main is not unit else 1
+    found.models = _count(main.get("number"), f"{found.name}: number") if main is not unit else 1
     per_model = _points(main) / max(found.models, 1)
     for row, owner in rows:
         name = str(row.get("name", "")).strip()
@@ -372,7 +399,7 @@ def gather(unit: dict[str, Any]) -> Gathered:
             # A command row that pays a whole model is a model more ("motley crews");
             # one that pays the upgrade only is one of the models already counted.
             if model and per_model and _points(row) >= per_model:
-                found.models += int(_number(row.get("number"), 1))
+                found.models += _count(row.get("number"), f"{found.name}: {name}: number")
         if owner == "mount" and _profiles(row, "Model") and not found.mount and _is_mount(row):
             found.mount = _characteristics(_profiles(row, "Model")[0])
             found.mount_name = name
@@ -435,16 +462,27 @@ def _profile(values: Mapping[str, str], mount: Mapping[str, str], notes: list[st
     numbers = []
     for key in PROFILE_KEYS:
         text = values.get(key, "")
-        if text.isdigit():
-            numbers.append(int(text))
-        elif mount.get(key, "").isdigit():  # a rider's "-" M is its mount's
-            numbers.append(int(mount[key]))
+        floor = PROFILE_FLOOR.get(key, 1)
+        if _digits(text):
+            number = int(text)
+        elif _digits(mount.get(key, "")):  # a rider's "-" M is its mount's
+            number = int(mount[key])
         else:
-            floor = PROFILE_FLOOR.get(key, 1)
             numbers.append(floor)
             if key != "BS":  # no close combat reads it
                 notes.append(f"{key} {text or '(missing)'} read as {floor}")
+            continue
+        numbers.append(_within(key, number, notes))
     return " ".join(str(n) for n in numbers)
+
+
+def _within(key: str, number: int, notes: list[str], whose: str = "") -> int:
+    """``number`` within the scenario's bounds for characteristic ``key``, so that what is
+    written loads; a number moved is listed."""
+    bounded = min(max(number, PROFILE_FLOOR.get(key, 1)), PROFILE_CEILING)
+    if bounded != number:
+        notes.append(f"{whose}{key} {number} read as {bounded}")
+    return bounded
 
 
 def _troop_type(text: str, notes: list[str]) -> str:
@@ -580,12 +618,14 @@ def map_unit(found: Gathered, side: str) -> Mapped:
     unit: dict[str, Any] = {"name": found.name, "side": side}
     unit["troop_type"] = _troop_type(found.troop_type, notes)
     unit["profile"] = _profile(found.model, found.mount, notes)
-    strikes = all(found.mount.get(key, "").isdigit() for key in ("WS", "S", "I", "A"))
+    strikes = all(_digits(found.mount.get(key, "")) for key in ("WS", "S", "I", "A"))
     if found.mount and strikes:
         # The mount's own "-" (T, W, Ld: the rider's count) are the rider's numbers.
         rider = unit["profile"].split()
         mount = [
-            found.mount[key] if found.mount.get(key, "").isdigit() else rider[k]
+            str(_within(key, int(found.mount[key]), notes, "mount "))
+            if _digits(found.mount.get(key, ""))
+            else rider[k]
             for k, key in enumerate(PROFILE_KEYS)
         ]
         unit["mount"] = {"name": found.mount_name or "mount", "profile": " ".join(mount)}
@@ -595,6 +635,8 @@ def map_unit(found: Gathered, side: str) -> Mapped:
     _fit_armour(found, unit, notes)
     champion: dict[str, Any] | None = None
     models = max(found.models, 1)
+    if found.models < 1:
+        notes.append(f"{found.models} models read as 1")
     command = unit.setdefault("command", {})
     for role, (name, values) in found.command.items():
         if role in ("standard", "musician"):
@@ -743,6 +785,28 @@ def _active(entries: Any) -> list[dict[str, Any]]:
     )
 
 
+def _objects(value: Any, where: str) -> list[tuple[str, dict[str, Any]]]:
+    """The objects of the list ``value`` (none when absent) with their key paths; any other
+    shape is refused, never skipped in silence."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _Malformed(where, "not a list")
+    for index, item in enumerate(value):
+        if not isinstance(item, dict):
+            raise _Malformed(f"{where}[{index}]", "not an object")
+    return [(f"{where}[{index}]", item) for index, item in enumerate(value)]
+
+
+def _object(value: Any, where: str) -> dict[str, Any]:
+    """The object ``value`` (empty when absent); any other shape is refused."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _Malformed(where, "not an object")
+    return value
+
+
 def _owb_name(entry: Mapping[str, Any]) -> str:
     name = str(entry.get("name_en") or entry.get("name") or "")
     return re.sub(r"\s*\{[^}]*\}|\*", "", name).strip()
@@ -756,8 +820,9 @@ def _row(name: str, kind: str, profiles: list[dict[str, Any]], **more: Any) -> d
     return {"name": name, "type": kind, "profiles": profiles, "selections": [], **more}
 
 
-def _owb_kit(entry: Mapping[str, Any], catalogue: Catalogue) -> list[dict[str, Any]]:
-    """The rows of the options an Old World Builder unit has chosen."""
+def _owb_kit(entry: Mapping[str, Any], catalogue: Catalogue, where: str) -> list[dict[str, Any]]:
+    """The rows of the options an Old World Builder unit (at key path ``where``) has
+    chosen."""
     kit: list[dict[str, Any]] = []
     for option in _active(entry.get("equipment")) + _active(entry.get("options")):
         for part in _split(_owb_name(option)):
@@ -781,7 +846,9 @@ def _owb_kit(entry: Mapping[str, Any], catalogue: Catalogue) -> list[dict[str, A
         mount = catalogue.entries.get(_owb_name(option).lower())
         profiles = catalogue.profiles_of(mount) if mount else []
         kit.append(_row(_owb_name(option), "mount", profiles, group="Mounts"))
-    for option in _active(entry.get("command")):
+    for place, option in _objects(entry.get("command"), f"{where}.command"):
+        if not option.get("active"):
+            continue
         role = _owb_name(option)
         lowered = role.lower()
         command = (
@@ -795,13 +862,23 @@ def _owb_kit(entry: Mapping[str, Any], catalogue: Catalogue) -> list[dict[str, A
         champion = catalogue.profile([role], ("Model",)) if command == "Champion" else None
         costs = [{"typeId": "points", "value": _number(option.get("points"))}]
         crew = _row(role, "crew", roles + ([champion] if champion else []), costs=costs)
-        for item in (option.get("magic") or {}).get("selected") or []:
+        magic = _object(option.get("magic"), f"{place}.magic")
+        for item in _selected(magic, f"{place}.magic"):
             crew["selections"].append(_owb_item(item, catalogue))
         kit.append(crew)
-    for group in entry.get("items") or []:
-        for item in (group.get("selected") or []) if isinstance(group, dict) else []:
-            kit.append(_owb_item(item, catalogue))
+    for place, group in _objects(entry.get("items"), f"{where}.items"):
+        kit.extend(_owb_item(item, catalogue) for item in _selected(group, place))
     return kit
+
+
+def _selected(group: Mapping[str, Any], where: str) -> list[Any]:
+    """The items chosen in an Old World Builder group of magic items (names or objects)."""
+    chosen = group.get("selected")
+    if chosen is None:
+        return []
+    if not isinstance(chosen, list):
+        raise _Malformed(f"{where}.selected", "not a list")
+    return chosen
 
 
 def owb_rows(
@@ -812,23 +889,22 @@ def owb_rows(
     rows: list[dict[str, Any]] = []
     missing: list[str] = []
     for array in OWB_ARRAYS:
-        for entry in document.get(array) or []:
-            if not isinstance(entry, dict):
-                continue
+        for where, entry in _objects(document.get(array), array):
             name = _owb_name(entry)
             found = catalogue.entries.get(name.lower())
             model = catalogue.model_entry(found) if found else None
             if found is None or model is None:
                 missing.append(f"{name}: no profile in the catalogues given, not imported")
                 continue
-            number = int(_number(entry.get("strength"), 1)) or 1
+            number = _count(entry.get("strength"), f"{where}.strength") or 1
             profiles = [p for p in catalogue.profiles_of(found) if p.get("typeName") == "Unit"]
-            rules = _split(str((entry.get("specialRules") or {}).get("name_en", "")))
+            special = _object(entry.get("specialRules"), f"{where}.specialRules")
+            rules = _split(str(special.get("name_en", "")))
             profiles += [{"typeName": "Special Rule", "name": rule} for rule in rules]
             stats = [p for p in catalogue.profiles_of(model) if p.get("typeName") == "Model"]
             costs = [{"typeId": "points", "value": _number(entry.get("points")) * number}]
             model_row = _row(name, "model", stats, number=number, costs=costs)
-            model_row["selections"] = _owb_kit(entry, catalogue)
+            model_row["selections"] = _owb_kit(entry, catalogue, where)
             category = "Characters" if array == "characters" else array.title()
             categories = [{"name": category, "primary": True}]
             rows.append(_row(name, "unit", profiles, categories=categories))
@@ -897,6 +973,8 @@ def read_units(
         return _read_units(path, catalogues, joins, side)
     except RecursionError:  # a tree deep enough to pass the parser, too deep to walk
         raise _refuse(path, "nests too deeply to be an army list") from None
+    except _Malformed as exc:
+        raise _refuse(path, str(exc)) from None
 
 
 def _notes(army: Army) -> tuple[str, ...]:
@@ -938,15 +1016,20 @@ def _read_units(
     if not rows and not missing:
         raise _refuse(path, "holds no units")
     side = side or army
-    mapped: list[Mapped] = []
-    seen: dict[str, int] = {}
-    for row in rows:
-        found = gather(row)
-        count = seen.get(found.name, 0) + 1
-        seen[found.name] = count
-        if count > 1:  # two units of one kind: the schema wants unique names, champions too
-            found.name = f"{found.name} {count}"
-        mapped.append(map_unit(found, side))
+    gathered = [gather(row) for row in rows]
+    # Two units of one kind: the schema wants unique names (champions' too). The second
+    # takes the first number free, never the name of another unit of the list.
+    taken = {found.name for found in gathered}
+    seen: set[str] = set()
+    for found in gathered:
+        if found.name in seen:
+            number = 2
+            while f"{found.name} {number}" in taken:
+                number += 1
+            found.name = f"{found.name} {number}"
+            taken.add(found.name)
+        seen.add(found.name)
+    mapped = [map_unit(found, side) for found in gathered]
     mapped = join(mapped, joins, str(path))
     return Army(path.name, builder, army, mapped, missing)
 
