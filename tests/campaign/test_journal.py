@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -97,6 +98,51 @@ def test_verify_names_a_changed_result(store: Store) -> None:
     assert verdict.problem is not None
     assert verdict.problem.seq == 4
     assert "summary differs at pax.Scouts" in str(verdict.problem)
+
+
+def _forged(store: Store, event: int, **changes: object) -> Any:
+    """The verdict on the journal with event ``event``'s body changed and the whole chain
+    after it hashed again, as a forger would."""
+    lines = exported(store)
+    lines[event - 1]["body"].update(changes)  # type: ignore[attr-defined]
+    for index in range(event - 1, len(lines)):
+        if index:
+            lines[index]["prev"] = lines[index - 1]["hash"]
+        rehash(lines[index])
+    return verify_lines(text_of(lines))
+
+
+@pytest.mark.parametrize(
+    ("event", "changes", "problem"),
+    [
+        # Battle 2 called battle 1 (two "battle 1"s), or battle 7.
+        (5, {"battle": 1}, "event 5: is battle 1, but it is battle 2"),
+        (5, {"battle": 7}, "event 5: is battle 7, but it is battle 2"),
+        # A seed that int() would read all the same.
+        (4, {"seed": "1"}, "event 4: battle 1: its seed '1' is not a whole number"),
+        (4, {"seed": True}, "event 4: battle 1: its seed True is not a whole number"),
+        # The title is outside the canonical hash: the stored scenario is compared whole.
+        (4, {"scenario": None}, "event 4: battle 1: the scenario it stores is not the one"),
+    ],
+)
+def test_verify_names_a_forged_number_seed_or_scenario(
+    store: Store, event: int, changes: dict[str, object], problem: str
+) -> None:
+    small_war(store)
+    verdict = _forged(store, event, **changes)
+    assert verdict.problem is not None
+    assert str(verdict.problem).startswith(problem), str(verdict.problem)
+
+
+def test_verify_names_an_event_of_no_known_kind(store: Store) -> None:
+    small_war(store)
+    lines = exported(store)
+    lines[3]["kind"] = "bogus"
+    for index in range(3, len(lines)):
+        lines[index]["prev"] = lines[index - 1]["hash"]
+        rehash(lines[index])
+    verdict = verify_lines(text_of(lines))
+    assert str(verdict.problem) == "event 4: unknown event kind 'bogus'"
 
 
 def test_verify_names_a_missing_battle(store: Store) -> None:

@@ -177,6 +177,8 @@ def test_a_force_with_no_unit_left_cannot_fight(tmp_path: Path) -> None:
         ("ruleset: hex\n", "battle.yaml: ruleset"),
         ("weather: rain\n", "War battle 1 (rosters and "),
         ("[1, 2]\n", "a mapping of keys"),
+        # A force misspelt: its keys would be dropped and the battle played without them.
+        ("sides: {Aa: {action: raid}}\n", "sides.Aa: no force of this battle (A and B)"),
     ],
 )
 def test_a_bad_battle_file_is_one_line_and_writes_nothing(
@@ -238,3 +240,60 @@ def test_a_correction_is_a_new_event_that_keeps_who_and_why(store: Store) -> Non
     )
     assert edit.body["set"] == [{"path": "units[0].pax", "value": 3}]
     assert state_of(store, "War").forces["B"].roster["units"][0]["pax"] == 3
+
+
+@pytest.mark.parametrize("output", ["a folder", "no/such/folder/post.txt"])
+def test_a_battle_whose_post_cannot_be_written_is_not_recorded(tmp_path: Path, output: str) -> None:
+    # The post is what the players see: a battle recorded without it would be fought
+    # again by the next command, a second battle in the journal.
+    db = str(tmp_path / "war.db")
+    store = Store.open(db)
+    war(store)
+    (tmp_path / "a folder").mkdir()
+    count = len(store.events("War"))
+    target = tmp_path / output
+    result = RUNNER.invoke(
+        app,
+        ["campaign", "battle", "War", "--attacker", "A", "--defender", "B", "--seed", "1",
+         "--db", db, "-o", str(target)],
+    )  # fmt: skip
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.strip().startswith(f"fracas: error: {target}: cannot write output")
+    assert len(Store.open(db).events("War")) == count
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--ruleset", "nope"],
+        ["--from-scenario", "{bad}"],
+        ["--ruleset", "d100", "--rules", "{bad}"],
+    ],
+)
+def test_a_campaign_refused_at_its_start_leaves_no_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.yaml").write_text("fracas: 1\nsides: []\n")
+    args = [option.format(bad="bad.yaml") for option in options]
+    result = RUNNER.invoke(app, ["campaign", "new", "Zed", *args])
+    assert result.exit_code == 2, result.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["bad.yaml"]
+    # So the next command says there is no campaign here, not that Zed is unknown.
+    again = RUNNER.invoke(app, ["campaign", "roster", "Zed"])
+    assert "no campaign database here" in again.stderr
+
+
+@pytest.mark.parametrize("cost", ["nan", "inf", "1e400"])
+def test_replacements_at_a_cost_that_is_no_number_are_refused(tmp_path: Path, cost: str) -> None:
+    db = str(tmp_path / "war.db")
+    store = Store.open(db)
+    war(store)
+    count = len(store.events("War"))
+    result = RUNNER.invoke(
+        app,
+        ["campaign", "buy", "War", "A", "Scouts", "--count", "1", "--cost", cost, "--db", db],
+    )
+    assert result.exit_code == 2, result.stderr
+    assert "cost: a number of gold, not" in result.stderr
+    assert len(Store.open(db).events("War")) == count

@@ -12,6 +12,7 @@ against the rosters it derives, and appends one event (or nothing, on bad input)
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -186,6 +187,8 @@ def buy_replacements(
         )
     if count < 1:
         raise ScenarioError("at least 1", source="command line", path=("count",))
+    if not math.isfinite(cost):
+        raise ScenarioError(f"a number of gold, not {cost}", source="command line", path=("cost",))
     if cost < 0:
         raise ScenarioError("at least 0", source="command line", path=("cost",))
     gold = Fraction(str(state.forces[force].treasury["gold"]))

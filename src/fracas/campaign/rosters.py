@@ -84,11 +84,23 @@ def derive(events: Iterable[Event]) -> CampaignState:
     return state
 
 
+#: The kinds of event a journal holds (a campaign_created opens it).
+EVENT_KINDS = (
+    "campaign_created",
+    "roster_entered",
+    "roster_edited",
+    "replacements_bought",
+    "battle_resolved",
+)
+
+
 def apply(state: CampaignState, event: Event) -> None:
     """Change ``state`` by one event (after the first)."""
     body, seq = event.body, event.seq
     if event.kind == "campaign_created":
         raise JournalError(seq, "a second campaign_created")
+    if event.kind not in EVENT_KINDS:
+        raise JournalError(seq, f"unknown event kind {event.kind!r}")
     force_name = str(body.get("force", ""))
     if event.kind == "roster_entered":
         if force_name in state.forces:

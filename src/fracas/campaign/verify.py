@@ -224,6 +224,13 @@ def _check_battle(state: CampaignState, event: Event) -> None:
     from fracas.io.fair import derive_seed
 
     body, seq = event.body, event.seq
+    if body.get("battle") != state.battles + 1:
+        raise JournalError(
+            seq, f"is battle {body.get('battle')!r}, but it is battle {state.battles + 1}"
+        )
+    seed = body.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise JournalError(seq, f"battle {body['battle']}: its seed {seed!r} is not a whole number")
     options = body["options"]
     scenario = build_scenario(
         state,
@@ -233,10 +240,15 @@ def _check_battle(state: CampaignState, event: Event) -> None:
         overrides=[(str(path), value) for path, value in options.get("overrides", [])],
         only=[str(name) for name in options.get("only", [])],
     )
-    if (
-        scenario.canonical_sha256 != body["scenario_sha256"]
-        or scenario.document != body["scenario"]
+    if scenario.canonical_sha256 == body["scenario_sha256"] and scenario.document != body.get(
+        "scenario"
     ):
+        raise JournalError(
+            seq,
+            f"battle {body.get('battle')}: the scenario it stores is not the one the rosters "
+            f"make{_first_key(scenario.document, body.get('scenario'))}",
+        )
+    if scenario.canonical_sha256 != body["scenario_sha256"]:
         raise JournalError(
             seq,
             f"battle {body.get('battle')}: the rosters the journal made give scenario "
@@ -253,7 +265,7 @@ def _check_battle(state: CampaignState, event: Event) -> None:
             )
         fought = fight(state, scenario, secret=str(fair["secret"]), nonces=fair["nonces"])
     else:
-        fought = fight(state, scenario, seed=int(body["seed"]))
+        fought = fight(state, scenario, seed=seed)
     again = {
         "summary": canonical_document(fought.summary),
         "changes": canonical_document(fought.changes),

@@ -7,8 +7,12 @@ nothing is written.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -21,6 +25,7 @@ from fracas.cli.common import (
     ForumOpt,
     OutputOpt,
     SetOpt,
+    check_output,
     friendly_errors,
     output_width,
     parse_overrides,
@@ -82,6 +87,25 @@ def _open(name: str, db: str | None, *, must_exist: bool = True) -> Any:
     return Store.open(where)
 
 
+@contextmanager
+def _new_database(name: str, db: str | None) -> Iterator[Any]:
+    """The store a new campaign goes in. When this command made its SQLite file and
+    fails, the file goes again (with its -wal and -shm): a campaign refused leaves no
+    database behind, and the next command says there is none."""
+    where = _db(name, db)
+    made = "://" not in where and not Path(where).exists()
+    store = _open(name, db, must_exist=False)
+    try:
+        yield store
+    except BaseException:
+        if made:
+            store.close()
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                with contextlib.suppress(OSError):
+                    os.unlink(where + suffix)
+        raise
+
+
 def _read_document(path: Path, what: str) -> Any:
     from fracas.io.reader import parse_text, read_text
 
@@ -138,15 +162,15 @@ def new_command(
                 "--from-scenario brings its own rules: no --rules", source="command line"
             )
         document = _read_document(scenario, "scenario")
-        store = _open(name, db, must_exist=False)
-        state = new_from_scenario(store, name, document, source=str(scenario))
+        with _new_database(name, db) as store:
+            state = new_from_scenario(store, name, document, source=str(scenario))
         forces = ", ".join(state.forces)
         typer.echo(f"campaign {name!r} ({state.ruleset}) started in {store.url}: {forces}")
         return
     assert ruleset is not None
     base = _read_document(rules, "rules") if rules is not None else {}
-    store = _open(name, db, must_exist=False)
-    new_campaign(store, name, ruleset, base)
+    with _new_database(name, db) as store:
+        new_campaign(store, name, ruleset, base)
     typer.echo(f"campaign {name!r} ({store.ruleset_of(name)}) started in {store.url}")
 
 
@@ -359,6 +383,7 @@ def battle_command(
         )
         return
     revealed = secret_from_file(reading(secret_file))[0] if secret_file is not None else None
+    check_output(output)  # a post that cannot be written: no battle recorded without it
     recorded = record_battle(
         store,
         name,

@@ -160,6 +160,41 @@ def write_output(text: str, output: Path | None) -> None:
         sys.stdout.flush()
         return
     target = str(output)
+    _check_target(output, target)
+    if not names_a_file(output):
+        _write_through(text, output, target)
+        return
+    _replace_atomically(text, output, target)
+    typer.echo(f"wrote {target}", err=True)
+
+
+def check_output(output: Path | None) -> None:
+    """Refuse ``output`` now, as :func:`write_output` would later, when it cannot be
+    written: a command that records what it did (a campaign's battle) checks before it
+    records, so that a post it cannot write leaves nothing recorded.
+
+    >>> check_output(None); check_output(Path("-"))
+    >>> check_output(Path("/"))
+    Traceback (most recent call last):
+    ...
+    fracas.core.errors.ScenarioError: /: cannot write output: this is a directory, not a file
+    """
+    if output is None or str(output) == "-":
+        return
+    target = str(output)
+    _check_target(output, target)
+    if not names_a_file(output):
+        return  # a device or a pipe: written to as it is
+    real = Path(os.path.realpath(output))
+    directory = real.parent if str(real.parent) else Path(".")
+    if not directory.is_dir():
+        raise ScenarioError("cannot write output: No such file or directory", source=target)
+    writable = os.access(real, os.W_OK) if real.exists() else True
+    if not writable or not os.access(directory, os.W_OK | os.X_OK):
+        raise ScenarioError("cannot write output: Permission denied", source=target)
+
+
+def _check_target(output: Path, target: str) -> None:
     # Path("") is "." and Path("/").name is "": neither names a file to write.
     if not target or not output.name or output.is_dir():
         raise ScenarioError("cannot write output: this is a directory, not a file", source=target)
@@ -168,11 +203,6 @@ def write_output(text: str, output: Path | None) -> None:
             "cannot write output: this is a file the command reads; choose another -o",
             source=target,
         )
-    if not names_a_file(output):
-        _write_through(text, output, target)
-        return
-    _replace_atomically(text, output, target)
-    typer.echo(f"wrote {target}", err=True)
 
 
 def _replace_atomically(text: str, output: Path, target: str) -> None:

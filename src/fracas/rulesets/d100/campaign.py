@@ -80,6 +80,15 @@ class D100Campaign(CampaignRules):
                 source="battle file",
                 path=("sides",),
             )
+        fighting = [name for name, _ in forces]
+        for name in per_side:
+            if name not in fighting:
+                raise ScenarioError(
+                    f"no force of this battle ({' and '.join(fighting)}): a force's keys "
+                    "go under its name",
+                    source="battle file",
+                    path=("sides", str(name)),
+                )
         for (name, roster), action in zip(forces, ("attack", "defend"), strict=True):
             side = {"name": name, "action": action, **copy.deepcopy(roster)}
             more = per_side.get(name, {})
