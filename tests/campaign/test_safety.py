@@ -297,3 +297,21 @@ def test_replacements_at_a_cost_that_is_no_number_are_refused(tmp_path: Path, co
     assert result.exit_code == 2, result.stderr
     assert "cost: a number of gold, not" in result.stderr
     assert len(Store.open(db).events("War")) == count
+
+
+@pytest.mark.parametrize("seed", ["-1", "1" + "0" * 5000])
+def test_a_battle_seed_resolve_refuses_is_refused_here_too(tmp_path: Path, seed: str) -> None:
+    # The post's last line re-runs the battle with `fracas resolve --seed`: a seed it would
+    # refuse would make a post nobody can check.
+    db = str(tmp_path / "war.db")
+    store = Store.open(db)
+    war(store)
+    count = len(store.events("War"))
+    result = RUNNER.invoke(
+        app,
+        ["campaign", "battle", "War", "--attacker", "A", "--defender", "B", "--seed", seed,
+         "--db", db],
+    )  # fmt: skip
+    assert result.exit_code == 2, result.stderr
+    assert "--seed" in result.stderr
+    assert len(Store.open(db).events("War")) == count

@@ -32,6 +32,7 @@ from fracas.cli.common import (
     reading,
     write_output,
 )
+from fracas.cli.odds import check_seed
 from fracas.core.errors import ScenarioError
 
 campaign_app = typer.Typer(
@@ -320,7 +321,9 @@ def battle_command(
         typer.Option("--only", metavar="UNIT", help="Only these units fight. Repeatable."),
     ] = None,
     settings: SetOpt = None,
-    seed: Annotated[int | None, typer.Option("--seed", metavar="N", help="Dice seed.")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", min=0, metavar="N", help="Dice seed.")
+    ] = None,
     secret_file: Annotated[
         Path | None,
         typer.Option("--secret-file", metavar="PATH", help="Fair dice: the game master's secret."),
@@ -353,6 +356,7 @@ def battle_command(
     from fracas.io.fair import DERIVATION, commitment, mark_revealed, post, secret_from_file
     from fracas.io.render import PostStyle, render_report
 
+    check_seed(seed)  # as resolve does: the post's last line re-runs with it
     store = _open(name, db)
     extra = _read_document(battle_file, "battle") if battle_file is not None else {}
     source = str(battle_file) if battle_file is not None else None
