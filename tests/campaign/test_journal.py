@@ -273,6 +273,8 @@ def test_a_whole_campaign_from_the_command_line(tmp_path: Path) -> None:
         ("units:\n  - {name: Scouts, pax: 4, colour: red}\n", "units[0].colour"),
         ("units: []\n", "units"),
         ("units:\n  - {name: Scouts, pax: 4}\naction: raid\n", "action"),
+        # The file is named with the key: the treasury's NaN is this file's.
+        ("units:\n  - {name: Scouts, pax: 4}\ntreasury: {gold: .nan}\n", "bad.yaml: treasury.gold"),
     ],
 )
 def test_a_roster_that_does_not_fit_is_one_line_and_writes_nothing(

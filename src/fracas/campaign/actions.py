@@ -121,7 +121,12 @@ def _treasury(values: Mapping[str, Any], *, source: str) -> dict[str, Any]:
     for key, value in values.items():
         if key not in TREASURY:
             raise ScenarioError("unknown key", source=source, path=("treasury", key))
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+            or value < 0
+        ):
             raise ScenarioError("a number, at least 0", source=source, path=("treasury", key))
         result[key] = value
     return result
