@@ -50,6 +50,17 @@ def test_a_long_integer_under_pythons_limit_names_its_key(tmp_path: Path) -> Non
     assert_one_line(("validate", path), "seed: an integer of 400 digits", "integer_digits")
 
 
+@pytest.mark.parametrize("where", ["file", "--set"])
+def test_a_base_sixty_float_beyond_a_float_is_one_line(tmp_path: Path, where: str) -> None:
+    # YAML 1.1 reads 1:30.5 as 90.5; two hundred fields of 59 are 60**200, no float.
+    huge = ":".join(["59"] * 200) + ".0"
+    if where == "file":
+        path = write(tmp_path, "b60.yaml", f"fracas: 1\nruleset: d100\ntitle: x\nseed: {huge}\n")
+        assert_one_line(("validate", path), "b60.yaml: line 4: a number too large for a float")
+    else:
+        assert_one_line(("validate", D100, "--set", f"seed={huge}"), "a number too large")
+
+
 def test_a_huge_seed_in_set_is_a_limit_error() -> None:
     assert_one_line(("validate", D100, "--set", f"seed={HUGE}"), "input.integer_digits")
 

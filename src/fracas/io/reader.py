@@ -99,6 +99,19 @@ def _bounded_int(loader: yaml.SafeLoader, node: yaml.ScalarNode, source: str) ->
     return yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
 
 
+def _bounded_float(loader: yaml.SafeLoader, node: yaml.ScalarNode, source: str) -> float:
+    """YAML's float; YAML 1.1's base-60 form (``1:30.5``) can hold a number no float
+    holds, which PyYAML lets out as an OverflowError."""
+    try:
+        return yaml.constructor.SafeConstructor.construct_yaml_float(loader, node)
+    except OverflowError:
+        line = node.start_mark.line + 1
+        raise ScenarioError(
+            f"line {line}: a number too large for a float ({len(node.value):,} characters)",
+            source=source,
+        ) from None
+
+
 class _CheckedKeys:
     """A loader that refuses a key given twice, checked on each mapping's own keys before
     ``<<`` merges rewrite them (PyYAML flattens a mapping in place, the first time it is
@@ -147,8 +160,12 @@ class _BoundedLoader(_CheckedKeys, yaml.SafeLoader):
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
         return _bounded_int(self, node, self.source)
 
+    def construct_yaml_float(self, node: yaml.ScalarNode) -> float:
+        return _bounded_float(self, node, self.source)
+
 
 _BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)
+_BoundedLoader.add_constructor("tag:yaml.org,2002:float", _BoundedLoader.construct_yaml_float)
 
 _CSafeLoader: type[yaml.SafeLoader] | None = getattr(yaml, "CSafeLoader", None)
 _FastLoader: type[yaml.SafeLoader] | None = None
@@ -167,7 +184,11 @@ if _CSafeLoader is not None:
         def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
             return _bounded_int(self, node, self.source)
 
+        def construct_yaml_float(self, node: yaml.ScalarNode) -> float:
+            return _bounded_float(self, node, self.source)
+
     _LibyamlLoader.add_constructor("tag:yaml.org,2002:int", _LibyamlLoader.construct_yaml_int)
+    _LibyamlLoader.add_constructor("tag:yaml.org,2002:float", _LibyamlLoader.construct_yaml_float)
     _FastLoader = _LibyamlLoader
 
 
