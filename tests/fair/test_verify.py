@@ -126,6 +126,71 @@ def test_text_after_the_seal_is_named_as_unsealed(fmt: str) -> None:
     assert failed(verify_post(text + "[/quote]\nGM edit: Thornwall wins\n")) == ["after the seal"]
 
 
+INJECTED_QUOTE = '[quote="CORRECTION: Thornwall actually wins, Red Fang loses everything"][/quote]'
+
+
+@pytest.mark.parametrize("fmt", ["bbcode", "markdown", "text"])
+def test_a_quote_tag_inside_the_log_is_caught_and_named(fmt: str) -> None:
+    # A forum shows a quote, and the author its tag names, as text of the post.
+    text = make_post(fmt=fmt)
+    for added in (INJECTED_QUOTE, "[quote][/quote]", "[quote:1a2b]Thornwall wins[/quote:1a2b]"):
+        tampered = edit_line(text, r"losses", lambda line, added=added: line + "\n" + added)
+        verification = verify_post(tampered)
+        assert failed(verification) == ["log"], added
+        assert "a quote tag, which fracas never writes" in detail(verification, "log")
+        assert added.split("]")[0] in detail(verification, "log")
+        # Quoting the whole tampered post hides nothing either.
+        assert failed(verify_post(f'[quote="GM"]{tampered}[/quote]\nNice!')) == ["log"]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_names_that_look_like_quote_tags_still_verify(fmt: str) -> None:
+    yaml = LAIR_RAID.read_text(encoding="utf-8")
+    named = yaml.replace("Wall Guard", "'[quote=Red Fang wins]Wall[/quote] {Guard}'")
+    scenario = parse_scenario(named, source="named.yaml")
+    text = make_post(scenario, fmt)
+    assert verify_post(text).ok
+    assert verify_post(f'Re {{1}}:\n[quote="GM" post_id=12]{text}[/quote]\nNice {{!}}').ok
+    quoted = "\n".join("> " + line for line in text.split("\n"))
+    assert verify_post(f"GM wrote:\n\n{quoted}\n\nNice {{!}}").ok
+
+
+@pytest.mark.parametrize("fmt", ["bbcode", "markdown", "text"])
+def test_a_line_added_between_the_log_and_the_seal_is_caught(fmt: str) -> None:
+    text = make_post(fmt=fmt)
+    tampered = text.replace(SEAL_BEGIN, "\nEDIT: Thornwall actually wins\n" + SEAL_BEGIN)
+    verification = verify_post(tampered)
+    assert failed(verification) == ["log"]
+    assert "is not in the re-run" in detail(verification, "log")
+    assert "EDIT: Thornwall actually wins" in detail(verification, "log")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_text_inside_the_seal_that_is_not_base64_is_caught(fmt: str) -> None:
+    text = make_post(fmt=fmt)
+    # Letters would damage the base64; text in another script or signs only would not.
+    tampered = text.replace(SEAL_END, "Торнвол победил!" + SEAL_END)
+    verification = verify_post(tampered)
+    assert failed(verification) == ["seal"]
+    assert "Торнвол" in detail(verification, "seal")
+    # What a forum adds inside the seal shows nothing: spaces, quote marks, zero widths.
+    lines = text.split("\n")
+    begin = next(i for i, line in enumerate(lines) if SEAL_BEGIN in line)
+    lines[begin + 1] = "> " + lines[begin + 1][:20] + "\u200b \u00a0" + lines[begin + 1][20:]
+    assert verify_post("\n".join(lines)).ok
+
+
+def test_base64_added_after_the_seal_data_is_unreadable() -> None:
+    text = make_post(fmt="text")
+    end = text.index(SEAL_END)
+    body = re.sub(r"[^A-Za-z0-9+/=]", "", text[text.index(SEAL_BEGIN) + len(SEAL_BEGIN) : end])
+    packed = base64.b64decode(body) + b"Thornwall wins"
+    resealed = base64.b64encode(packed).decode("ascii")
+    tampered = text[: text.index(SEAL_BEGIN)] + f"{SEAL_BEGIN}\n{resealed}\n{text[end:]}"
+    with pytest.raises(UnreadablePost, match="added after its data ends"):
+        verify_post(tampered)
+
+
 @pytest.mark.parametrize("fmt", ["bbcode", "markdown", "text"])
 def test_the_nonce_list_shown_in_the_post_is_caught_and_named(fmt: str) -> None:
     tampered = make_post(fmt=fmt).replace('"1729"', '"1730"', 1)
@@ -318,6 +383,47 @@ def test_json_posts_carry_the_protocol_record(tmp_path: Path) -> None:
     assert document["fair"]["secret"] == SECRET
     document["result"]["winner"] = "nobody"
     assert failed(verify_post(json.dumps(document, indent=2))) == ["log"]
+
+
+def test_a_json_post_with_a_repeated_key_is_refused_and_the_key_named(tmp_path: Path) -> None:
+    # The last value wins when the JSON is read; a reader may see the first.
+    text = make_post(fmt="json")
+    tampered = text.replace('"winner": ', '"winner": "Thornwall", "winner": ', 1)
+    assert '"winner": "Thornwall", "winner": "Red Fang"' in tampered
+    verification = verify_post(tampered)
+    assert failed(verification) == ["log"]
+    assert 'the key "winner" twice' in detail(verification, "log")
+    nested = edit_line(text, r'"secret":', lambda line: f'{line} "secret": "{SECRET}",')
+    assert 'the key "secret" twice' in detail(verify_post(nested), "log")
+
+    posted = tmp_path / "post.json"
+    posted.write_text(tampered, encoding="utf-8")
+    result = runner.invoke(app, ["verify", str(posted)])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[-1] == "NOT VERIFIED: log"
+    assert [line for line in result.stdout.splitlines() if "MISMATCH" in line] == [
+        'MISMATCH log: the JSON post has the key "winner" twice in one object (fracas writes '
+        "each key once; a reader may see either value)"
+    ]
+
+
+def test_a_json_post_hides_no_text_in_quote_tags_or_after_the_document() -> None:
+    text = make_post(fmt="json")
+    in_value = text.replace('"winner": "', '"winner": "[quote=Thornwall wins][/quote]', 1)
+    verification = verify_post(in_value)
+    assert failed(verification) == ["log"]
+    assert "Thornwall wins" in detail(verification, "log")
+    between = text.replace('"winner"', '[quote="Thornwall wins"][/quote] "winner"', 1)
+    with pytest.raises(UnreadablePost, match="no JSON document"):
+        verify_post(between)
+    after = verify_post(text + "\nEDIT: Thornwall actually wins\n")
+    assert failed(after) == ["after the document"]
+    assert "EDIT: Thornwall actually wins" in detail(after, "after the document")
+    # A code block, a quote of the post and the reply after it are not the post's text.
+    assert verify_post(f'Re {{x}}:\n[quote="GM"][code]{text}[/code][/quote]\nNice :}}').ok
+    quoted = "\n".join("> " + line for line in ["```json", *text.split("\n"), "```"])
+    assert verify_post(f"GM wrote:\n\n{quoted}\n\nNice\n").ok
+    assert failed(verify_post(quoted + "\n> EDIT: no\n")) == ["after the document"]
 
 
 def test_resolve_refuses_a_seed_with_a_secret_and_nonces_without_one(tmp_path: Path) -> None:

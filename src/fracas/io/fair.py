@@ -379,6 +379,8 @@ def read_seal(text: str) -> dict[str, Any]:
             raise UnreadablePost(f"the seal unpacks to more than {MAX_SEAL_BYTES} bytes")
         if not inflater.eof:
             raise UnreadablePost("the seal is cut short: the post is truncated or damaged")
+        if inflater.unused_data:
+            raise UnreadablePost("the seal is damaged (characters added after its data ends)")
         payload = json.loads(raw.decode("utf-8"))
     except (binascii.Error, zlib.error, UnicodeDecodeError, ValueError, RecursionError):
         # ValueError covers bad JSON and numbers too long to read; RecursionError, nesting
@@ -471,18 +473,27 @@ def _looks_rendered(fmt: str, posted: list[str], expected: list[str]) -> bool:
     return marked >= 3 and not any(markup.search(line) for line in posted)
 
 
-_QUOTE_TAG = re.compile(r"\[/?quote(?:[=: ][^\]]*)?\]", re.IGNORECASE)
+_QUOTE_TAG = re.compile(r"\[/?quote(?:[=: ][^\]\n]*)?\]", re.IGNORECASE)
 _QUOTE_MARK = re.compile(r"^(?:[ \t]*>)+[ \t]?")
 
 
-def comparable_lines(text: str) -> list[str]:
+def comparable_lines(text: str, *, keep_quote_tags: bool = False) -> list[str]:
     """The lines of a post as verify compares them: without quote marks ([quote] tags,
     Markdown ``>``), line-end differences, runs of spaces and blank lines.
 
+    With ``keep_quote_tags``, each ``[quote]`` tag is a line of its own instead: verify
+    keeps those of the log, where fracas writes none (a forum shows a quote, and the author
+    its tag names, as text of the post), and skips those before the log's title.
+
     >>> comparable_lines('[quote="GM"]Raid\\r\\n\\n> 1  +  2  \\r\\n[/quote]')
     ['Raid', '1 + 2']
+    >>> comparable_lines('[quote="GM"]Raid\\n[quote="X wins"][/quote]', keep_quote_tags=True)
+    ['[quote="GM"]', 'Raid', '[quote="X wins"]', '[/quote]']
     """
-    text = _QUOTE_TAG.sub("\n", text.replace("\r\n", "\n").replace("\r", "\n"))
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _QUOTE_TAG.sub(
+        (lambda tag: "\n" + " ".join(tag[0].split()) + "\n") if keep_quote_tags else "\n", text
+    )
     lines = []
     for raw in text.split("\n"):
         line = " ".join(_QUOTE_MARK.sub("", raw).split())
@@ -492,8 +503,8 @@ def comparable_lines(text: str) -> list[str]:
 
 
 def _log_lines(text: str) -> list[str]:
-    """The comparable lines of a post up to its seal (JSON: the document without the seal)."""
-    return comparable_lines(text.split(SEAL_BEGIN, 1)[0])
+    """The comparable lines of a post up to its seal, its quote tags kept as lines."""
+    return comparable_lines(text.split(SEAL_BEGIN, 1)[0], keep_quote_tags=True)
 
 
 #: What a differing footer part is about, by how it starts.
@@ -528,10 +539,17 @@ def _first_difference(posted: list[str], expected: list[str]) -> Check:
         if mine != theirs:
             what = _difference_name(mine, theirs)
             where = f" ({what})" if what else ""
+            quote = (
+                ": a quote tag, which fracas never writes in a log (a forum shows the quote "
+                "and the author it names)"
+                if _QUOTE_TAG.fullmatch(mine)
+                else ""
+            )
             return Check(
                 "log",
                 False,
-                f"line {number}{where} differs: posted {_clip(mine)!r}, re-run {_clip(theirs)!r}",
+                f"line {number}{where} differs: posted {_clip(mine)!r}, re-run "
+                f"{_clip(theirs)!r}{quote}",
             )
     if len(posted) < len(expected):
         return Check(
@@ -539,6 +557,13 @@ def _first_difference(posted: list[str], expected: list[str]) -> Check:
             False,
             f"the post stops after line {len(posted)}; the re-run goes on with "
             f"{_clip(expected[len(posted)])!r} (a truncated post?)",
+        )
+    if len(posted) > len(expected):
+        return Check(
+            "log",
+            False,
+            f"line {len(expected) + 1} is not in the re-run, which ends before it: posted "
+            f"{_clip(posted[len(expected)])!r} (added to the post?)",
         )
     return Check("log", True, f"all {len(expected)} lines match the re-run")
 
@@ -551,19 +576,84 @@ def _clip(line: str, width: int = 90) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
-def _posted_json(text: str) -> dict[str, Any] | None:
-    """A JSON report in the post (as it is, or inside a code block), or None."""
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end < start:
+@dataclass(frozen=True)
+class _PostedJson:
+    """A JSON report in a post: the document, the first key an object of it repeats (the
+    document keeps the last value, a reader may see either), and the post's text before
+    and after the document."""
+
+    document: dict[str, Any]
+    repeated: str | None
+    before: str
+    after: str
+
+
+def _posted_json(text: str) -> _PostedJson | None:
+    """The JSON report in the post (as it is, quoted, or inside a code block), or None.
+
+    >>> found = _posted_json('Re {1}:\\n> {"fair": {"a": 1, "a": 2}}\\n> [/code]')
+    >>> found.repeated, found.after
+    ('a', '\\n> [/code]')
+    """
+    rows = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    marks = [len(found[0]) if (found := _QUOTE_MARK.match(row)) else 0 for row in rows]
+    repeated: list[str] = []
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in obj and not repeated:
+                repeated.append(key)
+            obj[key] = value
+        return obj
+
+    unquoted = "\n".join(row[mark:] for row, mark in zip(rows, marks, strict=True))
+    decoder = json.JSONDecoder(object_pairs_hook=unique)
+    start = unquoted.find("{")
+    for _ in range(_JSON_STARTS):  # a reply above a quoted post may hold braces too
+        if start < 0:
+            return None
+        repeated.clear()
+        try:
+            document, end = decoder.raw_decode(unquoted, start)
+        except (ValueError, RecursionError):
+            document, end = None, start + 1
+        if isinstance(document, dict) and isinstance(document.get("fair"), dict):
+            break
+        start = unquoted.find("{", start + 1)
+    else:
         return None
-    candidate = "\n".join(_QUOTE_MARK.sub("", line) for line in text[start : end + 1].splitlines())
-    try:
-        document = json.loads(_QUOTE_TAG.sub("", candidate))
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(document, dict) or not isinstance(document.get("fair"), dict):
-        return None
-    return document
+    # Where the document ends in the post as posted (the quote marks put back).
+    row = unquoted.count("\n", 0, end)
+    column = marks[row] + end - (unquoted.rfind("\n", 0, end) + 1)
+    before = "\n".join([*rows[:row], rows[row][:column]])
+    after = "\n".join([rows[row][column:], *rows[row + 1 :]])
+    return _PostedJson(document, repeated[0] if repeated else None, before, after)
+
+
+#: How many opening braces of a post may start its JSON report.
+_JSON_STARTS = 20
+
+
+#: What a forum may put inside a seal besides base64: line breaks, spaces, quote marks.
+_SEAL_NOISE = re.compile(r"[^A-Za-z0-9+/=\s>]+")
+
+
+def _foreign_in_seal(text: str) -> str:
+    """Visible text between the seal's lines that is not base64 (nor forum noise), or ''.
+
+    >>> _foreign_in_seal(SEAL_BEGIN + "\\n> QUJD\\u200b\\nRA==\\n" + SEAL_END)
+    ''
+    >>> _foreign_in_seal(SEAL_BEGIN + "\\nQUJD RA== ¡Gewonnen!\\n" + SEAL_END)
+    '¡'
+    """
+    match = _SEAL.search(text)
+    for found in _SEAL_NOISE.finditer(match.group("body") if match else ""):
+        # Characters that show nothing (zero-width spaces a board breaks long words with).
+        shown = "".join(char for char in found[0] if unicodedata.category(char) != "Cf")
+        if shown:
+            return shown
+    return ""
 
 
 def verify_post(
@@ -584,12 +674,13 @@ def verify_post(
     text = text.lstrip("\ufeff")
     json_post = _posted_json(text)
     if json_post is not None:
-        seal_lines = json_post["fair"].get("seal")
+        seal_lines = json_post.document["fair"].get("seal")
         if not isinstance(seal_lines, list):
             raise UnreadablePost("the JSON post has no fair.seal")
-        payload = read_seal("\n".join(str(line) for line in seal_lines))
+        seal = "\n".join(str(line) for line in seal_lines)
     else:
-        payload = read_seal(text)
+        seal = text
+    payload = read_seal(seal)
     checks: list[Check] = []
     derivation = payload.get("derivation")
     if derivation not in DERIVATIONS:
@@ -620,7 +711,23 @@ def verify_post(
         else f", made with fracas {excerpt(made_with)} (this is {__version__}: a changed rule "
         "changes the log)"
     )
-    checks.append(Check("seal", True, f"{derivation}{version}"))
+    if json_post is None and fmt == "json":
+        raise UnreadablePost(
+            "the seal says the post is JSON, but no JSON document with a fair record reads "
+            "in it (a character changed or added?)"
+        )
+    foreign = _foreign_in_seal(seal)
+    if foreign:
+        checks.append(
+            Check(
+                "seal",
+                False,
+                f"{derivation}{version}; the seal holds text that is not base64: "
+                f"{_clip(foreign)!r} (added after the post was made?)",
+            )
+        )
+    else:
+        checks.append(Check("seal", True, f"{derivation}{version}"))
 
     try:
         sealed = scenario_from_document(document, source=source)
@@ -712,14 +819,36 @@ def verify_post(
     if json_post is not None:
         rerun = json.loads(post(sealed, report, "json", style))
         # The seal was checked by what it holds; its bytes may differ from one zlib to another.
-        rerun["fair"]["seal"] = json_post["fair"]["seal"]
+        rerun["fair"]["seal"] = json_post.document["fair"]["seal"]
         expected = json.dumps(rerun, indent=2, ensure_ascii=False).splitlines()
-        posted = json.dumps(json_post, indent=2, ensure_ascii=False).splitlines()
-        checks.append(
-            _first_difference(
-                comparable_lines("\n".join(posted)), comparable_lines("\n".join(expected))
+        posted = json.dumps(json_post.document, indent=2, ensure_ascii=False).splitlines()
+        if json_post.repeated is not None:
+            key = json.dumps(json_post.repeated, ensure_ascii=False)
+            checks.append(
+                Check(
+                    "log",
+                    False,
+                    f"the JSON post has the key {key} twice in one object (fracas writes each "
+                    "key once; a reader may see either value)",
+                )
             )
-        )
+        else:
+            checks.append(
+                _first_difference(
+                    [" ".join(line.split()) for line in posted],
+                    [" ".join(line.split()) for line in expected],
+                )
+            )
+        unsealed = _text_after(json_post.before, json_post.after)
+        if unsealed:
+            checks.append(
+                Check(
+                    "after the document",
+                    False,
+                    f"{len(unsealed)} line(s) follow the JSON document, which nothing seals: "
+                    f"{_clip(unsealed[0])!r} (added after the post was made?)",
+                )
+            )
     else:
         expected_text = render_report(report, fmt, style) + "\n" + seal_block(fmt, SEAL_BEGIN)
         posted_lines, expected_lines = _log_lines(text), _log_lines(expected_text)
@@ -731,7 +860,7 @@ def verify_post(
                 f"{log.detail}; the post looks copied from the rendered page: {COPY_THE_SOURCE}",
             )
         checks.append(log)
-        unsealed = _after_seal(text, fmt)
+        unsealed = _after_seal(text)
         if unsealed:
             checks.append(
                 Check(
@@ -749,17 +878,22 @@ def verify_post(
     return Verification(tuple(checks), unchecked)
 
 
-def _after_seal(text: str, fmt: str) -> list[str]:
-    """The lines after the seal that are neither markup nor outside the quoted post.
+def _after_seal(text: str) -> list[str]:
+    """The lines after the seal that are neither markup nor outside the quoted post."""
+    if SEAL_END not in text:
+        return []
+    return _text_after(*text.split(SEAL_END, 1))
+
+
+def _text_after(before: str, tail: str) -> list[str]:
+    """The lines of ``tail``, which follows the end of what the seal covers (``before``),
+    that are neither markup nor outside the quoted post.
 
     A quote of the post ends at its closing tag (``[/quote]``, ``[/quote:uid]``) or, in
     Markdown, at the first line with text and no ``>``: what follows is the reply's.
     Lines made only of markup that closes blocks (code fences, ``[/code]``, ``[/spoiler]``,
     ``</details>``), however a forum split them, are not text.
     """
-    if SEAL_END not in text:
-        return []
-    before, tail = text.split(SEAL_END, 1)
     if _QUOTE_OPEN.search(before):  # only a quote opened before the seal ends after it
         tail = _QUOTE_CLOSE.split(tail, maxsplit=1)[0]
     if before.rsplit("\n", 1)[-1].lstrip().startswith(">"):  # a Markdown quote
