@@ -486,3 +486,30 @@ def test_the_reply_table_lists_the_first_attacks_of_a_long_turn_and_the_changed_
     cell = next(b for b in full.sections[0].blocks if hasattr(b, "rows")).rows[0][3]
     assert cell.count("→") == 4
     assert "more" not in cell
+
+
+@pytest.mark.parametrize("plan", [[], ["--plan"]])
+def test_a_reply_width_asked_for_counts_against_the_advise_budget(
+    tmp_path: Path, plan: list[str]
+) -> None:
+    # 16 units, 8 a side, each beside enemies: a width of 10^6 would search for minutes
+    # and gigabytes. Like --plan's, it is counted first: 10^6 × 16 units × (8 attackers
+    # with --plan + 1 turn × 8 enemies) = 2.56 × 10^8 steps, or without --plan 20 attacks
+    # answered × 8 enemies × 16 × 10^6, both above budget.advise's 5,000,000.
+    rows = [" ".join("." * 4)] * 4
+    units = [
+        {"id": f"u{q}{r}", "side": "blue" if (q + r) % 2 else "red", "hex": [q - r // 2, r],
+         "strength": 40 + 3 * q + 7 * r, "attack": {"land": 5 + q + r}, "defense": 5 + r}
+        for r in range(4) for q in range(4)
+    ]  # fmt: skip
+    path = tmp_path / "grid.json"
+    path.write_text(
+        json.dumps({"fracas": 1, "ruleset": "hex", "map": {"rows": rows}, "units": units})
+    )
+    command = ["advise", str(path), "--side", "blue", "--reply", *plan, "--width", "1000000"]
+    result = CliRunner().invoke(app, command)
+    assert result.exit_code == 2, result.output
+    assert "the budget budget.advise of 5,000,000 steps is spent" in result.stderr
+    # A small width still answers.
+    small = CliRunner().invoke(app, [*command[:-1], "2"])
+    assert small.exit_code == 0, small.output

@@ -208,7 +208,15 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
         board = scenario.board
         # Every side's attacks are gathered once, each unit against each: a step a pair.
         # The searches are bounded by their own width and exact budget (``hex.plan``).
-        spend(len(board.units) * len(board.units))
+        units = len(board.units)
+        spend(units * units)
+        if width is not None:
+            # A width asked for sizes every search as --plan's does: at most `width`
+            # batches an attacker, each of every attacker against every unit. Ours once
+            # (with --plan), the enemies' once for each of our attacks answered.
+            ours = sum(1 for unit in board.units if unit.side == side)
+            answered = 1 if plan else (top if top is not None else ours * units)
+            spend(width * units * ((ours if plan else 0) + answered * (units - ours)))
         from fracas.rulesets.hex.boards import pair_rows
         from fracas.rulesets.hex.reply import replies
         from fracas.rulesets.hex.report import reply_report
