@@ -8,6 +8,9 @@ fuzzer (``make fuzz``) looks for the rest of each class.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -192,6 +195,19 @@ def test_output_to_an_existing_directory_is_one_line(tmp_path: Path) -> None:
 
 def test_output_into_a_missing_directory_is_one_line(tmp_path: Path) -> None:
     assert_one_line(("resolve", D100, "-o", tmp_path / "no" / "out.txt"), "cannot write")
+
+
+def test_a_closed_standard_output_is_one_line() -> None:
+    # `fracas resolve FILE >&-`: Python starts with no sys.stdout at all.
+    done = subprocess.run(
+        [sys.executable, "-m", "fracas", "resolve", str(D100)],
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+        preexec_fn=lambda: os.close(1),  # the child starts with fd 1 closed, as `>&-` does
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == "fracas: error: -: cannot write output: standard output is closed\n"
 
 
 # ── counts and budgets ────────────────────────────────────────────────────────────────

@@ -156,6 +156,8 @@ def write_output(text: str, output: Path | None) -> None:
     standard output to the answer.
     """
     if output is None or str(output) == "-":
+        if sys.stdout is None:  # started with standard output closed (`>&-`)
+            raise ScenarioError("cannot write output: standard output is closed", source="-")
         sys.stdout.write(text)
         sys.stdout.flush()
         return
