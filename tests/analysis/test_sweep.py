@@ -50,6 +50,10 @@ def test_ranges_and_lists() -> None:
         ("a=1,,2", "an empty value"),
         ("a=1,1", "listed twice"),
         ("a={x: 1}", "not a single value"),
+        # Past Python's 4,300 digits, and a YAML base-60 float past a float's range.
+        ("a=1.." + "9" * 5000, "a number too long to read"),
+        ("a=" + "9" * 5000 + ",1", "a number too large to read"),
+        ("a=" + ":".join(["59"] * 200) + ".0", "a number too large to read"),
     ],
 )
 def test_malformed_vary(spec: str, problem: str) -> None:
@@ -355,6 +359,11 @@ def test_a_chart_records_seed_and_version_and_is_the_same_bytes_again(
             "20,000 cells, more than --max-cells 10,000",
         ),
         (["--vary", "parameters.round_limit=1,2"], "needs --metric"),
+        # A whole number --set would refuse: the same limit, wherever it is typed.
+        (
+            ["--vary", f"sides[1].units[0].pax=1,{'9' * 40}", "--metric", "winner=Red Fang"],
+            "an integer of 40 digits is above the limit input.integer_digits",
+        ),
         (
             [
                 "--vary",

@@ -93,8 +93,11 @@ def parse_vary(spec: str) -> Axis:
         raise FracasError(f"--vary {spec!r}: expected PATH=A..B[:STEP] or PATH=V1,V2,…")
     match = _RANGE.match(raw)
     if match is not None:
-        first, last = int(match.group(1)), int(match.group(2))
-        step = int(match.group(3)) if match.group(3) is not None else 1
+        try:
+            first, last = int(match.group(1)), int(match.group(2))
+            step = int(match.group(3)) if match.group(3) is not None else 1
+        except ValueError:  # longer than Python reads (about 4,300 digits)
+            raise FracasError(f"--vary {path}=…: a number too long to read") from None
         if step <= 0:
             raise FracasError(f"--vary {spec!r}: the step must be at least 1, not {step}")
         if last < first:
@@ -114,6 +117,8 @@ def parse_vary(spec: str) -> Axis:
             value = yaml.safe_load(text)
         except yaml.YAMLError:
             value = text
+        except (ValueError, OverflowError):  # an integer or a base-60 float beyond reading
+            raise FracasError(f"--vary {path}=…: a number too large to read") from None
         if isinstance(value, dict | list) or value is None:
             raise FracasError(f"--vary {spec!r}: {text!r} is not a single value")
         values.append(value)

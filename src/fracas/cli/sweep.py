@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -28,6 +28,9 @@ from fracas.cli.progress import QuietOpt, SchedulerOpt, WorkersOpt, long_work
 from fracas.core.errors import FracasError, ScenarioError
 from fracas.core.escape import excerpt
 from fracas.core.limits import limits_in_force
+
+if TYPE_CHECKING:
+    from fracas.analysis.sweep import Axis
 
 
 class SweepFormat(StrEnum):
@@ -349,6 +352,8 @@ def _sweep(
     # Each axis is worked out on its path with indices (so a cell's seed is the same
     # whether a unit was named or counted) and shown with names.
     axes = [_by_index(scenario.document, source, parse_vary(spec)) for spec in specs]
+    for axis in axes:
+        _check_digits(axis)
     # The grid's size is known from its axes: refused before anything is laid out or started.
     check_grid(axes, max_cells=max_cells)
     for axis in axes:
@@ -419,6 +424,24 @@ def _by_index(document: Any, source: str, axis: Any) -> Any:
 
     path = index_path(document, axis.path, source=source)
     return dataclasses.replace(axis, path=path, shown=named_path(document, path))
+
+
+def _check_digits(axis: Axis) -> None:
+    """Refuse a whole number longer than ``input.integer_digits``, as ``--set`` does: a
+    value varied is a scenario's value like any other, wherever it is typed."""
+    from fracas.core.escape import digit_count
+    from fracas.core.limits import check
+    from fracas.io.reader import INTEGER_DIGITS
+
+    for value in axis.values:
+        if isinstance(value, int) and not isinstance(value, bool):
+            digits = digit_count(value)
+            check(
+                INTEGER_DIGITS.name,
+                digits,
+                path=("--vary",),
+                shown=f"{axis.path}: an integer of {digits} digits",
+            )
 
 
 def _check_work_options(
