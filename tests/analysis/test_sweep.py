@@ -359,6 +359,19 @@ def test_a_chart_records_seed_and_version_and_is_the_same_bytes_again(
             "20,000 cells, more than --max-cells 10,000",
         ),
         (["--vary", "parameters.round_limit=1,2"], "needs --metric"),
+        # A chart that cannot be written is refused before the grid is worked out, so the
+        # table is not left behind either.
+        (
+            [
+                "--vary",
+                "parameters.round_limit=1,2",
+                "--metric",
+                "winner=Red Fang",
+                "--plot",
+                "/nonexistent/folder/chart.png",
+            ],
+            "/nonexistent/folder/chart.png: cannot write output: No such file or directory",
+        ),
         # A whole number --set would refuse: the same limit, wherever it is typed.
         (
             ["--vary", f"sides[1].units[0].pax=1,{'9' * 40}", "--metric", "winner=Red Fang"],

@@ -19,6 +19,7 @@ from fracas.cli.common import (
     LimitOpt,
     OutputOpt,
     SetOpt,
+    check_output,
     parse_limits,
     parse_overrides,
     reading,
@@ -366,10 +367,13 @@ def _sweep(
     if sweep_seed is None:
         sweep_seed = scenario.header.seed or 0
     kind = _format_of(fmt, output)
+    # Files that cannot be written are refused before the grid is worked out, not after.
+    check_output(output)
     if plot is not None:
         from fracas.analysis.plot import check_charts
 
         check_charts(plot)
+        check_output(plot)
         if len(axes) not in (1, 2):
             raise FracasError("--plot draws one varied value (a line) or two (a heatmap)")
     scenario_at = partial(cell_scenario, dict(scenario.document), source, limits=dict(limits))
