@@ -273,3 +273,24 @@ def test_the_chart_leads_with_the_headline() -> None:
     assert svg.index(">Headline<") < first_metric
     for row in rows:
         assert svg.index(f">{row.label}<") < first_metric, row.label
+
+
+@pytest.mark.parametrize("path", ["units[0].level", "parameters.level_percent"])
+def test_solve_takes_a_key_left_at_its_default_as_set_does(path: str) -> None:
+    # encirclement.yaml writes neither key; --set and --vary take them all the same, and so
+    # does --solve now. The oracle: the same search once the key is written in the file.
+    example = Path(__file__).resolve().parents[2] / "examples" / "hex" / "encirclement.yaml"
+    ask: list[str | Path] = [
+        example,
+        "--solve",
+        path,
+        "--target",
+        "30",
+        "--metric",
+        "losses.holdout",
+    ]
+    code, out, err = run(*ask, "--to", "3", "--format", "json")
+    assert code == 0, err
+    code, written, err = run(*ask, "--to", "3", "--format", "json", "--set", f"{path}=0")
+    assert code == 0, err
+    assert json.loads(out)["result"]["solve"] == json.loads(written)["result"]["solve"]

@@ -338,7 +338,16 @@ def _solve(
     if target is None:
         raise FracasError("--solve needs --target (a probability, or a metric value)")
     source = scenario.source
-    get_path(scenario.document, path, source=source)
+    try:
+        get_path(scenario.document, path, source=source)
+    except ScenarioError as missing:
+        # A key left at its default (units[0].level, parameters.level_percent) is one that
+        # --set and --vary take: it is solved for when a scenario with it set loads.
+        try:
+            with_value = set_path(scenario.document, path, low, source=source)
+            scenario_from_document(with_value, source=source)
+        except ScenarioError:
+            raise missing from None
     goal = parse_goal(metric, target, ruleset=scenario.ruleset.name)
     # Worked on with indices, shown with names: units[0].models reads units[Halberdiers].models.
     place = index_path(scenario.document, path, source=source)
