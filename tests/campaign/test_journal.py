@@ -273,6 +273,24 @@ def test_a_whole_campaign_from_the_command_line(tmp_path: Path) -> None:
         ("units:\n  - {name: Scouts, pax: 4, colour: red}\n", "units[0].colour"),
         ("units: []\n", "units"),
         ("units:\n  - {name: Scouts, pax: 4}\naction: raid\n", "action"),
+        # What d100 checks when it builds a battle is checked when the roster comes in,
+        # not at the force's first battle.
+        (
+            "units:\n  - {name: Scouts, pax: 5, max_pax: 3}\n",
+            "units[0].pax: pax 5 is more than max_pax 3",
+        ),
+        (
+            "units:\n  - {name: Scouts, pax: 4, equipment: [shield, shield]}\n",
+            "units[0].equipment[1]: 'shield' is listed twice",
+        ),
+        (
+            "units:\n  - {name: Scouts, pax: 4, ranged_attacks: 2}\n",
+            "units[0].ranged_attacks: 2 ranged attack(s) but no ranged weapon",
+        ),
+        (
+            "units:\n  - {name: Scouts, pax: 4, traits: [flying_carpet]}\n",
+            "units[0].traits[0]: unknown effect 'flying_carpet'",
+        ),
         # The file is named with the key: the treasury's NaN is this file's.
         ("units:\n  - {name: Scouts, pax: 4}\ntreasury: {gold: .nan}\n", "bad.yaml: treasury.gold"),
     ],
@@ -290,6 +308,19 @@ def test_a_roster_that_does_not_fit_is_one_line_and_writes_nothing(
     assert needle in err
     assert "Traceback" not in err
     assert len(Store.open(db).events("War")) == 1
+
+
+def test_an_edit_no_battle_could_be_built_from_is_refused(tmp_path: Path) -> None:
+    db = str(tmp_path / "war.db")
+    run("campaign", "new", "War", "--ruleset", "d100", "--db", db)
+    file = tmp_path / "a.yaml"
+    file.write_text("units:\n  - {name: Scouts, pax: 4}\n")
+    assert run("campaign", "roster", "War", "A", "--file", str(file), "--db", db)[0] == 0
+    # d100's default max_pax is 10.
+    code, _, err = run("campaign", "roster", "War", "A", "--set", "units[0].pax=50", "--db", db)
+    assert code == 2
+    assert err == "fracas: error: --set: units[0].pax: pax 50 is more than max_pax 10\n"
+    assert len(Store.open(db).events("War")) == 2
 
 
 def test_a_battle_with_a_fallen_or_unknown_unit_is_refused(tmp_path: Path) -> None:

@@ -110,6 +110,7 @@ def enter_roster(
             path=("force",),
         )
     checked = state.adapter.check(force, roster, source=source)
+    state.adapter.check_playable(state.base, force, checked, source=source)
     body: dict[str, Any] = {"force": force, "roster": checked, "by": by, "why": why}
     body["treasury"] = _treasury(treasury or {}, source=source)
     store.append(name, "roster_entered", body, after=_last(state))
@@ -156,6 +157,7 @@ def edit_roster(
         where = path if path.startswith("treasury.") else f"roster.{path}"
         document = set_path(document, where, value, source="--set")
     roster = state.adapter.check(force, document["roster"], source="--set")
+    state.adapter.check_playable(state.base, force, roster, source="--set")
     treasury = _treasury(document["treasury"], source="--set")
     body = {
         "force": force,

@@ -92,6 +92,12 @@ class Adapter:
         """The battle's scenario document: the shared rules, the rosters, the battle file."""
         return self.rules.document(base, forces, extra)
 
+    def check_playable(
+        self, base: Mapping[str, Any], force: str, roster: Roster, *, source: str
+    ) -> None:
+        """Refuse a roster no battle could be built from (the ruleset's check)."""
+        self.rules.check_playable(base, force, roster, source=source)
+
     def changes(
         self, scenario: Scenario, played: Played[Any], summary: Mapping[str, Any], report: Report
     ) -> list[Change]:

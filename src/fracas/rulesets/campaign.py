@@ -71,6 +71,15 @@ class CampaignRules:
         """A roster unit as the unit model reads it (the battle's keys filled in)."""
         return dict(unit)
 
+    def check_playable(
+        self, base: Mapping[str, Any], force: str, roster: Roster, *, source: str
+    ) -> None:
+        """Refuse a roster that fits the schema but that no battle could be built from
+        (what the ruleset checks only when it builds a scenario), at the roster's own key
+        paths. By default nothing more is checked; a ruleset that can build a battle of
+        one roster alone says so here. Rosters already in a journal are not checked again
+        (``verify`` keeps verifying journals written before a ruleset checked more)."""
+
     def check_rest(self, roster: Mapping[str, Any], *, source: str) -> None:
         """Check the roster's keys other than ``units``."""
         extra = sorted(set(roster) - {"units"})

@@ -65,6 +65,28 @@ class D100Campaign(CampaignRules):
             raise ScenarioError("set by the battle, not the roster", source=source, path=(key,))
         validate(SideSpec, {**roster, "name": "x", "action": "defend"}, source=source)
 
+    def check_playable(
+        self, base: Mapping[str, Any], force: str, roster: Roster, *, source: str
+    ) -> None:
+        """Build a battle of the roster against a copy of itself (its units renamed): what
+        d100 checks when it builds (PAX above max_pax, equipment unknown or carried twice,
+        ranged attacks without a ranged weapon, unknown traits) is refused now, at the
+        roster's key path, not at the force's first battle."""
+        from fracas.io.scenario import scenario_from_document
+
+        # A side's targeting names the enemy's units: known only when the battle is.
+        alone = {key: value for key, value in roster.items() if key != "targeting"}
+        mirror = {
+            **alone,
+            "units": [{**unit, "name": f"{unit['name']} (copy)"} for unit in alone["units"]],
+        }
+        document = self.document(base, [(force, alone), (f"{force} (copy)", mirror)], {})
+        try:
+            scenario_from_document(document, source=source)
+        except ScenarioError as exc:
+            path = exc.path[2:] if exc.path[:2] == ("sides", 0) else exc.path
+            raise ScenarioError(exc.problem, source=source, path=path, hint=exc.hint) from None
+
     def document(
         self,
         base: Mapping[str, Any],
