@@ -275,7 +275,10 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
             raise ScenarioError("needs --attacker and --target", path=("--reply",))
         threatened: dict[str, int] = {}
         if threats is not None:
-            self._sided(scenario, threats)
+            try:
+                self._sided(scenario, threats)
+            except ScenarioError as exc:  # the side was given as --threats SIDE here
+                raise ScenarioError(exc.problem, path=("--threats",)) from None
             from fracas.rulesets.hex.reply import threats as threats_to
 
             for threat in threats_to(board, threats, params):
