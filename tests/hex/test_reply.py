@@ -344,7 +344,7 @@ NO_BLUE = [
         (["advise", "{hex}", "--side", "blue", "--top", "-1"], "--top: must be 0 or more"),
         (["advise", "{hex}", "--side", "blue", "--width", "2"], "--width: only goes with --plan"),
         # The side is named by the option the user gave.
-        (["render", "{hex}", "--threats", "nobody"], "--threats: no side 'nobody'"),
+        (["render", "{hex}", "--threats", "nobody", "-o", "-"], "--threats: no side 'nobody'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(arguments: list[str], message: str) -> None:
