@@ -135,6 +135,12 @@ def _check_file_setting(key: str, value: Any, source: str) -> None:
     elif key in ("precision", "confidence"):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ScenarioError(f"must be a number, not {excerpt(value)}", **where)
+        # The odds' own bounds, checked here so that the file's key is named.
+        low, high = (0, 0.5) if key == "precision" else (0, 1)
+        if not low < value < high:
+            raise ScenarioError(
+                f"must lie strictly between {low} and {high}, not {excerpt(value)}", **where
+            )
     elif key in ("scenario", "metric", "method"):
         if not isinstance(value, str):
             raise ScenarioError(f"must be text, not {excerpt(value)}", **where)
