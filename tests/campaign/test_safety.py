@@ -242,24 +242,30 @@ def test_a_correction_is_a_new_event_that_keeps_who_and_why(store: Store) -> Non
     assert state_of(store, "War").forces["B"].roster["units"][0]["pax"] == 3
 
 
+def refused_whole(tmp_path: Path, *args: str, one_line: bool = True) -> str:
+    """Run ``fracas campaign ARGS`` on a new war: it must exit 2 and write no event, with
+    one line (``one_line``: an option typer refuses prints its usage here; the ``fracas``
+    command folds that into one line). Returns what it printed."""
+    db = str(tmp_path / "war.db")
+    store = Store.open(db)
+    war(store)
+    count = len(store.events("War"))
+    result = RUNNER.invoke(app, ["campaign", *args, "--db", db])
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.count("\n") == 1 or not one_line, result.stderr
+    assert len(Store.open(db).events("War")) == count
+    return str(result.stderr)
+
+
 @pytest.mark.parametrize("output", ["a folder", "no/such/folder/post.txt"])
 def test_a_battle_whose_post_cannot_be_written_is_not_recorded(tmp_path: Path, output: str) -> None:
     # The post is what the players see: a battle recorded without it would be fought
     # again by the next command, a second battle in the journal.
-    db = str(tmp_path / "war.db")
-    store = Store.open(db)
-    war(store)
     (tmp_path / "a folder").mkdir()
-    count = len(store.events("War"))
     target = tmp_path / output
-    result = RUNNER.invoke(
-        app,
-        ["campaign", "battle", "War", "--attacker", "A", "--defender", "B", "--seed", "1",
-         "--db", db, "-o", str(target)],
-    )  # fmt: skip
-    assert result.exit_code == 2, result.stderr
-    assert result.stderr.strip().startswith(f"fracas: error: {target}: cannot write output")
-    assert len(Store.open(db).events("War")) == count
+    battle = ["battle", "War", "--attacker", "A", "--defender", "B", "--seed", "1"]
+    line = refused_whole(tmp_path, *battle, "-o", str(target))
+    assert line.startswith(f"fracas: error: {target}: cannot write output")
 
 
 @pytest.mark.parametrize(
@@ -286,32 +292,13 @@ def test_a_campaign_refused_at_its_start_leaves_no_database(
 
 @pytest.mark.parametrize("cost", ["nan", "inf", "1e400"])
 def test_replacements_at_a_cost_that_is_no_number_are_refused(tmp_path: Path, cost: str) -> None:
-    db = str(tmp_path / "war.db")
-    store = Store.open(db)
-    war(store)
-    count = len(store.events("War"))
-    result = RUNNER.invoke(
-        app,
-        ["campaign", "buy", "War", "A", "Scouts", "--count", "1", "--cost", cost, "--db", db],
-    )
-    assert result.exit_code == 2, result.stderr
-    assert "cost: a number of gold, not" in result.stderr
-    assert len(Store.open(db).events("War")) == count
+    buy = ["buy", "War", "A", "Scouts", "--count", "1", "--cost", cost]
+    assert "cost: a number of gold, not" in refused_whole(tmp_path, *buy)
 
 
 @pytest.mark.parametrize("seed", ["-1", "1" + "0" * 5000])
 def test_a_battle_seed_resolve_refuses_is_refused_here_too(tmp_path: Path, seed: str) -> None:
     # The post's last line re-runs the battle with `fracas resolve --seed`: a seed it would
     # refuse would make a post nobody can check.
-    db = str(tmp_path / "war.db")
-    store = Store.open(db)
-    war(store)
-    count = len(store.events("War"))
-    result = RUNNER.invoke(
-        app,
-        ["campaign", "battle", "War", "--attacker", "A", "--defender", "B", "--seed", seed,
-         "--db", db],
-    )  # fmt: skip
-    assert result.exit_code == 2, result.stderr
-    assert "--seed" in result.stderr
-    assert len(Store.open(db).events("War")) == count
+    battle = ["battle", "War", "--attacker", "A", "--defender", "B", "--seed", seed]
+    assert "--seed" in refused_whole(tmp_path, *battle, one_line=False)
