@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from fracas.campaign.actions import enter_roster, new_campaign, record_battle
@@ -43,3 +44,44 @@ def test_the_pages_show_rosters_journal_luck_and_each_battles_post(tmp_path: Pat
         assert journal.count("\n") == count
         assert client.post("/campaign/War").status_code == 405
     assert len(Store.open(db).events("War")) == count
+
+
+def test_an_unknown_campaign_page_never_shows_where_the_database_is(tmp_path: Path) -> None:
+    # The store's place (a PostgreSQL URL holds its password) is the game master's.
+    db = str(tmp_path / "secret-folder" / "war.db")
+    (tmp_path / "secret-folder").mkdir()
+    new_campaign(Store.open(db), "War", "d100")
+    with TestClient(create_app(campaign=db), base_url="http://127.0.0.1") as client:
+        answer = client.get("/campaign/Peace")
+    assert answer.status_code == 404
+    assert "secret-folder" not in answer.text
+    assert "sqlite" not in answer.text
+    assert "no campaign called 'Peace' (there are: War)" in answer.text
+
+
+def test_a_database_url_is_shown_without_its_password() -> None:
+    from fracas.campaign.store import UnknownCampaign, shown_url
+
+    assert shown_url("postgresql+psycopg://gm:hunter2@h:5432/w") == (
+        "postgresql+psycopg://gm:***@h:5432/w"
+    )
+    store = Store.open("sqlite://")
+    store.url = "postgresql+psycopg://gm:hunter2@h/w"  # as a PostgreSQL store names itself
+    store.shown = shown_url(store.url)
+    with pytest.raises(UnknownCampaign) as refused:
+        store.ruleset_of("Peace")
+    assert str(refused.value).startswith("postgresql+psycopg://gm:***@h/w: no campaign called")
+
+
+def test_the_pages_create_and_upgrade_nothing(tmp_path: Path) -> None:
+    from fracas.core.errors import ScenarioError
+
+    missing = tmp_path / "typo.db"
+    with pytest.raises(ScenarioError, match="no campaign database here"):
+        create_app(campaign=str(missing))
+    assert list(tmp_path.iterdir()) == []
+    old = str(tmp_path / "old.db")
+    Store.open(old, upgrade_to=1).close()
+    with pytest.raises(ScenarioError, match="schema version 1; this fracas reads 2"):
+        create_app(campaign=old)
+    assert Store.open(old, read_only=False, upgrade_to=1).version() == 1

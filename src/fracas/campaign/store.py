@@ -37,7 +37,28 @@ class StaleWrite(FracasError):
 
 
 class UnknownCampaign(FracasError, LookupError):
-    """No campaign of that name in the store."""
+    """No campaign of that name in the store. ``problem`` says so without saying where
+    (a page shows it to anyone; the database's place is the game master's)."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}")
+        self.problem = problem
+
+
+def shown_url(url: str) -> str:
+    """``url`` as messages show it: its password hidden.
+
+    >>> shown_url("postgresql+psycopg://gm:secret@db.example/wars")
+    'postgresql+psycopg://gm:***@db.example/wars'
+    >>> shown_url("sqlite:///war.db")
+    'sqlite:///war.db'
+    """
+    try:
+        from sqlalchemy.engine import make_url
+
+        return str(make_url(url).render_as_string(hide_password=True))
+    except Exception:  # an URL SQLAlchemy cannot read shows nothing of what follows "//"
+        return url.split("://", 1)[0] + "://…" if "://" in url else url
 
 
 def database_url(db: str) -> str:
@@ -120,13 +141,17 @@ class Store:
     def __init__(self, engine: Any, url: str) -> None:
         self.engine = engine
         self.url = url
+        #: The URL as messages and the terminal show it (no password).
+        self.shown = shown_url(url)
         _, self._version, self._campaigns, self._events = _tables()
 
     @classmethod
-    def open(cls, db: str, *, upgrade_to: int = SCHEMA_VERSION) -> Store:
+    def open(cls, db: str, *, upgrade_to: int = SCHEMA_VERSION, read_only: bool = False) -> Store:
         """Open (creating when missing) the store at ``db``: a path or a database URL.
 
         ``upgrade_to`` exists for the upgrade tests: a store left at an older version.
+        ``read_only`` (the web pages) creates nothing and upgrades nothing: a missing
+        file, an empty database or an older store is refused instead.
         """
         try:
             import sqlalchemy as sa
@@ -140,6 +165,8 @@ class Store:
                 folder = Path(url[len("sqlite:///") :]).parent
                 if not folder.is_dir():
                     raise ScenarioError("no such folder for the database", source=str(folder))
+                if read_only and not Path(url[len("sqlite:///") :]).is_file():
+                    raise ScenarioError("no campaign database here", source=db)
             # Writers wait for each other's lock instead of failing at once.
             options["connect_args"] = {"timeout": 30}
             if url in ("sqlite://", "sqlite:///:memory:"):
@@ -152,6 +179,9 @@ class Store:
             _sqlite_pragmas(engine)
         store = cls(engine, url)
         try:
+            if read_only:
+                store._check_readable(db)
+                return store
             store._upgrade(upgrade_to)
         except sa.exc.DBAPIError as exc:
             raise ScenarioError(
@@ -168,13 +198,29 @@ class Store:
                 return 0
             return int(connection.execute(sa.select(self._version.c.version)).scalar_one())
 
+    def _check_readable(self, db: str) -> None:
+        """Refuse, without writing, a store this fracas cannot read as it is."""
+        current = self.version()
+        if current == 0:
+            raise ScenarioError("not a campaign database (it holds no journal)", source=db)
+        if current != SCHEMA_VERSION:
+            older = current < SCHEMA_VERSION
+            raise ScenarioError(
+                f"the database has schema version {current}; this fracas reads "
+                f"{SCHEMA_VERSION}: "
+                + (
+                    "any 'fracas campaign' command on it upgrades it" if older else "upgrade fracas"
+                ),
+                source=db,
+            )
+
     def _upgrade(self, target: int) -> None:
         current = self.version()
         if current > SCHEMA_VERSION:
             raise ScenarioError(
                 f"the database has schema version {current}; this fracas reads up to "
                 f"{SCHEMA_VERSION}: upgrade fracas",
-                source=self.url,
+                source=self.shown,
             )
         for step in range(current + 1, target + 1):
             with self.engine.begin() as connection:
@@ -209,7 +255,7 @@ class Store:
                 connection.execute(sa.insert(self._events).values(**self._row(name, first)))
         except sa.exc.IntegrityError:
             raise ScenarioError(
-                f"a campaign called {name!r} already exists in this database", source=self.url
+                f"a campaign called {name!r} already exists in this database", source=self.shown
             ) from None
 
     def ruleset_of(self, name: str) -> str:
@@ -222,7 +268,7 @@ class Store:
             ).scalar_one_or_none()
         if found is None:
             known = ", ".join(n for n, _ in self.campaigns()) or "none yet"
-            raise UnknownCampaign(f"{self.url}: no campaign called {name!r} (there are: {known})")
+            raise UnknownCampaign(self.shown, f"no campaign called {name!r} (there are: {known})")
         return str(found)
 
     # Events ------------------------------------------------------------------------------

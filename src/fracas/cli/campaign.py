@@ -166,13 +166,13 @@ def new_command(
         with _new_database(name, db) as store:
             state = new_from_scenario(store, name, document, source=str(scenario))
         forces = ", ".join(state.forces)
-        typer.echo(f"campaign {name!r} ({state.ruleset}) started in {store.url}: {forces}")
+        typer.echo(f"campaign {name!r} ({state.ruleset}) started in {store.shown}: {forces}")
         return
     assert ruleset is not None
     base = _read_document(rules, "rules") if rules is not None else {}
     with _new_database(name, db) as store:
         new_campaign(store, name, ruleset, base)
-    typer.echo(f"campaign {name!r} ({store.ruleset_of(name)}) started in {store.url}")
+    typer.echo(f"campaign {name!r} ({store.ruleset_of(name)}) started in {store.shown}")
 
 
 @campaign_app.command("roster")

@@ -150,12 +150,14 @@ def add_campaign_pages(app: FastAPI, db: str) -> None:
     from fracas.campaign.store import UnknownCampaign
     from fracas.campaign.verify import export_lines
 
-    store = Store.open(db)
+    store = Store.open(db, read_only=True)  # the pages never write, nor create a store
 
     async def run(work: Any, *args: Any) -> Any:
         try:
             return await anyio.to_thread.run_sync(work, *args)
-        except (UnknownCampaign, NoSuchBattle) as exc:
+        except UnknownCampaign as exc:  # never where the database is: that is the GM's
+            raise HTTPException(404, exc.problem) from None
+        except NoSuchBattle as exc:
             raise HTTPException(404, str(exc)) from None
 
     @app.get("/campaign", include_in_schema=False)
