@@ -72,7 +72,9 @@ class D100Campaign(CampaignRules):
         d100 checks when it builds (PAX above max_pax, equipment unknown or carried twice,
         ranged attacks without a ranged weapon, unknown traits) is refused now, at the
         roster's key path, not at the force's first battle."""
-        from fracas.io.scenario import scenario_from_document
+        from fracas.core.schema import validate
+        from fracas.rulesets.d100.document import D100Document
+        from fracas.rulesets.d100.scenario import build_battle
 
         # A side's targeting names the enemy's units: known only when the battle is.
         alone = {key: value for key, value in roster.items() if key != "targeting"}
@@ -82,7 +84,7 @@ class D100Campaign(CampaignRules):
         }
         document = self.document(base, [(force, alone), (f"{force} (copy)", mirror)], {})
         try:
-            scenario_from_document(document, source=source)
+            build_battle(validate(D100Document, document, source=source))
         except ScenarioError as exc:
             path = exc.path[2:] if exc.path[:2] == ("sides", 0) else exc.path
             raise ScenarioError(exc.problem, source=source, path=path, hint=exc.hint) from None
