@@ -10,6 +10,7 @@ The names below are imported when first used, so that ``import fracas`` (and eve
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 from fracas._lazy import load
@@ -92,3 +93,8 @@ __all__ = [
     "parse_scenario",
     "scenario_from_document",
 ]
+
+if "IPython" in sys.modules:
+    # A notebook (or an IPython shell): reports and odds draw themselves as HTML there.
+    # Their _repr_html_ is attached by fracas.io.html, which the command line never needs.
+    import fracas.io.html  # noqa: F401

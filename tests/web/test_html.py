@@ -101,6 +101,33 @@ def test_notebooks_show_reports_and_odds_as_html() -> None:
     assert "<h3>hits</h3>" in chart
 
 
+NOTEBOOK = """
+import sys, types
+if sys.argv[1] == "notebook":
+    sys.modules["IPython"] = types.ModuleType("IPython")  # a notebook's kernel has it loaded
+import fracas
+report = fracas.load_scenario(sys.argv[2]).resolve()
+print(hasattr(report, "_repr_html_"), "fracas.io.html" in sys.modules)
+"""
+
+
+def test_a_notebook_needs_nothing_but_import_fracas_for_html() -> None:
+    # In a fresh interpreter, as a notebook starts: `import fracas` alone must give reports
+    # their HTML. Outside IPython (the command line) the HTML module is not loaded for it.
+    import subprocess
+    import sys
+
+    example = str(ROOT / "examples" / "hex" / "encirclement.yaml")
+    for where, expected in (("notebook", "True True"), ("shell", "False False")):
+        done = subprocess.run(
+            [sys.executable, "-c", NOTEBOOK, where, example],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert done.stdout.strip() == expected, (where, done.stdout, done.stderr)
+
+
 def test_the_web_package_names_no_ruleset() -> None:
     # The page and the API ask each ruleset what it can do; they never test for a name.
     names = re.compile(r"\b(hex|d100|rankflank)\b", re.IGNORECASE)

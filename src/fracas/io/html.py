@@ -349,7 +349,8 @@ def install_notebook_display() -> None:
 
     The classes live in lower layers (``core``, ``analysis``) that must not import ``io``
     (the layers point one way), so the method is attached from here. ``import fracas``
-    imports this module, so it is always in place.
+    imports this module where IPython is running (a notebook), so it is in place there;
+    elsewhere, importing this module puts it in place.
     """
     setattr(Report, "_repr_html_", _report_repr_html)  # noqa: B010
     setattr(OddsResult, "_repr_html_", _odds_repr_html)  # noqa: B010
