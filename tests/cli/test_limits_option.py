@@ -80,3 +80,25 @@ def test_a_sweep_cell_knows_a_rulesets_limit_in_a_fresh_worker() -> None:
     )
     result = fresh_python("-c", code)
     assert result.returncode == 0, result.stderr
+
+
+def test_a_lowered_runs_limit_leaves_questions_without_precision_alone() -> None:
+    # --max-runs (default 200,000) caps a --precision question only: a limit of 100,000
+    # runs must not refuse a question of 1,000 runs that never reads it.
+    lowered = ["--limit", "odds.runs=100000", "--method", "mc", "-q"]
+    plain = runner.invoke(app, ["odds", LAIR, *lowered, "--runs", "1000"])
+    assert plain.exit_code == 0, plain.stderr
+    precise = runner.invoke(app, ["odds", LAIR, *lowered, "--precision", "0.05"])
+    assert precise.exit_code == 2
+    assert "--max-runs: 200000 is above the limit odds.runs = 100000" in precise.stderr
+
+
+def test_workers_beyond_the_process_limit_are_refused_before_any_fork() -> None:
+    # --workers 100000 forked until the machine stalled.
+    ask = ["odds", LAIR, "--method", "mc", "--runs", "200", "-q", "--workers"]
+    refused = runner.invoke(app, [*ask, "100000"])
+    assert refused.exit_code == 2
+    assert "--workers: 100000 is above the limit work.processes = 256" in refused.stderr
+    raised = runner.invoke(app, [*ask, "3", "--limit", "work.processes=2"])
+    assert raised.exit_code == 2
+    assert "--workers: 3 is above the limit work.processes = 2" in raised.stderr

@@ -38,6 +38,7 @@ from fracas.analysis.exact import collect_young, collecting_once_per_step
 from fracas.analysis.sample import Sampler, block_sampler
 from fracas.analysis.stats import wilson_interval
 from fracas.core.errors import FracasError
+from fracas.core.limits import check, declare
 from fracas.core.streams import run_keys
 from fracas.rulesets.base import Summary
 
@@ -487,6 +488,10 @@ class _DaskPool:
         self._client.close()
 
 
+#: Local processes one command may start: a typo (--workers 100000) would fork them all.
+PROCESSES_LIMIT = declare("work.processes", 256, "local processes --workers may start")
+
+
 @contextmanager
 def running(
     *,
@@ -502,6 +507,8 @@ def running(
     """
     if workers < 1:
         raise FracasError(f"--workers must be at least 1, not {workers}")
+    if scheduler is None:
+        check(PROCESSES_LIMIT.name, workers, path=("--workers",))
     runner = Runner(
         _DaskPool(scheduler) if scheduler is not None else None, progress, local_workers=workers
     )

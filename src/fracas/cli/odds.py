@@ -219,7 +219,11 @@ def odds_command(
     scenario = load(file, settings, limits)
     with limits_in_force(scenario.limits):
         try:
-            _check_work_options(runs, max_runs, exact_budget, sample_budget, solve_from, solve_to)
+            # --max-runs caps a --precision question only: its default, unasked, is no work
+            # (a lowered odds.runs must not refuse it); a number typed is checked.
+            asked = precision is not None or max_runs != DEFAULT_MAX_RUNS
+            capped = max_runs if asked else 0
+            _check_work_options(runs, capped, exact_budget, sample_budget, solve_from, solve_to)
             check_seed(seed)
         except ScenarioError as exc:
             raise exc.located("command line") from None
@@ -246,11 +250,14 @@ def odds_command(
             from fracas.analysis.plot import check_charts
 
             check_charts(plot)
-        with long_work(
-            workers=workers,
-            scheduler=scheduler,
-            quiet=quiet,
-            interrupted=odds_interrupted,
+        with (
+            limits_in_force(scenario.limits),  # --limit work.processes bounds --workers
+            long_work(
+                workers=workers,
+                scheduler=scheduler,
+                quiet=quiet,
+                interrupted=odds_interrupted,
+            ),
         ):
             if solve_path is None:
                 if target is not None or metric is not None:
