@@ -146,3 +146,32 @@ def test_every_command_confirms_a_file_written_once_on_stderr(
     assert result.stdout == ""
     assert result.stderr.splitlines() == [f"wrote {target}"]
     assert target.stat().st_size > 0
+
+
+def test_a_chart_that_fails_to_write_leaves_no_hidden_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A full disk: the hidden file beside the chart went unremoved, one more each try.
+    import errno
+    import io
+
+    from fracas.cli import common
+    from fracas.core.errors import FracasError
+
+    class Full(io.BytesIO):
+        def write(self, data: object) -> int:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    real = os.fdopen
+
+    def full_disk(handle: int, *args: object, **kwargs: object) -> object:
+        os.close(handle)
+        return Full()
+
+    monkeypatch.setattr(common.os, "fdopen", full_disk)
+    with pytest.raises(FracasError, match=r"a\.svg: cannot write the chart: No space left"):
+        common.chart_beside(b"<svg/>", tmp_path / "a.svg")
+    monkeypatch.setattr(common.os, "fdopen", real)
+    assert list(tmp_path.iterdir()) == []
+    written = common.chart_beside(b"<svg/>", tmp_path / "a.svg")
+    assert written.read_bytes() == b"<svg/>"

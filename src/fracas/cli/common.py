@@ -170,6 +170,27 @@ def write_output(text: str, output: Path | None) -> None:
     typer.echo(f"wrote {target}", err=True)
 
 
+def chart_beside(data: bytes, path: Path) -> Path:
+    """Write a chart's ``data`` to a hidden file beside ``path``, to be renamed into place
+    once everything else succeeded; a write that fails (a full disk) leaves no file."""
+    directory = path.parent if str(path.parent) else Path(".")
+    name = ""
+    try:
+        handle, name = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.")
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+    except OSError as exc:
+        if name:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+        raise FracasError(f"{path}: cannot write the chart: {exc.strerror}") from None
+    # mkstemp makes private files; give the chart the permissions a plain open() would.
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(name, 0o666 & ~umask)
+    return Path(name)
+
+
 def check_output(output: Path | None) -> None:
     """Refuse ``output`` now, as :func:`write_output` would later, when it cannot be
     written: a command that records what it did (a campaign's battle) checks before it

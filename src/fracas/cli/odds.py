@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -20,6 +19,7 @@ from fracas.cli.common import (
     OutputOpt,
     SeedOpt,
     SetOpt,
+    chart_beside,
     load,
     output_width,
     render,
@@ -310,18 +310,7 @@ def _chart(result: OddsResult, path: Path, title: str, footer: str) -> Path:
     from fracas.analysis.plot import chart_bytes, chart_format
 
     data = chart_bytes(result, chart_format(path), title=title, description=footer)
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        handle, name = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.")
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-    except OSError as exc:
-        raise FracasError(f"{path}: cannot write the chart: {exc.strerror}") from None
-    # mkstemp makes private files; give the chart the permissions a plain open() would.
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(name, 0o666 & ~umask)
-    return Path(name)
+    return chart_beside(data, path)
 
 
 def _solve(

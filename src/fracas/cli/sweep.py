@@ -6,7 +6,6 @@ import contextlib
 import dataclasses
 import os
 import shlex
-import tempfile
 from collections.abc import Mapping
 from enum import StrEnum
 from functools import partial
@@ -19,6 +18,7 @@ from fracas.cli.common import (
     LimitOpt,
     OutputOpt,
     SetOpt,
+    chart_beside,
     check_output,
     parse_limits,
     parse_overrides,
@@ -414,7 +414,9 @@ def _sweep(
     unplotted: FracasError | None = None
     if plot is not None:
         try:
-            drawn = _chart(chart_bytes(result, plot.suffix.lower()[1:], description=made), plot)
+            drawn = chart_beside(
+                chart_bytes(result, plot.suffix.lower()[1:], description=made), plot
+            )
         except FracasError as exc:  # the grid's numbers are worth keeping all the same
             unplotted = exc
     try:
@@ -535,18 +537,3 @@ def _rerun_hint(
         f"\nRe-run a cell alone: fracas odds {source} {sets} --seed {cell.seed}"
         f"{' ' + options if options else ''}\n"
     )
-
-
-def _chart(data: bytes, path: Path) -> Path:
-    """Write the chart to a hidden file beside ``path``, to be renamed into place."""
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        handle, name = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.")
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-    except OSError as exc:
-        raise FracasError(f"{path}: cannot write the chart: {exc.strerror}") from None
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(name, 0o666 & ~umask)
-    return Path(name)
