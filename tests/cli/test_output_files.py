@@ -168,10 +168,10 @@ def test_a_chart_that_fails_to_write_leaves_no_hidden_file(
         os.close(handle)
         return Full()
 
-    monkeypatch.setattr(common.os, "fdopen", full_disk)
+    monkeypatch.setattr(os, "fdopen", full_disk)
     with pytest.raises(FracasError, match=r"a\.svg: cannot write the chart: No space left"):
         common.chart_beside(b"<svg/>", tmp_path / "a.svg")
-    monkeypatch.setattr(common.os, "fdopen", real)
+    monkeypatch.setattr(os, "fdopen", real)
     assert list(tmp_path.iterdir()) == []
     written = common.chart_beside(b"<svg/>", tmp_path / "a.svg")
     assert written.read_bytes() == b"<svg/>"
