@@ -85,3 +85,17 @@ def test_the_pages_create_and_upgrade_nothing(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError, match="schema version 1; this fracas reads 2"):
         create_app(campaign=old)
     assert Store.open(old, read_only=False, upgrade_to=1).version() == 1
+
+
+def test_the_pages_and_the_luck_chart_spell_out_control_characters(tmp_path: Path) -> None:
+    # A force named with a right-to-left override: the page would show its text reversed.
+    db = str(tmp_path / "war.db")
+    store = Store.open(db)
+    new_campaign(store, "War", "d100")
+    enter_roster(store, "War", "A\u202eB", {"units": [{"name": "Scouts", "pax": 3}]})
+    enter_roster(store, "War", "C", {"units": [{"name": "Guards", "pax": 3}]})
+    record_battle(store, "War", "A\u202eB", "C", seed=2)
+    with TestClient(create_app(campaign=db), base_url="http://127.0.0.1") as client:
+        page = client.get("/campaign/War").text
+    assert "\u202e" not in page
+    assert "A\\u202eB" in page

@@ -84,6 +84,28 @@ def test_resolve_of_every_example_is_the_library_report(client: TestClient, path
     assert answer["document"]["result"] == report.data
 
 
+def test_markdown_and_bbcode_are_the_command_lines_bytes_control_characters_spelled_out(
+    client: TestClient, tmp_path: Path
+) -> None:
+    # A title with a terminal escape and a right-to-left override: the command line spells
+    # both out; the page's Markdown and BBCode kept them raw.
+    text = LAIR_RAID.read_text(encoding="utf-8")
+    title = "Raid \x1b[31mred\x1b[0m \u202eleft"
+    line = f"title: {json.dumps(title)}"
+    scenario = re.sub(r"^title: .*$", lambda _: line, text, count=1, flags=re.M)
+    answer = client.post("/api/resolve", json={"scenario": scenario, "seed": 7}).json()
+    path = tmp_path / "raid.yaml"
+    path.write_text(scenario, encoding="utf-8")
+    for fmt in ("markdown", "bbcode"):
+        printed = CliRunner().invoke(app, ["resolve", str(path), "--seed", "7", "-f", fmt]).stdout
+        assert "\x1b" not in answer[fmt]
+        assert "\u202e" not in answer[fmt]
+        assert "\\x1b" in answer[fmt]
+        assert "\\u202e" in answer[fmt]
+        # The same report as the command line's, but for the footer's file name.
+        assert answer[fmt].split("\n")[:3] == printed.split("\n")[:3]
+
+
 def test_a_client_that_takes_gzip_gets_the_same_answer_compressed(client: TestClient) -> None:
     scenario = {"scenario": LAIR_RAID.read_text(encoding="utf-8"), "seed": 4}
     plain = client.post("/api/resolve", json=scenario, headers={"Accept-Encoding": "identity"})

@@ -433,7 +433,7 @@ def _bb_code(text: str) -> str:
 
 def luck_svg(lucks: Sequence[ForceLuck], *, campaign: str) -> str:
     """A chart of each force's luck so far, battle by battle (SVG, no dependency)."""
-    from html import escape
+    from fracas.core.escape import escape_html as escape
 
     width, height, pad = 640, 320, 40
     colours = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")

@@ -17,12 +17,12 @@ True
 from __future__ import annotations
 
 from dataclasses import replace
-from html import escape
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from fracas.campaign.store import Store
 from fracas.core.errors import FracasError
+from fracas.core.escape import escape_html as escape
 
 if TYPE_CHECKING:
     from fastapi import FastAPI

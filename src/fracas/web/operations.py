@@ -35,7 +35,7 @@ from fracas.core.errors import FracasError, ScenarioError, UnsupportedError
 from fracas.core.limits import BudgetExceededError, limits_in_force
 from fracas.core.report import Report
 from fracas.io.html import odds_chart_svg, odds_html, render_html
-from fracas.io.render import render_bbcode, render_markdown, report_document
+from fracas.io.render import PostStyle, render_report, report_document
 from fracas.io.scenario import (
     ADVISE_BUDGET,
     FORECAST_BUDGET,
@@ -209,7 +209,10 @@ def _report_answer(
     options: Sequence[str] = (),
     post: PostOptions = PostOptions(),
 ) -> dict[str, Any]:
-    bbcode = render_bbcode(report, forum=post.forum, ascii_only=post.ascii_only, fold=post.fold)
+    # The command line's renderers, so that control characters and bidirectional
+    # overrides in user text are spelled out here as there: the same bytes.
+    style = PostStyle(forum=post.forum, ascii_only=post.ascii_only, fold=post.fold)
+    bbcode = render_report(report, "bbcode", style)
     return {
         "ruleset": report.ruleset,
         "title": report.title,
@@ -218,7 +221,7 @@ def _report_answer(
         "command": _command(verb, scenario, options),
         "post_options": post.words(),
         "html": render_html(report, fold=post.fold),
-        "markdown": render_markdown(report, ascii_only=post.ascii_only, fold=post.fold),
+        "markdown": render_report(report, "markdown", style),
         "bbcode": bbcode,
         "document": report_document(report),
         "picture": None,
