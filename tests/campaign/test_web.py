@@ -99,3 +99,26 @@ def test_the_pages_and_the_luck_chart_spell_out_control_characters(tmp_path: Pat
         page = client.get("/campaign/War").text
     assert "\u202e" not in page
     assert "A\\u202eB" in page
+
+
+def test_every_inline_style_of_the_pages_is_allowed_by_their_policy(tmp_path: Path) -> None:
+    # The browser applies an inline <style> only when the Content-Security-Policy names
+    # its hash: the campaign pages and the battle posts rendered unstyled.
+    import re
+
+    from fracas.web.app import style_hash
+
+    db = str(tmp_path / "war.db")
+    store = Store.open(db)
+    new_campaign(store, "War", "d100")
+    enter_roster(store, "War", "A", {"units": [{"name": "Scouts", "pax": 3}]})
+    enter_roster(store, "War", "B", {"units": [{"name": "Guards", "pax": 3}]})
+    record_battle(store, "War", "A", "B", seed=2)
+    with TestClient(create_app(campaign=db), base_url="http://127.0.0.1") as client:
+        for url in ("/campaign", "/campaign/War", "/campaign/War/battle/1"):
+            answer = client.get(url)
+            styles = re.findall(r"<style>(.*?)</style>", answer.text, re.S)
+            assert styles, url
+            policy = answer.headers["content-security-policy"]
+            for style in styles:
+                assert style_hash(style) in policy, url

@@ -38,8 +38,10 @@ from fracas._version import __version__
 from fracas.analysis.stats import check_confidence
 from fracas.core.budgets import EXACT_TOLERANCE
 from fracas.core.errors import FracasError, ScenarioError, format_path
+from fracas.io.html import REPORT_CSS
 from fracas.io.render import FORUM_SIZES
 from fracas.web import jobs, operations
+from fracas.web.campaign import PAGE_STYLE
 from fracas.web.jobs import Job, accepts_gzip, dumps, error_body, is_gzip, work_estimate
 from fracas.web.operations import (
     ArmyFile,
@@ -426,9 +428,12 @@ def style_hash(style: str) -> str:
     return f"'sha256-{digest}'"
 
 
+#: Every inline style the server sends: the odds chart's, and the report's and the
+#: campaign pages' own (a page whose style the policy does not name renders unstyled).
+INLINE_STYLES = " ".join(style_hash(style) for style in (CHART_STYLE, REPORT_CSS, PAGE_STYLE))
 CONTENT_POLICY = (
     "default-src 'none'; script-src 'self'; "
-    f"style-src 'self' {style_hash(CHART_STYLE)}; img-src 'self' data:; connect-src 'self'; "
+    f"style-src 'self' {INLINE_STYLES}; img-src 'self' data:; connect-src 'self'; "
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 SECURITY_HEADERS = [

@@ -27,7 +27,8 @@ from fracas.core.escape import escape_html as escape
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-_STYLE = (
+#: The campaign pages' own style (the page's Content-Security-Policy allows it by hash).
+PAGE_STYLE = (
     "body{font-family:sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem}"
     "table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.2rem .6rem;"
     "text-align:left}"
@@ -41,7 +42,7 @@ class NoSuchBattle(FracasError, LookupError):
 def _page(title: str, body: str) -> str:
     return (
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}'
-        f"</title><style>{_STYLE}</style></head><body>{body}</body></html>\n"
+        f"</title><style>{PAGE_STYLE}</style></head><body>{body}</body></html>\n"
     )
 
 
