@@ -116,3 +116,23 @@ def test_a_recorded_battle_stores_a_law_whose_percentiles_mirror() -> None:
     assert sum(p for _, p in odds["scores"]["A"]) == pytest.approx(1)
     a, b = audit(store.events("War"))
     assert a.battles[0].percentile + b.battles[0].percentile == pytest.approx(1)
+
+
+def test_the_luck_chart_marks_each_battle_and_fits_every_name() -> None:
+    # One battle alone was a polyline of one point (nothing drawn), and a name longer than
+    # five characters ran past the chart's right edge.
+    import re
+
+    from fracas.campaign.luck import ForceLuck, luck_svg
+
+    lucks = [
+        ForceLuck("Red Fang", (), 0.77, (0.77,)),
+        ForceLuck("The Thornwall Garrison", (), 0.23, (0.23,)),
+    ]
+    svg = luck_svg(lucks, campaign="War")
+    width = int(re.search(r'width="(\d+)"', svg).group(1))  # type: ignore[union-attr]
+    # 40 of margin + 560 of plot + 7 pixels a character of the longest name + 12.
+    assert width == 40 + 560 + 7 * len("The Thornwall Garrison") + 12
+    assert svg.count("<circle") == 2
+    for x, name in re.findall(r'<text x="([\d.]+)" y="[\d.]+" fill="#\w+">([^<]+)</text>', svg):
+        assert float(x) + 7 * len(name) <= width

@@ -435,30 +435,36 @@ def luck_svg(lucks: Sequence[ForceLuck], *, campaign: str) -> str:
     """A chart of each force's luck so far, battle by battle (SVG, no dependency)."""
     from fracas.core.escape import escape_html as escape
 
-    width, height, pad = 640, 320, 40
+    height, pad, plot = 320, 40, 560
+    # The names stand right of the plot, in a column as wide as the longest (about 7
+    # pixels a character at 12 px, 30 characters at most), so none is cut off.
+    legend = 7 * min(max((len(luck.force) for luck in lucks), default=0), 30) + 12
+    width = pad + plot + legend
     colours = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
     most = max((len(luck.cumulative) for luck in lucks), default=1)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
         f"<title>{escape(f'Luck so far: {campaign}')}</title>",
-        f'<line x1="{pad}" y1="{height / 2}" x2="{width - pad}" y2="{height / 2}" stroke="#999" '
+        f'<line x1="{pad}" y1="{height / 2}" x2="{pad + plot}" y2="{height / 2}" stroke="#999" '
         'stroke-dasharray="4 4"/>',
         f'<text x="4" y="{pad}">100 %</text><text x="4" y="{height / 2 + 4}">50 %</text>'
         f'<text x="4" y="{height - pad}">0 %</text>',
     ]
     for index, luck in enumerate(lucks):
         colour = colours[index % len(colours)]
-        points = " ".join(
-            f"{pad + (width - 2 * pad) * (i + 1) / most:.1f},"
-            f"{height - pad - (height - 2 * pad) * value:.1f}"
+        points = [
+            (pad + plot * (i + 1) / most, height - pad - (height - 2 * pad) * value)
             for i, value in enumerate(luck.cumulative)
+        ]
+        line = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{line}"/>')
+        # A mark on each battle: one battle alone is a point, which a line does not show.
+        parts.extend(
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in points
         )
         parts.append(
-            f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>'
-        )
-        parts.append(
-            f'<text x="{width - pad + 4}" y="{pad + 16 * index}" fill="{colour}">'
+            f'<text x="{pad + plot + 8}" y="{pad + 16 * index}" fill="{colour}">'
             f"{escape(luck.force)}</text>"
         )
     parts.append("</svg>")

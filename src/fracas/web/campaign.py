@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 #: The campaign pages' own style (the page's Content-Security-Policy allows it by hash).
 PAGE_STYLE = (
     "body{font-family:sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem}"
+    # A phone narrower than the chart or a table scales the one and scrolls the other.
+    "svg{max-width:100%;height:auto}table{display:block;overflow-x:auto;max-width:100%}"
     "table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.2rem .6rem;"
     "text-align:left}"
 )
