@@ -122,3 +122,21 @@ def test_every_inline_style_of_the_pages_is_allowed_by_their_policy(tmp_path: Pa
             policy = answer.headers["content-security-policy"]
             for style in styles:
                 assert style_hash(style) in policy, url
+
+
+def test_a_fair_battles_permalink_shows_the_lines_that_prove_its_dice(tmp_path: Path) -> None:
+    # The post printed the commitment, the nonces and the secret under its footer; the
+    # permalink left them out, so nobody could check the dice from it.
+    db = str(tmp_path / "war.db")
+    store = Store.open(db)
+    new_campaign(store, "War", "d100")
+    enter_roster(store, "War", "A", {"units": [{"name": "Scouts", "pax": 3}]})
+    enter_roster(store, "War", "B", {"units": [{"name": "Guards", "pax": 3}]})
+    recorded = record_battle(store, "War", "A", "B", secret="ab" * 32, nonces=["owl", "7"])
+    with TestClient(create_app(campaign=db), base_url="http://127.0.0.1") as client:
+        page = client.get("/campaign/War/battle/1").text
+    fair = recorded.fought.report.fair
+    assert fair
+    assert f"commitment {fair['commitment']}" in page
+    assert "nonces &quot;owl&quot;, &quot;7&quot;" in page
+    assert f"secret {fair['secret']}" in page

@@ -119,7 +119,10 @@ def render_html(
             parts.append("</section>")
         if index == extra_after and extra:
             parts.append(extra)
-    parts.append(f'<p class="fracas-footer"><code>{escape(report.footer())}</code></p>')
+    # The fair-dice lines under the footer, as the other renderers write them: with them
+    # anyone can check the dice were fair.
+    for line in (report.footer(), *report.fair_lines()):
+        parts.append(f'<p class="fracas-footer"><code>{escape(line)}</code></p>')
     parts.append("</article>")
     return "\n".join(parts)
 
