@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -12,13 +13,20 @@ from fracas.campaign.store import Store
 from fracas.web import create_app
 
 
-def test_the_pages_show_rosters_journal_luck_and_each_battles_post(tmp_path: Path) -> None:
+def war_of_one_battle(tmp_path: Path, first: str = "A", second: str = "B", **fought: Any) -> Any:
+    """A d100 war of two forces and one battle in ``tmp_path``/war.db: the database and the
+    battle recorded (``fought``: its seed, or its fair dice)."""
     db = str(tmp_path / "war.db")
     store = Store.open(db)
     new_campaign(store, "War", "d100")
-    enter_roster(store, "War", "<b>A</b>", {"units": [{"name": "Scouts", "pax": 3}]})
-    enter_roster(store, "War", "B", {"units": [{"name": "Guards", "pax": 3}]})
-    recorded = record_battle(store, "War", "<b>A</b>", "B", seed=2)
+    enter_roster(store, "War", first, {"units": [{"name": "Scouts", "pax": 3}]})
+    enter_roster(store, "War", second, {"units": [{"name": "Guards", "pax": 3}]})
+    return db, record_battle(store, "War", first, second, **(fought or {"seed": 2}))
+
+
+def test_the_pages_show_rosters_journal_luck_and_each_battles_post(tmp_path: Path) -> None:
+    db, recorded = war_of_one_battle(tmp_path, "<b>A</b>")
+    store = Store.open(db)
     count = len(store.events("War"))
     app = create_app(campaign=db)
     with TestClient(app, base_url="http://127.0.0.1") as client:
@@ -89,12 +97,7 @@ def test_the_pages_create_and_upgrade_nothing(tmp_path: Path) -> None:
 
 def test_the_pages_and_the_luck_chart_spell_out_control_characters(tmp_path: Path) -> None:
     # A force named with a right-to-left override: the page would show its text reversed.
-    db = str(tmp_path / "war.db")
-    store = Store.open(db)
-    new_campaign(store, "War", "d100")
-    enter_roster(store, "War", "A\u202eB", {"units": [{"name": "Scouts", "pax": 3}]})
-    enter_roster(store, "War", "C", {"units": [{"name": "Guards", "pax": 3}]})
-    record_battle(store, "War", "A\u202eB", "C", seed=2)
+    db, _ = war_of_one_battle(tmp_path, "A\u202eB", "C")
     with TestClient(create_app(campaign=db), base_url="http://127.0.0.1") as client:
         page = client.get("/campaign/War").text
     assert "\u202e" not in page
@@ -108,12 +111,7 @@ def test_every_inline_style_of_the_pages_is_allowed_by_their_policy(tmp_path: Pa
 
     from fracas.web.app import style_hash
 
-    db = str(tmp_path / "war.db")
-    store = Store.open(db)
-    new_campaign(store, "War", "d100")
-    enter_roster(store, "War", "A", {"units": [{"name": "Scouts", "pax": 3}]})
-    enter_roster(store, "War", "B", {"units": [{"name": "Guards", "pax": 3}]})
-    record_battle(store, "War", "A", "B", seed=2)
+    db, _ = war_of_one_battle(tmp_path)
     with TestClient(create_app(campaign=db), base_url="http://127.0.0.1") as client:
         for url in ("/campaign", "/campaign/War", "/campaign/War/battle/1"):
             answer = client.get(url)
@@ -127,12 +125,7 @@ def test_every_inline_style_of_the_pages_is_allowed_by_their_policy(tmp_path: Pa
 def test_a_fair_battles_permalink_shows_the_lines_that_prove_its_dice(tmp_path: Path) -> None:
     # The post printed the commitment, the nonces and the secret under its footer; the
     # permalink left them out, so nobody could check the dice from it.
-    db = str(tmp_path / "war.db")
-    store = Store.open(db)
-    new_campaign(store, "War", "d100")
-    enter_roster(store, "War", "A", {"units": [{"name": "Scouts", "pax": 3}]})
-    enter_roster(store, "War", "B", {"units": [{"name": "Guards", "pax": 3}]})
-    recorded = record_battle(store, "War", "A", "B", secret="ab" * 32, nonces=["owl", "7"])
+    db, recorded = war_of_one_battle(tmp_path, secret="ab" * 32, nonces=["owl", "7"])
     with TestClient(create_app(campaign=db), base_url="http://127.0.0.1") as client:
         page = client.get("/campaign/War/battle/1").text
     fair = recorded.fought.report.fair
