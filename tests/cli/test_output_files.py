@@ -175,3 +175,33 @@ def test_a_chart_that_fails_to_write_leaves_no_hidden_file(
     assert list(tmp_path.iterdir()) == []
     written = common.chart_beside(b"<svg/>", tmp_path / "a.svg")
     assert written.read_bytes() == b"<svg/>"
+
+
+def test_examples_copied_onto_a_full_disk_leave_nothing_that_blocks_the_next_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The third file fills the disk half-way: it and the two before it go again, and the
+    # line names the file that could not be written, not the example it came from.
+    import errno
+    import shutil as shell
+
+    real = shell.copyfile
+    copied: list[Path] = []
+
+    def filling(source: str | Path, target: str | Path) -> object:
+        if len(copied) == 2:
+            Path(target).write_bytes(b"half")
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(source))
+        copied.append(Path(target))
+        return real(source, target)
+
+    monkeypatch.setattr(shell, "copyfile", filling)
+    target = tmp_path / "ex"
+    result = CliRunner().invoke(app, ["examples", "-o", str(target)])
+    assert result.exit_code == 2, result.output
+    assert f"{target}/" in result.stderr
+    assert "cannot copy the examples: No space left on device" in result.stderr
+    assert [path for path in target.rglob("*") if path.is_file()] == []
+    monkeypatch.setattr(shell, "copyfile", real)
+    again = CliRunner().invoke(app, ["examples", "-o", str(target)])
+    assert again.exit_code == 0, again.output

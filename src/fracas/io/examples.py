@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from pathlib import Path
 
@@ -92,11 +93,22 @@ def copy_examples(destination: Path, names: list[str] | None = None) -> list[Pat
     for source, target in pairs:
         if target.exists() and (not target.is_file() or target.read_bytes() != source.read_bytes()):
             raise FracasError(f"{target} exists already (with other text); not overwriting it")
-    written = []
-    for source, target in pairs:
-        if target.exists():
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
-        written.append(target)
+    written: list[Path] = []
+    try:
+        for source, target in pairs:
+            if target.exists():
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                shutil.copyfile(source, target)
+            except OSError as exc:  # a full disk: the error names what could not be written
+                written.append(target)
+                raise OSError(exc.errno, exc.strerror, str(target)) from None
+            written.append(target)
+    except OSError:
+        # Half a copy would block the next one (a file there with other text): none stays.
+        for path in written:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        raise
     return written
