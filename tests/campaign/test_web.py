@@ -13,15 +13,17 @@ from fracas.campaign.store import Store
 from fracas.web import create_app
 
 
-def war_of_one_battle(tmp_path: Path, first: str = "A", second: str = "B", **fought: Any) -> Any:
-    """A d100 war of two forces and one battle in ``tmp_path``/war.db: the database and the
-    battle recorded (``fought``: its seed, or its fair dice)."""
+def war_of_one_battle(
+    tmp_path: Path, first: str = "A", second: str = "B", *, campaign: str = "War", **fought: Any
+) -> Any:
+    """A d100 campaign of two forces and one battle in ``tmp_path``/war.db: the database and
+    the battle recorded (``fought``: its seed, or its fair dice)."""
     db = str(tmp_path / "war.db")
     store = Store.open(db)
-    new_campaign(store, "War", "d100")
-    enter_roster(store, "War", first, {"units": [{"name": "Scouts", "pax": 3}]})
-    enter_roster(store, "War", second, {"units": [{"name": "Guards", "pax": 3}]})
-    return db, record_battle(store, "War", first, second, **(fought or {"seed": 2}))
+    new_campaign(store, campaign, "d100")
+    enter_roster(store, campaign, first, {"units": [{"name": "Scouts", "pax": 3}]})
+    enter_roster(store, campaign, second, {"units": [{"name": "Guards", "pax": 3}]})
+    return db, record_battle(store, campaign, first, second, **(fought or {"seed": 2}))
 
 
 def test_the_pages_show_rosters_journal_luck_and_each_battles_post(tmp_path: Path) -> None:
@@ -133,3 +135,15 @@ def test_a_fair_battles_permalink_shows_the_lines_that_prove_its_dice(tmp_path: 
     assert f"commitment {fair['commitment']}" in page
     assert "nonces &quot;owl&quot;, &quot;7&quot;" in page
     assert f"secret {fair['secret']}" in page
+
+
+def test_a_campaign_named_with_a_slash_has_pages_that_answer(tmp_path: Path) -> None:
+    # "Red/Blue war" was linked as /campaign/Red%2FBlue%20war, which no route matched.
+    db, _ = war_of_one_battle(tmp_path, campaign="Red/Blue war")
+    with TestClient(create_app(campaign=db), base_url="http://127.0.0.1") as client:
+        index = client.get("/campaign").text
+        assert 'href="/campaign/Red%2FBlue%20war"' in index
+        for tail in ("", "/battle/1", "/journal.jsonl"):
+            answer = client.get("/campaign/Red%2FBlue%20war" + tail)
+            assert answer.status_code == 200, tail
+        assert client.get("/campaign/Red%2FBlue%20war/battle/2").status_code == 404

@@ -167,15 +167,17 @@ def add_campaign_pages(app: FastAPI, db: str) -> None:
     async def campaigns() -> HTMLResponse:
         return HTMLResponse(await run(index_page, store))
 
-    @app.get("/campaign/{name}", include_in_schema=False)
-    async def campaign(name: str) -> HTMLResponse:
-        return HTMLResponse(await run(campaign_page, store, name))
-
-    @app.get("/campaign/{name}/battle/{number}", include_in_schema=False)
+    # A name may hold "/" ("Red/Blue war"): the server sees its %2F as "/", so the name is
+    # a path, and the routes with a tail are tried before the campaign's own page.
+    @app.get("/campaign/{name:path}/battle/{number}", include_in_schema=False)
     async def battle(name: str, number: int) -> HTMLResponse:
         return HTMLResponse(await run(battle_page, store, name, number))
 
-    @app.get("/campaign/{name}/journal.jsonl", include_in_schema=False)
+    @app.get("/campaign/{name:path}/journal.jsonl", include_in_schema=False)
     async def journal(name: str) -> PlainTextResponse:
         events = await run(store.events, name)
         return PlainTextResponse(export_lines(events), media_type="application/jsonl")
+
+    @app.get("/campaign/{name:path}", include_in_schema=False)
+    async def campaign(name: str) -> HTMLResponse:
+        return HTMLResponse(await run(campaign_page, store, name))
