@@ -648,3 +648,16 @@ def test_a_unit_neither_list_has_is_a_422(client: TestClient) -> None:
     response = client.post("/api/import", json={**lists, "fight": "Ghosts=Dryads"})
     assert response.status_code == 422
     assert "empire.ros has no unit 'Ghosts'" in error_of(response)["message"]
+
+
+def test_a_message_never_tells_a_request_to_use_the_command_line(client: TestClient) -> None:
+    # "raise it with --limit input.depth=N" and "'fracas validate' lists them all" are
+    # the command line's: a request can do neither.
+    deep = "fracas: 1\nruleset: d100\ntitle: " + "[" * 200 + "]" * 200 + "\n"
+    answer = client.post("/api/resolve", json={"scenario": deep}).json()["error"]
+    assert "input.depth" in answer["message"]
+    assert "--limit" not in json.dumps(answer)
+    broken = "fracas: 1\nruleset: d100\nsides: [{name: A}, {name: B}]\n"
+    answer = client.post("/api/resolve", json={"scenario": broken}).json()["error"]
+    assert "more problem" in answer["message"]
+    assert "fracas validate" not in json.dumps(answer)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -122,13 +123,26 @@ def error_body(
 _PARSER_NAME = ' in "<unicode string>"'
 
 
+#: What the command line's messages add for its own user, which a request cannot act on:
+#: how to raise a limit (``--limit``; the server's limits are its operator's) and which
+#: command lists every problem.
+_COMMAND_LINE_ONLY = re.compile(
+    r" \(raise it with --limit [\w.]+=N\)|; 'fracas validate' lists them all"
+)
+
+
 def _plain(text: str) -> str:
-    """``text`` without the YAML parser's placeholder name.
+    """``text`` without the YAML parser's placeholder name, nor what only the command line's
+    user can do.
 
     >>> _plain('did not find expected node content in "<unicode string>", line 4, column 1')
     'did not find expected node content, line 4, column 1'
+    >>> _plain("above the limit input.depth = 64 (raise it with --limit input.depth=N)")
+    'above the limit input.depth = 64'
+    >>> _plain("x (hint: 2 more problems after this one; 'fracas validate' lists them all)")
+    'x (hint: 2 more problems after this one)'
     """
-    return text.replace(_PARSER_NAME, "")
+    return _COMMAND_LINE_ONLY.sub("", text.replace(_PARSER_NAME, ""))
 
 
 def error_of(exc: BaseException) -> tuple[int, dict[str, Any]]:
