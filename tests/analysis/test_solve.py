@@ -70,7 +70,13 @@ def test_invalid_values_count_as_not_reached() -> None:
 
 @pytest.mark.parametrize(
     ("spec", "message"),
-    [("wounds>=many", "needs a number"), ("", "needs a metric name")],
+    [
+        ("wounds>=many", "needs a number"),
+        ("", "needs a metric name"),
+        # Nothing is >= nan and everything is < inf: the whole range was searched for none.
+        ("wounds>=nan", ">= needs a finite number"),
+        ("wounds<inf", "< needs a finite number"),
+    ],
 )
 def test_bad_goals(spec: str, message: str) -> None:
     with pytest.raises(FracasError, match=message):

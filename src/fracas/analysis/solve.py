@@ -15,6 +15,7 @@ then halves the last gap.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -133,6 +134,9 @@ def parse_goal(spec: str | None, target: float, *, ruleset: str = "") -> Goal:
     value = _scalar(raw)
     if op != "==" and not isinstance(value, int | float):
         raise FracasError(f"--metric {spec!r}: {op} needs a number, not {raw!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        # Nothing is >= nan, and everything is < inf: a search that could never end well.
+        raise FracasError(f"--metric {spec!r}: {op} needs a finite number, not {raw!r}")
     if not 0 <= target <= 1:
         raise FracasError(f"--target {target:g} is not a probability (0 to 1) for an event goal")
     return Goal(name, op, value, target, raw)
