@@ -205,3 +205,19 @@ def test_examples_copied_onto_a_full_disk_leave_nothing_that_blocks_the_next_cop
     monkeypatch.setattr(shell, "copyfile", real)
     again = CliRunner().invoke(app, ["examples", "-o", str(target)])
     assert again.exit_code == 0, again.output
+
+
+@pytest.mark.parametrize("command", ["odds", "sweep"])
+def test_a_chart_and_a_report_into_one_file_is_refused(tmp_path: Path, command: str) -> None:
+    # The chart replaced the report (or the other way round), with "wrote" said twice.
+    same = tmp_path / "same.svg"
+    grid = ["--vary", "parameters.round_limit=1,2", "--metric", "winner=Red Fang"]
+    extra = grid if command == "sweep" else ["--method", "mc", "--runs", "100"]
+    example = "examples/d100/lair_raid.yaml"
+    result = CliRunner().invoke(
+        app, [command, example, *extra, "-o", str(same), "--plot", str(tmp_path / "." / "same.svg")]
+    )
+    assert result.exit_code == 2, result.output
+    assert "--plot:" in result.stderr
+    assert "is the -o file too; name two files" in result.stderr
+    assert not same.exists()

@@ -191,6 +191,20 @@ def chart_beside(data: bytes, path: Path) -> Path:
     return Path(name)
 
 
+def check_apart(output: Path | None, plot: Path | None) -> None:
+    """Refuse a chart written where the report goes: one would overwrite the other.
+
+    >>> check_apart(Path("odds.svg"), Path("./odds.svg"))
+    Traceback (most recent call last):
+    ...
+    fracas.core.errors.ScenarioError: --plot: odds.svg is the -o file too; name two files
+    """
+    if output is None or plot is None or str(output) == "-":
+        return
+    if os.path.realpath(output) == os.path.realpath(plot):
+        raise ScenarioError(f"{plot} is the -o file too; name two files", path=("--plot",))
+
+
 def check_output(output: Path | None) -> None:
     """Refuse ``output`` now, as :func:`write_output` would later, when it cannot be
     written: a command that records what it did (a campaign's battle) checks before it

@@ -20,6 +20,7 @@ from fracas.cli.common import (
     SeedOpt,
     SetOpt,
     chart_beside,
+    check_apart,
     load,
     output_width,
     render,
@@ -250,6 +251,7 @@ def odds_command(
             from fracas.analysis.plot import check_charts
 
             check_charts(plot)
+            check_apart(output, plot)
         with (
             limits_in_force(scenario.limits),  # --limit work.processes bounds --workers
             long_work(

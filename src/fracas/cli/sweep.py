@@ -19,6 +19,7 @@ from fracas.cli.common import (
     OutputOpt,
     SetOpt,
     chart_beside,
+    check_apart,
     check_output,
     parse_limits,
     parse_overrides,
@@ -379,6 +380,7 @@ def _sweep(
         from fracas.analysis.plot import check_charts
 
         check_charts(plot)
+        check_apart(output, plot)
         check_output(plot)
         if len(axes) not in (1, 2):
             raise FracasError("--plot draws one varied value (a line) or two (a heatmap)")
