@@ -203,25 +203,25 @@ class Store:
         current = self.version()
         if current == 0:
             raise ScenarioError("not a campaign database (it holds no journal)", source=db)
-        if current != SCHEMA_VERSION:
-            older = current < SCHEMA_VERSION
+        self._refuse_newer(current)
+        if current < SCHEMA_VERSION:
             raise ScenarioError(
                 f"the database has schema version {current}; this fracas reads "
-                f"{SCHEMA_VERSION}: "
-                + (
-                    "any 'fracas campaign' command on it upgrades it" if older else "upgrade fracas"
-                ),
+                f"{SCHEMA_VERSION}: any 'fracas campaign' command on it upgrades it",
                 source=db,
             )
 
-    def _upgrade(self, target: int) -> None:
-        current = self.version()
+    def _refuse_newer(self, current: int) -> None:
         if current > SCHEMA_VERSION:
             raise ScenarioError(
                 f"the database has schema version {current}; this fracas reads up to "
                 f"{SCHEMA_VERSION}: upgrade fracas",
                 source=self.shown,
             )
+
+    def _upgrade(self, target: int) -> None:
+        current = self.version()
+        self._refuse_newer(current)
         for step in range(current + 1, target + 1):
             with self.engine.begin() as connection:
                 UPGRADES[step](connection)

@@ -326,6 +326,7 @@ def _solve(
 ) -> SolveResult:
     from fracas.analysis.solve import parse_goal, solve
     from fracas.io.scenario import (
+        check_settable,
         get_path,
         index_path,
         named_path,
@@ -337,15 +338,12 @@ def _solve(
         raise FracasError("--solve needs --target (a probability, or a metric value)")
     source = scenario.source
     try:
-        get_path(scenario.document, path, source=source)
-    except ScenarioError as missing:
         # A key left at its default (units[0].level, parameters.level_percent) is one that
         # --set and --vary take: it is solved for when a scenario with it set loads.
-        try:
-            with_value = set_path(scenario.document, path, low, source=source)
-            scenario_from_document(with_value, source=source)
-        except ScenarioError:
-            raise missing from None
+        check_settable(scenario.document, path, low, source=source)
+    except ScenarioError:
+        get_path(scenario.document, path, source=source)  # names the key that is not there
+        raise
     goal = parse_goal(metric, target, ruleset=scenario.ruleset.name)
     # Worked on with indices, shown with names: units[0].models reads units[Halberdiers].models.
     place = index_path(scenario.document, path, source=source)

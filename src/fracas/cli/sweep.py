@@ -319,7 +319,7 @@ def _sweep(
         to_json,
         to_text,
     )
-    from fracas.io.scenario import get_path, load_scenario
+    from fracas.io.scenario import load_scenario
 
     options_file = _read_sweep_file(reading(file)) or {}
     scenario_file = file
@@ -365,7 +365,7 @@ def _sweep(
     # The grid's size is known from its axes: refused before anything is laid out or started.
     check_grid(axes, max_cells=max_cells)
     for axis in axes:
-        _check_path(scenario.document, source, axis.path, axis.values[0], get_path)
+        _check_path(scenario.document, source, axis.path, axis.values[0])
 
     options = {
         "method": str(pick("method", "auto")),
@@ -500,15 +500,14 @@ def _at(source: str, function: Any, *args: Any, **kwargs: Any) -> None:
         raise exc.located(source) from None
 
 
-def _check_path(document: Any, source: str, path: str, value: Any, get_path: Any) -> None:
+def _check_path(document: Any, source: str, path: str, value: Any) -> None:
     """A varied path must exist in the scenario, or be one that setting makes valid."""
+    from fracas.io.scenario import check_settable
+
     try:
-        get_path(document, path, source=source)
-    except ScenarioError:
-        try:
-            cell_scenario(document, source, ((path, value),))
-        except ScenarioError as exc:
-            raise FracasError(f"--vary {path}: no such key in {source} ({exc.problem})") from None
+        check_settable(document, path, value, source=source)
+    except ScenarioError as exc:
+        raise FracasError(f"--vary {path}: no such key in {source} ({exc.problem})") from None
 
 
 def _set_word(path: str, value: Any) -> str:

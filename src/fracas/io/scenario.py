@@ -382,6 +382,19 @@ def _readable_name(node: Any, index: int) -> str | int:
     return name if found == index % len(node) else index
 
 
+def check_settable(document: Any, path: str, value: Any, *, source: str = "<memory>") -> None:
+    """Refuse a key path that the document does not have and that ``value`` set there does
+    not make valid (a key left at its default, ``units[0].level``, is one ``--set`` takes):
+    the error of the scenario built with it set.
+
+    >>> check_settable({"a": 1}, "a", 2)
+    """
+    try:
+        get_path(document, path, source=source)
+    except ScenarioError:
+        scenario_from_document(set_path(document, path, value, source=source), source=source)
+
+
 def get_path(document: Any, path: str, *, source: str = "<memory>") -> Any:
     """Read the value at a key path, with a clear error when it does not exist."""
     node = document

@@ -118,10 +118,10 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
         combat = forecast(scenario.board, attacker, target, scenario.params)
         return forecast_report(combat, scenario.title or "Hex combat")
 
-    def _check_side(self, scenario: HexScenario, side: str) -> None:
+    def _check_side(self, scenario: HexScenario, side: str, option: str = "--side") -> None:
         sides = scenario.board.sides()
         if side not in sides:
-            raise ScenarioError(f"no side {side!r} (sides: {', '.join(sides)})", path=("--side",))
+            raise ScenarioError(f"no side {side!r} (sides: {', '.join(sides)})", path=(option,))
 
     def advise(self, scenario: HexScenario, side: str, *, top: int | None = TOP) -> Report:
         """Every legal attack of ``side``, best first; the best ``top`` shown to people."""
@@ -164,11 +164,12 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
         found = plan_turn(scenario.board, side, params, width=width)
         return plan_report(found, scenario.title or "Hex combat", rule)
 
-    def _sided(self, scenario: HexScenario, side: str) -> None:
-        """Refuse a side that is not on the board, or has no unit left to fight with."""
-        self._check_side(scenario, side)
+    def _sided(self, scenario: HexScenario, side: str, option: str = "--side") -> None:
+        """Refuse a side that is not on the board, or has no unit left to fight with, named
+        by the ``option`` that gave it."""
+        self._check_side(scenario, side, option)
         if not any(unit.side == side and unit.alive for unit in scenario.board.units):
-            raise ScenarioError(f"side {side!r} has no unit with soldiers", path=("--side",))
+            raise ScenarioError(f"side {side!r} has no unit with soldiers", path=(option,))
 
     def _plan_rule(self, params: HexParams) -> str:
         return (
@@ -275,10 +276,7 @@ class HexRuleset(Ruleset["HexDocument", "HexScenario", "Done[Turn]"]):
             raise ScenarioError("needs --attacker and --target", path=("--reply",))
         threatened: dict[str, int] = {}
         if threats is not None:
-            try:
-                self._sided(scenario, threats)
-            except ScenarioError as exc:  # the side was given as --threats SIDE here
-                raise ScenarioError(exc.problem, path=("--threats",)) from None
+            self._sided(scenario, threats, "--threats")
             from fracas.rulesets.hex.reply import threats as threats_to
 
             for threat in threats_to(board, threats, params):

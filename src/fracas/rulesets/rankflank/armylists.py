@@ -462,12 +462,12 @@ def _profile(values: Mapping[str, str], mount: Mapping[str, str], notes: list[st
     numbers = []
     for key in PROFILE_KEYS:
         text = values.get(key, "")
-        floor = PROFILE_FLOOR.get(key, 1)
         if _digits(text):
             number = int(text)
         elif _digits(mount.get(key, "")):  # a rider's "-" M is its mount's
             number = int(mount[key])
         else:
+            floor = PROFILE_FLOOR.get(key, 1)
             numbers.append(floor)
             if key != "BS":  # no close combat reads it
                 notes.append(f"{key} {text or '(missing)'} read as {floor}")
@@ -785,13 +785,19 @@ def _active(entries: Any) -> list[dict[str, Any]]:
     )
 
 
-def _objects(value: Any, where: str) -> list[tuple[str, dict[str, Any]]]:
-    """The objects of the list ``value`` (none when absent) with their key paths; any other
-    shape is refused, never skipped in silence."""
+def _a_list(value: Any, where: str) -> list[Any]:
+    """The list ``value`` (empty when absent); any other shape is refused, never skipped
+    in silence."""
     if value is None:
         return []
     if not isinstance(value, list):
         raise _Malformed(where, "not a list")
+    return value
+
+
+def _objects(value: Any, where: str) -> list[tuple[str, dict[str, Any]]]:
+    """The objects of the list ``value`` (none when absent) with their key paths."""
+    value = _a_list(value, where)
     for index, item in enumerate(value):
         if not isinstance(item, dict):
             raise _Malformed(f"{where}[{index}]", "not an object")
@@ -873,12 +879,7 @@ def _owb_kit(entry: Mapping[str, Any], catalogue: Catalogue, where: str) -> list
 
 def _selected(group: Mapping[str, Any], where: str) -> list[Any]:
     """The items chosen in an Old World Builder group of magic items (names or objects)."""
-    chosen = group.get("selected")
-    if chosen is None:
-        return []
-    if not isinstance(chosen, list):
-        raise _Malformed(f"{where}.selected", "not a list")
-    return chosen
+    return _a_list(group.get("selected"), f"{where}.selected")
 
 
 def owb_rows(
