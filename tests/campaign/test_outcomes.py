@@ -124,6 +124,31 @@ def test_the_odds_do_not_depend_on_the_battles_dice() -> None:
     assert first["odds"] == second["odds"]
 
 
+def test_verify_samples_a_sampled_law_again_without_walking_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Recording walked until the budget refused, then sampled; verifying the law it
+    # stored samples at once (the walk would only be refused again), and still compares.
+    import fracas.analysis
+
+    store = Store.open("sqlite://")
+    war(store, BIG_A, BIG_B)
+    record_battle(store, "War", "A", "B", seed=1)
+    lines = [json.loads(line) for line in export_lines(store.events("War")).splitlines()]
+    assert lines[-1]["body"]["odds"]["method"] == "mc"
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("verify walked a law the journal records as sampled")
+
+    monkeypatch.setattr(fracas.analysis, "exact_outcomes", refuse)
+    assert verify_lines(text_of(lines)).ok
+    lines[-1]["body"]["odds"]["winner"]["A"] = 0.5
+    rehash(lines[-1])
+    verdict = verify_lines(text_of(lines))
+    assert verdict.problem is not None
+    assert "its odds are not the ones its scenario gives" in str(verdict.problem)
+
+
 def test_the_odds_are_asked_before_the_battle_is_played(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -185,8 +185,15 @@ def luck_law(state: CampaignState, scenario: Scenario) -> dict[str, Any]:
     return odds_law(state.adapter, scenario)
 
 
-def odds_law(adapter: Adapter, scenario: Scenario) -> dict[str, Any]:
-    """:func:`luck_law` with the ruleset's campaign adapter given (no campaign state)."""
+def odds_law(adapter: Adapter, scenario: Scenario, method: str | None = None) -> dict[str, Any]:
+    """:func:`luck_law` with the ruleset's campaign adapter given (no campaign state).
+
+    ``method`` is the one a journal recorded, when ``verify`` works a law out again:
+    ``"mc"`` samples at once (the exact walk that went over its budget when the battle
+    was recorded would only go over it again), anything else walks first as recording
+    does. Either way the law is the scenario's own: the sampled one is seeded from the
+    scenario, so a journal cannot name a method that makes other odds.
+    """
     from fracas.analysis import exact_outcomes
     from fracas.analysis.sample import block_sampler
     from fracas.core.distribution import EnumerationBudgetError
@@ -195,6 +202,8 @@ def odds_law(adapter: Adapter, scenario: Scenario) -> dict[str, Any]:
     ruleset, model = scenario.ruleset, scenario.model
     outcomes: list[tuple[Mapping[str, Any], float]]
     try:
+        if method == "mc":
+            raise EnumerationBudgetError("recorded as sampled")
         # The budget alone says whether a law is exact: a journal's laws must come out
         # the same when verified, and the walk's look ahead is an estimate.
         answer, _ = exact_outcomes(
