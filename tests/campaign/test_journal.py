@@ -266,6 +266,27 @@ def test_a_whole_campaign_from_the_command_line(tmp_path: Path) -> None:
     assert "NOT VERIFIED: event 4" in out
 
 
+def test_verify_works_the_odds_out_on_every_core_unless_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import fracas.campaign.verify
+    import fracas.core.helper
+
+    asked: list[int] = []
+
+    def noting(text: str, **options: Any) -> Any:
+        asked.append(options["workers"])
+        return fracas.campaign.verify.verify_events([], odds=False)
+
+    monkeypatch.setattr(fracas.core.helper, "cores", lambda: 3)
+    monkeypatch.setattr(fracas.campaign.verify, "verify_lines", noting)
+    journal = tmp_path / "war.jsonl"
+    journal.write_text("\n")
+    run("campaign", "verify", str(journal))
+    run("campaign", "verify", str(journal), "--workers", "1")
+    assert asked == [3, 1]
+
+
 @pytest.mark.parametrize(
     ("roster", "needle"),
     [

@@ -467,14 +467,15 @@ def verify_command(
         ),
     ] = False,
     workers: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--workers",
             metavar="N",
             min=1,
-            help="Work the odds out again in N processes (the verdict is the same).",
+            help="Work the odds out again in N processes (default: every core; 1 does "
+            "everything in this process). The verdict is the same.",
         ),
-    ] = 1,
+    ] = None,
 ) -> None:
     """Re-play every battle of an exported journal, re-derive every roster, and work out
     each battle's stored odds again.
@@ -495,6 +496,10 @@ def verify_command(
         text, source = sys.stdin.read(), "stdin"
     else:
         text, source = read_text(reading(file)), str(file)
+    if workers is None:
+        from fracas.core.helper import cores
+
+        workers = cores()
     verdict = verify_lines(text, source=source, odds=not no_odds, workers=workers)
     for line in verdict.lines():
         typer.echo(line)
