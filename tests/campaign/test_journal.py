@@ -440,3 +440,10 @@ def test_a_database_that_is_not_one_is_one_line(tmp_path: Path) -> None:
     )
     assert code == 2
     assert "at most 200 characters" in err
+    # Its pages' addresses would end in /. or /.., which clients read as another page.
+    for dots in (".", ".."):
+        code, _, err = run(
+            "campaign", "new", dots, "--ruleset", "d100", "--db", str(tmp_path / "w.db")
+        )
+        assert code == 2
+        assert f"a campaign cannot be named {dots!r}" in err

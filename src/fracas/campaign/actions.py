@@ -50,6 +50,11 @@ def new_campaign(
 
     if not name.strip():
         raise ScenarioError("a campaign needs a name", source="command line", path=("name",))
+    if name.strip() in (".", ".."):
+        # A web address ending in /. or /.. is read as another page: its pages would be lost.
+        raise ScenarioError(
+            f"a campaign cannot be named {name.strip()!r}", source="command line", path=("name",)
+        )
     if len(name) > MAX_NAME:
         raise ScenarioError(
             f"a campaign's name is at most {MAX_NAME} characters",
