@@ -331,3 +331,15 @@ def test_reports_odds_and_scenarios_have_short_useful_reprs() -> None:
     assert len(repr(result)) < 300
     winner = repr(result.metric("round_winner"))
     assert winner == "MetricOdds('round_winner': Empire 83.42%, Greenskins 8.58%, draw 8.00%)"
+
+
+def test_examples_copied_with_format_json_lists_them_as_the_listing_does(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["examples", "-o", str(tmp_path / "ex"), "-f", "json"])
+    assert result.exit_code == 0, result.output
+    listing = json.loads(runner.invoke(app, ["examples", "-f", "json"]).stdout)
+    assert json.loads(result.stdout) == listing
+    on_disk = sorted(p.relative_to(tmp_path / "ex").as_posix() for p in tmp_path.rglob("*.yaml"))
+    assert [entry["name"] for entry in listing] == on_disk
+    (tmp_path / "ex/hex/river_crossing.yaml").unlink()
+    again = runner.invoke(app, ["examples", "-o", str(tmp_path / "ex"), "-f", "json"])
+    assert [entry["name"] for entry in json.loads(again.stdout)] == ["hex/river_crossing.yaml"]

@@ -165,6 +165,7 @@ def test_the_listings_hold_to_their_schemas(tmp_path: Path) -> None:
     for cls in available_rulesets():
         assert_valid("rulesets", run_json("rulesets", cls.name, "-f", "json"))
     assert_valid("examples", run_json("examples", "-f", "json"))
+    assert_valid("examples", run_json("examples", "-o", str(tmp_path / "copied"), "-f", "json"))
     bad = tmp_path / "bad.yaml"
     bad.write_text("fracas: 1\nruleset: hex\nunits: 3\n", encoding="utf-8")
     result = CliRunner().invoke(app, ["validate", str(bad), "-f", "json"])

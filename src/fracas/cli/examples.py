@@ -92,6 +92,17 @@ def examples_command(
         if output is not None:
             copied = _copy(output)
             total = len(example_files())
+            if fmt is ListFormat.json:
+                # The listing's shape, of the scenarios this copy wrote (the army lists
+                # beside them are not scenarios).
+                written = {path.relative_to(output).as_posix() for path in copied}
+                listing = [
+                    {"name": full, "title": _title(path)}
+                    for full, path in example_files()
+                    if full in written
+                ]
+                write_output(json.dumps(listing, indent=2, ensure_ascii=False) + "\n", None)
+                return
             typer.echo(
                 f"copied {len(copied)} of {total} examples into {output} (the rest were there)"
                 if len(copied) < total
