@@ -149,6 +149,29 @@ def test_verify_samples_a_sampled_law_again_without_walking_first(
     assert "its odds are not the ones its scenario gives" in str(verdict.problem)
 
 
+def test_verify_starts_no_more_processes_than_battles_to_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import fracas.campaign.verify as verify
+
+    started: list[int] = []
+    real = verify._OddsChecker.__init__
+
+    def noting(self: Any, workers: int) -> None:
+        started.append(workers)
+        real(self, workers)
+
+    monkeypatch.setattr(verify._OddsChecker, "__init__", noting)
+    store = Store.open("sqlite://")
+    war(store)
+    record_battle(store, "War", "A", "B", seed=1)
+    text = export_lines(store.events("War"))
+    assert verify_lines(text, workers=4).ok
+    record_battle(store, "War", "A", "B", seed=2)
+    assert verify_lines(export_lines(store.events("War")), workers=4).ok
+    assert started == [1, 2]
+
+
 def test_the_odds_are_asked_before_the_battle_is_played(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -84,7 +84,9 @@ def verify_events(events: Sequence[Event], *, odds: bool = True, workers: int = 
     processes, beside the replay (each battle's odds depend on its scenario alone); the
     verdict is the same: the first event that does not follow.
     """
-    checker = _OddsChecker(workers) if odds else None
+    # More processes than battles to check would only cost their start.
+    checking = sum(1 for e in events if e.kind == "battle_resolved" and not _earlier(e))
+    checker = _OddsChecker(max(1, min(workers, checking))) if odds else None
     try:
         found = _verify(events, checker)
         late = checker.first_problem() if checker is not None else None
