@@ -136,8 +136,8 @@ def _level(unit: Unit, fought: bool, killed: bool, params: HexParams, role: str)
 def fight(board: Board, attacker_id: str, target_id: str, params: HexParams) -> Combat:
     """Resolve one legal attack on ``board`` and return it with the new board.
 
-    Both strikes are computed from the board as it was before the fight, then applied
-    together, so both units can be destroyed.
+    The strike and the counter read the same pre-combat board and their losses land at
+    once, which is how an attacker and its target can wipe each other out.
     """
     check_legal(board, attacker_id, target_id)
     spend()  # one combat worked out: a step of the work budget (docs/limits.md)
