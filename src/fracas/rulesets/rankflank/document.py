@@ -179,7 +179,11 @@ class Command(StrictModel):
         description="The battle standard (+1 combat result while its bearer stands): the "
         "name of the character who carries it, or true for a bearer in the rank and file.",
     )
-    musician: Bool = Field(False, description="A musician (shown; no effect in one combat).")
+    musician: Bool = Field(
+        False,
+        description="A musician: breaks a tie of the combat result when musician_tie is on "
+        "(the oldworld preset); no effect otherwise.",
+    )
 
 
 class MountSpec(StrictModel):
