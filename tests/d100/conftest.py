@@ -7,9 +7,32 @@ from typing import Any
 
 import pytest
 
-from fracas.rulesets.d100 import Battle, D100Ruleset
+from fracas.core.dice import ScriptedDice
+from fracas.rulesets.d100 import Battle, D100Ruleset, play_battle
+from fracas.rulesets.d100.play import AttackEvent, BattleResult
 
 BattleFactory = Callable[..., Battle]
+
+
+def idle(name: str, **stats: Any) -> dict[str, Any]:
+    """A unit that never strikes, so a test only scripts the dice it cares about."""
+    return {"name": name, "pax": 10, "melee_attacks": 0, **stats}
+
+
+def play(battle: Battle, faces: list[int]) -> BattleResult:
+    """Play with exactly ``faces``: fail if a face is left over."""
+    dice = ScriptedDice(faces)
+    result = play_battle(battle, dice)
+    assert dice.remaining == 0, f"{dice.remaining} scripted faces unused"
+    return result
+
+
+def attacks(result: BattleResult) -> list[AttackEvent]:
+    return [event for event in result.events if isinstance(event, AttackEvent)]
+
+
+def bonus(roll_bonuses: Any, label: str) -> int:
+    return sum(b.value for b in roll_bonuses if b.label == label)
 
 
 def document(

@@ -9,16 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
 
 import pytest
 
 from fracas.core.dice import ScriptedDice
-from fracas.rulesets.d100 import Battle, D100Params, D100Ruleset, open_ended, play_battle
+from fracas.rulesets.d100 import Battle, D100Params, D100Ruleset, open_ended
 from fracas.rulesets.d100.play import (
     AssessmentEvent,
-    AttackEvent,
-    BattleResult,
     CasualtyEvent,
     FleeRollEvent,
     NullifyEvent,
@@ -27,31 +24,9 @@ from fracas.rulesets.d100.play import (
 )
 from fracas.rulesets.d100.scenario import Unit
 
+from .conftest import attacks, bonus, idle, play
+
 Factory = Callable[..., Battle]
-
-
-def idle(name: str, **stats: Any) -> dict[str, Any]:
-    """A unit that never strikes, so a test only scripts the dice it cares about."""
-    return {"name": name, "pax": 10, "melee_attacks": 0, **stats}
-
-
-def play(battle: Battle, faces: list[int]) -> BattleResult:
-    """Play with exactly ``faces``: fail if a face is left over."""
-    dice = ScriptedDice(faces)
-    result = play_battle(battle, dice)
-    assert dice.remaining == 0, f"{dice.remaining} scripted faces unused"
-    return result
-
-
-def attacks(result: BattleResult) -> list[AttackEvent]:
-    return [event for event in result.events if isinstance(event, AttackEvent)]
-
-
-def bonus(roll_bonuses: Any, label: str) -> int:
-    return sum(b.value for b in roll_bonuses if b.label == label)
-
-
-# Dice ---------------------------------------------------------------------------------
 
 
 def test_open_ended_98_then_97_then_12_is_207() -> None:
