@@ -312,3 +312,26 @@ def test_a_later_speed_group_is_skipped_once_a_side_is_empty(battle_of: Factory)
     assert result.rounds == 0
     assert result.winner == 1
     assert result.goods_value == 80
+
+
+def test_morale_table_is_a_parameter(battle_of: Factory) -> None:
+    # One wounding blow: hit 80 + 0 > 20, damage 70 > 10, then B's morale die 60.
+    # Default table: 60 is in 50–74, one PAX lost, B stays.
+    battle = battle_of([{"name": "A", "pax": 10}], [idle("B")], parameters={"round_limit": 1})
+    [event] = attacks(play(battle, [80, 20, 70, 10, 60]))
+    assert (event.pax_lost, event.flees) == (1, False)
+    # A harsher table of the scenario's own: below 65 costs three PAX and flight, so the
+    # same 60 now loses 3 and B flees with 10 − 3 = 7 PAX.
+    harsh = [
+        {"at_least": 65, "pax_lost": 0},
+        {"at_least": None, "pax_lost": 3, "flees": True},
+    ]
+    battle = battle_of(
+        [{"name": "A", "pax": 10}],
+        [idle("B")],
+        parameters={"round_limit": 1, "morale_table": harsh},
+    )
+    result = play(battle, [80, 20, 70, 10, 60])
+    [event] = attacks(result)
+    assert (event.pax_lost, event.flees) == (3, True)
+    assert (result.pax[1], result.fates[1]) == (10 - 3, "fled")
