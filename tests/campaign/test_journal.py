@@ -285,6 +285,11 @@ def test_verify_works_the_odds_out_on_every_core_unless_told(
     run("campaign", "verify", str(journal))
     run("campaign", "verify", str(journal), "--workers", "1")
     assert asked == [3, 1]
+    # A typo would fork a process per battle of a long journal: bounded as odds bounds it.
+    code, _, err = run("campaign", "verify", str(journal), "--workers", "100000")
+    assert code == 2
+    assert err == "fracas: error: --workers: 100000 is more than the 256 processes allowed\n"
+    assert asked == [3, 1]
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,7 @@ from fracas.cli.common import (
     write_output,
 )
 from fracas.cli.odds import check_seed
-from fracas.core.errors import ScenarioError
+from fracas.core.errors import FracasError, ScenarioError
 
 campaign_app = typer.Typer(
     name="campaign",
@@ -500,6 +500,13 @@ def verify_command(
         from fracas.core.helper import cores
 
         workers = cores()
+    else:
+        from fracas.analysis.parallel import PROCESSES_LIMIT
+        from fracas.core.limits import value
+
+        # A typo (--workers 100000) would fork a process per battle of a long journal.
+        if workers > (most := value(PROCESSES_LIMIT.name)):
+            raise FracasError(f"--workers: {workers} is more than the {most} processes allowed")
     verdict = verify_lines(text, source=source, odds=not no_odds, workers=workers)
     for line in verdict.lines():
         typer.echo(line)
