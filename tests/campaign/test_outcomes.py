@@ -157,9 +157,9 @@ def test_verify_starts_no_more_processes_than_battles_to_check(
     started: list[int] = []
     real = verify._OddsChecker.__init__
 
-    def noting(self: Any, workers: int) -> None:
+    def noting(self: Any, workers: int, *rest: Any) -> None:
         started.append(workers)
-        real(self, workers)
+        real(self, workers, *rest)
 
     monkeypatch.setattr(verify._OddsChecker, "__init__", noting)
     store = Store.open("sqlite://")
@@ -170,6 +170,24 @@ def test_verify_starts_no_more_processes_than_battles_to_check(
     record_battle(store, "War", "A", "B", seed=2)
     assert verify_lines(export_lines(store.events("War")), workers=4).ok
     assert started == [1, 2]
+
+
+def test_verify_tells_its_watch_of_every_event_and_every_battles_odds() -> None:
+    from fracas.cli.progress import Tracker
+
+    store = Store.open("sqlite://")
+    war(store)
+    for seed in (1, 2):
+        record_battle(store, "War", "A", "B", seed=seed)
+    text = export_lines(store.events("War"))
+    events = len(text.splitlines())  # created, two rosters, two battles: 5
+    alone, shared = Tracker(show=False), Tracker(show=False)
+    assert verify_lines(text, watch=alone).ok
+    assert events == 5
+    assert alone.done == alone.total == {"events": 5}
+    # With workers, the odds come back apart: a count of their own.
+    assert verify_lines(text, workers=2, watch=shared).ok
+    assert shared.done == shared.total == {"events": 5, "battles": 2}
 
 
 def test_the_odds_are_asked_before_the_battle_is_played(

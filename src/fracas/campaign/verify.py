@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from fracas.campaign.battle import build_scenario, fight
 from fracas.campaign.journal import Event, event_hash, parse_line
@@ -26,6 +26,15 @@ from fracas.campaign.rosters import CampaignState, JournalError, apply, derive
 from fracas.core.errors import FracasError
 from fracas.io.canonical import canonical_document
 from fracas.io.scenario import set_path
+
+
+class Watch(Protocol):
+    """What ``verify`` tells of its progress (``fracas.cli.progress.Tracker`` draws it):
+    the events checked, and with several workers the battles whose odds came back."""
+
+    def start(self, total: int, unit: str, label: str) -> None: ...
+
+    def advance(self, done: int, unit: str = ..., *, at_once: bool = ...) -> None: ...
 
 
 def export_lines(events: Iterable[Event]) -> str:
@@ -69,26 +78,42 @@ class Verdict:
 
 
 def verify_lines(
-    text: str, *, source: str = "journal", odds: bool = True, workers: int = 1
+    text: str,
+    *,
+    source: str = "journal",
+    odds: bool = True,
+    workers: int = 1,
+    watch: Watch | None = None,
 ) -> Verdict:
     """Check an exported journal (see the module's text)."""
     lines = [line for line in text.splitlines() if line.strip()]
     events = [parse_line(line, number=n, source=source) for n, line in enumerate(lines, 1)]
-    return verify_events(events, odds=odds, workers=workers)
+    return verify_events(events, odds=odds, workers=workers, watch=watch)
 
 
-def verify_events(events: Sequence[Event], *, odds: bool = True, workers: int = 1) -> Verdict:
+def verify_events(
+    events: Sequence[Event],
+    *,
+    odds: bool = True,
+    workers: int = 1,
+    watch: Watch | None = None,
+) -> Verdict:
     """Check events in order (see the module's text).
 
     With ``workers`` above 1 the battles' odds are worked out again in that many
     processes, beside the replay (each battle's odds depend on its scenario alone); the
-    verdict is the same: the first event that does not follow.
+    verdict is the same: the first event that does not follow. ``watch`` is told of each
+    event checked, and of each battle whose odds came back from a worker.
     """
     # More processes than battles to check would only cost their start.
     checking = sum(1 for e in events if e.kind == "battle_resolved" and not _earlier(e))
-    checker = _OddsChecker(max(1, min(workers, checking))) if odds else None
+    checker = _OddsChecker(max(1, min(workers, checking)), watch) if odds else None
+    if watch is not None:
+        watch.start(len(events), "events", "verifying")
+        if checker is not None and checker.pool is not None:
+            watch.start(checking, "battles", "odds of")
     try:
-        found = _verify(events, checker)
+        found = _verify(events, checker, watch)
         late = checker.first_problem() if checker is not None else None
     finally:
         if checker is not None:
@@ -111,9 +136,10 @@ class _OddsChecker:
     """Works each battle's odds out again and compares them with the stored ones: at once
     with one worker, in a pool of processes with more."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, watch: Watch | None = None) -> None:
         from concurrent.futures import Future, ProcessPoolExecutor
 
+        self.watch = watch
         self.pool = ProcessPoolExecutor(workers) if workers > 1 else None
         self.pending: list[tuple[int, int, int, Any, Future[dict[str, Any]]]] = []
 
@@ -133,6 +159,8 @@ class _OddsChecker:
                 _compare(event, future.result())
             except JournalError as exc:
                 return index, battles, exc
+            if self.watch is not None:
+                self.watch.advance(1, "battles")
         return None
 
     def close(self) -> None:
@@ -169,7 +197,9 @@ def _compare(event: Event, law: dict[str, Any]) -> None:
         )
 
 
-def _verify(events: Sequence[Event], checker: _OddsChecker | None) -> Verdict:
+def _verify(
+    events: Sequence[Event], checker: _OddsChecker | None, watch: Watch | None = None
+) -> Verdict:
     state: CampaignState | None = None
     previous = ""
     battles = 0
@@ -201,6 +231,8 @@ def _verify(events: Sequence[Event], checker: _OddsChecker | None) -> Verdict:
             return Verdict(index, battles, problem)
         battles += event.kind == "battle_resolved"
         previous = event.hash
+        if watch is not None:
+            watch.advance(1, "events")
     if state is None:
         return Verdict(0, 0, JournalError(1, "the journal is empty"))
     return Verdict(len(events), battles, None)

@@ -33,6 +33,7 @@ from fracas.cli.common import (
     write_output,
 )
 from fracas.cli.odds import check_seed
+from fracas.cli.progress import QuietOpt, Tracker, interruptible
 from fracas.core.errors import FracasError, ScenarioError
 
 campaign_app = typer.Typer(
@@ -476,6 +477,7 @@ def verify_command(
             "everything in this process). The verdict is the same.",
         ),
     ] = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Re-play every battle of an exported journal, re-derive every roster, and work out
     each battle's stored odds again.
@@ -507,7 +509,15 @@ def verify_command(
         # A typo (--workers 100000) would fork a process per battle of a long journal.
         if workers > (most := value(PROCESSES_LIMIT.name)):
             raise FracasError(f"--workers: {workers} is more than the {most} processes allowed")
-    verdict = verify_lines(text, source=source, odds=not no_odds, workers=workers)
+
+    # A long war takes minutes: a terminal shows how far the check has gone.
+    def stopped(tracker: Tracker) -> str:
+        return f"verify stopped after {tracker.finished('events')}"
+
+    with interruptible(quiet=quiet, interrupted=stopped) as tracker:
+        verdict = verify_lines(
+            text, source=source, odds=not no_odds, workers=workers, watch=tracker
+        )
     for line in verdict.lines():
         typer.echo(line)
     raise typer.Exit(0 if verdict.ok else 1)
