@@ -292,6 +292,27 @@ def test_verify_works_the_odds_out_on_every_core_unless_told(
     assert asked == [3, 1]
 
 
+def test_verify_stopped_by_ctrl_c_says_how_far_the_events_and_the_odds_got(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import fracas.campaign.verify
+
+    def interrupted(text: str, **options: Any) -> Any:
+        watch = options["watch"]
+        watch.start(27, "events", "verifying")
+        watch.start(8, "battles", "odds of")
+        watch.advance(27, "events")
+        watch.advance(3, "battles")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fracas.campaign.verify, "verify_lines", interrupted)
+    journal = tmp_path / "war.jsonl"
+    journal.write_text("\n")
+    code, out, err = run("campaign", "verify", str(journal), "--workers", "2")
+    assert (code, out) == (130, "")
+    assert "verify stopped after 27 of 27 events, odds of 3 of 8 battles" in err
+
+
 @pytest.mark.parametrize(
     ("roster", "needle"),
     [

@@ -124,29 +124,39 @@ def test_the_odds_do_not_depend_on_the_battles_dice() -> None:
     assert first["odds"] == second["odds"]
 
 
-def test_verify_samples_a_sampled_law_again_without_walking_first(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Recording walked until the budget refused, then sampled; verifying the law it
-    # stored samples at once (the walk would only be refused again), and still compares.
+def test_verify_catches_an_exact_law_relabelled_as_sampled(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A forger who swaps a battle's exact law for the scenario's sampled one (its 2,000
+    # runs may give nothing to an outcome that happened) must be caught: verify walks
+    # the exact odds first whatever the line says, and the walk fits the budget here.
     import fracas.analysis
+    from fracas.campaign.battle import odds_law
+    from fracas.campaign.carry import adapter_for
+    from fracas.core.distribution import EnumerationBudgetError
+    from fracas.io.canonical import canonical_document
+    from fracas.io.scenario import scenario_from_document
 
     store = Store.open("sqlite://")
-    war(store, BIG_A, BIG_B)
+    war(store)
     record_battle(store, "War", "A", "B", seed=1)
     lines = [json.loads(line) for line in export_lines(store.events("War")).splitlines()]
-    assert lines[-1]["body"]["odds"]["method"] == "mc"
+    body = lines[-1]["body"]
+    assert body["odds"]["method"] == "exact"
+    scenario = scenario_from_document(body["scenario"], source="journal")
 
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise AssertionError("verify walked a law the journal records as sampled")
+    def over_budget(*args: object, **kwargs: object) -> None:
+        raise EnumerationBudgetError("more than the budget")
 
-    monkeypatch.setattr(fracas.analysis, "exact_outcomes", refuse)
-    assert verify_lines(text_of(lines)).ok
-    lines[-1]["body"]["odds"]["winner"]["A"] = 0.5
+    with monkeypatch.context() as patched:
+        patched.setattr(fracas.analysis, "exact_outcomes", over_budget)
+        sampled = canonical_document(odds_law(adapter_for("d100"), scenario))
+    assert sampled["method"] == "mc"
+    assert sampled != body["odds"]
+    body["odds"] = sampled
     rehash(lines[-1])
-    verdict = verify_lines(text_of(lines))
-    assert verdict.problem is not None
-    assert "its odds are not the ones its scenario gives" in str(verdict.problem)
+    for workers in (1, 2):
+        verdict = verify_lines(text_of(lines), workers=workers)
+        assert verdict.problem is not None
+        assert "its odds are not the ones its scenario gives" in str(verdict.problem)
 
 
 def test_verify_starts_no_more_processes_than_battles_to_check(

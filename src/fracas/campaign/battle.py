@@ -185,14 +185,13 @@ def luck_law(state: CampaignState, scenario: Scenario) -> dict[str, Any]:
     return odds_law(state.adapter, scenario)
 
 
-def odds_law(adapter: Adapter, scenario: Scenario, method: str | None = None) -> dict[str, Any]:
+def odds_law(adapter: Adapter, scenario: Scenario) -> dict[str, Any]:
     """:func:`luck_law` with the ruleset's campaign adapter given (no campaign state).
 
-    ``method`` is the one a journal recorded, when ``verify`` works a law out again:
-    ``"mc"`` samples at once (the exact walk that went over its budget when the battle
-    was recorded would only go over it again), anything else walks first as recording
-    does. Either way the law is the scenario's own: the sampled one is seeded from the
-    scenario, so a journal cannot name a method that makes other odds.
+    The exact walk is always tried first, with the budget alone deciding, recording or
+    verifying: a journal whose line says "sampled" for a battle whose exact walk fits the
+    budget gets the exact law here, and so fails ``verify``. Without that walk a forger
+    could choose which of a scenario's two laws the luck audit reads.
     """
     from fracas.analysis import exact_outcomes
     from fracas.analysis.sample import block_sampler
@@ -202,8 +201,6 @@ def odds_law(adapter: Adapter, scenario: Scenario, method: str | None = None) ->
     ruleset, model = scenario.ruleset, scenario.model
     outcomes: list[tuple[Mapping[str, Any], float]]
     try:
-        if method == "mc":
-            raise EnumerationBudgetError("recorded as sampled")
         # The budget alone says whether a law is exact: a journal's laws must come out
         # the same when verified, and the walk's look ahead is an estimate.
         answer, _ = exact_outcomes(

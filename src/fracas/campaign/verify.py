@@ -147,9 +147,9 @@ class _OddsChecker:
         """Check the odds of battle ``event`` (the ``index``-th event, after ``battles``
         battles); with one worker a mismatch is raised at once."""
         if self.pool is None:
-            _compare(event, _odds_again(ruleset, document, _recorded_method(event)))
+            _compare(event, _odds_again(ruleset, document))
             return
-        future = self.pool.submit(_odds_again, ruleset, document, _recorded_method(event))
+        future = self.pool.submit(_odds_again, ruleset, document)
         self.pending.append((index, battles, event.seq, event, future))
 
     def first_problem(self) -> tuple[int, int, JournalError] | None:
@@ -168,21 +168,14 @@ class _OddsChecker:
             self.pool.shutdown(cancel_futures=True)
 
 
-def _recorded_method(event: Event) -> str | None:
-    odds = event.body.get("odds")
-    method = odds.get("method") if isinstance(odds, dict) else None
-    return method if isinstance(method, str) else None
-
-
-def _odds_again(ruleset: str, document: Any, method: str | None) -> dict[str, Any]:
-    """A battle's odds worked out again from its scenario document (in a worker, too), by
-    the method its journal line names (:func:`~fracas.campaign.battle.odds_law`)."""
+def _odds_again(ruleset: str, document: Any) -> dict[str, Any]:
+    """A battle's odds worked out again from its scenario document (in a worker, too)."""
     from fracas.campaign.battle import odds_law
     from fracas.campaign.carry import adapter_for
     from fracas.io.scenario import scenario_from_document
 
     scenario = scenario_from_document(document, source="journal")
-    law: dict[str, Any] = canonical_document(odds_law(adapter_for(ruleset), scenario, method))
+    law: dict[str, Any] = canonical_document(odds_law(adapter_for(ruleset), scenario))
     return law
 
 

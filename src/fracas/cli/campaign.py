@@ -512,7 +512,9 @@ def verify_command(
 
     # A long war takes minutes: a terminal shows how far the check has gone.
     def stopped(tracker: Tracker) -> str:
-        return f"verify stopped after {tracker.finished('events')}"
+        # With several processes the replay is soon over; the odds are what takes long.
+        odds = f", odds of {tracker.finished('battles')}" if "battles" in tracker.total else ""
+        return f"verify stopped after {tracker.finished('events')}{odds}"
 
     with interruptible(quiet=quiet, interrupted=stopped) as tracker:
         verdict = verify_lines(
