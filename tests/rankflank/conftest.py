@@ -47,6 +47,26 @@ def engage(unit: str, enemy: str, arc: str = "front") -> dict[str, str]:
     return {"unit": unit, "enemy": enemy, "arc": arc}
 
 
+#: A profile with no attacks: such a unit rolls no dice for blows.
+STILL = "4 3 3 3 3 1 3 0 7"
+
+
+def hill_raiders(**extra: Any) -> dict[str, Any]:
+    """Side A's 3 Raiders, charging down from a hill with a standard and striking no blow:
+    a combat result of 1 + 1 + 1 = 3 before any wound."""
+    return unit_doc(
+        "Raiders",
+        "A",
+        models=3,
+        files=3,
+        profile=STILL,
+        charged=True,
+        height=1,
+        command={"standard": True},
+        **extra,
+    )
+
+
 def two_blocks(**parameters: Any) -> Combat:
     """The example of rankflank's docstrings (:data:`.document.EXAMPLE`): a block of 20
     spearmen (5 wide) charged in front by 20 orcs (5 wide)."""

@@ -20,9 +20,7 @@ from fracas.rulesets.rankflank.formation import initial_state, models_alive
 from fracas.rulesets.rankflank.play import fight_round, play_combat
 from fracas.rulesets.rankflank.scenario import Combat
 
-from .conftest import combat_from, engage, unit_doc
-
-STILL = "4 3 3 3 3 1 3 0 7"  # no attacks: no dice are rolled for blows
+from .conftest import STILL, combat_from, engage, hill_raiders, unit_doc
 
 
 def script(*groups: list[int]) -> ScriptedDice:
@@ -248,17 +246,7 @@ def rout(**extra: Any) -> Combat:
     # (US 15 > 3, at least 10, a full rank of 5, not disrupted): B needs ≤ 7, unmodified.
     return build(
         [
-            unit_doc(
-                "Raiders",
-                "A",
-                models=3,
-                files=3,
-                profile=STILL,
-                charged=True,
-                height=1,
-                command={"standard": True},
-                **extra.pop("raiders", {}),
-            ),
+            hill_raiders(**extra.pop("raiders", {})),
             unit_doc(
                 "Ogres",
                 "B",
@@ -323,16 +311,7 @@ def test_the_combat_ends_when_the_loser_breaks() -> None:
     # The fight of rout(), which allows one round, here allowed five.
     combat = build(
         [
-            unit_doc(
-                "Raiders",
-                "A",
-                models=3,
-                files=3,
-                profile=STILL,
-                charged=True,
-                height=1,
-                command={"standard": True},
-            ),
+            hill_raiders(),
             unit_doc(
                 "Ogres",
                 "B",

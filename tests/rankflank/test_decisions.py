@@ -26,9 +26,8 @@ from fracas.rulesets.rankflank.result import CombatResult, combat_result
 from fracas.rulesets.rankflank.scenario import Combat
 from fracas.rulesets.rankflank.strikes import fighting_models, strike_records
 
-from .conftest import combat_from, engage, unit_doc
+from .conftest import STILL, combat_from, engage, hill_raiders, unit_doc
 
-STILL = "4 3 3 3 3 1 3 0 7"  # no attacks: such a unit rolls no dice for blows
 BIG_MONSTER = "6 3 1 5 4 9 1 3 4"  # W 9: a lone foe whose Unit Strength is 9
 
 
@@ -216,16 +215,7 @@ def test_disruption_cancels_stubborn_unless_the_option_is_set() -> None:
 def test_a_caught_unit_loses_its_rank_and_file_before_its_character() -> None:
     combat = build(
         [
-            unit_doc(
-                "Raiders",
-                "A",
-                models=3,
-                files=3,
-                profile=STILL,
-                charged=True,
-                height=1,
-                command={"standard": True},
-            ),
+            hill_raiders(),
             unit_doc(
                 "Guards",
                 "B",
