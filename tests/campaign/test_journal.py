@@ -288,8 +288,37 @@ def test_verify_works_the_odds_out_on_every_core_unless_told(
     # A typo would fork a process per battle of a long journal: bounded as odds bounds it.
     code, _, err = run("campaign", "verify", str(journal), "--workers", "100000")
     assert code == 2
-    assert err == "fracas: error: --workers: 100000 is more than the 256 processes allowed\n"
+    assert err == (
+        "fracas: error: --workers: 100000 is above the limit work.processes = 256 "
+        "(raise it with --limit work.processes=N)\n"
+    )
     assert asked == [3, 1]
+    # The hint works: verify takes --limit as odds does.
+    run("campaign", "verify", str(journal), "--workers", "300", "--limit", "work.processes=300")
+    assert asked == [3, 1, 300]
+    # Unasked, every core, but no more than the limit allows.
+    run("campaign", "verify", str(journal), "--limit", "work.processes=2")
+    assert asked == [3, 1, 300, 2]
+
+
+def test_verify_reads_a_journal_within_the_input_limit_it_can_raise(tmp_path: Path) -> None:
+    """A journal is read under input.file_bytes (4 MB by default: about 900 battles of
+    d100); verify takes --limit, so the hint of its refusal can be followed."""
+    journal, db = tmp_path / "war.jsonl", str(tmp_path / "war.db")
+    assert run("campaign", "new", "War", "--ruleset", "d100", "--db", db)[0] == 0
+    assert run("campaign", "export", "War", "-o", str(journal), "--db", db)[0] == 0
+    size = journal.stat().st_size
+    code, _, err = run(
+        "campaign", "verify", str(journal), "--limit", f"input.file_bytes={size - 1}"
+    )
+    assert code == 2
+    assert err == (
+        f"fracas: error: {journal}: the file is larger than the limit input.file_bytes = "
+        f"{size - 1} (raise it with --limit input.file_bytes=N)\n"
+    )
+    code, out, _ = run("campaign", "verify", str(journal), "--limit", f"input.file_bytes={size}")
+    assert code == 0
+    assert out.startswith("verified: 1 events")
 
 
 def test_verify_stopped_by_ctrl_c_says_how_far_the_events_and_the_odds_got(

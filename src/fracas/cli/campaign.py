@@ -23,18 +23,20 @@ from fracas.cli.common import (
     FormatOpt,
     Forum,
     ForumOpt,
+    LimitOpt,
     OutputOpt,
     SetOpt,
     check_output,
     friendly_errors,
     output_width,
+    parse_limits,
     parse_overrides,
     reading,
     write_output,
 )
 from fracas.cli.odds import check_seed
 from fracas.cli.progress import QuietOpt, Tracker, interruptible
-from fracas.core.errors import FracasError, ScenarioError
+from fracas.core.errors import ScenarioError
 
 campaign_app = typer.Typer(
     name="campaign",
@@ -478,6 +480,7 @@ def verify_command(
         ),
     ] = None,
     quiet: QuietOpt = False,
+    limits: LimitOpt = None,
 ) -> None:
     """Re-play every battle of an exported journal, re-derive every roster, and work out
     each battle's stored odds again.
@@ -490,25 +493,13 @@ def verify_command(
       fracas campaign verify war.jsonl
       fracas campaign verify war.jsonl --workers 2
       fracas campaign verify war.jsonl --no-odds
+      fracas campaign verify war.jsonl --limit input.file_bytes=50000000
     """
+    from fracas.analysis.parallel import PROCESSES_LIMIT
     from fracas.campaign.verify import verify_lines
+    from fracas.core.helper import cores
+    from fracas.core.limits import check, limits_in_force, value
     from fracas.io.reader import read_text
-
-    if str(file) == "-":
-        text, source = sys.stdin.read(), "stdin"
-    else:
-        text, source = read_text(reading(file)), str(file)
-    if workers is None:
-        from fracas.core.helper import cores
-
-        workers = cores()
-    else:
-        from fracas.analysis.parallel import PROCESSES_LIMIT
-        from fracas.core.limits import value
-
-        # A typo (--workers 100000) would fork a process per battle of a long journal.
-        if workers > (most := value(PROCESSES_LIMIT.name)):
-            raise FracasError(f"--workers: {workers} is more than the {most} processes allowed")
 
     # A long war takes minutes: a terminal shows how far the check has gone.
     def stopped(tracker: Tracker) -> str:
@@ -516,10 +507,19 @@ def verify_command(
         odds = f", odds of {tracker.finished('battles')}" if "battles" in tracker.total else ""
         return f"verify stopped after {tracker.finished('events')}{odds}"
 
-    with interruptible(quiet=quiet, interrupted=stopped) as tracker:
-        verdict = verify_lines(
-            text, source=source, odds=not no_odds, workers=workers, watch=tracker
-        )
+    with limits_in_force(parse_limits(limits)):
+        if str(file) == "-":
+            text, source = sys.stdin.read(), "stdin"
+        else:
+            text, source = read_text(reading(file)), str(file)
+        if workers is None:
+            workers = min(cores(), value(PROCESSES_LIMIT.name))
+        # A typo (--workers 100000) would fork a process per battle of a long journal.
+        check(PROCESSES_LIMIT.name, workers, path=("--workers",))
+        with interruptible(quiet=quiet, interrupted=stopped) as tracker:
+            verdict = verify_lines(
+                text, source=source, odds=not no_odds, workers=workers, watch=tracker
+            )
     for line in verdict.lines():
         typer.echo(line)
     raise typer.Exit(0 if verdict.ok else 1)
