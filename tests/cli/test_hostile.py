@@ -305,5 +305,40 @@ def test_hex_advise_stops_at_its_budget(tmp_path: Path) -> None:
 
 
 def test_an_unknown_limit_is_one_line() -> None:
-    assert_one_line(("validate", D100, "--limit", "nope=3"), "no limit called 'nope'")
+    assert_one_line(
+        ("validate", D100, "--limit", "nope=3"),
+        "no limit called 'nope' (limits are budget.*, d100.*, ",
+        "input.*, odds.*, rankflank.*, sweep.*, work.*; docs/limits.md lists all)",
+    )
+    # A near miss names the limit meant and the others of its family, never a cut-off list.
+    assert_one_line(
+        ("validate", D100, "--limit", "input.file_byte=3"),
+        "no limit called 'input.file_byte' (did you mean input.file_bytes? input limits: "
+        "aliases, depth, file_bytes, integer_digits, nodes, text_length; docs/limits.md lists "
+        "all)",
+    )
     assert_one_line(("validate", D100, "--limit", "budget.resolve=lots"), "NAME=WHOLE_NUMBER")
+
+
+def test_every_limit_is_known_to_every_command_that_takes_limit() -> None:
+    """Limits declared where they bound work (work.processes, sweep.cells, odds.*) are
+    known before that code is loaded: each command takes any of them."""
+    code, lines, _ = run(
+        "validate", D100, "--limit", "work.processes=4", "--limit", "sweep.cells=9"
+    )
+    assert code == 0, lines
+
+
+def test_advise_workers_is_bounded_by_the_process_limit_it_can_raise() -> None:
+    encirclement = ROOT / "examples" / "hex" / "encirclement.yaml"
+    line = assert_one_line(
+        ("advise", encirclement, "--side", "blue", "--reply", "--workers", "300")
+    )
+    assert line == (
+        "fracas: error: --workers: 300 is above the limit work.processes = 256 "
+        "(raise it with --limit work.processes=N)"
+    )
+    raised = ("--workers", "300", "--limit", "work.processes=300")
+    code, lines, out = run("advise", encirclement, "--side", "blue", "--reply", *raised)
+    assert code == 0, lines
+    assert "Closing the ring" in out

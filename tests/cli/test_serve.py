@@ -128,3 +128,15 @@ def test_a_server_that_cannot_start_after_the_check_is_still_one_line(
     assert result.stderr.strip() == (
         f"fracas: error: cannot serve on 127.0.0.1:{port}: the server did not start"
     )
+
+
+def test_workers_above_the_process_limit_is_one_line_and_starts_nothing(
+    started: list[tuple[Any, ...]],
+) -> None:
+    # Each lane starts its workers at once: 100,000 would fork until memory ran out.
+    result = runner.invoke(app, ["serve", "--port", "0", "--workers", "100000"])
+    line = one_error_line(result)
+    assert line == "fracas: error: --workers: 100000 is above the limit work.processes = 256"
+    assert not started
+    runner.invoke(app, ["serve", "--port", "0", "--workers", "256"])
+    assert len(started) == 1

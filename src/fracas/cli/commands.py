@@ -419,6 +419,12 @@ def advise_command(
     from fracas.io.scenario import ADVISE_BUDGET
 
     scenario = load(file, settings, limits)
+    if workers is not None:
+        from fracas.analysis.parallel import PROCESSES_LIMIT
+        from fracas.core.limits import check, limits_in_force
+
+        with limits_in_force(scenario.limits):
+            check(PROCESSES_LIMIT.name, workers, path=("--workers",))
     label = f"{scenario.ruleset.name} {side}"
     shown = None if everything else top
     ruleset, model = scenario.ruleset, scenario.model
@@ -686,15 +692,21 @@ def serve_command(
         raise FracasError(
             f"fracas serve needs the web extra ({exc.name} is missing): pip install 'fracas[web]'"
         ) from None
+    from fracas.analysis.parallel import PROCESSES_LIMIT
     from fracas.core.helper import cores
+    from fracas.core.limits import check, value
 
+    # Each lane starts its workers at once: a typo (--workers 100000) would fork until the
+    # machine runs out of memory. The server takes no --limit (its limits are options).
+    if workers is not None:
+        check(PROCESSES_LIMIT.name, workers, path=("--workers",), raisable=False)
     defaults = Limits()
     limits = Limits(
         body_bytes=max_body,
         time_limit=time_limit,
         exact_budget=exact_budget or defaults.exact_budget,
         sample_budget=sample_budget or defaults.sample_budget,
-        workers=workers or cores(),
+        workers=workers or min(cores(), value(PROCESSES_LIMIT.name)),
         queue=queue,
         answer_bytes=max_answer,
         idle_timeout=idle_timeout,

@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from difflib import get_close_matches
 from types import MappingProxyType
 
 from fracas.core.errors import FracasError, ScenarioError
@@ -109,10 +110,33 @@ def check_names(overrides: Mapping[str, int]) -> None:
             declarer()
     for name, amount in overrides.items():
         if name not in _DECLARED:
-            known = ", ".join(limit.name for limit in declared())
-            raise UnknownLimitError(f"no limit called {name!r} (limits: {known})")
+            raise UnknownLimitError(f"no limit called {name!r} ({_nearest(name)})")
         if amount < 0:
             raise UnknownLimitError(f"limit {name} must be 0 or more, not {amount}")
+
+
+def _nearest(name: str) -> str:
+    """What an unknown limit name may have meant: the closest name, the names of its
+    family (the part before the dot), or the families. All of them would not fit the one
+    line an error has.
+
+    >>> _ = declare("demo.lanes", 4, "lanes a demo may open")
+    >>> hint = _nearest("demo.lane")
+    >>> hint.startswith("did you mean demo.lanes? demo limits: "), "lanes" in hint.split(": ")[1]
+    (True, True)
+    """
+    names = [limit.name for limit in declared()]
+    family = name.partition(".")[0]
+    kin = [known.partition(".")[2] for known in names if known.partition(".")[0] == family]
+    close = get_close_matches(name, names, n=1, cutoff=0.6)
+    parts = [f"did you mean {close[0]}?"] if close else []
+    if kin:
+        parts.append(f"{family} limits: {', '.join(kin)};")
+    else:
+        families = dict.fromkeys(known.partition(".")[0] for known in names)
+        parts.append(f"limits are {', '.join(f'{f}.*' for f in families)};")
+    parts.append("docs/limits.md lists all")
+    return " ".join(parts)
 
 
 @contextmanager
@@ -139,15 +163,30 @@ def how_to_raise(name: str) -> str:
 
 
 def check(
-    name: str, amount: int, *, path: Sequence[str | int] = (), shown: str | None = None
+    name: str,
+    amount: int,
+    *,
+    path: Sequence[str | int] = (),
+    shown: str | None = None,
+    raisable: bool = True,
 ) -> None:
-    """Raise :class:`LimitExceededError` when ``amount`` is above the limit ``name``."""
+    """Raise :class:`LimitExceededError` when ``amount`` is above the limit ``name``;
+    ``raisable=False`` for a command that takes no ``--limit`` (its message cannot say how).
+
+    >>> _ = declare("demo.lanes", 4, "lanes a demo may open")
+    >>> for raisable in (True, False):
+    ...     try:
+    ...         check("demo.lanes", 5, path=("--lanes",), raisable=raisable)
+    ...     except LimitExceededError as error:
+    ...         print(error)
+    --lanes: 5 is above the limit demo.lanes = 4 (raise it with --limit demo.lanes=N)
+    --lanes: 5 is above the limit demo.lanes = 4
+    """
     bound = value(name)
     if amount > bound:
         what = shown if shown is not None else str(amount)
-        raise LimitExceededError(
-            f"{what} is above the limit {name} = {bound} ({how_to_raise(name)})", path=path
-        )
+        how = f" ({how_to_raise(name)})" if raisable else ""
+        raise LimitExceededError(f"{what} is above the limit {name} = {bound}{how}", path=path)
 
 
 class BudgetExceededError(ScenarioError):
