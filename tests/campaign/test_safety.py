@@ -302,3 +302,66 @@ def test_a_battle_seed_resolve_refuses_is_refused_here_too(tmp_path: Path, seed:
     # refuse would make a post nobody can check.
     battle = ["battle", "War", "--attacker", "A", "--defender", "B", "--seed", seed]
     assert "--seed" in refused_whole(tmp_path, *battle, one_line=False)
+
+
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["journal", "War"],
+        ["export", "War"],
+        ["luck", "War"],
+        ["roster", "War"],
+        ["battle", "War", "--attacker", "A", "--defender", "B", "--seed", "1"],
+    ],
+)
+def test_no_output_may_replace_the_campaign_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str], suffix: str
+) -> None:
+    # Replaced, the database (or the WAL file SQLite still holds) would lose the campaign.
+    monkeypatch.chdir(tmp_path)
+    war(Store.open("War.campaign.db"))
+    result = RUNNER.invoke(app, ["campaign", *command, "-o", f"War.campaign.db{suffix}"])
+    assert result.exit_code == 2, result.stdout
+    assert result.stderr == (
+        f"fracas: error: War.campaign.db{suffix}: cannot write output: this is a file the "
+        "command reads; choose another -o\n"
+    )
+    assert Path("War.campaign.db").read_bytes().startswith(b"SQLite format 3")
+    assert len(Store.open("War.campaign.db").events("War")) == 3
+
+
+@pytest.mark.parametrize("db", ["empty.yaml", "battle.yaml", "sqlite:///nowhere.db"])
+def test_reading_a_campaign_from_a_file_that_is_no_database_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, db: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("empty.yaml").write_bytes(b"")
+    Path("battle.yaml").write_text("fracas: 1\nruleset: d100\n")
+    before = sorted((p.name, p.read_bytes()) for p in tmp_path.iterdir())
+    result = RUNNER.invoke(app, ["campaign", "journal", "War", "--db", db])
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert (
+        "not a campaign database (not an SQLite file)" in result.stderr
+        if db.endswith(".yaml")
+        else "no campaign database here" in result.stderr
+    )
+    assert sorted((p.name, p.read_bytes()) for p in tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize(
+    "command", [["new", "{name}", "--ruleset", "d100"], ["journal", "{name}"], ["roster", "{name}"]]
+)
+def test_a_name_too_long_for_a_file_is_refused_as_a_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    # 250 letters make a default file name longer than a file system allows.
+    monkeypatch.chdir(tmp_path)
+    args = [part.format(name="x" * 250) for part in command]
+    result = RUNNER.invoke(app, ["campaign", *args])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "fracas: error: command line: name: a campaign's name is at most 200 characters\n"
+    )
+    assert list(tmp_path.iterdir()) == []

@@ -40,14 +40,16 @@ def _last(state: CampaignState) -> Event:
     return state.last
 
 
-def new_campaign(
-    store: Store, name: str, ruleset: str, base: Mapping[str, Any] | None = None
-) -> None:
-    """Start campaign ``name``; ``base`` holds the rules every battle shares (parameters,
-    d100's equipment and effects, hex's terrain…)."""
-    from fracas.io.canonical import canonical_document
-    from fracas.rulesets import find_ruleset
+def check_name(name: str) -> None:
+    """Refuse a name no campaign may have (every command checks it before it opens a store).
 
+    >>> check_name("War")
+    >>> try:
+    ...     check_name("x" * 201)
+    ... except ScenarioError as error:
+    ...     print(error.problem)
+    a campaign's name is at most 200 characters
+    """
     if not name.strip():
         raise ScenarioError("a campaign needs a name", source="command line", path=("name",))
     if name.strip() in (".", ".."):
@@ -61,6 +63,17 @@ def new_campaign(
             source="command line",
             path=("name",),
         )
+
+
+def new_campaign(
+    store: Store, name: str, ruleset: str, base: Mapping[str, Any] | None = None
+) -> None:
+    """Start campaign ``name``; ``base`` holds the rules every battle shares (parameters,
+    d100's equipment and effects, hex's terrain…)."""
+    from fracas.io.canonical import canonical_document
+    from fracas.rulesets import find_ruleset
+
+    check_name(name)
     found = find_ruleset(ruleset).name
     adapter_for(found)
     clean = canonical_document(dict(base or {}), source="rules file")

@@ -61,6 +61,31 @@ def shown_url(url: str) -> str:
         return url.split("://", 1)[0] + "://…" if "://" in url else url
 
 
+#: The first bytes of every SQLite database file.
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def refuse_other_file(file: Path, source: str) -> None:
+    """Refuse an existing ``file`` that is not an SQLite database: opening it as a store
+    would make one of it (an empty file becomes a database, WAL files beside it) before
+    the command that only meant to read it fails.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile(suffix=".yaml") as scenario:
+    ...     refuse_other_file(Path(scenario.name), "battle.yaml")
+    Traceback (most recent call last):
+    ...
+    fracas.core.errors.ScenarioError: battle.yaml: not a campaign database (not an SQLite file)
+    """
+    try:
+        with file.open("rb") as handle:
+            header = handle.read(len(_SQLITE_HEADER))
+    except OSError:
+        return  # missing or unreadable: opening it says so
+    if header != _SQLITE_HEADER:
+        raise ScenarioError("not a campaign database (not an SQLite file)", source=source)
+
+
 def database_url(db: str) -> str:
     """A database URL from what a user types: a URL as it is, a path as an SQLite file.
 
@@ -167,6 +192,8 @@ class Store:
                     raise ScenarioError("no such folder for the database", source=str(folder))
                 if read_only and not Path(url[len("sqlite:///") :]).is_file():
                     raise ScenarioError("no campaign database here", source=db)
+                if read_only:
+                    refuse_other_file(Path(url[len("sqlite:///") :]), db)
             # Writers wait for each other's lock instead of failing at once.
             options["connect_args"] = {"timeout": 30}
             if url in ("sqlite://", "sqlite:///:memory:"):

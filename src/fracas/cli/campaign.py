@@ -72,22 +72,44 @@ WhyOpt = Annotated[str, typer.Option("--why", metavar="TEXT", help="Why (kept in
 
 
 def _db(name: str, db: str | None) -> str:
+    from fracas.campaign.actions import check_name
+
+    # Before the name makes a file name: one too long for the file system is refused as a
+    # name, not as a failure to open the file.
+    check_name(name)
     if db is not None:
         return db
     safe = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "campaign"
     return f"{safe}.campaign.db"
 
 
+def _sqlite_file(where: str) -> Path | None:
+    """The file of an SQLite store named by a path or an ``sqlite:///`` URL (else None)."""
+    if "://" not in where:
+        return Path(where)
+    if where.startswith("sqlite:///") and where != "sqlite:///:memory:":
+        return Path(where[len("sqlite:///") :])
+    return None
+
+
 def _open(name: str, db: str | None, *, must_exist: bool = True) -> Any:
-    from fracas.campaign.store import Store
+    from fracas.campaign.store import Store, refuse_other_file
 
     where = _db(name, db)
-    if must_exist and "://" not in where and not Path(where).exists():
-        raise ScenarioError(
-            f"no campaign database here (start one with: fracas campaign new {name} "
-            "--ruleset RULESET)",
-            source=where,
-        )
+    file = _sqlite_file(where)
+    if file is not None:
+        # The database and the files SQLite keeps beside it are read by every command: no
+        # -o may replace one of them (that would lose the campaign).
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            reading(Path(f"{file}{suffix}"))
+    if must_exist and file is not None:
+        if not file.exists():
+            raise ScenarioError(
+                f"no campaign database here (start one with: fracas campaign new {name} "
+                "--ruleset RULESET)",
+                source=where,
+            )
+        refuse_other_file(file, where)
     return Store.open(where)
 
 

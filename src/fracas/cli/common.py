@@ -126,7 +126,11 @@ def reading(path: Path) -> Path:
 
 
 def _is_read(output: Path) -> bool:
+    # By name too: a file the command reads may not be there yet (a database's -wal).
+    named = os.path.realpath(output)
     for path in _READ:
+        if os.path.realpath(path) == named:
+            return True
         with contextlib.suppress(OSError):
             if os.path.samefile(path, output):
                 return True
