@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from .conftest import ROOT, WORK_OPTIONS, assert_one_line, run
+from .conftest import LAIR, ROOT, WORK_OPTIONS, assert_one_line, run
 
 D100 = ROOT / "examples" / "d100" / "challenge.yaml"
 RANKFLANK = ROOT / "examples" / "rankflank" / "frontal_charge.yaml"
@@ -342,3 +342,29 @@ def test_advise_workers_is_bounded_by_the_process_limit_it_can_raise() -> None:
     code, lines, out = run("advise", encirclement, "--side", "blue", "--reply", *raised)
     assert code == 0, lines
     assert "Closing the ring" in out
+
+
+def test_a_set_value_is_read_under_the_limits_the_command_line_raised() -> None:
+    long_seed = "seed=" + "1" * 25
+    assert_one_line(("resolve", LAIR, "--set", long_seed), "--set:", "input.integer_digits = 20")
+    code, lines, out = run(
+        "resolve", LAIR, "--limit", "input.integer_digits=30", "--set", long_seed
+    )
+    assert code == 0, lines
+    assert "1" * 25 in out  # the footer names the seed played
+
+
+@pytest.mark.parametrize("option", ["-o", "--plot"])
+def test_odds_refuses_an_output_it_cannot_write_before_any_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    import importlib
+
+    def no_work(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the odds were worked out before the output was checked")
+
+    # The module, not the function of the same name that fracas.analysis exports.
+    monkeypatch.setattr(importlib.import_module("fracas.analysis.odds"), "odds", no_work)
+    target = tmp_path / "no such folder" / "odds.svg"
+    line = assert_one_line(("odds", LAIR, "--method", "mc", option, target))
+    assert line == f"fracas: error: {target}: cannot write output: No such file or directory"

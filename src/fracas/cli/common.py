@@ -483,8 +483,11 @@ SeedOpt = Annotated[
 def load(
     file: Path, settings: list[str] | None = None, limits: list[str] | None = None
 ) -> Scenario:
+    from fracas.core.limits import limits_in_force
     from fracas.io.scenario import load_scenario
 
-    return load_scenario(
-        reading(file), overrides=parse_overrides(settings), limits=parse_limits(limits)
-    )
+    raised = parse_limits(limits)
+    # A --set value is read under the limits the command line raised, as the file is.
+    with limits_in_force(raised):
+        overrides = parse_overrides(settings)
+    return load_scenario(reading(file), overrides=overrides, limits=raised)

@@ -21,6 +21,7 @@ from fracas.cli.common import (
     SetOpt,
     chart_beside,
     check_apart,
+    check_output,
     load,
     output_width,
     render,
@@ -247,11 +248,14 @@ def odds_command(
         # Before any work: a level no interval can have in a float is refused in one line,
         # and a chart that cannot be drawn (no plotting library) throws no work away.
         check_confidence(confidence, "--confidence")
+        # An -o or --plot that cannot be written throws no work away either.
+        check_output(output)
         if plot is not None:
             from fracas.analysis.plot import check_charts
 
             check_charts(plot)
             check_apart(output, plot)
+            check_output(plot)
         with (
             limits_in_force(scenario.limits),  # --limit work.processes bounds --workers
             long_work(
