@@ -879,6 +879,15 @@ def bad_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
             write(tmp_path, "minus.json", counted("-3")),
             "Dryads: number: -3 is not a count of models",
         ),
+        # The most a unit may field is 1,000 (rankflank.models): a file of more would not load.
+        "count above the limit": (
+            write(tmp_path, "many.json", counted("1001")),
+            "Dryads: number: 1001 models is above the limit rankflank.models = 1000",
+        ),
+        "count past a float": (
+            write(tmp_path, "vast.json", counted("1" + "0" * 30)),
+            "Dryads: number: 1000000000000000000000000000000 models is above the limit",
+        ),
     }
 
 
@@ -902,6 +911,8 @@ CASES = [
     "infinite count",
     "count not a number",
     "negative count",
+    "count above the limit",
+    "count past a float",
 ]
 
 
@@ -1148,3 +1159,21 @@ def test_a_characters_mount_comes_in_and_strikes(tmp_path: Path) -> None:
     # Rider 4 5 5 4 4 2 5 3 8: the horse's "-" (BS, T, W, Ld) are his 5, 4, 2 and 8.
     assert character["mount"] == {"name": "Warhorse", "profile": "8 3 5 3 4 2 3 1 8"}
     assert not [note for note in joined.unmodelled if "Warhorse" in note or "Hooves" in note]
+
+
+@pytest.mark.parametrize("catalogue", ["nope.cat", "a folder"])
+def test_a_catalogue_that_cannot_be_read_is_refused_whatever_the_list(
+    tmp_path: Path, catalogue: str
+) -> None:
+    # empire.ros carries its own profiles: the catalogue would never be opened, and a
+    # misspelt one would pass unnoticed until an Old World Builder list needed it.
+    (tmp_path / "a folder").mkdir()
+    output = tmp_path / "out.yaml"
+    roster = Path(__file__).resolve().parents[2] / "examples" / "armies" / "empire.ros"
+    result = CliRunner().invoke(
+        app, ["import", str(roster), "--catalogue", str(tmp_path / catalogue), "-o", str(output)]
+    )
+    assert result.exit_code == 2
+    why = "Is a directory" if catalogue == "a folder" else "No such file or directory"
+    assert result.stderr == f"fracas: error: {tmp_path / catalogue}: cannot be read ({why})\n"
+    assert not output.exists()

@@ -106,6 +106,12 @@ def import_command(
     chosen = army_importer(ruleset)
     for path in (army_file, *(catalogues or []), *([versus] if versus else [])):
         reading(path)
+    for catalogue in catalogues or ():
+        # Read only for an Old World Builder list: a misspelt one is refused whatever the
+        # list, not passed over until the list that needs it.
+        if not catalogue.is_file():
+            why = "Is a directory" if catalogue.is_dir() else "No such file or directory"
+            raise ScenarioError(f"cannot be read ({why})", source=str(catalogue))
     if versus is None:
         if fight is not None:
             raise ScenarioError("--fight needs --versus OTHER_ARMY_FILE", source="--fight")

@@ -31,6 +31,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from fracas.core.errors import ScenarioError
+from fracas.core.limits import value as value_of
 from fracas.rulesets.base import ArmyImport
 from fracas.rulesets.rankflank.specials import canonical_weapon, parse_rule
 
@@ -280,6 +281,10 @@ class _Malformed(Exception):
         super().__init__(f"{where}: {problem}")
 
 
+#: The limit a rankflank unit's models are held to (declared with the document's models).
+MODELS_LIMIT = "rankflank.models"
+
+
 def _count(value: Any, where: str) -> int:
     """A count of models as an export writes it (1 when it writes none): a whole number,
     else the file is refused; a nonsense count never becomes a unit of another size."""
@@ -288,6 +293,13 @@ def _count(value: Any, where: str) -> int:
     number = _number(value, math.nan)
     if not math.isfinite(number) or number != int(number) or number < 0 or isinstance(value, bool):
         raise _Malformed(where, f"{value!r} is not a count of models")
+    # Past what a unit may field, a count would only make a file that does not load (and
+    # past 2**53 a float is not the count written). The document declares that limit.
+    from fracas.rulesets.rankflank import document  # noqa: F401
+
+    most = value_of(MODELS_LIMIT)
+    if number > most:
+        raise _Malformed(where, f"{value!r} models is above the limit {MODELS_LIMIT} = {most}")
     return int(number)
 
 
