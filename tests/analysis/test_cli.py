@@ -193,7 +193,8 @@ def test_missing_matplotlib_is_a_clear_error(
         (["--method", "exact", "--exact-budget", "1"], "exact-budget"),
         (["--confidence", "1.5"], "--confidence must lie strictly between 0 and 1"),
         (["--max-runs", "0", "--precision", "0.01"], "--max-runs must be at least 1"),
-        (["--sample-budget", "0"], "work budgets must be at least 1"),
+        (["--sample-budget", "0"], "--sample-budget must be at least 1, not 0"),
+        (["--exact-budget", "0"], "--exact-budget must be at least 1, not 0"),
         (
             ["--solve", "attacker.dice", "--target", "0.5", "--metric", "wounds>=x"],
             "needs a number",

@@ -368,3 +368,21 @@ def test_odds_refuses_an_output_it_cannot_write_before_any_work(
     target = tmp_path / "no such folder" / "odds.svg"
     line = assert_one_line(("odds", LAIR, "--method", "mc", option, target))
     assert line == f"fracas: error: {target}: cannot write output: No such file or directory"
+
+
+def test_a_seed_too_long_on_the_command_line_names_seed_not_the_file() -> None:
+    line = assert_one_line(("resolve", LAIR, "--seed", "9" * 26))
+    assert line == (
+        "fracas: error: --seed: a seed of 26 digits is above the limit input.integer_digits = 20 "
+        "(raise it with --limit input.integer_digits=N)"
+    )
+
+
+def test_a_command_group_named_alone_shows_its_help() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "fracas", "campaign"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 2
+    assert result.stdout.startswith("Usage: fracas campaign [OPTIONS] COMMAND [ARGS]...\n")
+    assert "\\n" not in result.stdout
+    assert result.stderr == ""

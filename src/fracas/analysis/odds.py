@@ -238,8 +238,10 @@ def _check_options(
         raise FracasError(f"--max-runs must be at least 1, not {max_runs}")
     if not 0 < confidence < 1:
         raise FracasError(f"--confidence must lie strictly between 0 and 1, not {confidence}")
-    if exact_budget < 1 or sample_budget < 1:
-        raise FracasError("work budgets must be at least 1")
+    if exact_budget < 1:
+        raise FracasError(f"--exact-budget must be at least 1, not {exact_budget}")
+    if sample_budget < 1:
+        raise FracasError(f"--sample-budget must be at least 1, not {sample_budget}")
 
 
 # ── exact ──────────────────────────────────────────────────────────────────────────────

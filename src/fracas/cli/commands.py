@@ -264,11 +264,15 @@ def resolve_command(
       fracas resolve examples/d100/lair_raid.yaml --secret-file raid.secret --nonce owl \\
           -f bbcode --fold -o post.txt
     """
+    from fracas.cli.odds import check_seed
+    from fracas.core.limits import limits_in_force
     from fracas.io.fair import fair_resolve, mark_revealed, secret_from_file
     from fracas.io.fair import post as fair_post
     from fracas.io.render import PostStyle, render_report
 
     scenario = load(file, settings, limits)
+    with limits_in_force(scenario.limits):
+        check_seed(seed)  # typed on the command line: the error names --seed, not the file
     style = PostStyle(forum=forum.value, ascii_only=ascii_only, fold=fold)
     if secret_file is None:
         if nonces:
@@ -886,6 +890,10 @@ def _run_command() -> None:
         sys.exit(1)
     except typer.TyperException as exc:
         context = getattr(exc, "ctx", None)
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            # A group named alone (`fracas campaign`): its help, as `fracas` alone gives.
+            typer.echo(exc.format_message())
+            sys.exit(EXIT_BAD_INPUT)
         where = context.command_path if context is not None else "fracas"
         message = exc.format_message().replace("Value error, ", "")
         typer.echo(error_line(f"{message} (see '{where} --help')"), err=True)
