@@ -365,3 +365,24 @@ def test_a_name_too_long_for_a_file_is_refused_as_a_name(
         "fracas: error: command line: name: a campaign's name is at most 200 characters\n"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_bad_rules_file_is_named_in_its_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("rules.yaml").write_text("fracas: 1\nruleset: d100\n")
+    result = RUNNER.invoke(
+        app, ["campaign", "new", "War", "--ruleset", "d100", "--rules", "rules.yaml"]
+    )
+    assert result.exit_code == 2
+    assert result.stderr == "fracas: error: rules.yaml: fracas: the campaign sets this key itself\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["rules.yaml"]
+
+
+@pytest.mark.parametrize("digits", ["١", "１"])
+def test_a_limit_is_written_in_ascii_digits(digits: str) -> None:
+    # Python reads other scripts' digits as numbers; --seed and every other count refuse them.
+    result = RUNNER.invoke(app, ["campaign", "verify", "-", "--limit", f"work.processes={digits}"])
+    assert result.exit_code == 2
+    assert "expects NAME=WHOLE_NUMBER" in result.stderr

@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 
 from fracas.core.errors import ScenarioError
+from fracas.io.reader import parse_text, read_text
 from fracas.io.scenario import get_path, load_scenario, parse_path, parse_scenario, set_path
 
 DUEL = {
@@ -157,3 +158,29 @@ def test_an_override_written_as_reports_write_it_reads_back_the_same(value: obje
 
     ((path, again),) = parse_overrides([override_text("x", value)])
     assert (path, again, type(again)) == ("x", value, type(value))
+
+
+@pytest.mark.parametrize("suffix", [".json", ".toml", ".yaml"])
+def test_a_byte_order_mark_reads_alike_in_every_format(tmp_path: Path, suffix: str) -> None:
+    # Windows editors save UTF-8 with a byte order mark; the document is the same one.
+    texts = {
+        ".json": '{"fracas": 1, "ruleset": "d100", "title": "Marked"}',
+        ".toml": 'fracas = 1\nruleset = "d100"\ntitle = "Marked"\n',
+        ".yaml": "fracas: 1\nruleset: d100\ntitle: Marked\n",
+    }
+    marked, plain = tmp_path / f"marked{suffix}", tmp_path / f"plain{suffix}"
+    marked.write_bytes(b"\xef\xbb\xbf" + texts[suffix].encode())
+    plain.write_bytes(texts[suffix].encode())
+
+    def read(path: Path) -> object:
+        return parse_text(read_text(path), suffix.lstrip("."), str(path))
+
+    assert (
+        read(marked)
+        == read(plain)
+        == {
+            "fracas": 1,
+            "ruleset": "d100",
+            "title": "Marked",
+        }
+    )

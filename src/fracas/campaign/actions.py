@@ -66,22 +66,25 @@ def check_name(name: str) -> None:
 
 
 def new_campaign(
-    store: Store, name: str, ruleset: str, base: Mapping[str, Any] | None = None
+    store: Store,
+    name: str,
+    ruleset: str,
+    base: Mapping[str, Any] | None = None,
+    *,
+    source: str = "rules file",
 ) -> None:
     """Start campaign ``name``; ``base`` holds the rules every battle shares (parameters,
-    d100's equipment and effects, hex's terrain…)."""
+    d100's equipment and effects, hex's terrain…), read from ``source`` (its errors name it)."""
     from fracas.io.canonical import canonical_document
     from fracas.rulesets import find_ruleset
 
     check_name(name)
     found = find_ruleset(ruleset).name
     adapter_for(found)
-    clean = canonical_document(dict(base or {}), source="rules file")
+    clean = canonical_document(dict(base or {}), source=source)
     for key in ("fracas", "ruleset", "sides", "units"):
         if key in clean:
-            raise ScenarioError(
-                "the campaign sets this key itself", source="rules file", path=(key,)
-            )
+            raise ScenarioError("the campaign sets this key itself", source=source, path=(key,))
     store.create(name, found, {"name": name, "ruleset": found, "base": clean})
 
 

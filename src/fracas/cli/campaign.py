@@ -196,7 +196,7 @@ def new_command(
     assert ruleset is not None
     base = _read_document(rules, "rules") if rules is not None else {}
     with _new_database(name, db) as store:
-        new_campaign(store, name, ruleset, base)
+        new_campaign(store, name, ruleset, base, source=str(rules) if rules else "rules file")
     typer.echo(f"campaign {name!r} ({store.ruleset_of(name)}) started in {store.shown}")
 
 

@@ -398,7 +398,7 @@ def parse_limits(settings: list[str] | None) -> dict[str, int]:
     for setting in settings:
         name, equals, raw = setting.partition("=")
         raw = raw.strip().replace("_", "")
-        if not equals or not raw.isdigit() or len(raw) > 30:
+        if not equals or not (raw.isascii() and raw.isdigit()) or len(raw) > 30:
             raise ScenarioError(f"expects NAME=WHOLE_NUMBER, got {setting!r}", source="--limit")
         if int(raw) > LIMIT_CEILING:
             # Sizes and counts beyond a machine word cannot be honoured by any reader.

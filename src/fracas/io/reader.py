@@ -269,6 +269,10 @@ def parse_text(text: str, fmt: str, source: str) -> Any:
             f"({text[exc.start]!a}), which UTF-8 cannot hold",
             source=source,
         ) from None
+    if fmt in ("json", "toml"):
+        # Windows editors start UTF-8 files with a byte order mark; YAML's reader skips it,
+        # and so a file saved as JSON or TOML reads alike.
+        text = text.removeprefix("\ufeff")
     try:
         if fmt == "json":
             document = json.loads(text, parse_int=_json_int, object_pairs_hook=_unique_pairs)
