@@ -225,6 +225,10 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path: Path) -> None
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
     assert "cannot reach the Dask scheduler" in result.stderr
+    # Nothing listens there: refused at the first try, not after the client's retries.
+    assert result.stderr.endswith(
+        f"cannot reach the Dask scheduler at {address}: connection refused\n"
+    )
     assert not target.exists()
     assert time.monotonic() - started < 60
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import os
 import signal
+import socket
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -428,6 +429,36 @@ def _worker_started() -> None:
     _RUNNER.set(Runner())
 
 
+def _refuse_unreachable(address: str) -> None:
+    """Refuse at once a TCP scheduler address nothing listens on: Dask's client would
+    retry it until its timeout, seconds for what the first try already knew.
+
+    >>> import socket
+    >>> with socket.socket() as free:
+    ...     free.bind(("127.0.0.1", 0))
+    ...     port = free.getsockname()[1]
+    >>> try:
+    ...     _refuse_unreachable(f"tcp://127.0.0.1:{port}")
+    ... except FracasError as error:
+    ...     print(str(error).replace(str(port), "PORT"))
+    cannot reach the Dask scheduler at tcp://127.0.0.1:PORT: connection refused
+    """
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return  # tls:// and others: Dask's own client knows how to reach them
+    host, _, port = rest.rpartition(":")
+    if not host or not port.isdigit():
+        return  # not host:port: Dask's client says what is wrong with it
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
+    except ConnectionRefusedError:
+        raise FracasError(
+            f"cannot reach the Dask scheduler at {address}: connection refused"
+        ) from None
+    except OSError:
+        return  # unresolvable, unreachable: Dask's client tries and names the reason
+
+
 class _DaskPool:
     """The workers of a Dask distributed cluster, reached through its scheduler."""
 
@@ -439,6 +470,7 @@ class _DaskPool:
         # Made in two steps to keep hold of a client whose connecting fails: left to the
         # garbage collector, it closes itself at exit, 20 s after the error line, with a
         # traceback. Closed here, at once, while its event loop still runs.
+        _refuse_unreachable(address)
         connect: Any = Client  # distributed is only partly typed
         self._client: Any = connect.__new__(connect)
         try:
