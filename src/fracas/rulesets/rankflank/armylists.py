@@ -31,6 +31,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from fracas.core.errors import ScenarioError
+from fracas.core.escape import printable
 from fracas.core.limits import value as value_of
 from fracas.rulesets.base import ArmyImport
 from fracas.rulesets.rankflank.specials import canonical_weapon, parse_rule
@@ -1145,8 +1146,13 @@ def _scalar(value: Any) -> str:
 
 
 def _comment(text: str) -> str:
-    """User text inside a ``#`` comment: one line, nothing YAML cannot read."""
-    return _UNPRINTABLE.sub("?", re.sub(r"[\x00-\x1f]", " ", text))
+    """User text inside a ``#`` comment and on the terminal: one line, every control,
+    line break and bidirectional override spelt out (as in every other message).
+
+    >>> print(_comment("M " + chr(0x202E) + "99 read as 0" + chr(10) + "next"))
+    M \\u202e99 read as 0\\nnext
+    """
+    return printable(text)
 
 
 def _emit(value: Mapping[str, Any], column: int, lines: list[str], first: str) -> None:
