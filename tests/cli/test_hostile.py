@@ -386,3 +386,20 @@ def test_a_command_group_named_alone_shows_its_help() -> None:
     assert result.stdout.startswith("Usage: fracas campaign [OPTIONS] COMMAND [ARGS]...\n")
     assert "\\n" not in result.stdout
     assert result.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("command", "raisable"),
+    [(("resolve",), True), (("metrics",), False), (("commit", "--secret-file", "{secret}"), False)],
+)
+def test_a_limit_error_says_how_to_raise_it_only_where_the_command_takes_limit(
+    tmp_path: Path, command: tuple[str, ...], raisable: bool
+) -> None:
+    # commit and metrics read their scenario with the default limits: no --limit to follow.
+    args = [part.format(secret=tmp_path / "gm.secret") for part in command]
+    line = assert_one_line((args[0], LAIR, *args[1:], "--set", "seed=" + "1" * 30))
+    bare = (
+        "fracas: error: --set: an integer of 30 digits is above the limit input.integer_digits = 20"
+    )
+    assert line == (bare + " (raise it with --limit input.integer_digits=N)" if raisable else bare)
+    assert not (tmp_path / "gm.secret").exists()

@@ -703,7 +703,7 @@ def serve_command(
     # Each lane starts its workers at once: a typo (--workers 100000) would fork until the
     # machine runs out of memory. The server takes no --limit (its limits are options).
     if workers is not None:
-        check(PROCESSES_LIMIT.name, workers, path=("--workers",), raisable=False)
+        check(PROCESSES_LIMIT.name, workers, path=("--workers",))
     defaults = Limits()
     limits = Limits(
         body_bytes=max_body,

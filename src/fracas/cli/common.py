@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import os
 import re
 import shutil
@@ -83,11 +84,17 @@ def friendly_errors(command: F) -> F:
     one line saying so, exit code 70; ``FRACAS_DEBUG=1`` shows the traceback instead.
     """
 
+    from fracas.core.limits import raisable_limits
+
+    # A limit error tells how to raise the limit only where the command takes --limit.
+    takes_limits = "limits" in inspect.signature(command).parameters
+
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         _READ.clear()
         try:
-            return command(*args, **kwargs)
+            with raisable_limits(takes_limits):
+                return command(*args, **kwargs)
         except FracasError as exc:
             typer.echo(error_line(str(exc)), err=True)
             raise typer.Exit(EXIT_BAD_INPUT) from None

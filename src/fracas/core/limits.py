@@ -158,25 +158,48 @@ def current_overrides() -> Mapping[str, int]:
     return _OVERRIDES.get()
 
 
+#: Whether the command in force takes ``--limit`` (see :func:`raisable_limits`).
+_RAISABLE: ContextVar[bool] = ContextVar("fracas_limits_raisable", default=True)
+
+
+@contextmanager
+def raisable_limits(raisable: bool) -> Iterator[None]:
+    """Say inside whether the limits can be raised where the work was asked for: a
+    command without ``--limit``, or a web request (the server's limits are its
+    operator's), gets errors that do not tell how.
+
+    >>> with raisable_limits(False):
+    ...     repr(how_to_raise("input.depth"))
+    "''"
+    """
+    token = _RAISABLE.set(raisable)
+    try:
+        yield
+    finally:
+        _RAISABLE.reset(token)
+
+
 def how_to_raise(name: str) -> str:
-    return f"raise it with --limit {name}=N"
+    """What a limit error adds to say how to go past the limit ``name``: nothing where the
+    limits cannot be raised (:func:`raisable_limits`).
+
+    >>> how_to_raise("input.depth")
+    ' (raise it with --limit input.depth=N)'
+    """
+    return f" (raise it with --limit {name}=N)" if _RAISABLE.get() else ""
 
 
 def check(
-    name: str,
-    amount: int,
-    *,
-    path: Sequence[str | int] = (),
-    shown: str | None = None,
-    raisable: bool = True,
+    name: str, amount: int, *, path: Sequence[str | int] = (), shown: str | None = None
 ) -> None:
-    """Raise :class:`LimitExceededError` when ``amount`` is above the limit ``name``;
-    ``raisable=False`` for a command that takes no ``--limit`` (its message cannot say how).
+    """Raise :class:`LimitExceededError` when ``amount`` is above the limit ``name``; the
+    message says how to raise it where the limits can be raised (:func:`raisable_limits`).
 
     >>> _ = declare("demo.lanes", 4, "lanes a demo may open")
     >>> for raisable in (True, False):
     ...     try:
-    ...         check("demo.lanes", 5, path=("--lanes",), raisable=raisable)
+    ...         with raisable_limits(raisable):
+    ...             check("demo.lanes", 5, path=("--lanes",))
     ...     except LimitExceededError as error:
     ...         print(error)
     --lanes: 5 is above the limit demo.lanes = 4 (raise it with --limit demo.lanes=N)
@@ -185,8 +208,9 @@ def check(
     bound = value(name)
     if amount > bound:
         what = shown if shown is not None else str(amount)
-        how = f" ({how_to_raise(name)})" if raisable else ""
-        raise LimitExceededError(f"{what} is above the limit {name} = {bound}{how}", path=path)
+        raise LimitExceededError(
+            f"{what} is above the limit {name} = {bound}{how_to_raise(name)}", path=path
+        )
 
 
 class BudgetExceededError(ScenarioError):
@@ -226,8 +250,8 @@ class Budget:
     def exceeded(self) -> FracasError:
         """The error of a spent budget: the limit, and how to raise it."""
         return BudgetExceededError(
-            f"the budget {self.name} of {self.steps:,} {self.unit} is spent "
-            f"({how_to_raise(self.name)})"
+            f"the budget {self.name} of {self.steps:,} {self.unit} is spent"
+            f"{how_to_raise(self.name)}"
         )
 
 

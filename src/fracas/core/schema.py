@@ -77,7 +77,7 @@ def at_most(name: str, default: int, description: str) -> AfterValidator:
         if amount is not None and amount > bound:
             raise PydanticCustomError(
                 "limit",
-                "{amount} is above the limit {name} = {bound} ({how})",
+                "{amount} is above the limit {name} = {bound}{how}",
                 {"amount": amount, "name": name, "bound": bound, "how": how_to_raise(name)},
             )
         return amount

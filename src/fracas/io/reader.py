@@ -45,7 +45,7 @@ _PYTHON_DIGITS = 4_000
 def _too_big(limit: str, problem: str, *, source: str, line: int | None = None) -> ScenarioError:
     where = f"line {line}: " if line is not None else ""
     return LimitExceededError(
-        f"{where}{problem} the limit {limit} = {value(limit)} ({how_to_raise(limit)})",
+        f"{where}{problem} the limit {limit} = {value(limit)}{how_to_raise(limit)}",
         source=source,
     )
 
@@ -386,7 +386,7 @@ def check_leaf(
         if digits > max_digits:
             raise LimitExceededError(
                 f"an integer of {digits} digits is above the limit {INTEGER_DIGITS.name} = "
-                f"{max_digits} ({how_to_raise(INTEGER_DIGITS.name)})",
+                f"{max_digits}{how_to_raise(INTEGER_DIGITS.name)}",
                 source=source,
                 path=path[:8],
             )
@@ -396,8 +396,8 @@ def check_leaf(
 
 def _deep(path: tuple[str | int, ...], source: str | None) -> ScenarioError:
     return LimitExceededError(
-        f"nested deeper than the limit {DEPTH.name} = {value(DEPTH.name)} "
-        f"({how_to_raise(DEPTH.name)})",
+        f"nested deeper than the limit {DEPTH.name} = {value(DEPTH.name)}"
+        f"{how_to_raise(DEPTH.name)}",
         source=source,
         path=path[:8],
     )
@@ -408,7 +408,7 @@ def _long_text(
 ) -> ScenarioError:
     return LimitExceededError(
         f"{what} of {len(text)} characters ({excerpt(text, 20)}) is above the limit "
-        f"{TEXT_LENGTH.name} = {limit} ({how_to_raise(TEXT_LENGTH.name)})",
+        f"{TEXT_LENGTH.name} = {limit}{how_to_raise(TEXT_LENGTH.name)}",
         source=source,
         path=path[:8],
     )
