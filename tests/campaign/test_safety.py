@@ -386,3 +386,38 @@ def test_a_limit_is_written_in_ascii_digits(digits: str) -> None:
     result = RUNNER.invoke(app, ["campaign", "verify", "-", "--limit", f"work.processes={digits}"])
     assert result.exit_code == 2
     assert "expects NAME=WHOLE_NUMBER" in result.stderr
+
+
+def test_the_commitment_goes_to_o_and_a_post_it_cannot_write_makes_no_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    war(Store.open("War.campaign.db"))
+    battle = ["campaign", "battle", "War", "--attacker", "A", "--defender", "B", "--commit"]
+    refused = RUNNER.invoke(app, [*battle, "--secret-file", "lost.secret", "-o", "no/c.txt"])
+    assert refused.exit_code == 2
+    assert not Path("lost.secret").exists()
+    written = RUNNER.invoke(app, [*battle, "--secret-file", "gm.secret", "-o", "commit.txt"])
+    assert written.exit_code == 0, written.stderr
+    printed = RUNNER.invoke(app, [*battle, "--secret-file", "gm.secret"])
+    assert printed.stdout == Path("commit.txt").read_text()
+    assert printed.stdout.startswith("fracas-fair-v1 commitment ")
+    assert len(Store.open("War.campaign.db").events("War")) == 3  # nothing recorded
+
+
+@pytest.mark.parametrize("option", ["--by", "--why"])
+def test_who_and_why_are_no_longer_than_any_text_of_a_scenario(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    # Kept in the journal for good, and shown on every page of the campaign.
+    monkeypatch.chdir(tmp_path)
+    war(Store.open("War.campaign.db"))
+    edit = ["campaign", "roster", "War", "A", "--set", "units[0].pax=3"]
+    result = RUNNER.invoke(app, [*edit, option, "x" * 10_001])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"fracas: error: {option}: a text of 10,001 characters is above the limit "
+        "input.text_length = 10000\n"
+    )
+    assert RUNNER.invoke(app, [*edit, option, "x" * 10_000]).exit_code == 0
+    assert len(Store.open("War.campaign.db").events("War")) == 4

@@ -24,6 +24,7 @@ from fracas.campaign.journal import Event
 from fracas.campaign.rosters import TREASURY, CampaignState, derive
 from fracas.campaign.store import Store
 from fracas.core.errors import ScenarioError
+from fracas.core.limits import check
 from fracas.io.scenario import set_path
 
 #: The longest campaign name the store keeps.
@@ -38,6 +39,20 @@ def state_of(store: Store, name: str) -> CampaignState:
 def _last(state: CampaignState) -> Event:
     assert state.last is not None  # derive() always sets it
     return state.last
+
+
+def _check_note(by: str, why: str) -> None:
+    """Who and why are kept in the journal for good: no longer than any text of a
+    scenario may be (``input.text_length``)."""
+    from fracas.io.reader import TEXT_LENGTH
+
+    for option, text in (("--by", by), ("--why", why)):
+        check(
+            TEXT_LENGTH.name,
+            len(text),
+            path=(option,),
+            shown=f"a text of {len(text):,} characters",
+        )
 
 
 def check_name(name: str) -> None:
@@ -121,6 +136,7 @@ def enter_roster(
     source: str = "roster",
 ) -> CampaignState:
     """Add ``force`` with ``roster`` (checked against the ruleset's schema)."""
+    _check_note(by, why)
     state = state_of(store, name)
     if not force.strip():
         raise ScenarioError("a force needs a name", source="command line", path=("force",))
@@ -165,6 +181,7 @@ def edit_roster(
 ) -> CampaignState:
     """Change values of ``force``'s roster by key path (``units[0].pax``; ``treasury.gold``
     for the treasury). The changed roster is checked whole; the event keeps who and why."""
+    _check_note(by, why)
     state = state_of(store, name)
     if force not in state.forces:
         raise ScenarioError(
@@ -200,6 +217,7 @@ def buy_replacements(
     The size stops at the unit's full size where the ruleset has one; the treasury must
     hold the gold.
     """
+    _check_note(by, "")
     state = state_of(store, name)
     adapter = state.adapter
     if force not in state.forces:

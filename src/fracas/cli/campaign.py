@@ -391,6 +391,7 @@ def battle_command(
     if secret_file is not None and seed is not None:
         raise ScenarioError("--seed and --secret-file exclude each other", source="command line")
     if commit:
+        check_output(output)  # before a secret is made for a post that cannot be written
         state = state_of(store, name)
         scenario = build_scenario(
             state,
@@ -406,9 +407,11 @@ def battle_command(
             f"{'created' if created else 'using'} secret {secret_file}: keep it private",
             err=True,
         )
-        typer.echo(
+        # The first post of the thread: to -o when given, as the battle's post will be.
+        write_output(
             f"{DERIVATION} commitment {commitment(secret, scenario.canonical_sha256)} "
-            f"· scenario sha256:{scenario.sha256}"
+            f"· scenario sha256:{scenario.sha256}\n",
+            output,
         )
         return
     revealed = secret_from_file(reading(secret_file))[0] if secret_file is not None else None
