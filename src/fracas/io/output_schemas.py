@@ -156,7 +156,11 @@ def _report_schema(command: str, ruleset: str | None) -> Schema:
             schema["properties"]["ruleset"] = {"const": ruleset}
         return schema
     if ruleset is not None:
-        result = find_ruleset(ruleset).result_schema(command)
+        found = find_ruleset(ruleset)
+        if command != "resolve" and not found.implements(command):
+            # No output of that ruleset has this shape: an open schema would pass anything.
+            raise ScenarioError(f"{ruleset} has no {command}", path=("--command",))
+        result = found.result_schema(command)
         schema = _envelope(result if result is not None else {"type": "object"})
         schema["properties"]["ruleset"] = {"const": ruleset}
         return schema
