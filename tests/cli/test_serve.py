@@ -140,3 +140,12 @@ def test_workers_above_the_process_limit_is_one_line_and_starts_nothing(
     assert not started
     runner.invoke(app, ["serve", "--port", "0", "--workers", "256"])
     assert len(started) == 1
+
+
+@pytest.mark.parametrize("name", ["", "bad host", "evil\nhost"])
+def test_an_allowed_host_that_no_request_can_name_is_one_line(
+    started: list[tuple[Any, ...]], name: str
+) -> None:
+    result = runner.invoke(app, ["serve", "--port", "0", "--allowed-host", name])
+    assert one_error_line(result) == f"fracas: error: --allowed-host: not a host name: {name!r}"
+    assert not started

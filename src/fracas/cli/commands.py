@@ -704,6 +704,10 @@ def serve_command(
     # machine runs out of memory. The server takes no --limit (its limits are options).
     if workers is not None:
         check(PROCESSES_LIMIT.name, workers, path=("--workers",))
+    for name in allowed_host or ():
+        # A request's Host header is one name without spaces: such an entry matches none.
+        if not name or not name.isprintable() or any(c.isspace() for c in name):
+            raise ScenarioError(f"not a host name: {name!r}", path=("--allowed-host",))
     defaults = Limits()
     limits = Limits(
         body_bytes=max_body,
