@@ -6,6 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
+from fracas.cli import app
 
 from .conftest import assert_one_line
 
@@ -45,3 +48,27 @@ def test_render_names_its_file_svg(tmp_path: Path) -> None:
     example = Path("examples/hex/encirclement.yaml")
     assert_one_line(("render", example, "-o", board), "board.png", "render writes SVG")
     assert not board.exists()
+
+
+def test_examples_o_copies_what_the_tours_read_beside_the_scenarios(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # docs/campaigns.md enters examples/campaign/d100/*.yaml and docs/import.md reads
+    # examples/armies/: an installed fracas has no checkout, only this copy.
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["examples", "-o", "examples"])
+    assert result.exit_code == 0, result.stderr
+    for name in ("fenwick.yaml", "thornwall.yaml", "raid.yaml"):
+        assert (tmp_path / "examples" / "campaign" / "d100" / name).is_file()
+    assert (tmp_path / "examples" / "armies" / "empire.ros").is_file()
+    new = CliRunner().invoke(app, ["campaign", "new", "War", "--ruleset", "d100"])
+    assert new.exit_code == 0, new.stderr
+    entered = [
+        "campaign",
+        "roster",
+        "War",
+        "Fenwick",
+        "--file",
+        "examples/campaign/d100/fenwick.yaml",
+    ]
+    assert CliRunner().invoke(app, entered).exit_code == 0

@@ -69,7 +69,13 @@ def test_examples_copies_all_into_a_folder_and_copying_again_is_harmless(tmp_pat
     first = runner.invoke(app, ["examples", "-o", str(tmp_path / "ex")])
     assert first.exit_code == 0, first.output
     copied = sorted(p.relative_to(tmp_path / "ex").as_posix() for p in tmp_path.rglob("*.yaml"))
-    assert copied == [name for name, _ in example_files()]
+    # Every scenario, and the campaign tour's rosters and battle file beside them.
+    campaign = [
+        "campaign/d100/fenwick.yaml",
+        "campaign/d100/raid.yaml",
+        "campaign/d100/thornwall.yaml",
+    ]
+    assert copied == sorted([name for name, _ in example_files()] + campaign)
     second = runner.invoke(app, ["examples", "-o", str(tmp_path / "ex")])
     assert second.exit_code == 0, second.output
     (tmp_path / "ex/hex/river_crossing.yaml").write_text("edited")
@@ -339,7 +345,8 @@ def test_examples_copied_with_format_json_lists_them_as_the_listing_does(tmp_pat
     listing = json.loads(runner.invoke(app, ["examples", "-f", "json"]).stdout)
     assert json.loads(result.stdout) == listing
     on_disk = sorted(p.relative_to(tmp_path / "ex").as_posix() for p in tmp_path.rglob("*.yaml"))
-    assert [entry["name"] for entry in listing] == on_disk
+    scenarios = [name for name in on_disk if not name.startswith("campaign/")]
+    assert [entry["name"] for entry in listing] == scenarios
     (tmp_path / "ex/hex/river_crossing.yaml").unlink()
     again = runner.invoke(app, ["examples", "-o", str(tmp_path / "ex"), "-f", "json"])
     assert [entry["name"] for entry in json.loads(again.stdout)] == ["hex/river_crossing.yaml"]

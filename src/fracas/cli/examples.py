@@ -30,20 +30,10 @@ def _copy(destination: Path, names: list[str] | None = None) -> list[Path]:
     A file standing where a folder must go is found before anything is copied, so that
     the copy does not stop half-way (the rulesets' folders are made one after another).
     """
-    from fracas.io.examples import (
-        army_files,
-        copy_examples,
-        example_files,
-        example_path,
-        examples_root,
-    )
+    from fracas.io.examples import copied_sources, copy_examples, examples_root
 
     root = examples_root()
-    sources = (
-        [path for _, path in example_files()] + army_files()
-        if names is None
-        else map(example_path, names)
-    )
+    sources = copied_sources(names)
     folders = {destination / source.relative_to(root).parent for source in sources}
     for folder in sorted(folders):
         for path in (folder, *folder.parents):

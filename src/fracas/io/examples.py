@@ -25,6 +25,8 @@ SCENARIO_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
 #: The folder of example army lists (``fracas import`` reads them): copied with the
 #: scenarios, but not scenarios themselves.
 ARMIES = "armies"
+#: The folder of the campaign tour's rosters and battle files: copied, not scenarios.
+CAMPAIGN = "campaign"
 
 
 def examples_root() -> Path:
@@ -58,6 +60,19 @@ def army_files() -> list[Path]:
     return sorted(path for path in (examples_root() / ARMIES).glob("*") if path.is_file())
 
 
+def campaign_files() -> list[Path]:
+    """The example campaign's rosters and battle files (``docs/campaigns.md``'s tour)."""
+    return sorted(path for path in (examples_root() / CAMPAIGN).rglob("*") if path.is_file())
+
+
+def copied_sources(names: list[str] | None = None) -> list[Path]:
+    """What ``fracas examples -o DIR`` copies: the examples called ``names``, or every
+    scenario with the army lists and the campaign's files beside them."""
+    if names is not None:
+        return [example_path(name) for name in names]
+    return [path for _, path in example_files()] + army_files() + campaign_files()
+
+
 def example_path(name: str) -> Path:
     """The example called ``name``: ``hex/river_crossing.yaml``, ``hex/river_crossing``, or
     ``river_crossing`` when only one folder has it."""
@@ -84,12 +99,7 @@ def copy_examples(destination: Path, names: list[str] | None = None) -> list[Pat
     with an error before writing anything.
     """
     root = examples_root()
-    sources = (
-        [path for _, path in example_files()] + army_files()
-        if names is None
-        else [example_path(name) for name in names]
-    )
-    pairs = [(source, destination / source.relative_to(root)) for source in sources]
+    pairs = [(source, destination / source.relative_to(root)) for source in copied_sources(names)]
     for source, target in pairs:
         if target.exists() and (not target.is_file() or target.read_bytes() != source.read_bytes()):
             raise FracasError(f"{target} exists already (with other text); not overwriting it")
