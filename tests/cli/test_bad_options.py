@@ -152,3 +152,19 @@ def test_the_seed_limit_of_odds_can_be_raised() -> None:
     )
     assert code == 0, lines
     assert f"seed {seed}" in out
+
+
+@pytest.mark.parametrize(
+    ("setting", "problem"),
+    [
+        ("vary: {parameters.round_limit: 5..1}", "the range 5..1 is empty"),
+        ("vary: {parameters.round_limit: []}", "expected PATH=A..B[:STEP] or PATH=V1,V2,…"),
+    ],
+)
+def test_a_bad_range_in_a_sweep_file_names_the_file_and_its_key(
+    tmp_path: Path, setting: str, problem: str
+) -> None:
+    # Written in the file, never typed as --vary: the error says where it is written.
+    path = sweep_file(tmp_path, setting)
+    line = assert_one_line(("sweep", path))
+    assert line == f"fracas: error: {path}: sweep.vary.parameters.round_limit: {problem}"

@@ -166,7 +166,17 @@ def _file_vary(settings: Mapping[str, Any], source: str) -> list[str]:
             text = text.replace("\n...", "")
         else:
             text = str(values)
-        specs.append(f"{path}={text}")
+        spec = f"{path}={text}"
+        from fracas.analysis.sweep import parse_vary
+
+        try:
+            parse_vary(spec)
+        except FracasError as exc:
+            # Written in the sweep file, not typed as --vary: the error names the file's key.
+            said, prefix = str(exc), f"--vary {spec!r}: "
+            problem = said.removeprefix(prefix)
+            raise ScenarioError(problem, source=source, path=("sweep", "vary", str(path))) from None
+        specs.append(spec)
     return specs
 
 
