@@ -168,3 +168,12 @@ def test_a_bad_range_in_a_sweep_file_names_the_file_and_its_key(
     path = sweep_file(tmp_path, setting)
     line = assert_one_line(("sweep", path))
     assert line == f"fracas: error: {path}: sweep.vary.parameters.round_limit: {problem}"
+
+
+def test_a_missing_scenario_of_a_sweep_file_says_which_file_named_it(tmp_path: Path) -> None:
+    path = sweep_file(tmp_path, "scenario: nowhere.yaml")
+    line = assert_one_line(("sweep", path))
+    assert line == (
+        f"fracas: error: {tmp_path / 'nowhere.yaml'}: cannot read file: No such file or "
+        f"directory (hint: named by {path}: sweep.scenario)"
+    )

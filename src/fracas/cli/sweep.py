@@ -365,7 +365,15 @@ def _sweep(
     if not isinstance(file_set, dict):
         raise ScenarioError("must map key paths to values", source=str(file), path=("sweep", "set"))
     overrides = [(str(k), v) for k, v in file_set.items()] + parse_overrides(base_settings)
-    scenario = load_scenario(reading(scenario_file), overrides=overrides, limits=limits)
+    try:
+        scenario = load_scenario(reading(scenario_file), overrides=overrides, limits=limits)
+    except ScenarioError as exc:
+        if scenario_file == file or exc.hint is not None:
+            raise
+        # The scenario a sweep file names: say where it was named.
+        raise ScenarioError(
+            exc.problem, source=exc.source, path=exc.path, hint=f"named by {file}: sweep.scenario"
+        ) from None
     source = str(scenario_file)
     # Each axis is worked out on its path with indices (so a cell's seed is the same
     # whether a unit was named or counted) and shown with names.
