@@ -398,7 +398,7 @@ def parse_limits(settings: list[str] | None) -> dict[str, int]:
     # every one of them is known to every command that takes --limit.
     import fracas.analysis.parallel
     import fracas.analysis.sweep
-    import fracas.cli.odds
+    import fracas.core.budgets
     import fracas.io.scenario
     import fracas.rulesets  # noqa: F401 - it has the rulesets' own limits declared on demand
 

@@ -34,23 +34,20 @@ from fracas.core.budgets import (
     EXACT_BUDGET,
     EXACT_LIMIT,
     EXACT_TOLERANCE,
+    RUNS_LIMIT,
     SAMPLE_BUDGET,
+    SAMPLE_LIMIT,
+    SOLVE_LIMIT,
 )
 from fracas.core.errors import FracasError, ScenarioError
 from fracas.core.escape import digit_count
-from fracas.core.limits import check, declare, limits_in_force
+from fracas.core.limits import check, limits_in_force
 from fracas.core.report import Section, Table, Text, decimal_text
 
 if TYPE_CHECKING:
     from fracas.analysis.results import OddsResult
     from fracas.analysis.solve import SolveResult
     from fracas.io.scenario import Scenario
-
-# A number typed on the command line may not ask for unbounded work either: the work
-# options are bounded by these limits, raised like any other with --limit (docs/limits.md).
-RUNS_LIMIT = declare("odds.runs", 10_000_000, "Monte Carlo repetitions (--runs, --max-runs)")
-SAMPLE_LIMIT = declare("odds.sample_budget", 2_000_000_000, "dice rolls --sample-budget may allow")
-SOLVE_LIMIT = declare("odds.solve_range", 1_000_000, "values --from .. --to of --solve")
 
 
 #: The limit bounding each work option of odds (``fracas sweep`` passes them on per cell).

@@ -40,6 +40,13 @@ EXACT_TOLERANCE = 1e-10
 SAMPLE_BUDGET = 20_000_000
 #: The most work ``--exact-budget`` may ask for (raised like any limit, docs/limits.md).
 EXACT_LIMIT = limits.declare("odds.exact_budget", 100_000_000, "steps --exact-budget may allow")
+# A number typed on the command line may not ask for unbounded work either: the other work
+# options of odds are bounded by these limits, raised like any other with --limit.
+RUNS_LIMIT = limits.declare("odds.runs", 10_000_000, "Monte Carlo repetitions (--runs, --max-runs)")
+SAMPLE_LIMIT = limits.declare(
+    "odds.sample_budget", 2_000_000_000, "dice rolls --sample-budget may allow"
+)
+SOLVE_LIMIT = limits.declare("odds.solve_range", 1_000_000, "values --from .. --to of --solve")
 #: The most characters one picture (a ruleset's SVG) may take while it is drawn: far above
 #: any board a person reads, so ``fracas render`` draws what it is given; ``fracas serve``
 #: lowers it to half its answer limit, so that a huge board's picture stops early instead
