@@ -524,6 +524,21 @@ class _DaskPool:
 PROCESSES_LIMIT = declare("work.processes", 256, "local processes --workers may start")
 
 
+def check_processes(workers: int) -> None:
+    """Refuse ``--workers`` above ``work.processes``: a typo (``--workers 100000``) would
+    fork a process per battle, per cell, or per server lane slot until memory ran out."""
+    check(PROCESSES_LIMIT.name, workers, path=("--workers",))
+
+
+def usable_processes() -> int:
+    """The processes a command starts when ``--workers`` is not given: every core, within
+    ``work.processes``."""
+    from fracas.core.helper import cores
+    from fracas.core.limits import value
+
+    return min(cores(), value(PROCESSES_LIMIT.name))
+
+
 @contextmanager
 def running(
     *,
@@ -540,7 +555,7 @@ def running(
     if workers < 1:
         raise FracasError(f"--workers must be at least 1, not {workers}")
     if scheduler is None:
-        check(PROCESSES_LIMIT.name, workers, path=("--workers",))
+        check_processes(workers)
     runner = Runner(
         _DaskPool(scheduler) if scheduler is not None else None, progress, local_workers=workers
     )

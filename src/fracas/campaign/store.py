@@ -63,6 +63,21 @@ def shown_url(url: str) -> str:
 
 #: The first bytes of every SQLite database file.
 _SQLITE_HEADER = b"SQLite format 3\x00"
+#: What SQLite keeps of one database: its file, and the files beside it in WAL mode.
+SQLITE_SUFFIXES = ("", "-wal", "-shm", "-journal")
+
+
+def sqlite_file(db: str) -> Path | None:
+    """The file of the SQLite store ``db`` names (a path or an ``sqlite:///`` URL); None
+    for a database in memory or on a server.
+
+    >>> sqlite_file("war.db"), sqlite_file("sqlite:///war.db"), sqlite_file("postgresql://h/w")
+    (PosixPath('war.db'), PosixPath('war.db'), None)
+    """
+    url = database_url(db)
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        return Path(url[len("sqlite:///") :])
+    return None
 
 
 def refuse_other_file(file: Path, source: str) -> None:
@@ -186,14 +201,14 @@ class Store:
         url = database_url(db)
         options: dict[str, Any] = {}
         if url.startswith("sqlite"):
-            if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
-                folder = Path(url[len("sqlite:///") :]).parent
-                if not folder.is_dir():
-                    raise ScenarioError("no such folder for the database", source=str(folder))
-                if read_only and not Path(url[len("sqlite:///") :]).is_file():
+            file = sqlite_file(db)
+            if file is not None:
+                if not file.parent.is_dir():
+                    raise ScenarioError("no such folder for the database", source=str(file.parent))
+                if read_only and not file.is_file():
                     raise ScenarioError("no campaign database here", source=db)
                 if read_only:
-                    refuse_other_file(Path(url[len("sqlite:///") :]), db)
+                    refuse_other_file(file, db)
             # Writers wait for each other's lock instead of failing at once.
             options["connect_args"] = {"timeout": 30}
             if url in ("sqlite://", "sqlite:///:memory:"):

@@ -83,24 +83,15 @@ def _db(name: str, db: str | None) -> str:
     return f"{safe}.campaign.db"
 
 
-def _sqlite_file(where: str) -> Path | None:
-    """The file of an SQLite store named by a path or an ``sqlite:///`` URL (else None)."""
-    if "://" not in where:
-        return Path(where)
-    if where.startswith("sqlite:///") and where != "sqlite:///:memory:":
-        return Path(where[len("sqlite:///") :])
-    return None
-
-
 def _open(name: str, db: str | None, *, must_exist: bool = True) -> Any:
-    from fracas.campaign.store import Store, refuse_other_file
+    from fracas.campaign.store import SQLITE_SUFFIXES, Store, refuse_other_file, sqlite_file
 
     where = _db(name, db)
-    file = _sqlite_file(where)
+    file = sqlite_file(where)
     if file is not None:
         # The database and the files SQLite keeps beside it are read by every command: no
         # -o may replace one of them (that would lose the campaign).
-        for suffix in ("", "-wal", "-shm", "-journal"):
+        for suffix in SQLITE_SUFFIXES:
             reading(Path(f"{file}{suffix}"))
     if must_exist and file is not None:
         if not file.exists():
@@ -118,6 +109,8 @@ def _new_database(name: str, db: str | None) -> Iterator[Any]:
     """The store a new campaign goes in. When this command made its SQLite file and
     fails, the file goes again (with its -wal and -shm): a campaign refused leaves no
     database behind, and the next command says there is none."""
+    from fracas.campaign.store import SQLITE_SUFFIXES
+
     where = _db(name, db)
     made = "://" not in where and not Path(where).exists()
     store = _open(name, db, must_exist=False)
@@ -126,7 +119,7 @@ def _new_database(name: str, db: str | None) -> Iterator[Any]:
     except BaseException:
         if made:
             store.close()
-            for suffix in ("", "-wal", "-shm", "-journal"):
+            for suffix in SQLITE_SUFFIXES:
                 with contextlib.suppress(OSError):
                     os.unlink(where + suffix)
         raise
@@ -520,10 +513,9 @@ def verify_command(
       fracas campaign verify war.jsonl --no-odds
       fracas campaign verify war.jsonl --limit input.file_bytes=50000000
     """
-    from fracas.analysis.parallel import PROCESSES_LIMIT
+    from fracas.analysis.parallel import check_processes, usable_processes
     from fracas.campaign.verify import verify_lines
-    from fracas.core.helper import cores
-    from fracas.core.limits import check, limits_in_force, value
+    from fracas.core.limits import limits_in_force
     from fracas.io.reader import read_text
 
     # A long war takes minutes: a terminal shows how far the check has gone.
@@ -538,9 +530,8 @@ def verify_command(
         else:
             text, source = read_text(reading(file)), str(file)
         if workers is None:
-            workers = min(cores(), value(PROCESSES_LIMIT.name))
-        # A typo (--workers 100000) would fork a process per battle of a long journal.
-        check(PROCESSES_LIMIT.name, workers, path=("--workers",))
+            workers = usable_processes()
+        check_processes(workers)
         with interruptible(quiet=quiet, interrupted=stopped) as tracker:
             verdict = verify_lines(
                 text, source=source, odds=not no_odds, workers=workers, watch=tracker

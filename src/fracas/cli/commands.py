@@ -424,11 +424,11 @@ def advise_command(
 
     scenario = load(file, settings, limits)
     if workers is not None:
-        from fracas.analysis.parallel import PROCESSES_LIMIT
-        from fracas.core.limits import check, limits_in_force
+        from fracas.analysis.parallel import check_processes
+        from fracas.core.limits import limits_in_force
 
         with limits_in_force(scenario.limits):
-            check(PROCESSES_LIMIT.name, workers, path=("--workers",))
+            check_processes(workers)
     label = f"{scenario.ruleset.name} {side}"
     shown = None if everything else top
     ruleset, model = scenario.ruleset, scenario.model
@@ -696,14 +696,12 @@ def serve_command(
         raise FracasError(
             f"fracas serve needs the web extra ({exc.name} is missing): pip install 'fracas[web]'"
         ) from None
-    from fracas.analysis.parallel import PROCESSES_LIMIT
-    from fracas.core.helper import cores
-    from fracas.core.limits import check, value
+    from fracas.analysis.parallel import check_processes, usable_processes
 
-    # Each lane starts its workers at once: a typo (--workers 100000) would fork until the
-    # machine runs out of memory. The server takes no --limit (its limits are options).
+    # Each lane starts its workers at once. The server takes no --limit (its limits are
+    # options): the refusal names the limit alone.
     if workers is not None:
-        check(PROCESSES_LIMIT.name, workers, path=("--workers",))
+        check_processes(workers)
     for name in allowed_host or ():
         # A request's Host header is one name without spaces: such an entry matches none.
         if not name or not name.isprintable() or any(c.isspace() for c in name):
@@ -714,7 +712,7 @@ def serve_command(
         time_limit=time_limit,
         exact_budget=exact_budget or defaults.exact_budget,
         sample_budget=sample_budget or defaults.sample_budget,
-        workers=workers or min(cores(), value(PROCESSES_LIMIT.name)),
+        workers=workers or usable_processes(),
         queue=queue,
         answer_bytes=max_answer,
         idle_timeout=idle_timeout,
