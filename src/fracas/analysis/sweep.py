@@ -77,53 +77,63 @@ class Axis:
         return self.shown or self.path
 
 
+class VaryError(FracasError):
+    """A ``--vary`` that cannot be read: ``problem`` apart, for a sweep file to name its
+    own key instead of an option nobody typed."""
+
+    def __init__(self, shown: str, problem: str) -> None:
+        super().__init__(f"--vary {shown}: {problem}")
+        self.problem = problem
+
+
 def parse_vary(spec: str) -> Axis:
     """Read ``PATH=A..B[:STEP]`` (integers, both ends included) or ``PATH=V1,V2,…``.
 
     >>> parse_vary("units[0].models=10..20:5").values
     (10, 15, 20)
-    >>> parse_vary("units[0].models=1..0")
-    Traceback (most recent call last):
-    ...
-    fracas.core.errors.FracasError: --vary 'units[0].models=1..0': the range 1..0 is empty
+    >>> try:
+    ...     parse_vary("units[0].models=1..0")
+    ... except VaryError as error:
+    ...     print(error)
+    --vary 'units[0].models=1..0': the range 1..0 is empty
     """
     path, equals, raw = spec.partition("=")
     path = path.strip()
     if not equals or not path or not raw.strip():
-        raise FracasError(f"--vary {spec!r}: expected PATH=A..B[:STEP] or PATH=V1,V2,…")
+        raise VaryError(repr(spec), "expected PATH=A..B[:STEP] or PATH=V1,V2,…")
     match = _RANGE.match(raw)
     if match is not None:
         try:
             first, last = int(match.group(1)), int(match.group(2))
             step = int(match.group(3)) if match.group(3) is not None else 1
         except ValueError:  # longer than Python reads (about 4,300 digits)
-            raise FracasError(f"--vary {path}=…: a number too long to read") from None
+            raise VaryError(f"{path}=…", "a number too long to read") from None
         if step <= 0:
-            raise FracasError(f"--vary {spec!r}: the step must be at least 1, not {step}")
+            raise VaryError(repr(spec), f"the step must be at least 1, not {step}")
         if last < first:
-            raise FracasError(f"--vary {spec!r}: the range {first}..{last} is empty")
+            raise VaryError(repr(spec), f"the range {first}..{last} is empty")
         count = (last - first) // step + 1
         # Checked before the range is laid out: no grid could hold more values than cells.
         check(CELLS_LIMIT.name, count, path=("--vary",), shown=f"{path}: {count:,} values")
         return Axis(path, tuple(range(first, last + 1, step)))
     if ".." in raw:
-        raise FracasError(f"--vary {spec!r}: a range is A..B or A..B:STEP with whole numbers")
+        raise VaryError(repr(spec), "a range is A..B or A..B:STEP with whole numbers")
     values: list[Any] = []
     for item in raw.split(","):
         text = item.strip()
         if not text:
-            raise FracasError(f"--vary {spec!r}: an empty value in the list")
+            raise VaryError(repr(spec), "an empty value in the list")
         try:
             value = yaml.safe_load(text)
         except yaml.YAMLError:
             value = text
         except (ValueError, OverflowError):  # an integer or a base-60 float beyond reading
-            raise FracasError(f"--vary {path}=…: a number too large to read") from None
+            raise VaryError(f"{path}=…", "a number too large to read") from None
         if isinstance(value, dict | list) or value is None:
-            raise FracasError(f"--vary {spec!r}: {text!r} is not a single value")
+            raise VaryError(repr(spec), f"{text!r} is not a single value")
         values.append(value)
     if len(set(map(repr, values))) != len(values):
-        raise FracasError(f"--vary {spec!r}: a value is listed twice")
+        raise VaryError(repr(spec), "a value is listed twice")
     return Axis(path, tuple(values))
 
 

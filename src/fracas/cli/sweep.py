@@ -167,15 +167,15 @@ def _file_vary(settings: Mapping[str, Any], source: str) -> list[str]:
         else:
             text = str(values)
         spec = f"{path}={text}"
-        from fracas.analysis.sweep import parse_vary
+        from fracas.analysis.sweep import VaryError, parse_vary
 
         try:
             parse_vary(spec)
-        except FracasError as exc:
+        except VaryError as exc:
             # Written in the sweep file, not typed as --vary: the error names the file's key.
-            said, prefix = str(exc), f"--vary {spec!r}: "
-            problem = said.removeprefix(prefix)
-            raise ScenarioError(problem, source=source, path=("sweep", "vary", str(path))) from None
+            raise ScenarioError(
+                exc.problem, source=source, path=("sweep", "vary", str(path))
+            ) from None
         specs.append(spec)
     return specs
 
