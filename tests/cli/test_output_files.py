@@ -221,3 +221,27 @@ def test_a_chart_and_a_report_into_one_file_is_refused(tmp_path: Path, command: 
     assert "--plot:" in result.stderr
     assert "is the -o file too; name two files" in result.stderr
     assert not same.exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["examples"],
+        ["resolve", str(LAIR)],
+        ["render", "examples/hex/encirclement.yaml"],
+    ],
+)
+@pytest.mark.parametrize("empty", ["", "  "])
+def test_an_empty_output_path_is_refused_and_nothing_is_written(
+    command: list[str], empty: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Path("") is the current folder: `examples -o ""` copied every example into it.
+    root = Path.cwd()
+    monkeypatch.chdir(tmp_path)
+    args = [str(root / part) if part.startswith("examples/") else part for part in command]
+    result = runner.invoke(app, [*args, "-o", empty])
+    assert result.exit_code == 2
+    assert "--output" in result.stderr
+    assert "empty path" in result.stderr
+    assert "Traceback" not in result.output + result.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -41,6 +41,7 @@ from fracas.cli.common import (
     load,
     located,
     names_a_file,
+    output_path,
     output_width,
     reading,
     render,
@@ -549,7 +550,10 @@ def schema_command(
 def render_command(
     file: FileArg,
     output: Annotated[
-        Path, typer.Option("--output", "-o", metavar="PATH", help="SVG file to write.")
+        Path,
+        typer.Option(
+            "--output", "-o", metavar="PATH", parser=output_path, help="SVG file to write."
+        ),
     ],
     attacker: Annotated[
         str | None, typer.Option(metavar="ID", help="Draw this unit's attack.")

@@ -439,9 +439,25 @@ FormatOpt = Annotated[
     Format,
     typer.Option("--format", "-f", metavar="text|markdown|bbcode|json", help="Output format."),
 ]
+
+
+def output_path(text: str) -> Path:
+    """An ``-o`` value as a path; an empty one is refused (``Path("")`` would be the
+    current folder, where ``examples -o`` copies and other commands fail late)."""
+    if not text.strip():
+        raise typer.BadParameter("an empty path names no file or folder")
+    return Path(text)
+
+
 OutputOpt = Annotated[
     Path | None,
-    typer.Option("--output", "-o", metavar="PATH", help="Write to this file instead of stdout."),
+    typer.Option(
+        "--output",
+        "-o",
+        metavar="PATH",
+        parser=output_path,
+        help="Write to this file instead of stdout.",
+    ),
 ]
 SetOpt = Annotated[
     list[str] | None,
