@@ -502,3 +502,16 @@ def test_a_database_that_is_not_one_is_one_line(tmp_path: Path) -> None:
         )
         assert code == 2
         assert f"a campaign cannot be named {dots!r}" in err
+
+
+@pytest.mark.parametrize("text", ["", "\n  \n"])
+def test_a_file_with_no_event_is_unreadable_not_a_journal_that_fails(
+    tmp_path: Path, text: str
+) -> None:
+    """Exit 2, as for a line that is no event: there is no first event to name."""
+    journal = tmp_path / "war.jsonl"
+    journal.write_text(text)
+    code, out, err = run("campaign", "verify", str(journal))
+    assert code == 2
+    assert out == ""
+    assert err == f"fracas: error: {journal}: no events: an exported journal has one event a line\n"

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from fracas.campaign.battle import build_scenario, fight
 from fracas.campaign.journal import Event, event_hash, parse_line
 from fracas.campaign.rosters import CampaignState, JournalError, apply, derive
-from fracas.core.errors import FracasError
+from fracas.core.errors import FracasError, ScenarioError
 from fracas.io.canonical import canonical_document
 from fracas.io.scenario import set_path
 
@@ -87,6 +87,9 @@ def verify_lines(
 ) -> Verdict:
     """Check an exported journal (see the module's text)."""
     lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        # Nothing to follow or not follow: not a journal, as a line of no JSON is not one.
+        raise ScenarioError("no events: an exported journal has one event a line", source=source)
     events = [parse_line(line, number=n, source=source) for n, line in enumerate(lines, 1)]
     return verify_events(events, odds=odds, workers=workers, watch=watch)
 
