@@ -191,8 +191,10 @@ def test_text_table_and_rerun_line() -> None:
         "sides[Thornwall].units[Wall Guard].pax  parameters.round_limit  winner=Red Fang"
     )
     assert header.split()[-4:] == ["95", "%", "interval", "method"]
-    assert len(out.splitlines()) == 1 + 6 + 2 + 2
-    assert "Re-run a cell alone: fracas odds examples/d100/lair_raid.yaml" in out
+    # The header, 6 cells, a blank line, the re-run command (a line of its own, then the
+    # command cut into two lines), a blank line and the footer.
+    assert len(out.splitlines()) == 1 + 6 + 1 + 3 + 2
+    assert "Re-run a cell alone:\n  fracas odds examples/d100/lair_raid.yaml" in out
 
 
 def test_text_ends_with_a_footer_naming_seed_and_version() -> None:
@@ -284,7 +286,12 @@ def test_the_rerun_line_gives_the_first_cells_number(tmp_path: Path) -> None:
     )
     assert code == 0, err
     first = out.splitlines()[1].split()
-    line = out.splitlines()[-3].removeprefix("Re-run a cell alone: ")
+    # The command is cut into lines that fit the width, each ending in " \\" (a shell
+    # reads it as one line).
+    hint = out.split("Re-run a cell alone:\n", 1)[1].split("\n\n", 1)[0]
+    assert len(hint.splitlines()) > 1
+    assert max(len(text) for text in hint.splitlines()) <= 100
+    line = hint.replace(" \\\n", " ").strip()
     assert "--set parameters.round_limit=3" in line
     assert "--set 'sides[0].units[0].pax=5'" in line
     assert "--set 'title=\"3\"'" in line

@@ -138,3 +138,22 @@ def test_usage_mistakes_are_one_line_with_exit_2() -> None:
         assert lines[0].startswith("fracas: error: ")
         assert fragment in lines[0]
         assert "Value error" not in lines[0]
+
+
+def test_every_line_of_a_rulesets_parameters_fits_the_width() -> None:
+    """A default that is a whole table (hex's terrain, d100's equipment) was one line of
+    700 columns; it is opened up entry by entry, and still reads back as the same value."""
+    import json
+
+    for name in ("hex", "d100", "rankflank"):
+        result = runner.invoke(app, ["rulesets", name], env={"COLUMNS": "100"})
+        assert result.exit_code == 0
+        lines = result.stdout.splitlines()
+        assert max(len(line) for line in lines) <= 100, name
+    text = runner.invoke(app, ["rulesets", "hex"], env={"COLUMNS": "100"}).stdout.splitlines()
+    start = text.index("  terrain = {")
+    end = text.index("    }", start)
+    shown = json.loads("{" + "\n".join(text[start + 1 : end]) + "}")
+    listed = runner.invoke(app, ["rulesets", "hex", "-f", "json"]).stdout
+    terrain = next(p for p in json.loads(listed)["parameters"] if p["name"] == "terrain")
+    assert shown == terrain["default"]

@@ -157,19 +157,54 @@ def rulesets_command(
         }
         write_output(_json(document), output)
         return
+    width = terminal_width()
     lines = [f"{ruleset.name} — {ruleset.title}", ""]
     for param, default, description in parameters:
-        lines.append(f"  {param} = {json.dumps(default, ensure_ascii=False)}")
+        lines += _default_lines(param, default, width)
         lines.append(
             textwrap.fill(
                 description,
-                width=terminal_width(),
+                width=width,
                 initial_indent=" " * 6,
                 subsequent_indent=" " * 6,
             )
         )
-    lines += ["", f"Offers: {', '.join(ruleset.capabilities())}"]
+    offers = f"Offers: {', '.join(ruleset.capabilities())}"
+    lines += ["", textwrap.fill(offers, width=width, subsequent_indent=" " * 4)]
     write_output("\n".join(lines) + "\n", output)
+
+
+def _default_lines(param: str, default: object, width: int) -> list[str]:
+    """``param = default`` on one line where it fits the width, else the default's entries
+    one a line, each opened up in turn while it does not fit (a table of terrain or
+    equipment is hundreds of columns on one line).
+
+    >>> _default_lines("rounds", 3, 100)
+    ['  rounds = 3']
+    >>> for line in _default_lines("table", {"a": [1, 2], "b": "xyz"}, 20):
+    ...     print(line)
+      table = {
+          "a": [1, 2],
+          "b": "xyz"
+        }
+    """
+    return _json_lines(f"  {param} = ", default, "    ", width)
+
+
+def _json_lines(head: str, value: object, indent: str, width: int, tail: str = "") -> list[str]:
+    line = f"{head}{json.dumps(value, ensure_ascii=False)}{tail}"
+    if len(line) <= width or not isinstance(value, dict | list) or not value:
+        return [line]
+    opening, closing = ("{", "}") if isinstance(value, dict) else ("[", "]")
+    items = list(value.items()) if isinstance(value, dict) else [(None, v) for v in value]
+    lines = [f"{head}{opening}"]
+    inner = indent + "  "
+    for number, (key, item) in enumerate(items, 1):
+        label = "" if key is None else f"{json.dumps(key, ensure_ascii=False)}: "
+        comma = "," if number < len(items) else ""
+        lines += _json_lines(f"{inner}{label}", item, inner, width, comma)
+    lines.append(f"{indent}{closing}{tail}")
+    return lines
 
 
 @app.command("validate")

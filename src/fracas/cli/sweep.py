@@ -21,6 +21,7 @@ from fracas.cli.common import (
     chart_beside,
     check_apart,
     check_output,
+    output_width,
     parse_limits,
     parse_overrides,
     reading,
@@ -428,7 +429,7 @@ def _sweep(
     elif kind is SweepFormat.json:
         text = to_json(result, source=source)
     else:
-        hint = _rerun_hint(source, result, overrides, limits)
+        hint = _rerun_hint(source, result, overrides, limits, output_width(output))
         text = f"{to_text(result)}{hint}\n{made}\n"
     drawn = None
     unplotted: FracasError | None = None
@@ -540,6 +541,7 @@ def _rerun_hint(
     result: Any,
     overrides: list[tuple[str, Any]],
     limits: Mapping[str, int] | None = None,
+    width: int = 100,
 ) -> str:
     """The command that gives the first cell's numbers: the sweep's own overrides (the
     sweep file's ``set:``, then ``--set``), the cell's values, its seed, the options and
@@ -547,12 +549,30 @@ def _rerun_hint(
     if not result.cells:
         return ""
     cell = result.cells[0]
-    sets = " ".join(_set_word(path, value) for path, value in [*overrides, *cell.settings])
-    options = " ".join(
-        [f"--{key.replace('_', '-')} {value}" for key, value in result.options.items()]
-        + [f"--limit {name}={amount}" for name, amount in (limits or {}).items()]
-    )
-    return (
-        f"\nRe-run a cell alone: fracas odds {source} {sets} --seed {cell.seed}"
-        f"{' ' + options if options else ''}\n"
-    )
+    words = [
+        f"fracas odds {shlex.quote(source)}",
+        *(_set_word(path, value) for path, value in [*overrides, *cell.settings]),
+        f"--seed {cell.seed}",
+        *(f"--{key.replace('_', '-')} {value}" for key, value in result.options.items()),
+        *(f"--limit {name}={amount}" for name, amount in (limits or {}).items()),
+    ]
+    return f"\nRe-run a cell alone:\n{shell_lines(words, width)}\n"
+
+
+def shell_lines(words: list[str], width: int) -> str:
+    """A command's words on lines of at most ``width`` columns where they can be, each
+    line but the last ending in `` \\`` so that the whole still pastes into a shell.
+
+    >>> print(shell_lines(["fracas odds a.yaml", "--seed 5", "--runs 100"], 32))
+      fracas odds a.yaml --seed 5 \\
+        --runs 100
+    """
+    lines: list[str] = []
+    line = "  " + words[0]
+    for word in words[1:]:
+        if len(line) + 1 + len(word) + 2 > width:
+            lines.append(line + " \\")
+            line = "    " + word
+        else:
+            line += " " + word
+    return "\n".join([*lines, line])
