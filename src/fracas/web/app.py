@@ -98,6 +98,12 @@ class ScenarioRequest(BaseModel):
     fold: bool = Field(False, description="Fold the step-by-step sections, like `--fold`.")
 
     def given(self) -> ScenarioInput:
+        """The request as a worker reads it; overrides nested past the input limits are
+        refused here, before they are pickled for the worker (pickling recurses, and a
+        value 600 levels deep failed there as an internal error)."""
+        from fracas.io.reader import check_document
+
+        check_document(self.overrides, source="overrides")
         post = PostOptions(self.forum, self.ascii_only, self.fold)
         return ScenarioInput(self.scenario, self.name, self.format, self.overrides, post)
 

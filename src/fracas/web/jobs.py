@@ -164,8 +164,22 @@ def error_of(exc: BaseException) -> tuple[int, dict[str, Any]]:
 
 
 def dumps(value: Any) -> bytes:
-    """JSON as the answers are written: UTF-8, compact, no NaN."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+    """JSON as the answers are written: UTF-8, compact, no NaN.
+
+    Text with a lone surrogate (a JSON scenario may hold ``"\\udc80"``; the command line
+    prints it back escaped) has no UTF-8: the answer then escapes every character beyond
+    ASCII, as ``fracas … --format json`` does, the same value to any JSON reader.
+
+    >>> dumps({"title": "Café"}).decode()
+    '{"title":"Café"}'
+    >>> print(dumps({"title": "a" + chr(0xDC80)}).decode())
+    {"title":"a\\udc80"}
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        return json.dumps(value, separators=(",", ":"), allow_nan=False).encode()
 
 
 OPERATIONS: dict[str, Callable[[dict[str, Any]], Any]] = {

@@ -1,0 +1,44 @@
+"""Requests built to break the API: each gets a 4xx naming what is wrong, or its answer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+from fastapi.testclient import TestClient
+
+from .conftest import body
+
+ROOT = Path(__file__).resolve().parents[2]
+ENCIRCLEMENT = ROOT / "examples" / "hex" / "encirclement.yaml"
+
+
+def test_a_lone_surrogate_in_a_title_is_answered_not_an_internal_error(client: TestClient) -> None:
+    # JSON may write "\udc80"; the text has no UTF-8, so the answer escapes it as the
+    # command line's JSON does.
+    document = yaml.safe_load(ENCIRCLEMENT.read_text(encoding="utf-8"))
+    document["title"] = "Closing " + chr(0xDC80) + " ring"
+    request = {"scenario": json.dumps(document), "name": "ring.json"}
+    for endpoint in ("validate", "resolve"):
+        response = client.post(f"/api/{endpoint}", json=request)
+        assert response.status_code == 200, response.text
+    answer = client.post("/api/resolve", json=request)
+    assert "\\udc80" in answer.content.decode("ascii")
+    assert json.loads(answer.content)["title"] == "Closing " + chr(0xDC80) + " ring"
+
+
+def test_an_override_too_deep_to_send_to_a_worker_is_a_422_naming_the_limit(
+    client: TestClient,
+) -> None:
+    # 600 levels: within what the request reader parses, past what pickling a job for the
+    # worker could (a RecursionError, answered as an internal error).
+    for deep in ("[" * 600 + "]" * 600, '{"a":' * 600 + "1" + "}" * 600):
+        request = json.dumps({**body(ENCIRCLEMENT), "overrides": {"title": json.loads(deep)}})
+        response = client.post(
+            "/api/resolve", content=request, headers={"content-type": "application/json"}
+        )
+        assert response.status_code == 422, response.text
+        error = response.json()["error"]
+        assert "nested deeper than the limit input.depth" in error["message"]
+        assert "--limit" not in error["message"]
