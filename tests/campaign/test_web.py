@@ -147,3 +147,35 @@ def test_a_campaign_named_with_a_slash_has_pages_that_answer(tmp_path: Path) -> 
             answer = client.get("/campaign/Red%2FBlue%20war" + tail)
             assert answer.status_code == 200, tail
         assert client.get("/campaign/Red%2FBlue%20war/battle/2").status_code == 404
+
+
+def test_the_pages_leave_the_database_file_as_it_was(tmp_path: Path) -> None:
+    """A copy in rollback-journal mode (the GM's backup, say): opening it in WAL mode, as
+    a writer does, rewrote its header and made -wal and -shm files beside it."""
+    import hashlib
+    import sqlite3
+
+    db, _ = war_of_one_battle(tmp_path)
+    copy = tmp_path / "copy.db"
+    with sqlite3.connect(db) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    with sqlite3.connect(copy) as connection:
+        connection.execute("PRAGMA journal_mode=DELETE")
+    before = hashlib.sha256(copy.read_bytes()).hexdigest()
+    with TestClient(create_app(campaign=str(copy)), base_url="http://127.0.0.1") as client:
+        for page in ("/campaign", "/campaign/War", "/campaign/War/battle/1"):
+            assert client.get(page).status_code == 200, page
+    assert hashlib.sha256(copy.read_bytes()).hexdigest() == before
+    assert sorted(path.name for path in tmp_path.iterdir() if path.name.startswith("copy")) == [
+        "copy.db"
+    ]
+
+
+def test_a_read_only_store_refuses_to_write_on_either_database(db: str) -> None:
+    import sqlalchemy as sa
+
+    Store.open(db).close()
+    reader = Store.open(db, read_only=True)
+    with pytest.raises(sa.exc.DBAPIError), reader.engine.begin() as connection:
+        connection.exec_driver_sql("CREATE TABLE scratch (x INTEGER)")
+    reader.close()

@@ -218,7 +218,9 @@ class Store:
         except (sa.exc.ArgumentError, ImportError, ValueError) as exc:
             raise ScenarioError(f"not a usable database URL ({exc})", source=db) from None
         if url.startswith("sqlite"):
-            _sqlite_pragmas(engine)
+            _sqlite_pragmas(engine, read_only=read_only)
+        elif read_only:
+            _read_only_sessions(engine)
         store = cls(engine, url)
         try:
             if read_only:
@@ -372,7 +374,7 @@ class Store:
         }
 
 
-def _sqlite_pragmas(engine: Any) -> None:
+def _sqlite_pragmas(engine: Any, *, read_only: bool = False) -> None:
     import sqlalchemy as sa
 
     @sa.event.listens_for(engine, "connect")
@@ -380,7 +382,12 @@ def _sqlite_pragmas(engine: Any) -> None:
         # Transactions are begun explicitly (BEGIN IMMEDIATE in append), not by the driver.
         connection.isolation_level = None
         cursor = connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
+        if read_only:
+            # Setting the journal mode rewrites the file's header: a reader (the web
+            # pages) leaves the file as the GM made it, and could not write if it tried.
+            cursor.execute("PRAGMA query_only=ON")
+        else:
+            cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
@@ -390,6 +397,19 @@ def _sqlite_pragmas(engine: Any) -> None:
         connection.exec_driver_sql(
             "BEGIN IMMEDIATE" if connection.info.get(_IMMEDIATE) else "BEGIN"
         )
+
+
+def _read_only_sessions(engine: Any) -> None:
+    """Every session of ``engine`` (a server database) refuses to write."""
+    import sqlalchemy as sa
+
+    @sa.event.listens_for(engine, "connect")
+    def _on_connect(connection: Any, _record: Any) -> None:
+        cursor = connection.cursor()
+        cursor.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
+        cursor.close()
+        # A setting is rolled back with the transaction it was made in.
+        connection.commit()
 
 
 _IMMEDIATE = "fracas.immediate"
