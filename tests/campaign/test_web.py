@@ -179,3 +179,43 @@ def test_a_read_only_store_refuses_to_write_on_either_database(db: str) -> None:
     with pytest.raises(sa.exc.DBAPIError), reader.engine.begin() as connection:
         connection.exec_driver_sql("CREATE TABLE scratch (x INTEGER)")
     reader.close()
+
+
+def test_a_campaign_named_like_another_ones_page_shows_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Such names are refused now (below); a store made before keeps them, and the page
+    at each name is that campaign's own. "x/journal.jsonl" was served x's journal, and
+    "y/battle/1" was "no campaign called 'y'"."""
+    db, _ = war_of_one_battle(tmp_path, campaign="x")
+    store = Store.open(db)
+    with monkeypatch.context() as before:  # as a fracas that allowed them made them
+        before.setattr("fracas.campaign.actions.check_new_name", lambda name: None)
+        for name in ("x/journal.jsonl", "y/battle/1"):
+            new_campaign(store, name, "d100")
+    with TestClient(create_app(campaign=db), base_url="http://127.0.0.1") as client:
+        index = client.get("/campaign").text
+        for name, link in (
+            ("x/journal.jsonl", "x%2Fjournal.jsonl"),
+            ("y/battle/1", "y%2Fbattle%2F1"),
+        ):
+            assert f'href="/campaign/{link}"' in index
+            page = client.get(f"/campaign/{link}")
+            assert page.status_code == 200, name
+            assert page.headers["content-type"].startswith("text/html")
+            assert f"<title>{name}" in page.text
+        assert client.get("/campaign/x/battle/1").status_code == 200
+        assert client.get("/campaign/x/battle/one").status_code == 404
+        # The pages name their icon, which the server has.
+        assert 'rel="icon" href="/static/favicon.svg"' in index
+        assert client.get("/static/favicon.svg").status_code == 200
+
+
+def test_a_new_campaign_cannot_be_named_like_another_ones_page(tmp_path: Path) -> None:
+    from fracas.core.errors import ScenarioError
+
+    store = Store.open(str(tmp_path / "war.db"))
+    for name in ("x/journal.jsonl", "y/battle/1"):
+        with pytest.raises(ScenarioError, match="cannot end like the address of a page"):
+            new_campaign(store, name, "d100")
+    new_campaign(store, "y/battle/one", "d100")  # no page has this address

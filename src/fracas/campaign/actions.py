@@ -80,6 +80,29 @@ def check_name(name: str) -> None:
         )
 
 
+def check_new_name(name: str) -> None:
+    """Refuse a new name whose web address is another page's: ``x/journal.jsonl`` is the
+    address of campaign ``x``'s journal, ``x/battle/2`` of its second battle (a campaign
+    made so before keeps its name; its page shows it, but hides the other).
+
+    >>> try:
+    ...     check_new_name("War/battle/2")
+    ... except ScenarioError as error:
+    ...     print(error.problem)
+    a campaign's name cannot end like the address of a page ('/battle/2')
+    """
+    head, _, number = name.rpartition("/battle/")
+    tail = f"/battle/{number}" if head and number.isdigit() else None
+    if name.endswith("/journal.jsonl"):
+        tail = "/journal.jsonl"
+    if tail is not None:
+        raise ScenarioError(
+            f"a campaign's name cannot end like the address of a page ({tail!r})",
+            source="command line",
+            path=("name",),
+        )
+
+
 def new_campaign(
     store: Store,
     name: str,
@@ -94,6 +117,7 @@ def new_campaign(
     from fracas.rulesets import find_ruleset
 
     check_name(name)
+    check_new_name(name)
     found = find_ruleset(ruleset).name
     adapter_for(found)
     clean = canonical_document(dict(base or {}), source=source)

@@ -44,7 +44,8 @@ class NoSuchBattle(FracasError, LookupError):
 def _page(title: str, body: str) -> str:
     return (
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}'
-        f"</title><style>{PAGE_STYLE}</style></head><body>{body}</body></html>\n"
+        f'</title><link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
+        f"<style>{PAGE_STYLE}</style></head><body>{body}</body></html>\n"
     )
 
 
@@ -148,7 +149,7 @@ def add_campaign_pages(app: FastAPI, db: str) -> None:
     """Add the read-only pages of the store at ``db`` to the FastAPI ``app``."""
     import anyio
     from fastapi import HTTPException
-    from fastapi.responses import HTMLResponse, PlainTextResponse
+    from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
     from fracas.campaign.store import UnknownCampaign
     from fracas.campaign.verify import export_lines
@@ -167,17 +168,33 @@ def add_campaign_pages(app: FastAPI, db: str) -> None:
     async def campaigns() -> HTMLResponse:
         return HTMLResponse(await run(index_page, store))
 
-    # A name may hold "/" ("Red/Blue war"): the server sees its %2F as "/", so the name is
-    # a path, and the routes with a tail are tried before the campaign's own page.
-    @app.get("/campaign/{name:path}/battle/{number}", include_in_schema=False)
-    async def battle(name: str, number: int) -> HTMLResponse:
-        return HTMLResponse(await run(battle_page, store, name, number))
-
-    @app.get("/campaign/{name:path}/journal.jsonl", include_in_schema=False)
-    async def journal(name: str) -> PlainTextResponse:
-        events = await run(store.events, name)
-        return PlainTextResponse(export_lines(events), media_type="application/jsonl")
-
-    @app.get("/campaign/{name:path}", include_in_schema=False)
-    async def campaign(name: str) -> HTMLResponse:
+    # A name may hold "/" ("Red/Blue war"): the server sees its %2F as "/", so one route
+    # takes the whole path and a campaign's own name is matched before any tail, so that
+    # "x/journal.jsonl" is that campaign's page, not the journal of "x".
+    @app.get("/campaign/{path:path}", include_in_schema=False)
+    async def campaign(path: str) -> Response:
+        kind, name, number = await run(page_of, store, path)
+        if kind == "journal":
+            events = await run(store.events, name)
+            return PlainTextResponse(export_lines(events), media_type="application/jsonl")
+        if kind == "battle":
+            return HTMLResponse(await run(battle_page, store, name, number))
         return HTMLResponse(await run(campaign_page, store, name))
+
+
+def page_of(store: Store, path: str) -> tuple[str, str, int]:
+    """What the campaign page at ``path`` (below ``/campaign/``) shows: ``("campaign",
+    name, 0)``, ``("journal", name, 0)`` or ``("battle", name, number)``. A path that is
+    no campaign's name nor one with a tail is a campaign unknown (its page says so)."""
+    names = {name for name, _ in store.campaigns()}
+    if path in names:
+        return "campaign", path, 0
+    head, _, number = path.rpartition("/battle/")
+    if head in names:
+        if not (number.isascii() and number.isdigit() and len(number) < 10):
+            raise NoSuchBattle(f"campaign {head!r} has no battle {number[:20]!r}")
+        return "battle", head, int(number)
+    journal = path.removesuffix("/journal.jsonl")
+    if journal != path and journal in names:
+        return "journal", journal, 0
+    return "campaign", path, 0
