@@ -42,3 +42,22 @@ def test_an_override_too_deep_to_send_to_a_worker_is_a_422_naming_the_limit(
         error = response.json()["error"]
         assert "nested deeper than the limit input.depth" in error["message"]
         assert "--limit" not in error["message"]
+
+
+def test_a_long_override_key_is_quoted_short_and_a_huge_index_is_refused(
+    client: TestClient,
+) -> None:
+    cases = {
+        # A name in brackets, a path with a doubled dot: quoted at most 40 characters.
+        "units[" + "b" * 5000 + "].strength": "no entry named 'bbbb",
+        "a..b" + "c" * 5000: "not a key path: 'a..bcc",
+        # Python reads no number of 4,301 digits: this was a ValueError, a 500.
+        "units[" + "1" * 5000 + "].strength": "the index '1111",
+    }
+    for key, problem in cases.items():
+        response = client.post("/api/resolve", json={**body(ENCIRCLEMENT), "overrides": {key: 1}})
+        assert response.status_code == 422, response.text
+        error = response.json()["error"]
+        assert error["problem"].startswith(problem)
+        assert len(error["problem"]) < 200
+        assert len(error["message"]) < 500

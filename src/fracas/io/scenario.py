@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from fracas.core.errors import FracasError, ScenarioError
-from fracas.core.escape import digit_count
+from fracas.core.escape import digit_count, excerpt
 from fracas.core.limits import budget, check, current_overrides, declare, limits_in_force
 from fracas.core.report import Report
 from fracas.core.schema import SCHEMA_VERSION, Document, validate
@@ -254,16 +254,21 @@ def parse_path(path: str, *, source: str | None = None) -> tuple[str | int | Nam
         if key is not None:
             parts.append(key)
         elif index is not None:
+            if len(index) > 18:
+                # No list is that long, and Python refuses to read a number of 4,301 digits.
+                raise ScenarioError(
+                    f"the index {excerpt(index)} is larger than any list", source=source
+                )
             parts.append(int(index))
         else:
             parts.append(Named(name.strip()))
     if not parts:
-        raise ScenarioError(f"empty key path {path!r}", source=source)
+        raise ScenarioError(f"empty key path {excerpt(path)}", source=source)
     if not _KEY_PATH.fullmatch(path):
         # Whatever the parts skipped (a doubled dot, a stray bracket) was a typing slip.
         raise ScenarioError(
-            f"not a key path: {path!r} (write keys and [index] or [name] like units[2].level "
-            "or units[Halberdiers].models)",
+            f"not a key path: {excerpt(path)} (write keys and [index] or [name] like "
+            "units[2].level or units[Halberdiers].models)",
             source=source,
         )
     return tuple(parts)
@@ -290,13 +295,13 @@ def _entry_named(node: Any, named: Named, source: str, where: tuple[str | int, .
         return found[0]
     if found:
         raise ScenarioError(
-            f"{len(found)} entries are named {named.name!r}; give the index",
+            f"{len(found)} entries are named {excerpt(named.name)}; give the index",
             source=source,
             path=where,
         )
     known = ", ".join(names) if names else "none has a name"
     raise ScenarioError(
-        f"no entry named {named.name!r} (names: {known})", source=source, path=where
+        f"no entry named {excerpt(named.name)} (names: {known})", source=source, path=where
     )
 
 
