@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from .conftest import LAIR, ROOT, WORK_OPTIONS, assert_one_line, run
+from .conftest import LAIR, ROOT, WORK_OPTIONS, assert_one_line, fresh_python, run
 
 D100 = ROOT / "examples" / "d100" / "challenge.yaml"
 RANKFLANK = ROOT / "examples" / "rankflank" / "frontal_charge.yaml"
@@ -184,9 +184,21 @@ def test_an_error_message_is_short_whatever_the_input(tmp_path: Path) -> None:
 # ── output paths ──────────────────────────────────────────────────────────────────────
 
 
-@pytest.mark.parametrize("target", ["/", "", "."])
+@pytest.mark.parametrize("target", ["/", "."])
 def test_output_to_a_directory_is_one_line(target: str) -> None:
     assert_one_line(("resolve", D100, "-o", target), "cannot write output")
+
+
+def test_an_empty_output_is_one_line() -> None:
+    # Refused while the options are read: the command's own one-line form comes from
+    # `fracas`'s entry point, so it is run as a user runs it.
+    done = fresh_python("-m", "fracas", "resolve", str(D100), "-o", "")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == (
+        "fracas: error: Invalid value for '--output' / '-o': an empty path names no file or "
+        "folder (see 'fracas resolve --help')\n"
+    )
 
 
 def test_output_to_an_existing_directory_is_one_line(tmp_path: Path) -> None:
