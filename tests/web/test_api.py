@@ -515,7 +515,8 @@ def test_odds_take_the_exact_tolerance_of_the_command_line(client: TestClient) -
     assert coarse["document"]["result"]["error_bar"] > 0
     assert coarse["command"].endswith("--method exact --exact-tolerance 0.0001")
     refused = client.post("/api/odds", json=body(lance, exact_tolerance=1.5))
-    assert refused.status_code == 400
+    assert refused.status_code == 422
+    assert refused.json()["error"]["path"] == "exact_tolerance"
 
 
 def test_the_page_offers_the_exact_tolerance_at_the_command_lines_default(
@@ -543,16 +544,17 @@ def test_a_tolerance_the_command_line_refuses_is_refused_in_its_words(
     client: TestClient, tolerance: float
 ) -> None:
     # The command line takes 0 ≤ P < 1. The API refuses what it refuses, in the same line,
-    # before any work, and as an option's problem (no scenario file named), so that the
-    # page shows it beside the options.
+    # before any work, as the request field's problem (no scenario file named), so that
+    # the page shows it beside the options.
     cli = CliRunner().invoke(app, ["odds", str(FLANK), "--exact-tolerance", str(tolerance)])
     assert cli.exit_code == 2
     line = f"the exact tolerance must be at least 0 and below 1, not {tolerance}"
     assert line in cli.stderr
     response = client.post("/api/odds", json=body(FLANK, exact_tolerance=tolerance))
-    assert response.status_code == 400
+    assert response.status_code == 422
     detail = error_of(response)
-    assert detail["message"] == line
+    assert detail["problem"] == line
+    assert detail["path"] == "exact_tolerance"
     assert detail["source"] is None
 
 

@@ -409,8 +409,9 @@ def test_odds_offer_the_exact_tolerance_of_the_command_line(
     field.fill("1.5")
     page.click("#run-odds")
     page.wait_for_selector("#option-error:not([hidden])")
+    # The request's field is named, as for any other option the request gets wrong.
     assert page.inner_text("#option-error") == (
-        "the exact tolerance must be at least 0 and below 1, not 1.5"
+        "request: exact_tolerance: the exact tolerance must be at least 0 and below 1, not 1.5"
     )
     assert page.is_hidden("#scenario-error")
     shot(page, "13-odds-tolerance-refused")

@@ -76,7 +76,7 @@ from fracas.analysis.results import (
     _is_number,
     _sum,
 )
-from fracas.analysis.stats import mean_interval, wilson_interval
+from fracas.analysis.stats import check_tolerance, mean_interval, wilson_interval
 from fracas.analysis.views import headline
 from fracas.core import limits
 from fracas.core.budgets import (
@@ -159,10 +159,7 @@ def odds(
     if exact_budget is None:
         exact_budget = exact_budget_for(method)
     _check_options(method, runs, precision, max_runs, confidence, exact_budget, sample_budget)
-    if not 0 <= exact_tolerance < 1:
-        raise FracasError(
-            f"the exact tolerance must be at least 0 and below 1, not {exact_tolerance}"
-        )
+    check_tolerance(exact_tolerance)
     derive = ruleset.derived_metrics(model)
     fallback = ""
     wasted = 0

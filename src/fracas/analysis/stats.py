@@ -24,6 +24,28 @@ class ConfidenceError(FracasError, ValueError):
     """A confidence level no interval can have (a bad option, not a bug)."""
 
 
+class ToleranceError(FracasError, ValueError):
+    """An exact tolerance no walk can take (a bad option, not a bug)."""
+
+
+def check_tolerance(tolerance: float) -> None:
+    """Refuse an exact tolerance outside 0 ≤ t < 1 (NaN included), in one sentence.
+
+    >>> check_tolerance(1e-10)
+    >>> check_tolerance(float("nan"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+      ...
+    fracas.analysis.stats.ToleranceError: the exact tolerance must be at least 0 and below 1, ...
+    >>> check_tolerance(1.0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+      ...
+    fracas.analysis.stats.ToleranceError: ... not 1.0
+    """
+    # Written so that NaN fails too: no comparison with NaN is true.
+    if not 0 <= tolerance < 1:
+        raise ToleranceError(f"the exact tolerance must be at least 0 and below 1, not {tolerance}")
+
+
 def check_confidence(confidence: float, name: str = "the confidence") -> None:
     """Refuse a confidence level outside 0 < c ≤ :data:`MAX_CONFIDENCE`, in one sentence
     that calls the option ``name``.

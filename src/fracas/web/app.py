@@ -35,7 +35,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fracas._version import __version__
-from fracas.analysis.stats import check_confidence
+from fracas.analysis.stats import check_confidence, check_tolerance
 from fracas.core.budgets import EXACT_TOLERANCE
 from fracas.core.errors import FracasError, ScenarioError, format_path
 from fracas.io.html import REPORT_CSS
@@ -74,7 +74,9 @@ ASSETS = {
 class ScenarioRequest(BaseModel):
     """A scenario as text, with its format, its file name and ``--set`` overrides."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Strict: `"runs": true` is not 1 run, `"fold": "yes"` is not true (a whole number is
+    # still a number where one is asked for).
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     scenario: str = Field(description="The scenario text (YAML, JSON or TOML).")
     format: Literal["yaml", "json", "toml"] | None = Field(
@@ -180,9 +182,9 @@ class OddsRequest(ScenarioRequest):
     method: Literal["auto", "exact", "mc"] = "auto"
     seed: int | None = Field(None, ge=0, le=MAX_SEED)
     runs: int | None = Field(None, ge=1, description="Monte Carlo repetitions (default 10,000).")
-    precision: float | None = Field(None, gt=0, lt=0.5)
+    precision: float | None = Field(None, gt=0, lt=0.5, allow_inf_nan=False)
     max_runs: int | None = Field(None, ge=1)
-    confidence: float = Field(0.95, gt=0, lt=1)
+    confidence: float = Field(0.95, gt=0, lt=1, allow_inf_nan=False)
     exact_budget: int | None = Field(None, ge=1)
     sample_budget: int | None = Field(None, ge=1)
     exact_fractions: bool = False
@@ -190,8 +192,8 @@ class OddsRequest(ScenarioRequest):
         None,
         description="Exact odds in floats leave out branches less likely than this "
         f"(default {EXACT_TOLERANCE:g}, as --exact-tolerance); 0 keeps every branch.",
-        # Checked where the command line's is, by the odds themselves, so that both refuse
-        # the same values in the same words.
+        # Checked by the check the odds make, so that both refuse the same values in the
+        # same words.
         json_schema_extra={"minimum": 0, "exclusiveMaximum": 1},
     )
 
@@ -199,6 +201,13 @@ class OddsRequest(ScenarioRequest):
     @classmethod
     def _a_level_an_interval_can_have(cls, value: float) -> float:
         check_confidence(value)  # (1 + c) / 2 must stay below 1 in a float
+        return value
+
+    @field_validator("exact_tolerance")
+    @classmethod
+    def _a_tolerance_odds_take(cls, value: float | None) -> float | None:
+        if value is not None:
+            check_tolerance(value)
         return value
 
     def options(self) -> OddsOptions:
