@@ -61,3 +61,52 @@ def test_a_long_override_key_is_quoted_short_and_a_huge_index_is_refused(
         assert error["problem"].startswith(problem)
         assert len(error["problem"]) < 200
         assert len(error["message"]) < 500
+
+
+def test_odds_fields_are_read_strictly_and_checked_as_the_command_line_checks_them(
+    client: TestClient,
+) -> None:
+    scenario = body(ROOT / "examples" / "rankflank" / "lance_charge.yaml")
+    cases = {
+        # These were refused by the odds, after the job was sent: a 400 naming no field.
+        '"exact_tolerance": -1': "the exact tolerance must be at least 0 and below 1, not -1.0",
+        '"exact_tolerance": NaN': "the exact tolerance must be at least 0 and below 1, not nan",
+        # "less than 1", said of NaN.
+        '"confidence": NaN': "Input should be a finite number",
+        # Read as 1 run, and as true.
+        '"runs": true': "Input should be a valid integer",
+        '"exact_fractions": "yes"': "Input should be a valid boolean",
+    }
+    for field, problem in cases.items():
+        text = json.dumps(scenario)[:-1] + ", " + field + "}"
+        response = client.post(
+            "/api/odds", content=text, headers={"content-type": "application/json"}
+        )
+        assert response.status_code == 422, field
+        error = response.json()["error"]
+        assert error["path"] == field.split('"')[1]
+        assert problem in error["message"], error
+    answer = client.post("/api/odds", json={**scenario, "exact_tolerance": 0})
+    assert answer.status_code == 200
+
+
+def test_the_command_shown_reads_back_as_the_same_words_in_a_shell(client: TestClient) -> None:
+    import subprocess
+
+    from fracas.io.scenario import override_text
+
+    title = "Ring\x1b[31m\u202eof 'fire'"
+    request = {**body(ENCIRCLEMENT), "name": "-rf.yaml", "overrides": {"title": title}}
+    command = client.post("/api/resolve", json=request).json()["command"]
+    # A file name starting with "-" would be read as an option; no control character
+    # reaches the terminal the line is pasted into.
+    assert command.startswith("fracas resolve ./-rf.yaml --set $'title=")
+    assert command.isprintable()
+    shown = subprocess.run(
+        ["bash", "-c", f"set -- {command.removeprefix('fracas resolve ')}; printf '%s\\0' \"$@\""],
+        capture_output=True,
+        check=True,
+    )
+    # The --set of the command line that gives the same title (JSON text in the value).
+    again = override_text("title", title)
+    assert shown.stdout.decode().split("\0")[:-1] == ["./-rf.yaml", "--set", again]

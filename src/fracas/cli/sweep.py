@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-import shlex
 from collections.abc import Mapping
 from enum import StrEnum
 from functools import partial
@@ -29,7 +28,7 @@ from fracas.cli.common import (
 )
 from fracas.cli.progress import QuietOpt, SchedulerOpt, WorkersOpt, long_work
 from fracas.core.errors import FracasError, ScenarioError
-from fracas.core.escape import excerpt
+from fracas.core.escape import excerpt, shell_word
 from fracas.core.limits import limits_in_force
 
 if TYPE_CHECKING:
@@ -533,7 +532,7 @@ def _set_word(path: str, value: Any) -> str:
     """``--set PATH=VALUE`` as a shell word that ``--set`` reads back as ``value``."""
     from fracas.io.scenario import override_text
 
-    return f"--set {shlex.quote(override_text(path, value))}"
+    return f"--set {shell_word(override_text(path, value))}"
 
 
 def _rerun_hint(
@@ -550,7 +549,7 @@ def _rerun_hint(
         return ""
     cell = result.cells[0]
     words = [
-        f"fracas odds {shlex.quote(source)}",
+        f"fracas odds {shell_word(source, file=True)}",
         *(_set_word(path, value) for path, value in [*overrides, *cell.settings]),
         f"--seed {cell.seed}",
         *(f"--{key.replace('_', '-')} {value}" for key, value in result.options.items()),

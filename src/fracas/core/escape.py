@@ -142,6 +142,40 @@ def printable_lines(text: str) -> str:
     return "\n".join(printable(line) for line in text.split("\n"))
 
 
+def shell_word(word: str, *, file: bool = False) -> str:
+    """``word`` quoted for a POSIX shell line a user copies: ``shlex.quote``, but a word
+    holding a control or bidirectional character is written ``$'…'`` with that character
+    escaped (a terminal would act on it, and it could reorder the line it is shown in),
+    and a ``file`` that starts with ``-`` is given ``./`` (else it reads as an option).
+
+    >>> shell_word("units[0].models=20"), shell_word("Red Fang")
+    ("'units[0].models=20'", "'Red Fang'")
+    >>> print(shell_word("x\x1b[31m\u202ey'"))
+    $'x\\x1b[31m\\u202ey\\''
+    >>> shell_word("-rf", file=True)
+    './-rf'
+    """
+    import shlex
+
+    if file and word.startswith("-"):
+        word = "./" + word
+    if word.isprintable():
+        return shlex.quote(word)
+    spelled = []
+    for char in word:
+        if char in "\\'":
+            spelled.append("\\" + char)
+        elif char.isprintable():
+            spelled.append(char)
+        elif ord(char) < 0x100:
+            spelled.append(f"\\x{ord(char):02x}")
+        elif ord(char) < 0x10000:
+            spelled.append(f"\\u{ord(char):04x}")
+        else:
+            spelled.append(f"\\U{ord(char):08x}")
+    return "$'" + "".join(spelled) + "'"
+
+
 def escape_html(text: str) -> str:
     """Text for HTML, XML and SVG content and attribute values.
 

@@ -10,7 +10,6 @@ the command line that reproduce the answer.
 from __future__ import annotations
 
 import json
-import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -32,6 +31,7 @@ from fracas.core.budgets import (
     exact_budget_for,
 )
 from fracas.core.errors import FracasError, ScenarioError, UnsupportedError
+from fracas.core.escape import shell_word
 from fracas.core.limits import BudgetExceededError, limits_in_force
 from fracas.core.report import Report
 from fracas.io.html import odds_chart_svg, odds_html, render_html
@@ -196,10 +196,10 @@ def load(given: ScenarioInput) -> Scenario:
 
 
 def _command(verb: str, scenario: Scenario, options: Sequence[str] = ()) -> str:
-    words = ["fracas", verb, scenario.source, *options]
+    words = [shell_word(word) for word in options]
     for override in scenario.overrides:
-        words += ["--set", override]
-    return " ".join(shlex.quote(word) for word in words)
+        words += ["--set", shell_word(override)]
+    return " ".join(["fracas", verb, shell_word(scenario.source, file=True), *words])
 
 
 def _report_answer(
