@@ -10,6 +10,7 @@ the command line that reproduce the answer.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -391,6 +392,18 @@ class ArmyInput:
     arc: str = "front"
 
 
+#: The options of ``fracas import`` and the request fields of ``/api/import`` that carry them.
+_IMPORT_FIELDS = {
+    "--fight": "fight",
+    "--join": "joins",
+    "--catalogue": "catalogues",
+    "--versus": "versus",
+    "--charger": "charger",
+    "--arc": "arc",
+}
+_OPTION = re.compile("|".join(rf"{re.escape(option)}\b" for option in _IMPORT_FIELDS))
+
+
 def import_armies(given: ArmyInput) -> dict[str, Any]:
     """The army lists read as ``fracas import`` reads them: each list's units and
     characters, and the scenario text (the first list's units, or with ``fight`` the whole
@@ -435,6 +448,8 @@ def import_armies(given: ArmyInput) -> dict[str, Any]:
                 result = lists[0]  # the one list, as already read
             elif versus is not None and given.fight:
                 mine, _, theirs = given.fight.partition("=")
+                if not mine.strip() or not theirs.strip():
+                    raise ScenarioError("write UNIT=ENEMY: a unit of each list", path=("fight",))
                 result = importer.import_battle(
                     army,
                     versus,
@@ -447,8 +462,14 @@ def import_armies(given: ArmyInput) -> dict[str, Any]:
             else:
                 result = importer.import_army(army, catalogues=catalogues, joins=given.joins)
         except ScenarioError as exc:
+            # The importer speaks to the command line; the request names its fields.
             source = written.get(exc.source or "", exc.source)
-            raise ScenarioError(exc.problem, source=source, path=exc.path, hint=exc.hint) from None
+            path = exc.path
+            field = _IMPORT_FIELDS.get(source or "")
+            if field is not None:
+                source, path = None, (field, *path)
+            problem = _OPTION.sub(lambda m: _IMPORT_FIELDS[m.group()], exc.problem)
+            raise ScenarioError(problem, source=source, path=path, hint=exc.hint) from None
     uploads = (given.army, *([given.versus] if given.versus else []))
     return {
         "armies": [
