@@ -184,3 +184,16 @@ def test_a_byte_order_mark_reads_alike_in_every_format(tmp_path: Path, suffix: s
             "title": "Marked",
         }
     )
+
+
+@pytest.mark.parametrize("given", ["null", "5", "[1]"])
+def test_a_section_that_is_not_a_mapping_is_named_so_not_by_its_class(given: str) -> None:
+    # pydantic said "a valid dictionary or instance of MapSpec": a class no file names.
+    text = (
+        Path("examples/hex/encirclement.yaml")
+        .read_text()
+        .replace("map:\n", f"map: {given}\nold:\n", 1)
+    )
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(text, source="board.yaml")
+    assert str(caught.value).startswith("board.yaml: map: Input should be a mapping of keys (got ")

@@ -119,6 +119,10 @@ def _problem(error: Any, source: str | None) -> ScenarioError:
         problem += f" (got {excerpt(error['input'])})"
     if error["type"] == "extra_forbidden":
         problem = "unknown key"
+    elif error["type"] in ("model_type", "model_attributes_type", "dataclass_type"):
+        # pydantic names the class it would build ("instance of MapSpec"): a file's author
+        # knows it as a section of keys.
+        problem = f"Input should be a mapping of keys (got {excerpt(error.get('input'))})"
     return ScenarioError(problem, source=source, path=path)
 
 
