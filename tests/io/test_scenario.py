@@ -197,3 +197,18 @@ def test_a_section_that_is_not_a_mapping_is_named_so_not_by_its_class(given: str
     with pytest.raises(ScenarioError) as caught:
         parse_scenario(text, source="board.yaml")
     assert str(caught.value).startswith("board.yaml: map: Input should be a mapping of keys (got ")
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("", "the scenario is empty: it is a mapping of keys (fracas: 1, ruleset: …)"),
+        ("[1, 2]", "a scenario must be a mapping of keys, not [1, 2]"),
+        ("hello", "a scenario must be a mapping of keys, not 'hello'"),
+    ],
+)
+def test_a_file_that_is_no_mapping_is_told_so_in_the_authors_words(text: str, problem: str) -> None:
+    # It said "not NoneType" of an empty file.
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(text, source="s.yaml")
+    assert str(caught.value) == f"s.yaml: {problem}"

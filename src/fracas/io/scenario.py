@@ -134,10 +134,13 @@ def scenario_from_document(
 
 def _from_document(document: Any, source: str) -> Scenario:
     if not isinstance(document, Mapping):
-        raise ScenarioError(
-            f"a scenario must be a mapping of keys, not {type(document).__name__}",
-            source=source,
+        # Said as a file's author knows it: "not NoneType" was an empty file.
+        problem = (
+            "the scenario is empty: it is a mapping of keys (fracas: 1, ruleset: …)"
+            if document is None
+            else f"a scenario must be a mapping of keys, not {excerpt(document)}"
         )
+        raise ScenarioError(problem, source=source)
     # Nothing walks the document (canonical form, validation, hashing, messages) before it
     # is known to be small enough.
     check_document(document, source=source)
