@@ -142,7 +142,9 @@ def test_workers_above_the_process_limit_is_one_line_and_starts_nothing(
     assert len(started) == 1
 
 
-@pytest.mark.parametrize("name", ["", "bad host", "evil\nhost"])
+@pytest.mark.parametrize(
+    "name", ["", "bad host", "evil\nhost", "calc.lan:8000", "calc.lan/x", "ünï.lan"]
+)
 def test_an_allowed_host_that_no_request_can_name_is_one_line(
     started: list[tuple[Any, ...]], name: str
 ) -> None:

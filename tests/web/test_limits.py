@@ -144,6 +144,10 @@ def test_the_one_inline_style_allowed_is_the_charts(client: TestClient) -> None:
         ("attacker.example", False),
         ("127.0.0.1.attacker.example", False),
         ("", False),
+        # Read before as localhost, ::1, localhost: no host a browser sends.
+        ("localhost:80@evil.com", False),
+        ("[::1]evil", False),
+        ("localhost:abc", False),
     ],
 )
 def test_the_host_header_must_name_this_server(
@@ -383,3 +387,11 @@ def test_a_full_lane_is_a_503_with_retry_after_and_its_reason_in_the_json(
     error = response.json()["error"]
     assert (error["reason"], error["retry_after"]) == ("busy", 7)
     assert error["message"].startswith("the server is busy: ")
+
+
+def test_two_host_headers_are_refused_whichever_comes_first(client: TestClient) -> None:
+    # The last one was taken: "evil.com" then "localhost" was answered.
+    for hosts in (["evil.com", "localhost"], ["localhost", "evil.com"]):
+        headers = [("host", host) for host in hosts]
+        response = client.request("GET", "/api/rulesets", headers=headers)
+        assert response.status_code == 400, hosts

@@ -20,6 +20,7 @@ import binascii
 import hashlib
 import ipaddress
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -474,12 +475,21 @@ LOOPBACK = ("localhost", "127.0.0.1", "::1")
 WILDCARDS = ("", "0.0.0.0", "::")
 
 
-def _host_of(header: bytes) -> str:
-    """The name in a ``Host`` header, without its port (``[::1]:8000`` → ``::1``)."""
-    text = header.decode("latin-1").strip().lower()
-    if text.startswith("["):
-        return text[1 : text.find("]")] if "]" in text else text
-    return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
+_HOST = re.compile(r"(?:\[(?P<v6>[0-9a-f:.]+)\]|(?P<name>[a-z0-9._-]+))(?::[0-9]{1,5})?")
+
+
+def host_of(header: bytes) -> str:
+    """The name in a ``Host`` header, without its port (``[::1]:8000`` → ``::1``); ``""``
+    for a header that is no host and port (``localhost:80@evil.com``, ``[::1]evil``),
+    which no allowed name matches.
+
+    >>> host_of(b"[::1]:8000"), host_of(b"LocalHost:80"), host_of(b"localhost:80@evil.com")
+    ('::1', 'localhost', '')
+    """
+    found = _HOST.fullmatch(header.decode("latin-1").strip().lower())
+    if found is None:
+        return ""
+    return found.group("v6") or found.group("name")
 
 
 def _is_address(name: str) -> bool:
@@ -515,8 +525,10 @@ class Guard:
                 message["headers"] = [*message.get("headers", ()), *SECURITY_HEADERS]
             await send(message)
 
-        header = dict(scope.get("headers", ())).get(b"host", b"")
-        name = _host_of(header)
+        hosts = [value for key, value in scope.get("headers", ()) if key == b"host"]
+        # Two Host headers are no request a browser sends: neither is taken.
+        header = hosts[0] if len(hosts) == 1 else b""
+        name = host_of(header)
         if name not in self.allowed and not (self.any_address and _is_address(name)):
             shown = header.decode("latin-1")[:100] or "(none)"
             response = error_response(
