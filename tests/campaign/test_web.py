@@ -42,6 +42,9 @@ def test_the_pages_show_rosters_journal_luck_and_each_battles_post(tmp_path: Pat
         assert "<th>P(win)</th><th>luck so far</th>" in page
         assert "<th>won</th><th>lost</th><th>killed</th>" in page
         assert 'href="/campaign/War/battle/1"' in page
+        # The rosters' columns are those their units give: these d100 units give no level
+        # and no max_pax (two columns of empty cells before).
+        assert "<tr><th>unit</th><th>pax</th></tr>" in page
         post = client.get("/campaign/War/battle/1")
         assert post.status_code == 200
         # The permalink shows the very log the battle printed: its footer, seed included.
