@@ -56,6 +56,9 @@ def test_the_pages_show_rosters_journal_luck_and_each_battles_post(tmp_path: Pat
         journal = client.get("/campaign/War/journal.jsonl").text
         assert journal.count("\n") == count
         assert client.post("/campaign/War").status_code == 405
+        head = client.head("/campaign/War")
+        assert head.status_code == 200
+        assert head.content == b""
     assert len(Store.open(db).events("War")) == count
 
 

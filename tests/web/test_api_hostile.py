@@ -110,3 +110,12 @@ def test_the_command_shown_reads_back_as_the_same_words_in_a_shell(client: TestC
     # The --set of the command line that gives the same title (JSON text in the value).
     again = override_text("title", title)
     assert shown.stdout.decode().split("\0")[:-1] == ["./-rf.yaml", "--set", again]
+
+
+def test_a_head_request_gets_the_headers_of_the_page(client: TestClient) -> None:
+    # A monitor or a link checker asks HEAD; it was a 405.
+    for address in ("/", "/static/app.css"):
+        got, head = client.get(address), client.head(address)
+        assert head.status_code == 200, address
+        assert head.content == b""
+        assert head.headers["content-type"] == got.headers["content-type"]

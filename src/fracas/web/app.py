@@ -715,14 +715,14 @@ def create_app(
 
         add_campaign_pages(app, campaign)
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def page() -> HTMLResponse:
         html = (STATIC / "index.html").read_text(encoding="utf-8")
         # The defaults the page shows are the command line's, from the one place they live.
         filled = html.replace("{{version}}", __version__)
         return HTMLResponse(filled.replace("{{exact_tolerance}}", f"{EXACT_TOLERANCE:g}"))
 
-    @app.get("/static/{name}", include_in_schema=False)
+    @app.api_route("/static/{name}", methods=["GET", "HEAD"], include_in_schema=False)
     async def asset(name: str) -> Response:
         if name not in ASSETS:
             raise HTTPException(404, f"no asset named {name!r}")

@@ -169,14 +169,14 @@ def add_campaign_pages(app: FastAPI, db: str) -> None:
         except NoSuchBattle as exc:
             raise HTTPException(404, str(exc)) from None
 
-    @app.get("/campaign", include_in_schema=False)
+    @app.api_route("/campaign", methods=["GET", "HEAD"], include_in_schema=False)
     async def campaigns() -> HTMLResponse:
         return HTMLResponse(await run(index_page, store))
 
     # A name may hold "/" ("Red/Blue war"): the server sees its %2F as "/", so one route
     # takes the whole path and a campaign's own name is matched before any tail, so that
     # "x/journal.jsonl" is that campaign's page, not the journal of "x".
-    @app.get("/campaign/{path:path}", include_in_schema=False)
+    @app.api_route("/campaign/{path:path}", methods=["GET", "HEAD"], include_in_schema=False)
     async def campaign(path: str) -> Response:
         kind, name, number = await run(page_of, store, path)
         if kind == "journal":
