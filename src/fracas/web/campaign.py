@@ -92,7 +92,7 @@ def campaign_page(store: Store, name: str) -> str:
     for row in roster_table(state):
         money = ", ".join(f"{k} {v:g}" for k, v in row["treasury"].items())
         parts.append(f"<h3>{escape(row['force'])}</h3><p>treasury: {escape(money)}</p>")
-        # A column no unit of the force gives (d100's level, a max_pax left to its
+        # A column no unit of the force gives (a level no unit has, a max_pax left to its
         # default) is left out, as the command line's roster leaves it out.
         shown = [k for k in keys if any(k in unit for unit in row["units"])]
         head = "".join(f"<th>{escape(k)}</th>" for k in ["unit", *shown])
