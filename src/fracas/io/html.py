@@ -51,6 +51,8 @@ REPORT_CSS = """
 .fracas-report details.fold summary{cursor:pointer;font-weight:600}
 .fracas-report .fracas-footer{color:#5b6577;font-size:.8rem;margin-top:1rem}
 .fracas-report svg{max-width:100%;height:auto}
+.fracas-report h2,.fracas-report h3,.fracas-report p,.fracas-report summary,
+.fracas-report caption{overflow-wrap:anywhere}
 """.strip()
 
 

@@ -13,6 +13,36 @@ const TITLES = {
 };
 const LINK_VERSION = 1;
 
+// ── user text: names, titles and file names as the scenario spells them ───────────────
+
+// Characters that reorder or hide text (bidi embeddings, overrides, isolates and marks,
+// controls, lone surrogates), spelled out as the server's renderers spell them: a name may
+// hold U+202E, and it must not turn the page's own words around it backwards. The marks
+// go too because an <option> or an SVG label cannot isolate a name from its neighbours.
+const UNSEEN = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/gu;
+
+function spelled(text) {
+  return String(text).replace(UNSEEN, (char) => {
+    const code = char.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
+
+// A piece of user text in its own bidi isolate. Isolation alone is not enough: a U+2069
+// in the name would close the isolate early, hence spelled() as well.
+function isolated(text) {
+  const piece = document.createElement("bdi");
+  piece.textContent = spelled(text);
+  return piece;
+}
+
+// Page words and user text, in order: a user piece is written {user: text}.
+const user = (text) => ({ user: String(text) });
+
+function writeParts(node, parts) {
+  node.replaceChildren(...parts.map((part) => (typeof part === "string" ? part : isolated(part.user))));
+}
+
 const state = {
   rulesets: new Map(),     // name → ruleset description (capabilities, parameters)
   examples: [],
@@ -24,6 +54,7 @@ const state = {
   answerOp: null,          // the operation the answer on the page is for
   answerKey: "",           // every input of that answer: an edit since makes it stale
   validated: "",           // the text+overrides last validated
+  identity: "",            // which scenario that was (scenarioIdentity); "" after a new one is set
   fields: [],              // the form's fields, as the last validation gave them
   attacks: [],             // legal [attacker, target] pairs, when the ruleset says
   changes: [],             // variant B: [key path, value] pairs on top of A
@@ -130,7 +161,7 @@ function fillExamples() {
     }
     const option = document.createElement("option");
     option.value = example.id;
-    option.textContent = example.title;
+    option.textContent = spelled(example.title);
     groups.get(example.ruleset).append(option);
   }
 }
@@ -139,12 +170,24 @@ function setScenario(text, name, format) {
   $("text").value = text;
   $("name").value = name;
   $("format").value = format || "";
-  // A new scenario starts from its own seed, not from the last one's.
+  forgetEdits();
+  state.identity = "";
+}
+
+// A new scenario starts from its own seed, not from the last one's, and without the edits
+// and B's changes made for another one (their key paths may not even exist in it).
+function forgetEdits() {
   $("seed").value = "";
   $("odds-seed").value = "";
   state.overrides = {};
   state.changes = [];
   state.chartMetric = "";
+}
+
+// Which scenario the text holds, as far as the form and B's changes care: its ruleset and
+// the names of its units and sides. Another number is the same scenario edited.
+function scenarioIdentity(answer) {
+  return JSON.stringify([answer.ruleset, answer.choices.units, answer.choices.sides]);
 }
 
 async function pickExample(id) {
@@ -161,20 +204,56 @@ function availableOps() {
   return Object.fromEntries(OPERATIONS.filter((op) => caps[op]).map((op) => [op, true]));
 }
 
-async function validate() {
+// `typed`: the text was typed or pasted, so it may now hold another scenario.
+async function validate(typed = false) {
   const request = scenarioRequest();
   const key = JSON.stringify(request);
+  const edited = Object.keys(request.overrides).length > 0;
   try {
-    const answer = await api("/api/validate", request);
+    let answer = null;
+    let refused = null;
+    try {
+      answer = await api("/api/validate", request);
+    } catch (error) {
+      // The edits were made for the text as it was: they may be all that does not fit.
+      if (!(typed && edited && state.identity && error instanceof ApiError)) throw error;
+      refused = error;
+    }
+    let renewed = false;
+    if (typed && state.identity && (refused || scenarioIdentity(answer) !== state.identity)) {
+      if (!edited) {
+        renewed = true;
+      } else {
+        let bare;
+        try {
+          bare = await api("/api/validate", { ...request, overrides: {} });
+        } catch (error) {
+          throw refused || error;
+        }
+        if (scenarioIdentity(bare) !== state.identity) {
+          answer = bare;
+          renewed = true;
+        } else if (refused) {
+          throw refused;  // the same scenario: what is wrong is an edit
+        }
+      }
+    }
     // The scenario changed while this answer was on its way: a newer one will follow.
     if (JSON.stringify(scenarioRequest()) !== key) return false;
-    state.validated = key;
+    if (renewed) forgetEdits();
+    state.validated = JSON.stringify(scenarioRequest());
+    state.identity = scenarioIdentity(answer);
     state.capabilities = answer.capabilities;
     showScenarioError(null);
     $("ruleset").hidden = false;
     $("ruleset").textContent = answer.ruleset;
     buildForm(answer.fields);
     fillChoices(answer.choices);
+    // As on entering the Compare tab: B starts with one change, of the new scenario.
+    if (renewed && state.op === "compare") {
+      const change = suggestedChange();
+      if (change) state.changes.push(change);
+    }
     buildChanges();
     showTabs();
     markStale();
@@ -197,7 +276,7 @@ function showScenarioError(error) {
     return;
   }
   box.hidden = false;
-  box.textContent = error.message;
+  box.textContent = spelled(error.message);
   const path = error.detail && error.detail.path;
   if (!path) return;
   // The same message beside the field that holds the bad value, when the form shows it.
@@ -206,7 +285,7 @@ function showScenarioError(error) {
     input.classList.add("invalid");
     const note = document.createElement("span");
     note.className = "field-error";
-    note.textContent = error.detail.problem;
+    note.textContent = spelled(error.detail.problem);
     input.after(note);
   }
 }
@@ -234,12 +313,12 @@ function armyRequest() {
 function showArmyAnswer(error, answer) {
   const box = $("army-error");
   box.hidden = !error;
-  box.textContent = error ? error.message : "";
+  box.textContent = error ? spelled(error.message) : "";
   const notes = $("army-notes");
   notes.replaceChildren();
   for (const note of (answer && answer.unmodelled) || []) {
     const item = document.createElement("li");
-    item.textContent = `not modelled: ${note}`;
+    writeParts(item, ["not modelled: ", user(note)]);
     notes.append(item);
   }
   notes.hidden = !notes.children.length;
@@ -248,7 +327,8 @@ function showArmyAnswer(error, answer) {
 function fillUnits(select, names) {
   select.replaceChildren(...names.map((name) => {
     const option = document.createElement("option");
-    option.value = option.textContent = name;
+    option.value = name;
+    option.textContent = spelled(name);
     return option;
   }));
 }
@@ -263,7 +343,7 @@ async function readArmies() {
   try {
     const answer = await api("/api/import", armyRequest());
     const [mine, theirs] = answer.armies;
-    $("army-names").textContent = answer.armies.map((army) => army.file).join(" against ");
+    writeParts($("army-names"), answer.armies.flatMap((army, index) => [...(index ? [" against "] : []), user(army.file)]));
     fillUnits($("army-unit"), mine.units);
     if (theirs) fillUnits($("versus-unit"), theirs.units);
     $("fight-row").hidden = !theirs;
@@ -285,6 +365,7 @@ async function buildBattle() {
     showArmyAnswer(null, answer);
     setScenario(answer.text, answer.name, "yaml");
     $("example").value = "";
+    showLinkDamaged(false);
     clearAnswer();
     if (await validate()) await run("resolve");
   } catch (error) {
@@ -303,13 +384,14 @@ function fieldInput(field, value) {
   } else if (field.kind === "choice") {
     input = document.createElement("select");
     if (field.optional) input.append(new Option("— none —", ""));
-    for (const choice of field.choices || []) input.append(new Option(String(choice), String(choice)));
+    for (const choice of field.choices || []) input.append(new Option(spelled(choice), String(choice)));
     input.value = value === null || value === undefined ? "" : String(value);
   } else if (field.kind === "list") {
     input = document.createElement("input");
     input.type = "text";
     input.placeholder = "none";
-    input.value = (value || []).join(", ");
+    // A list from a hand-made link may be anything; the server says what is wrong with it.
+    input.value = Array.isArray(value) ? value.join(", ") : value === null || value === undefined ? "" : String(value);
   } else {
     input = document.createElement("input");
     input.type = "number";
@@ -339,10 +421,10 @@ function fieldLabel(field, input, group) {
   if (field.help) label.title = field.help;
   const name = document.createElement("span");
   name.className = "name";
-  name.textContent = field.label;
+  name.textContent = spelled(field.label);
   const path = document.createElement("small");
   path.className = "path";
-  path.textContent = field.shown || field.path;
+  path.textContent = spelled(field.shown || field.path);
   if (field.kind === "boolean") label.append(input, name);
   else label.append(name, input);
   label.append(path);
@@ -359,10 +441,10 @@ function buildForm(groups) {
     const box = document.createElement("div");
     box.className = "group";
     const title = document.createElement("h3");
-    title.textContent = group.title + " ";
+    title.append(isolated(group.title), " ");
     if (group.path !== group.title) {
       const where = document.createElement("small");
-      where.textContent = group.path;
+      where.append(isolated(group.path));
       title.append(where);
     }
     const fields = document.createElement("div");
@@ -414,7 +496,7 @@ async function refresh() {
 function fillChoices(choices) {
   const fill = (select, names, preferred) => {
     const keep = select.value;
-    select.replaceChildren(...names.map((name) => new Option(name, name)));
+    select.replaceChildren(...names.map((name) => new Option(spelled(name), name)));
     if (names.includes(keep)) select.value = keep;
     else if (preferred !== undefined && names[preferred] !== undefined) select.value = names[preferred];
   };
@@ -437,7 +519,7 @@ function fillTargets() {
   const names = state.attacks.length
     ? state.attacks.filter((pair) => pair[0] === attacker).map((pair) => pair[1])
     : (state.units || []).filter((name) => name !== attacker);
-  select.replaceChildren(...names.map((name) => new Option(name, name)));
+  select.replaceChildren(...names.map((name) => new Option(spelled(name), name)));
   if (names.includes(keep)) select.value = keep;
 }
 
@@ -470,11 +552,11 @@ function buildChanges() {
     pick.className = "change-path";
     pick.setAttribute("aria-label", "What B changes");
     for (const field of state.fields) {
-      pick.append(new Option(`${field.group}: ${field.label}`, field.path));
+      pick.append(new Option(spelled(`${field.group}: ${field.label}`), field.path));
     }
     const field = fieldAt(change[0]);
     if (!field) {
-      pick.append(new Option(change[0], change[0]));
+      pick.append(new Option(spelled(change[0]), change[0]));
     }
     pick.value = change[0];
     const input = field ? fieldInput(field, change[1]) : document.createElement("input");
@@ -482,7 +564,7 @@ function buildChanges() {
     input.setAttribute("aria-label", "B's value");
     const was = document.createElement("small");
     was.className = "path";
-    was.textContent = `${change[0]} · A: ${JSON.stringify(currentValue(change[0]))}`;
+    writeParts(was, [user(change[0]), " · A: ", user(JSON.stringify(currentValue(change[0])))]);
     const remove = document.createElement("button");
     remove.type = "button";
     remove.className = "link";
@@ -581,7 +663,7 @@ async function run(op) {
     showAnswer(answer, op);
     // The seed the scenario chose is now in its box: the same inputs, written out.
     if (op === "resolve") state.answerKey = inputsKey(op);
-    $("status").textContent = `${op === "compare" ? "Comparison" : answer.title} — answered in ${seconds} s`;
+    writeParts($("status"), [op === "compare" ? "Comparison" : user(answer.title), ` — answered in ${seconds} s`]);
     await writeLink();
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
@@ -590,12 +672,12 @@ async function run(op) {
     // A bad scenario goes beside the scenario; a bad option (seed, runs…) beside the options.
     if (error.variant) {
       $("option-error").hidden = false;
-      $("option-error").textContent = `Variant B: ${error.message}`;
+      writeParts($("option-error"), ["Variant B: ", user(error.message)]);
     } else if (error.detail.source || (error.detail.path && !isOption(error.detail.path))) {
       showScenarioError(error);
     } else {
       $("option-error").hidden = false;
-      $("option-error").textContent = error.message;
+      $("option-error").textContent = spelled(error.message);
     }
   } finally {
     buttons.forEach((button) => { button.disabled = false; });
@@ -605,28 +687,30 @@ async function run(op) {
 
 // ── which inputs an answer is for, and whether they are still the page's ──────────────
 
-function describeEdits(overrides) {
+// The edits in words, as parts for writeParts (the names in them are user text).
+function describeEdits(overrides, lead = "with ") {
   const entries = Object.entries(overrides);
-  if (!entries.length) return "as written";
-  return "with " + entries.map(([path, value]) => {
+  if (!entries.length) return ["as written"];
+  return entries.flatMap(([path, value], index) => {
     const field = fieldAt(path);
-    return `${field ? `${field.group}: ${field.label}` : path} = ${JSON.stringify(value)}`;
-  }).join("; ");
+    const what = field ? [user(field.group), `: ${field.label}`] : [user(path)];
+    return [index ? "; " : lead, ...what, " = ", user(JSON.stringify(value))];
+  });
 }
 
 function describeInputs(op) {
   const request = operationRequest(op);
-  const parts = [`${TITLES[op]} for ${request.name} ${describeEdits(request.overrides)}`];
-  if (op === "forecast") parts.push(`${request.attacker} attacks ${request.target}`);
-  if (["advise", "threats", "reply"].includes(op)) parts.push(`side ${request.side}`);
-  if (op === "reply") parts.push(request.plan ? "to the planned turn" : "to each of the best attacks");
-  if (op === "compare") parts.push(`B ${describeEdits(Object.fromEntries(state.changes))}`);
-  if (request.seed !== undefined) parts.push(`seed ${request.seed}`);
+  const parts = [[`${TITLES[op]} for `, user(request.name), " ", ...describeEdits(request.overrides)]];
+  if (op === "forecast") parts.push([user(request.attacker), " attacks ", user(request.target)]);
+  if (["advise", "threats", "reply"].includes(op)) parts.push(["side ", user(request.side)]);
+  if (op === "reply") parts.push([request.plan ? "to the planned turn" : "to each of the best attacks"]);
+  if (op === "compare") parts.push(["B ", ...describeEdits(Object.fromEntries(state.changes))]);
+  if (request.seed !== undefined) parts.push([`seed ${request.seed}`]);
   if (op === "odds" || op === "compare") {
-    parts.push(`method ${request.method}`);
-    if (request.runs !== undefined) parts.push(`${request.runs} runs`);
+    parts.push([`method ${request.method}`]);
+    if (request.runs !== undefined) parts.push([`${request.runs} runs`]);
   }
-  return parts.join(" · ");
+  return parts.flatMap((part, index) => (index ? [" · ", ...part] : part));
 }
 
 function isStale() {
@@ -663,15 +747,17 @@ function showMethodOptions() {
 
 function showAnswer(answer, op) {
   $("result").hidden = false;
-  $("answer-for").textContent = `This answer is for: ${state.answerFor}.`;
-  $("command").textContent = answer.command;
-  const post = [answer.command, ...answer.post_options].join(" ");
+  writeParts($("answer-for"), ["This answer is for: ", ...state.answerFor, "."]);
+  // The command names the file as the user typed it; a control in it is spelled out, as
+  // the server's messages spell it.
+  $("command").textContent = spelled(answer.command);
+  const post = spelled([answer.command, ...answer.post_options].join(" "));
   $("copy-bbcode").title = `The same post: ${post} --format bbcode`;
   $("copy-markdown").title = `The same post: ${post} --format markdown`;
-  $("footer").textContent = answer.footer;
+  $("footer").textContent = spelled(answer.footer);
   const limits = $("limits");
   limits.hidden = answer.limits.length === 0;
-  limits.textContent = answer.limits.join(" ");
+  limits.textContent = spelled(answer.limits.join(" "));
   const picture = $("picture");
   picture.hidden = !answer.picture || op === "compare";
   // An <img> never runs scripts, whatever the picture holds.
@@ -801,7 +887,7 @@ function chartBox(series, id) {
   const select = document.createElement("select");
   select.id = `${id}-metric`;
   for (const distribution of chartedMetrics(answer)) {
-    select.append(new Option(metricLabel(answer, distribution.metric), distribution.metric));
+    select.append(new Option(spelled(metricLabel(answer, distribution.metric)), distribution.metric));
   }
   select.value = metric;
   select.addEventListener("change", () => {
@@ -939,7 +1025,7 @@ function drawChart(series, metric, size) {
 function el(name, attributes, text) {
   const node = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
-  if (text !== undefined) node.textContent = text;  // text, never markup
+  if (text !== undefined) node.textContent = spelled(text);  // text, never markup; SVG text cannot isolate
   return node;
 }
 
@@ -972,20 +1058,20 @@ function compareView(a, b) {
   const box = document.createElement("div");
   box.className = "fracas-report compare";
   const heading = document.createElement("h2");
-  heading.textContent = `Compare — ${a.title.replace(/^Odds — /, "")}`;
+  writeParts(heading, ["Compare — ", user(a.title.replace(/^Odds — /, ""))]);
   const who = document.createElement("dl");
   who.className = "variants";
-  const aDesc = `${describeEdits(operationRequest("compare").overrides)}`;
+  const aDesc = describeEdits(operationRequest("compare").overrides);
   const bDesc = state.changes.length
-    ? `A with ${describeEdits(Object.fromEntries(state.changes)).replace(/^with /, "")}`
-    : "the same as A";
+    ? describeEdits(Object.fromEntries(state.changes), "A with ")
+    : ["the same as A"];
   for (const [term, words, command] of [["A", aDesc, a.command], ["B", bDesc, b.command]]) {
     const dt = document.createElement("dt");
     dt.textContent = term;
     const dd = document.createElement("dd");
-    dd.textContent = words;
+    writeParts(dd, words);
     const code = document.createElement("code");
-    code.textContent = command;
+    code.textContent = spelled(command);
     dd.append(document.createElement("br"), code);
     who.append(dt, dd);
   }
@@ -1011,7 +1097,7 @@ function compareView(a, b) {
     close ||= Boolean(ra && rb && overlap(ra, rb));
     for (const [text, numeric] of [[label, false], [ra ? shown(ra) : "—", true], [rb ? shown(rb) : "—", true], [difference(ra, rb), true]]) {
       const td = tr.insertCell();
-      td.textContent = text;
+      td.textContent = spelled(text);
       if (numeric) td.className = "num";
     }
   }
@@ -1091,42 +1177,74 @@ async function writeLink() {
   history.replaceState(null, "", `#s=${data}`);
 }
 
+const isRecord = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+const isPath = (value) => typeof value === "string" && value !== "";
+
+// What a link holds, checked: anyone can write a fragment, and a link cut short or edited
+// by hand must not reach the code below as something it never wrote. Null when the shape
+// is wrong; options it does not know are left to the defaults by openLink.
+function readLink(saved) {
+  if (!isRecord(saved) || saved.v !== LINK_VERSION) return null;
+  if (typeof saved.scenario !== "string" || saved.scenario === "") return null;
+  for (const key of ["name", "format", "op", "view", "chart"]) {
+    if (saved[key] !== undefined && typeof saved[key] !== "string") return null;
+  }
+  for (const key of ["overrides", "options"]) {
+    if (saved[key] !== undefined && !isRecord(saved[key])) return null;
+  }
+  const changes = saved.changes === undefined ? [] : saved.changes;
+  if (!Array.isArray(changes)) return null;
+  if (!changes.every((change) => Array.isArray(change) && change.length === 2 && isPath(change[0]))) return null;
+  return { ...saved, changes, overrides: saved.overrides || {}, options: saved.options || {} };
+}
+
+// A choice the select offers, or the select left as it is (its default).
+function choose(select, value) {
+  if ([...select.options].some((option) => option.value === value)) select.value = value;
+}
+
 async function openLink() {
   const match = /^#s=([A-Za-z0-9_-]+)$/.exec(location.hash);
-  if (!match) return false;
-  let saved;
+  if (!match) return "none";
+  let saved = null;
   try {
-    saved = JSON.parse(await unsqueeze(match[1]));
+    saved = readLink(JSON.parse(await unsqueeze(match[1])));
   } catch {
-    showScenarioError(new ApiError(0, { message: "this link is damaged: its scenario cannot be read" }));
-    return true;
+    saved = null;  // not base64, not deflate, not JSON: damaged all the same
   }
-  setScenario(saved.scenario || "", saved.name || "scenario.yaml", saved.format || "");
+  if (!saved) return "damaged";
+  setScenario(saved.scenario, saved.name || "scenario.yaml", ["yaml", "json", "toml"].includes(saved.format) ? saved.format : "");
   const bundled = state.examples.find((e) => e.scenario === saved.scenario && e.name === saved.name);
   $("example").value = bundled ? bundled.id : "";
-  state.overrides = saved.overrides || {};
-  state.changes = Array.isArray(saved.changes) ? saved.changes : [];
+  state.overrides = saved.overrides;
+  state.changes = saved.changes;
   if (Object.prototype.hasOwnProperty.call(VIEWS, saved.view)) state.view = saved.view;
-  state.chartMetric = typeof saved.chart === "string" ? saved.chart : "";
-  const options = saved.options || {};
+  state.chartMetric = saved.chart || "";
+  const options = saved.options;
   const odds = saved.op === "odds" || saved.op === "compare";
-  if (options.seed !== undefined) $(odds ? "odds-seed" : "seed").value = options.seed;
-  if (options.method) $("method").value = options.method;
-  if (options.runs) $("runs").value = options.runs;
-  if (options.exact_tolerance !== undefined) $("exact-tolerance").value = options.exact_tolerance;
+  const count = (value, least) => Number.isSafeInteger(value) && value >= least;
+  if (count(options.seed, 0)) $(odds ? "odds-seed" : "seed").value = options.seed;
+  choose($("method"), options.method);
+  if (count(options.runs, 1)) $("runs").value = options.runs;
+  if (Number.isFinite(options.exact_tolerance)) $("exact-tolerance").value = options.exact_tolerance;
   showMethodOptions();
-  if (options.forum) $("forum").value = options.forum;
-  $("fold").checked = Boolean(options.fold);
-  $("ascii").checked = Boolean(options.ascii_only);
+  choose($("forum"), options.forum);
+  $("fold").checked = options.fold === true;
+  $("ascii").checked = options.ascii_only === true;
   if (await validate()) {
-    if (options.attacker) $("attacker").value = options.attacker;
+    choose($("attacker"), options.attacker);
     fillTargets();
-    if (options.target) $("target").value = options.target;
+    choose($("target"), options.target);
     buildChanges();
-    if (options.side) $("side").value = options.side;
+    for (const id of ["side", "threats-side", "reply-side"]) choose($(id), options.side);
+    $("reply-plan").checked = options.plan === true;
     await run(OPERATIONS.includes(saved.op) && availableOps()[saved.op] ? saved.op : "resolve");
   }
-  return true;
+  return "opened";
+}
+
+function showLinkDamaged(damaged) {
+  $("link-error").hidden = !damaged;
 }
 
 // ── wiring ─────────────────────────────────────────────────────────────────────────────
@@ -1140,10 +1258,14 @@ function debounce(action, wait) {
 }
 
 function wire() {
-  $("example").addEventListener("change", (event) => pickExample(event.target.value));
+  $("example").addEventListener("change", (event) => {
+    showLinkDamaged(false);
+    pickExample(event.target.value);
+  });
   $("upload").addEventListener("change", async (event) => {
     const file = event.target.files[0];
     if (!file) return;
+    showLinkDamaged(false);
     setScenario(await file.text(), file.name, "");
     $("example").value = "";
     clearAnswer();
@@ -1160,8 +1282,13 @@ function wire() {
     });
   }
   $("build-battle").addEventListener("click", buildBattle);
-  const revalidate = debounce(async () => { if (await validate()) await refresh(); }, 350);
-  $("text").addEventListener("input", () => { $("example").value = ""; markStale(); revalidate(); });
+  const revalidate = debounce(async () => { if (await validate(true)) await refresh(); }, 350);
+  $("text").addEventListener("input", () => {
+    $("example").value = "";
+    showLinkDamaged(false);
+    markStale();
+    revalidate();
+  });
   $("name").addEventListener("change", async () => { if (await validate()) await refresh(); });
   $("format").addEventListener("change", async () => { if (await validate()) await refresh(); });
   $("reset-edits").addEventListener("click", async () => {
@@ -1214,7 +1341,10 @@ async function start() {
   for (const ruleset of rulesets) state.rulesets.set(ruleset.name, ruleset);
   state.examples = examples;
   fillExamples();
-  if (await openLink()) return;
+  const link = await openLink();
+  if (link === "opened") return;
+  // A damaged link says so once, and the page starts as if opened without it.
+  showLinkDamaged(link === "damaged");
   if (examples.length) {
     $("example").value = examples[0].id;
     await pickExample(examples[0].id);
