@@ -119,3 +119,15 @@ def test_a_head_request_gets_the_headers_of_the_page(client: TestClient) -> None
         assert head.status_code == 200, address
         assert head.content == b""
         assert head.headers["content-type"] == got.headers["content-type"]
+
+
+def test_a_body_that_is_not_json_says_where_it_breaks_and_names_no_key(client: TestClient) -> None:
+    # The offset was given as a key path: "[29]".
+    text = '{"scenario":"fracas: 1"   ,  '
+    response = client.post(
+        "/api/resolve", content=text, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert error["path"] is None
+    assert error["problem"] == "the body is not valid JSON at character 29"

@@ -358,6 +358,10 @@ def _request_error(_: Request, exc: Exception) -> Response:
     location = tuple(part for part in first.get("loc", ()) if part != "body")
     path = format_path(location) if location else None
     problem = str(first.get("msg", "invalid request")).replace("Value error, ", "")
+    if first.get("type") == "json_invalid":
+        # Its location is a character's offset in the body, not a key.
+        offset = f" at character {location[0]}" if location else ""
+        problem, path = f"the body is not valid JSON{offset}", None
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
     return error_response(
         422, problem + more, path=path, message=f"request: {path or '(body)'}: {problem}{more}"
