@@ -667,14 +667,16 @@ def test_a_message_never_tells_a_request_to_use_the_command_line(client: TestCli
 
 def test_an_import_error_names_the_request_field_not_the_option(client: TestClient) -> None:
     lists = {"army": upload(ARMIES / "empire.ros"), "versus": upload(ARMIES / "wood_elves.json")}
-    cases = [
+    cases: list[tuple[dict[str, Any], str | None, str]] = [
         ({"fight": "Halberdiers=Glade Guard"}, "fight", "wood_elves.json has no unit 'Glade"),
         # No "=": it read as a unit named "" of the second list.
         ({"fight": "Halberdiers"}, "fight", "write UNIT=ENEMY: a unit of each list"),
         ({"joins": ["Captain=Nobody"]}, None, "joins 'Captain=Nobody'"),
     ]
     for extra, path, problem in cases:
-        request = {**lists, **extra} if "fight" in extra else {"army": lists["army"], **extra}
+        request: dict[str, Any] = (
+            {**lists, **extra} if "fight" in extra else {"army": lists["army"], **extra}
+        )
         response = client.post("/api/import", json=request)
         assert response.status_code == 422, response.text
         error = error_of(response)
