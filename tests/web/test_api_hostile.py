@@ -131,3 +131,22 @@ def test_a_body_that_is_not_json_says_where_it_breaks_and_names_no_key(client: T
     error = response.json()["error"]
     assert error["path"] is None
     assert error["problem"] == "the body is not valid JSON at character 29"
+
+
+def test_a_body_the_json_reader_gives_up_on_says_why_it_could_not_be_read(
+    client: TestClient,
+) -> None:
+    # FastAPI's 400 said "There was an error parsing the body".
+    bodies = [
+        b'{"scenario":"x","overrides":{"a":' + b"[" * 1500 + b"]" * 1500 + b"}}",
+        b'{"scenario":"x","runs":' + b"1" * 5001 + b"}",
+        b'{"scenario":"\xff\xfe"}',
+    ]
+    for text in bodies:
+        response = client.post(
+            "/api/resolve", content=text, headers={"content-type": "application/json"}
+        )
+        assert response.status_code == 422
+        error = response.json()["error"]
+        assert error["path"] is None
+        assert error["problem"].startswith("the body could not be read as JSON")

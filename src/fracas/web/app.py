@@ -368,8 +368,19 @@ def _request_error(_: Request, exc: Exception) -> Response:
     )
 
 
+#: What FastAPI says of a body its JSON reader gave up on, and what it was.
+_UNREADABLE_BODY = "There was an error parsing the body"
+
+
 def _http_error(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
+    if exc.status_code == 400 and exc.detail == _UNREADABLE_BODY:
+        # Python's JSON reader refused it whole: no key of it can be named.
+        return error_response(
+            422,
+            "the body could not be read as JSON: it is not UTF-8, or it is nested or holds "
+            "a number past what the reader takes (about 1,000 levels, 4,300 digits)",
+        )
     return error_response(exc.status_code, str(exc.detail))
 
 
