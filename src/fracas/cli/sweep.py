@@ -159,6 +159,8 @@ def _file_vary(settings: Mapping[str, Any], source: str) -> list[str]:
         )
     import yaml
 
+    from fracas.analysis.sweep import VaryError, parse_vary
+
     specs = []
     for path, values in vary.items():
         if isinstance(values, list):
@@ -167,8 +169,6 @@ def _file_vary(settings: Mapping[str, Any], source: str) -> list[str]:
         else:
             text = str(values)
         spec = f"{path}={text}"
-        from fracas.analysis.sweep import VaryError, parse_vary
-
         try:
             parse_vary(spec)
         except VaryError as exc:
