@@ -80,10 +80,30 @@ def check_name(name: str) -> None:
         )
 
 
+def page_tails(path: str) -> list[tuple[str, str, str]]:
+    """The ways the web address ``path`` (below ``/campaign/``) reads as a page of another
+    campaign, as ``(kind, campaign, rest)``: ``("battle", "War", "2")`` for
+    ``War/battle/2``, ``("journal", "War", "")`` for ``War/journal.jsonl``. The pages try
+    them in this order; a new campaign may not be named like one.
+
+    >>> page_tails("War/battle/2"), page_tails("Red/Blue war")
+    ([('battle', 'War', '2')], [])
+    """
+    tails = []
+    head, _, number = path.rpartition("/battle/")
+    if head:
+        tails.append(("battle", head, number))
+    journal = path.removesuffix("/journal.jsonl")
+    if journal and journal != path:
+        tails.append(("journal", journal, ""))
+    return tails
+
+
 def check_new_name(name: str) -> None:
-    """Refuse a new name whose web address is another page's: ``x/journal.jsonl`` is the
-    address of campaign ``x``'s journal, ``x/battle/2`` of its second battle (a campaign
-    made so before keeps its name; its page shows it, but hides the other).
+    """Refuse a new name whose web address is another page's (:func:`page_tails`):
+    ``x/journal.jsonl`` is the address of campaign ``x``'s journal, ``x/battle/2`` of its
+    second battle (a campaign made so before keeps its name; its page shows it, but hides
+    the other).
 
     >>> try:
     ...     check_new_name("War/battle/2")
@@ -91,16 +111,14 @@ def check_new_name(name: str) -> None:
     ...     print(error.problem)
     a campaign's name cannot end like the address of a page ('/battle/2')
     """
-    head, _, number = name.rpartition("/battle/")
-    tail = f"/battle/{number}" if head and number.isdigit() else None
-    if name.endswith("/journal.jsonl"):
-        tail = "/journal.jsonl"
-    if tail is not None:
-        raise ScenarioError(
-            f"a campaign's name cannot end like the address of a page ({tail!r})",
-            source="command line",
-            path=("name",),
-        )
+    for kind, _, rest in page_tails(name):
+        if kind == "journal" or rest.isdigit():
+            tail = f"/battle/{rest}" if kind == "battle" else "/journal.jsonl"
+            raise ScenarioError(
+                f"a campaign's name cannot end like the address of a page ({tail!r})",
+                source="command line",
+                path=("name",),
+            )
 
 
 def new_campaign(

@@ -191,15 +191,17 @@ def page_of(store: Store, path: str) -> tuple[str, str, int]:
     """What the campaign page at ``path`` (below ``/campaign/``) shows: ``("campaign",
     name, 0)``, ``("journal", name, 0)`` or ``("battle", name, number)``. A path that is
     no campaign's name nor one with a tail is a campaign unknown (its page says so)."""
+    from fracas.campaign.actions import page_tails
+
     names = {name for name, _ in store.campaigns()}
     if path in names:
         return "campaign", path, 0
-    head, _, number = path.rpartition("/battle/")
-    if head in names:
-        if not (number.isascii() and number.isdigit() and len(number) < 10):
-            raise NoSuchBattle(f"campaign {head!r} has no battle {number[:20]!r}")
-        return "battle", head, int(number)
-    journal = path.removesuffix("/journal.jsonl")
-    if journal != path and journal in names:
-        return "journal", journal, 0
+    for kind, name, rest in page_tails(path):
+        if name not in names:
+            continue
+        if kind == "journal":
+            return "journal", name, 0
+        if not (rest.isascii() and rest.isdigit() and len(rest) < 10):
+            raise NoSuchBattle(f"campaign {name!r} has no battle {rest[:20]!r}")
+        return "battle", name, int(rest)
     return "campaign", path, 0
