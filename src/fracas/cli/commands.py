@@ -207,30 +207,6 @@ def _json_lines(head: str, value: object, indent: str, width: int, tail: str = "
     return lines
 
 
-def _is_host_name(name: str) -> bool:
-    """Whether a ``Host`` header of ``name`` names ``name`` (no port, nothing else); an
-    IPv6 address may be written without its brackets.
-
-    >>> [_is_host_name(n) for n in ("calc.lan", "[fd00::1]", "fd00::1", "calc.lan:80", "")]
-    [True, True, True, False, False]
-    """
-    import ipaddress
-
-    from fracas.web.app import host_of
-
-    if ":" in name and not name.startswith("["):
-        try:
-            ipaddress.IPv6Address(name)
-        except ValueError:
-            return False
-        return True
-    try:
-        header = name.encode("ascii")
-    except UnicodeEncodeError:
-        return False
-    return bool(name) and host_of(header) == name.lower().strip("[]")
-
-
 @app.command("validate")
 @friendly_errors
 def validate_command(
@@ -765,10 +741,12 @@ def serve_command(
     # options): the refusal names the limit alone.
     if workers is not None:
         check_processes(workers)
+    from fracas.web.app import is_host_name
+
     for name in allowed_host or ():
         # A request's Host header is read as one name and a port: an entry that is not
         # read back as itself (a space, a port, a path) would match no request.
-        if not _is_host_name(name):
+        if not is_host_name(name):
             raise ScenarioError(f"not a host name: {name!r}", path=("--allowed-host",))
     defaults = Limits()
     limits = Limits(

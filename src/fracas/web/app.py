@@ -486,6 +486,22 @@ def host_names(bound: str, extra: tuple[str, ...] = ()) -> frozenset[str]:
     return frozenset(name.lower().strip("[]") for name in (bound, *LOOPBACK, *extra) if name)
 
 
+def is_host_name(name: str) -> bool:
+    """Whether a ``Host`` header of ``name`` names ``name`` (no port, nothing else), as
+    ``--allowed-host`` needs; an IPv6 address may be written without its brackets.
+
+    >>> [is_host_name(n) for n in ("calc.lan", "[fd00::1]", "fd00::1", "calc.lan:80", "")]
+    [True, True, True, False, False]
+    """
+    if ":" in name and not name.startswith("["):
+        return _is_address(name)
+    try:
+        header = name.encode("ascii")
+    except UnicodeEncodeError:
+        return False
+    return bool(name) and host_of(header) == name.lower().strip("[]")
+
+
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
 WILDCARDS = ("", "0.0.0.0", "::")
 
