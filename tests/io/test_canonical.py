@@ -6,9 +6,16 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fracas.core.errors import ScenarioError
-from fracas.io.canonical import canonical_document, canonical_json, scenario_sha256
+from fracas.io.canonical import (
+    canonical_document,
+    canonical_json,
+    canonical_sha256,
+    scenario_sha256,
+)
 from fracas.io.scenario import load_scenario, parse_scenario
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "d100" / "lair_raid.yaml"
@@ -57,3 +64,38 @@ def test_values_json_cannot_carry_are_one_error_with_their_path(bad: object) -> 
         canonical_document({"units": [{"pax": bad}]}, source="odd.yaml")
     assert caught.value.path == ("units", 0, "pax")
     assert caught.value.source == "odd.yaml"
+
+
+def test_a_bad_key_is_named_by_the_path_of_its_mapping_or_by_itself() -> None:
+    # A key that is not text names the mapping holding it; a key given twice (3 and "3"
+    # are one key in JSON) names itself.
+    with pytest.raises(ScenarioError, match="a key must be text") as caught:
+        canonical_document({"sides": [{"units": {(1, 2): "x"}}]})
+    assert caught.value.path == ("sides", 0, "units")
+    with pytest.raises(ScenarioError, match="the same key twice") as caught:
+        canonical_document({"sides": [{}, {3: "a", "3": "b"}]})
+    assert caught.value.path == ("sides", 1, "3")
+
+
+def test_carriage_returns_become_line_feeds_in_plain_and_accented_text() -> None:
+    # "a\r\nb\rc" → "a\nb\nc" whether or not the text is all ASCII (which skips NFC).
+    assert canonical_document(["a\r\nb\rc", "é\r\nb\rc"]) == ["a\nb\nc", "é\nb\nc"]
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.dictionaries(st.text(max_size=4) | st.integers(), inner, max_size=4)
+        ),
+        max_leaves=20,
+    )
+)
+def test_the_canonical_form_is_its_own_canonical_form(document: object) -> None:
+    try:
+        once = canonical_document(document)
+    except ScenarioError:
+        return  # 3 and "3" as keys of one mapping: refused, as tested above
+    assert canonical_document(once) == once
+    assert canonical_sha256(once) == scenario_sha256(document)

@@ -40,7 +40,19 @@ _EXACT_FLOAT_INTEGERS = 2**53
 
 
 def _text(value: str) -> str:
+    if value.isascii():  # ASCII text is already NFC
+        return value if "\r" not in value else value.replace("\r\n", "\n").replace("\r", "\n")
     return unicodedata.normalize("NFC", value.replace("\r\n", "\n").replace("\r", "\n"))
+
+
+class _Misfit(Exception):
+    """A value JSON cannot carry; ``where`` gathers its key path from the inside out as
+    the error passes each level (no path is built while nothing is wrong)."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.where: list[str | int] = []
 
 
 def canonical_document(
@@ -53,51 +65,73 @@ def canonical_document(
 
     >>> canonical_document({"when": datetime.date(2024, 5, 1), 3: "Cafe\\u0301"})
     {'when': '2024-05-01', '3': 'Café'}
+    >>> canonical_document({"units": [{"pax": float("nan")}]})
+    Traceback (most recent call last):
+    ...
+    fracas.core.errors.ScenarioError: units[0].pax: must be a finite number (got nan)
     """
+    try:
+        return _canonical(document)
+    except _Misfit as misfit:
+        path = (*_path, *reversed(misfit.where))
+        raise ScenarioError(misfit.problem, source=source, path=path) from None
+
+
+def _canonical(document: Any) -> Any:
+    kind = type(document)
+    # The types a parsed file holds, by exact type first: a big board is walked in
+    # milliseconds.
+    if kind is str:
+        return _text(document)
+    if kind is int or document is None or kind is bool:
+        return document
+    if kind is float:
+        if not math.isfinite(document):
+            raise _Misfit(f"must be a finite number (got {document})")
+        if document.is_integer() and abs(document) <= _EXACT_FLOAT_INTEGERS:
+            return int(document)
+        return document
+    if kind is dict or isinstance(document, Mapping):
+        result: dict[str, Any] = {}
+        for key, value in document.items():
+            if type(key) is str:
+                name = _text(key)
+            elif isinstance(key, bool) or not isinstance(key, str | int):
+                raise _Misfit(f"a key must be text, not {type(key).__name__} {key!r}")
+            else:
+                name = _text(key) if isinstance(key, str) else str(key)
+            if name in result:
+                misfit = _Misfit("the same key twice (once as text, once as a number)")
+                misfit.where.append(name)
+                raise misfit
+            try:
+                result[name] = _canonical(value)
+            except _Misfit as misfit:
+                misfit.where.append(name)
+                raise
+        return result
+    if kind is list or isinstance(document, list | tuple):
+        items = []
+        for index, item in enumerate(document):
+            try:
+                items.append(_canonical(item))
+            except _Misfit as misfit:
+                misfit.where.append(index)
+                raise
+        return items
     if isinstance(document, str):
         return _text(document)
-    if document is None or isinstance(document, bool):
-        return document
     if isinstance(document, int):
         return int(document)
     if isinstance(document, float):
         if not math.isfinite(document):
-            raise ScenarioError(
-                f"must be a finite number (got {document})", source=source, path=_path
-            )
+            raise _Misfit(f"must be a finite number (got {document})")
         if document.is_integer() and abs(document) <= _EXACT_FLOAT_INTEGERS:
             return int(document)
         return document
-    if isinstance(document, Mapping):
-        result: dict[str, Any] = {}
-        for key, value in document.items():
-            if isinstance(key, bool) or not isinstance(key, str | int):
-                raise ScenarioError(
-                    f"a key must be text, not {type(key).__name__} {key!r}",
-                    source=source,
-                    path=_path,
-                )
-            name = _text(key) if isinstance(key, str) else str(key)
-            if name in result:
-                raise ScenarioError(
-                    "the same key twice (once as text, once as a number)",
-                    source=source,
-                    path=(*_path, name),
-                )
-            result[name] = canonical_document(value, source=source, _path=(*_path, name))
-        return result
-    if isinstance(document, list | tuple):
-        return [
-            canonical_document(item, source=source, _path=(*_path, index))
-            for index, item in enumerate(document)
-        ]
     if isinstance(document, datetime.date | datetime.time):
         return document.isoformat()
-    raise ScenarioError(
-        f"a value of type {type(document).__name__} cannot be part of a scenario",
-        source=source,
-        path=_path,
-    )
+    raise _Misfit(f"a value of type {type(document).__name__} cannot be part of a scenario")
 
 
 def canonical_json(document: Any) -> str:
@@ -118,5 +152,14 @@ def scenario_sha256(document: Any) -> str:
 
     Reports print its first 16 digits; the fair-dice protocol uses all 64.
     """
-    text = canonical_json(canonical_document(document))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return canonical_sha256(canonical_document(document))
+
+
+def canonical_sha256(document: Any) -> str:
+    """:func:`scenario_sha256` of a document already in canonical form (it is not walked
+    again).
+
+    >>> canonical_sha256({"a": 2, "b": 1}) == scenario_sha256({"b": 1.0, "a": 2})
+    True
+    """
+    return hashlib.sha256(canonical_json(document).encode("utf-8")).hexdigest()

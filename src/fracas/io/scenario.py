@@ -24,7 +24,7 @@ from fracas.core.escape import digit_count, excerpt
 from fracas.core.limits import budget, check, current_overrides, declare, limits_in_force
 from fracas.core.report import Report
 from fracas.core.schema import SCHEMA_VERSION, Document, validate
-from fracas.io.canonical import canonical_document, scenario_sha256
+from fracas.io.canonical import canonical_document, canonical_sha256
 from fracas.io.reader import INTEGER_DIGITS, check_document, parse_text, read_text
 from fracas.rulesets import AnyRuleset, find_ruleset
 from fracas.rulesets.base import TOP
@@ -128,11 +128,15 @@ def scenario_from_document(
     ``docs/limits.md``), e.g. ``{"input.nodes": 10**6}``.
     """
     with limits_in_force(limits):
-        in_force = dict(current_overrides())
-        return replace(_from_document(document, source), limits=in_force)
+        return _in_force(_from_document(document, source))
 
 
-def _from_document(document: Any, source: str) -> Scenario:
+def _in_force(scenario: Scenario) -> Scenario:
+    """``scenario`` with the limits in force while it was loaded."""
+    return replace(scenario, limits=dict(current_overrides()))
+
+
+def _from_document(document: Any, source: str, *, checked: bool = False) -> Scenario:
     if not isinstance(document, Mapping):
         # Said as a file's author knows it: "not NoneType" was an empty file.
         problem = (
@@ -142,8 +146,9 @@ def _from_document(document: Any, source: str) -> Scenario:
         )
         raise ScenarioError(problem, source=source)
     # Nothing walks the document (canonical form, validation, hashing, messages) before it
-    # is known to be small enough.
-    check_document(document, source=source)
+    # is known to be small enough (``checked``: the reader has just walked it).
+    if not checked:
+        check_document(document, source=source)
     document = canonical_document(document, source=source)
     if "ruleset" not in document:
         raise ScenarioError("missing key", source=source, path=("ruleset",))
@@ -162,7 +167,7 @@ def _from_document(document: Any, source: str) -> Scenario:
         Document, {k: document[k] for k in Document.model_fields if k in document}, source=source
     )
     model = ruleset.load(document, source=source)
-    digest = scenario_sha256(document)
+    digest = canonical_sha256(document)  # the document is canonical already
     return Scenario(ruleset, header, model, source, digest[:16], document, (), digest)
 
 
@@ -182,7 +187,8 @@ def parse_scenario(
             check_document(value, source=source)
             document = set_path(document, path, value, source=source)
             applied.append(override_text(path, value))
-        scenario = scenario_from_document(document, source=source)
+        # The reader checked the file; with overrides the whole is checked again.
+        scenario = _in_force(_from_document(document, source, checked=not applied))
     # The overrides are part of the document (and its hash); they are also listed for reports.
     return replace(scenario, overrides=tuple(applied), limits=dict(limits or {}))
 
