@@ -38,8 +38,9 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from fracas.analysis.exact import collect_young, collecting_once_per_step
 from fracas.analysis.sample import Sampler, block_sampler
 from fracas.analysis.stats import wilson_interval
+from fracas.core.budgets import PROCESSES_LIMIT
 from fracas.core.errors import FracasError
-from fracas.core.limits import check, declare
+from fracas.core.limits import check
 from fracas.core.streams import run_keys
 from fracas.rulesets.base import Summary
 
@@ -518,10 +519,6 @@ class _DaskPool:
     def close(self, *, abandon: bool) -> None:
         self.forget()
         self._client.close()
-
-
-#: Local processes one command may start: a typo (--workers 100000) would fork them all.
-PROCESSES_LIMIT = declare("work.processes", 256, "local processes --workers may start")
 
 
 def check_processes(workers: int) -> None:

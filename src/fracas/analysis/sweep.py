@@ -35,15 +35,13 @@ from fracas.analysis import parallel
 from fracas.analysis.odds import LoadedScenario, odds
 from fracas.analysis.results import OddsResult
 from fracas.analysis.solve import Goal, parse_goal
+from fracas.core.budgets import CELLS_LIMIT
 from fracas.core.errors import FracasError, ScenarioError
-from fracas.core.limits import check, declare
+from fracas.core.limits import check
 from fracas.core.report import rounded
 
 #: Default cap on the cells of one sweep (``--max-cells`` raises it).
 MAX_CELLS = 10_000
-# --max-cells is a number typed on the command line like --runs: bounded by a limit in turn,
-# so that a typo cannot lay out a grid that fills the memory before any cell is worked out.
-CELLS_LIMIT = declare("sweep.cells", 1_000_000, "cells of a sweep's grid (--max-cells)")
 #: The odds options a sweep passes on to every cell.
 ODDS_OPTIONS = (
     "method",

@@ -44,7 +44,7 @@ def _last(state: CampaignState) -> Event:
 def _check_note(by: str, why: str) -> None:
     """Who and why are kept in the journal for good: no longer than any text of a
     scenario may be (``input.text_length``)."""
-    from fracas.io.reader import TEXT_LENGTH
+    from fracas.io.bounds import TEXT_LENGTH
 
     for option, text in (("--by", by), ("--why", why)):
         check(

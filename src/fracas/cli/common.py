@@ -396,8 +396,6 @@ def parse_limits(settings: list[str] | None) -> dict[str, int]:
         return limits
     # Limits are declared where they bound work, some in modules a command loads late:
     # every one of them is known to every command that takes --limit.
-    import fracas.analysis.parallel
-    import fracas.analysis.sweep
     import fracas.core.budgets
     import fracas.io.scenario
     import fracas.rulesets  # noqa: F401 - it has the rulesets' own limits declared on demand

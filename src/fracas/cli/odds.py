@@ -79,7 +79,7 @@ def check_seed(seed: int | None, *, path: tuple[str, ...] = ("--seed",)) -> None
     seed is a scenario's integer like any other, wherever it is typed."""
     if seed is None:
         return
-    from fracas.io.reader import INTEGER_DIGITS
+    from fracas.io.bounds import INTEGER_DIGITS
 
     digits = digit_count(seed)
     check(INTEGER_DIGITS.name, digits, path=path, shown=f"a seed of {digits} digits")

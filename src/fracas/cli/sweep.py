@@ -463,7 +463,7 @@ def _check_digits(axis: Axis) -> None:
     value varied is a scenario's value like any other, wherever it is typed."""
     from fracas.core.escape import digit_count
     from fracas.core.limits import check
-    from fracas.io.reader import INTEGER_DIGITS
+    from fracas.io.bounds import INTEGER_DIGITS
 
     for value in axis.values:
         if isinstance(value, int) and not isinstance(value, bool):
@@ -484,7 +484,7 @@ def _check_work_options(
 ) -> None:
     """The numbers that set the work, bounded by the limits ``fracas odds`` puts on its own
     options (each cell is an odds question), and the grid by ``sweep.cells``."""
-    from fracas.analysis.sweep import CELLS_LIMIT
+    from fracas.core.budgets import CELLS_LIMIT
     from fracas.cli.odds import WORK_LIMITS, check_seed
     from fracas.core.limits import check
 

@@ -54,6 +54,11 @@ SOLVE_LIMIT = limits.declare("odds.solve_range", 1_000_000, "values --from .. --
 PICTURE_BYTES = limits.declare(
     "budget.picture", 1_000_000_000, "characters of one picture (SVG) while it is drawn"
 )
+#: Local processes one command may start: a typo (--workers 100000) would fork them all.
+PROCESSES_LIMIT = limits.declare("work.processes", 256, "local processes --workers may start")
+# --max-cells is a number typed on the command line like --runs: bounded by a limit in turn,
+# so that a typo cannot lay out a grid that fills the memory before any cell is worked out.
+CELLS_LIMIT = limits.declare("sweep.cells", 1_000_000, "cells of a sweep's grid (--max-cells)")
 #: Repetitions of a Monte Carlo run when no precision is asked for.
 DEFAULT_RUNS = 10_000
 #: Cap on repetitions while sampling towards a precision.

@@ -17,37 +17,23 @@ from __future__ import annotations
 
 import json
 import sys
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from fracas.core.errors import ScenarioError
 from fracas.core.escape import digit_count, excerpt
-from fracas.core.limits import LimitExceededError, declare, how_to_raise, value
-
-FILE_BYTES = declare("input.file_bytes", 4_000_000, "bytes of a scenario file")
-DEPTH = declare("input.depth", 32, "levels of nesting of mappings and lists in a scenario")
-NODES = declare(
-    "input.nodes", 100_000, "values in a scenario, counting each use of a YAML alias again"
+from fracas.core.limits import LimitExceededError, how_to_raise, value
+from fracas.io.bounds import (
+    DEPTH,
+    FILE_BYTES,
+    INTEGER_DIGITS,
+    NODES,
+    PYTHON_DIGITS,
+    TEXT_LENGTH,
+    DuplicateKey,
+    too_big,
 )
-ALIASES = declare("input.aliases", 1_000, "YAML aliases (*name) in a scenario file")
-INTEGER_DIGITS = declare("input.integer_digits", 20, "digits of an integer in a scenario")
-TEXT_LENGTH = declare("input.text_length", 10_000, "characters of one string or key")
-
-# Python refuses to read integers longer than this (sys.get_int_max_str_digits); the
-# readers check first, so such an integer is a limit error like any other too-long one.
-_PYTHON_DIGITS = 4_000
-
-
-def _too_big(limit: str, problem: str, *, source: str, line: int | None = None) -> ScenarioError:
-    where = f"line {line}: " if line is not None else ""
-    return LimitExceededError(
-        f"{where}{problem} the limit {limit} = {value(limit)}{how_to_raise(limit)}",
-        source=source,
-    )
 
 
 def read_at_most(path: str | Path, most: int) -> bytes:
@@ -80,128 +66,15 @@ def read_text(path: str | Path) -> str:
             f"cannot read file: {exc.strerror or type(exc).__name__}", source=source
         ) from None
     if len(data) > limit:
-        raise _too_big(FILE_BYTES.name, "the file is larger than", source=source)
+        raise too_big(FILE_BYTES.name, "the file is larger than", source=source)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise ScenarioError("file is not UTF-8 text", source=source) from None
 
 
-def _bounded_int(loader: yaml.SafeLoader, node: yaml.ScalarNode, source: str) -> int:
-    """YAML's integer, refused before Python's own digit limit turns it into a ValueError."""
-    if len(node.value) > _PYTHON_DIGITS:
-        raise _too_big(
-            INTEGER_DIGITS.name,
-            f"an integer of {len(node.value)} digits is above",
-            source=source,
-            line=node.start_mark.line + 1,
-        )
-    return yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
-
-
-def _bounded_float(loader: yaml.SafeLoader, node: yaml.ScalarNode, source: str) -> float:
-    """YAML's float; YAML 1.1's base-60 form (``1:30.5``) can hold a number no float
-    holds, which PyYAML lets out as an OverflowError."""
-    try:
-        return yaml.constructor.SafeConstructor.construct_yaml_float(loader, node)
-    except OverflowError:
-        line = node.start_mark.line + 1
-        raise ScenarioError(
-            f"line {line}: a number too large for a float ({len(node.value):,} characters)",
-            source=source,
-        ) from None
-
-
-class _CheckedKeys:
-    """A loader that refuses a key given twice, checked on each mapping's own keys before
-    ``<<`` merges rewrite them (PyYAML flattens a mapping in place, the first time it is
-    built or merged into another, whichever comes first)."""
-
-    def flatten_mapping(self, node: yaml.MappingNode) -> None:
-        checked: set[int] = self.__dict__.setdefault("_checked_mappings", set())
-        if id(node) not in checked:
-            checked.add(id(node))
-            _refuse_repeated_keys(self, node)  # type: ignore[arg-type]
-        super().flatten_mapping(node)  # type: ignore[misc]
-
-
-class _BoundedLoader(_CheckedKeys, yaml.SafeLoader):
-    """PyYAML's safe loader, counting nesting and aliases while it composes the document."""
-
-    def __init__(self, stream: str, source: str) -> None:
-        super().__init__(stream)
-        self.source = source
-        self.depth = 0
-        self.aliases = 0
-        self.max_depth = value(DEPTH.name)
-        self.max_aliases = value(ALIASES.name)
-
-    def _line(self) -> int | None:
-        event = self.peek_event()  # type: ignore[no-untyped-call]
-        return event.start_mark.line + 1 if event and event.start_mark else None
-
-    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
-        if self.check_event(yaml.AliasEvent):
-            self.aliases += 1
-            if self.aliases > self.max_aliases:
-                raise _too_big(
-                    ALIASES.name, "more aliases than", source=self.source, line=self._line()
-                )
-        self.depth += 1
-        try:
-            if self.depth > self.max_depth + 1:
-                raise _too_big(
-                    DEPTH.name, "nested deeper than", source=self.source, line=self._line()
-                )
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
-
-    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
-        return _bounded_int(self, node, self.source)
-
-    def construct_yaml_float(self, node: yaml.ScalarNode) -> float:
-        return _bounded_float(self, node, self.source)
-
-
-_BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)
-_BoundedLoader.add_constructor("tag:yaml.org,2002:float", _BoundedLoader.construct_yaml_float)
-
-_CSafeLoader: type[yaml.SafeLoader] | None = getattr(yaml, "CSafeLoader", None)
-_FastLoader: type[yaml.SafeLoader] | None = None
-if _CSafeLoader is not None:
-
-    class _LibyamlLoader(_CheckedKeys, _CSafeLoader):  # type: ignore[misc, valid-type]
-        """libyaml's loader (five times faster on a large board), integers bounded.
-
-        libyaml refuses more than 1,000 levels of nesting itself; aliases cannot be counted
-        inside it, so a text with more ``*`` than ``input.aliases`` goes to the counting
-        loader instead.
-        """
-
-        source = "<memory>"
-
-        def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
-            return _bounded_int(self, node, self.source)
-
-        def construct_yaml_float(self, node: yaml.ScalarNode) -> float:
-            return _bounded_float(self, node, self.source)
-
-    _LibyamlLoader.add_constructor("tag:yaml.org,2002:int", _LibyamlLoader.construct_yaml_int)
-    _LibyamlLoader.add_constructor("tag:yaml.org,2002:float", _LibyamlLoader.construct_yaml_float)
-    _FastLoader = _LibyamlLoader
-
-
-def _yaml_loader(text: str, source: str) -> yaml.SafeLoader:
-    if _FastLoader is not None and text.count("*") <= value(ALIASES.name):
-        loader = _FastLoader(text)
-        loader.source = source  # type: ignore[attr-defined]
-        return loader
-    return _BoundedLoader(text, source)
-
-
 def _json_int(text: str) -> int:
-    if len(text) > _PYTHON_DIGITS:
+    if len(text) > PYTHON_DIGITS:
         raise _IntegerTooLong(len(text))
     return int(text)
 
@@ -211,41 +84,21 @@ class _IntegerTooLong(Exception):
         self.digits = digits
 
 
-class _DuplicateKey(Exception):
-    def __init__(self, key: object, line: int | None = None) -> None:
-        self.key = key
-        self.line = line
-
-
 def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object whose keys are all different (the last one would silently win)."""
     document: dict[str, Any] = {}
     for key, item in pairs:
         if key in document:
-            raise _DuplicateKey(key)
+            raise DuplicateKey(key)
         document[key] = item
     return document
-
-
-def _refuse_repeated_keys(loader: yaml.SafeLoader, node: yaml.MappingNode) -> None:
-    """A YAML mapping whose keys, as read, are all different (``1``, ``0x1`` and ``1.0`` are
-    the same key). Keys merged in with ``<<`` may be overridden, so only the mapping's own count."""
-    seen: set[Any] = set()  # as a dict sees keys: 1, 1.0 and true are one key
-    for key, _ in node.value:
-        if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
-            continue
-        value = loader.construct_object(key)
-        if value in seen:
-            line = key.start_mark.line + 1 if key.start_mark else None
-            raise _DuplicateKey(key.value, line)
-        seen.add(value)
 
 
 def _too_deep(source: str, reader: str, reach: int) -> ScenarioError:
     """A text nested deeper than a reader can go (about ``reach`` levels): past our limit,
     or past the reader's own bound when the limit was raised above it."""
     if value(DEPTH.name) < reach:
-        return _too_big(DEPTH.name, "nested deeper than", source=source)
+        return too_big(DEPTH.name, "nested deeper than", source=source)
     return ScenarioError(f"nested deeper than {reader}, whatever input.depth allows", source=source)
 
 
@@ -273,29 +126,40 @@ def parse_text(text: str, fmt: str, source: str) -> Any:
         # Windows editors start UTF-8 files with a byte order mark; YAML's reader skips it,
         # and so a file saved as JSON or TOML reads alike.
         text = text.removeprefix("\ufeff")
+    # Each reader is imported with the first text of its kind: a command given a JSON file
+    # loads no YAML reader.
+    errors: tuple[type[Exception], ...]
+    if fmt == "json":
+        errors = (json.JSONDecodeError,)
+    elif fmt == "toml":
+        import tomllib
+
+        errors = (tomllib.TOMLDecodeError,)
+    else:
+        import yaml
+
+        from fracas.io.yamltext import read_yaml
+
+        errors = (yaml.YAMLError,)
     try:
         if fmt == "json":
             document = json.loads(text, parse_int=_json_int, object_pairs_hook=_unique_pairs)
         elif fmt == "toml":
             document = tomllib.loads(text)
         else:
-            loader = _yaml_loader(text, source)
-            try:
-                document = loader.get_single_data()
-            finally:
-                loader.dispose()
+            document = read_yaml(text, source)
     except ScenarioError:
         raise
-    except _DuplicateKey as exc:
+    except DuplicateKey as exc:
         where = f"line {exc.line}: " if exc.line is not None else ""
         raise ScenarioError(f"{where}the key {exc.key!r} is given twice", source=source) from None
-    except (yaml.YAMLError, json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+    except errors as exc:
         detail = " ".join(str(exc).split())
         if "maximum nesting depth" in detail:  # libyaml's own bound, far above ours
             raise _too_deep(source, "the YAML reader goes (1,000 levels)", 1_000) from None
         raise ScenarioError(f"not valid {fmt.upper()}: {detail}", source=source) from None
     except _IntegerTooLong as exc:
-        raise _too_big(
+        raise too_big(
             INTEGER_DIGITS.name, f"an integer of {exc.digits} digits is above", source=source
         ) from None
     except RecursionError:
@@ -307,7 +171,7 @@ def parse_text(text: str, fmt: str, source: str) -> Any:
         # tomllib reads integers with int(), which refuses more than ~4,300 digits.
         if "digits" not in str(exc):
             raise
-        raise _too_big(INTEGER_DIGITS.name, "an integer is longer than", source=source) from None
+        raise too_big(INTEGER_DIGITS.name, "an integer is longer than", source=source) from None
     check_document(document, source=source)
     return document
 
@@ -343,7 +207,7 @@ def check_document(document: Any, *, source: str | None = None) -> None:
             raise _deep(path, source)
         nodes += len(node)
         if nodes > max_nodes:
-            raise _too_big(NODES.name, "more values than", source=source or "<memory>")
+            raise too_big(NODES.name, "more values than", source=source or "<memory>")
         is_mapping = isinstance(node, Mapping)
         items = node.items() if is_mapping else enumerate(node)
         # The common types are tested by exact type first: an alias bomb's 200,000 values

@@ -24,8 +24,9 @@ from fracas.core.escape import digit_count, excerpt
 from fracas.core.limits import budget, check, current_overrides, declare, limits_in_force
 from fracas.core.report import Report
 from fracas.core.schema import SCHEMA_VERSION, Document, validate
+from fracas.io.bounds import INTEGER_DIGITS
 from fracas.io.canonical import canonical_document, canonical_sha256
-from fracas.io.reader import INTEGER_DIGITS, check_document, parse_text, read_text
+from fracas.io.reader import check_document, parse_text, read_text
 from fracas.rulesets import AnyRuleset, find_ruleset
 from fracas.rulesets.base import TOP
 
