@@ -484,8 +484,8 @@ def _check_work_options(
 ) -> None:
     """The numbers that set the work, bounded by the limits ``fracas odds`` puts on its own
     options (each cell is an odds question), and the grid by ``sweep.cells``."""
-    from fracas.core.budgets import CELLS_LIMIT
     from fracas.cli.odds import WORK_LIMITS, check_seed
+    from fracas.core.budgets import CELLS_LIMIT
     from fracas.core.limits import check
 
     def located(name: str) -> tuple[str, tuple[str, ...]]:

@@ -12,22 +12,27 @@ import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-
-from rich import box
-from rich.cells import cell_len
-from rich.console import Console
-from rich.table import Table as RichTable
-from rich.text import Text as RichText
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from fracas.core.escape import printable_lines
 from fracas.core.report import Report, Section, Table, Text
 from fracas.io.markup import escape_bbcode, escape_bbcode_code, escape_markdown, to_ascii
 
+if TYPE_CHECKING:  # rich is imported by the text renderer alone: JSON output needs none of it
+    from rich.box import Box
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
 TEXT_WIDTH = 100
 
-# Like rich's SIMPLE_HEAD, plus a rule above the footer (where totals go).
-_BOX = box.Box("    \n    \n ── \n    \n    \n ── \n    \n    \n", ascii=False)
+
+@cache
+def _box() -> Box:
+    """Like rich's SIMPLE_HEAD, plus a rule above the footer (where totals go)."""
+    from rich.box import Box
+
+    return Box("    \n    \n ── \n    \n    \n ── \n    \n    \n", ascii=False)
 
 
 _WORDS = re.compile(r"[^\W\d_]{2,}")
@@ -58,6 +63,8 @@ def render_text(report: Report, *, width: int = TEXT_WIDTH, ascii_only: bool = F
 
     ``ascii_only`` spells ×, −, → and the box lines in ASCII (``x``, ``-``, ``->``).
     """
+    from rich.console import Console
+
     buffer = io.StringIO()
     console = Console(
         file=buffer, width=width, color_system=None, force_terminal=False, emoji=False
@@ -113,6 +120,8 @@ def column_widths(table: Table, width: int) -> list[int]:
     >>> column_widths(table, 80), column_widths(table, 16), column_widths(table, 5)
     ([4, 22], [4, 9], [4, 5])
     """
+    from rich.cells import cell_len
+
     count = len(table.columns)
     cells = [(table.columns[i], *(row[i] for row in table.rows)) for i in range(count)]
     least = [
@@ -144,10 +153,13 @@ def column_widths(table: Table, width: int) -> list[int]:
 
 
 def _rich_table(table: Table, width: int = TEXT_WIDTH) -> RichTable:
+    from rich.table import Table as RichTable
+    from rich.text import Text as RichText
+
     # Cells are rich Text objects, never markup strings: a unit called "[/b]" is a name.
     rich = RichTable(
         title=RichText(table.title) if table.title else None,
-        box=_BOX,
+        box=_box(),
         title_justify="left",
         show_edge=False,
         pad_edge=False,
