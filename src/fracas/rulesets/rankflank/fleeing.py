@@ -83,13 +83,8 @@ class Fleeing(Steps):
         (``follow_up``), or these break away and leave the combat."""
         fell_back = {u for u, o in zip(units, outcomes, strict=True) if o == "fall_back"}
         gave = {u for u, o in zip(units, outcomes, strict=True) if o == "give_ground"}
-        if any(status.charging_round or status.followed_up_round for status in fight.units):
-            # Charging this round mattered up to the break tests (Shieldwall); kept, it would
-            # split fights that are otherwise equal.
-            fight = moved(
-                fight,
-                units=tuple(s._replace(charging_round=0, followed_up_round=0) for s in fight.units),
-            )
+        # Worked out once for every outcome of the tests from this fight.
+        fight = self._of_fight("tested", fight, lambda: self._charges_spent(fight))
         if fell_back or gave:
             fight = moved(
                 fight, fell_back=fight.fell_back | fell_back, gave_ground=fight.gave_ground | gave
@@ -98,6 +93,17 @@ class Fleeing(Steps):
             fight = self._given_ground(fight, gave)
         moving = tuple(u for u, o in zip(units, outcomes, strict=True) if o != "give_ground")
         return self._broken(fight, tuple(u for u in moving if u not in fell_back), moving)
+
+    @staticmethod
+    def _charges_spent(fight: Fight) -> Fight:
+        """``fight`` with no unit counted as charging or following up: that mattered up to
+        the break tests (Shieldwall); kept, it would split fights that are otherwise equal."""
+        if not any(status.charging_round or status.followed_up_round for status in fight.units):
+            return fight
+        return moved(
+            fight,
+            units=tuple(s._replace(charging_round=0, followed_up_round=0) for s in fight.units),
+        )
 
     def _given_ground(self, fight: Fight, gave: set[str]) -> Fight:
         """The fight once the units in ``gave`` have Given Ground and the winners chose."""
