@@ -15,6 +15,7 @@ import typer
 from fracas.cli.common import OutputOpt, reading, write_output
 from fracas.core.errors import ScenarioError
 from fracas.rulesets import army_importer
+from fracas.rulesets.base import fight_pair
 
 #: The arcs a charge may strike.
 ARCS = ("front", "left", "right", "rear")
@@ -119,8 +120,8 @@ def import_command(
             army_file, catalogues=tuple(catalogues or ()), joins=tuple(joins or ()), side=side
         )
     else:
-        mine, _, theirs = (fight or "").partition("=")
-        if not mine.strip() or not theirs.strip():
+        pair = fight_pair(fight)
+        if pair is None:
             raise ScenarioError(
                 "--versus needs --fight UNIT=ENEMY: a unit of each list", source="--fight"
             )
@@ -129,7 +130,7 @@ def import_command(
         result = chosen.import_battle(
             army_file,
             versus,
-            (mine.strip(), theirs.strip()),
+            pair,
             charger=charger,
             arc=arc,
             catalogues=tuple(catalogues or ()),

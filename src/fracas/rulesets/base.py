@@ -86,6 +86,19 @@ class ArmyImport:
     characters: tuple[str, ...] = ()
 
 
+def fight_pair(text: str | None) -> tuple[str, str] | None:
+    """The two units of ``UNIT=ENEMY`` (a battle built from two army lists), spaces around
+    each name dropped; ``None`` when either is missing.
+
+    >>> fight_pair(" Halberdiers = Dryads "), fight_pair("Halberdiers="), fight_pair(None)
+    (('Halberdiers', 'Dryads'), None, None)
+    """
+    mine, _, theirs = (text or "").partition("=")
+    if not mine.strip() or not theirs.strip():
+        return None
+    return mine.strip(), theirs.strip()
+
+
 #: How many ranked actions a report shows people by default (its data keeps them all).
 TOP = 20
 #: The hooks a ruleset may leave out (:meth:`Ruleset.implements` tells which it provides):

@@ -45,7 +45,7 @@ from fracas.io.scenario import (
     parse_scenario,
 )
 from fracas.rulesets import AnyRuleset, available_rulesets
-from fracas.rulesets.base import ACTIONS
+from fracas.rulesets.base import ACTIONS, fight_pair
 from fracas.web.form import form_fields, unit_choices
 
 EXAMPLE_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
@@ -447,13 +447,13 @@ def import_armies(given: ArmyInput) -> dict[str, Any]:
             if versus is None and not given.joins:
                 result = lists[0]  # the one list, as already read
             elif versus is not None and given.fight:
-                mine, _, theirs = given.fight.partition("=")
-                if not mine.strip() or not theirs.strip():
+                pair = fight_pair(given.fight)
+                if pair is None:
                     raise ScenarioError("write UNIT=ENEMY: a unit of each list", path=("fight",))
                 result = importer.import_battle(
                     army,
                     versus,
-                    (mine.strip(), theirs.strip()),
+                    pair,
                     charger=given.charger,
                     arc=given.arc,
                     catalogues=catalogues,
