@@ -101,6 +101,19 @@ def test_deep_nesting_in_set_is_a_limit_error() -> None:
     assert_one_line(("validate", D100, "--set", f"title={nested}"), "--set", "input.depth")
 
 
+def test_a_file_and_its_overrides_are_held_to_the_node_limit_together() -> None:
+    # challenge.yaml holds 89 values (1 + the size of every mapping and list in it): under
+    # a limit of 120 alone, and so is a --set list of 60 (61 values), but not the two
+    # together (89 + 60 = 149 > 120), which is what is played.
+    many = "[" + ",".join(["1"] * 60) + "]"
+    override = ("--set", f"sides[0].units[0].tags={many}")
+    assert run("validate", D100, "--limit", "input.nodes=120")[0] == 0
+    assert_one_line(("validate", D100, "--limit", "input.nodes=120", *override), "input.nodes")
+    # With room for both, the node limit says nothing (the unknown key is what is refused).
+    line = assert_one_line(("validate", D100, "--limit", "input.nodes=160", *override), "tags")
+    assert "input.nodes" not in line
+
+
 def test_a_deep_value_under_the_depth_limit_is_shown_short(tmp_path: Path) -> None:
     text = "fracas: 1\nruleset: d100\nsides: " + "[" * 20 + "]" * 20 + "\n"
     # resolve stops at the first problem (validate would list the missing sides[1] too).

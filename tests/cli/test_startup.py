@@ -158,3 +158,30 @@ def test_the_collector_skips_what_a_finished_command_leaves(
     frozen, exit_code = frozen_after(*argv)
     assert exit_code == code
     assert frozen > 1_000
+
+
+@pytest.mark.parametrize(
+    ("example", "command"),
+    [
+        ("hex/encirclement.yaml", ("advise", "{file}", "--side", "blue")),
+        ("hex/encirclement.yaml", ("resolve", "{file}")),
+        ("d100/lair_raid.yaml", ("resolve", "{file}")),
+        ("rankflank/frontal_charge.yaml", ("resolve", "{file}")),
+    ],
+)
+def test_json_in_and_out_loads_no_yaml_reader_no_rich_and_no_evaluator(
+    example: str, command: tuple[str, ...], tmp_path: Path
+) -> None:
+    # A program calling fracas on JSON files pays for no reader and no renderer it does not
+    # use; --limit names every limit without loading the odds machinery that declares some.
+    import yaml
+
+    scenario = tmp_path / "scenario.json"
+    document = yaml.safe_load((ROOT / "examples" / example).read_text(encoding="utf-8"))
+    scenario.write_text(json.dumps(document), encoding="utf-8")
+    argv = [part.format(file=scenario) for part in command]
+    out = tmp_path / "out.json"
+    loaded = modules_after(*argv, "-f", "json", "-o", str(out), "--limit", "input.nodes=200000")
+    assert json.loads(out.read_text(encoding="utf-8"))["title"]
+    assert not roots(loaded) & {"yaml", "rich", "tomllib"}, sorted(roots(loaded))
+    assert not {name for name in loaded if name.startswith("fracas.analysis")}
