@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import json
 from pathlib import Path
 
@@ -99,3 +100,16 @@ def test_the_canonical_form_is_its_own_canonical_form(document: object) -> None:
         return  # 3 and "3" as keys of one mapping: refused, as tested above
     assert canonical_document(once) == once
     assert canonical_sha256(once) == scenario_sha256(document)
+
+
+def test_text_of_a_str_subclass_comes_out_as_plain_text() -> None:
+    # An enum a program builds its document with is text in the canonical form, key and
+    # value alike, as an IntEnum is a plain int: str() of a (str, Enum) member would name
+    # the member ("Rules.D100"), not the ruleset.
+    class Rules(str, enum.Enum):  # noqa: UP042 - the mixin is the case in point
+        D100 = "d100"
+
+    done = canonical_document({Rules.D100: Rules.D100, "plain": [Rules.D100]})
+    assert done == {"d100": "d100", "plain": ["d100"]}
+    assert {type(part) for part in (*done, done["d100"], *done["plain"])} == {str}
+    assert str(done["d100"]) == "d100"

@@ -86,52 +86,66 @@ def _canonical(document: Any) -> Any:
     if kind is int or document is None or kind is bool:
         return document
     if kind is float:
-        if not math.isfinite(document):
-            raise _Misfit(f"must be a finite number (got {document})")
-        if document.is_integer() and abs(document) <= _EXACT_FLOAT_INTEGERS:
-            return int(document)
-        return document
-    if kind is dict or isinstance(document, Mapping):
-        result: dict[str, Any] = {}
-        for key, value in document.items():
-            if type(key) is str:
-                name = _text(key)
-            elif isinstance(key, bool) or not isinstance(key, str | int):
-                raise _Misfit(f"a key must be text, not {type(key).__name__} {key!r}")
-            else:
-                name = _text(key) if isinstance(key, str) else str(key)
-            if name in result:
-                misfit = _Misfit("the same key twice (once as text, once as a number)")
-                misfit.where.append(name)
-                raise misfit
-            try:
-                result[name] = _canonical(value)
-            except _Misfit as misfit:
-                misfit.where.append(name)
-                raise
-        return result
-    if kind is list or isinstance(document, list | tuple):
-        items = []
-        for index, item in enumerate(document):
-            try:
-                items.append(_canonical(item))
-            except _Misfit as misfit:
-                misfit.where.append(index)
-                raise
-        return items
+        return _number(document)
+    if kind is dict:
+        return _mapping(document)
+    if kind is list:
+        return _sequence(document)
+    # Any other type by what it is, text first: a str subclass (a StrEnum) is text, and
+    # comes out as plain text like an int subclass comes out as a plain int.
     if isinstance(document, str):
-        return _text(document)
+        return _text(str.__str__(document))
     if isinstance(document, int):
         return int(document)
     if isinstance(document, float):
-        if not math.isfinite(document):
-            raise _Misfit(f"must be a finite number (got {document})")
-        if document.is_integer() and abs(document) <= _EXACT_FLOAT_INTEGERS:
-            return int(document)
-        return document
+        return _number(document)
+    if isinstance(document, Mapping):
+        return _mapping(document)
+    if isinstance(document, list | tuple):
+        return _sequence(document)
     if isinstance(document, datetime.date | datetime.time):
         return document.isoformat()
     raise _Misfit(f"a value of type {type(document).__name__} cannot be part of a scenario")
+
+
+def _number(number: float) -> int | float:
+    if not math.isfinite(number):
+        raise _Misfit(f"must be a finite number (got {number})")
+    if number.is_integer() and abs(number) <= _EXACT_FLOAT_INTEGERS:
+        return int(number)
+    return number
+
+
+def _mapping(document: Mapping[Any, Any]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in document.items():
+        if type(key) is str:
+            name = _text(key)
+        elif isinstance(key, bool) or not isinstance(key, str | int):
+            raise _Misfit(f"a key must be text, not {type(key).__name__} {key!r}")
+        else:
+            name = _text(str.__str__(key)) if isinstance(key, str) else str(key)
+        if name in result:
+            misfit = _Misfit("the same key twice (once as text, once as a number)")
+            misfit.where.append(name)
+            raise misfit
+        try:
+            result[name] = _canonical(value)
+        except _Misfit as misfit:
+            misfit.where.append(name)
+            raise
+    return result
+
+
+def _sequence(document: list[Any] | tuple[Any, ...]) -> list[Any]:
+    items = []
+    for index, item in enumerate(document):
+        try:
+            items.append(_canonical(item))
+        except _Misfit as misfit:
+            misfit.where.append(index)
+            raise
+    return items
 
 
 def canonical_json(document: Any) -> str:
