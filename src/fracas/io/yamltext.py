@@ -56,7 +56,16 @@ def _bounded_float(loader: yaml.SafeLoader, node: yaml.ScalarNode, source: str) 
 class _CheckedKeys:
     """A loader that refuses a key given twice, checked on each mapping's own keys before
     ``<<`` merges rewrite them (PyYAML flattens a mapping in place, the first time it is
-    built or merged into another, whichever comes first)."""
+    built or merged into another, whichever comes first), and bounds its numbers (the
+    constructors are set on each loader class by :func:`_bounding_numbers`)."""
+
+    source = "<memory>"
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        return _bounded_int(self, node, self.source)  # type: ignore[arg-type]
+
+    def construct_yaml_float(self, node: yaml.ScalarNode) -> float:
+        return _bounded_float(self, node, self.source)  # type: ignore[arg-type]
 
     def flatten_mapping(self, node: yaml.MappingNode) -> None:
         checked: set[int] = self.__dict__.setdefault("_checked_mappings", set())
@@ -98,15 +107,15 @@ class _BoundedLoader(_CheckedKeys, yaml.SafeLoader):
         finally:
             self.depth -= 1
 
-    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
-        return _bounded_int(self, node, self.source)
 
-    def construct_yaml_float(self, node: yaml.ScalarNode) -> float:
-        return _bounded_float(self, node, self.source)
+def _bounding_numbers(loader: Any) -> None:
+    """Have ``loader`` (a :class:`_CheckedKeys`) build integers and floats with its bounds
+    (each loader class keeps its own table of constructors)."""
+    loader.add_constructor("tag:yaml.org,2002:int", loader.construct_yaml_int)
+    loader.add_constructor("tag:yaml.org,2002:float", loader.construct_yaml_float)
 
 
-_BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)
-_BoundedLoader.add_constructor("tag:yaml.org,2002:float", _BoundedLoader.construct_yaml_float)
+_bounding_numbers(_BoundedLoader)
 
 _CSafeLoader: type[yaml.SafeLoader] | None = getattr(yaml, "CSafeLoader", None)
 _FastLoader: type[yaml.SafeLoader] | None = None
@@ -120,16 +129,7 @@ if _CSafeLoader is not None:
         loader instead.
         """
 
-        source = "<memory>"
-
-        def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
-            return _bounded_int(self, node, self.source)
-
-        def construct_yaml_float(self, node: yaml.ScalarNode) -> float:
-            return _bounded_float(self, node, self.source)
-
-    _LibyamlLoader.add_constructor("tag:yaml.org,2002:int", _LibyamlLoader.construct_yaml_int)
-    _LibyamlLoader.add_constructor("tag:yaml.org,2002:float", _LibyamlLoader.construct_yaml_float)
+    _bounding_numbers(_LibyamlLoader)
     _FastLoader = _LibyamlLoader
 
 
